@@ -1,0 +1,27 @@
+//! `patchgate parse PATCH`: parse strictly, print the files and hunks or every defect.
+
+use super::{CliResult, Format, Global, read_input};
+use patchgate::patch::{ParseOptions, parse};
+use patchgate::report::{Exit, ParseSummary, parse_text, to_json_pretty};
+
+/// Arguments of `patchgate parse`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The patch file, or `-` for standard input.
+    patch: String,
+    /// Tolerate text outside file entries (markdown fences, chat); still reported as warnings.
+    #[arg(long)]
+    lenient: bool,
+}
+
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    let bytes = read_input(&args.patch, "patch")?;
+    let options = ParseOptions { is_strict: !args.lenient, ..ParseOptions::default() };
+    let parsed = parse(&bytes, &options);
+    let summary = ParseSummary::new(&parsed);
+    match global.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", to_json_pretty(&summary)),
+        Format::Text => print!("{}", parse_text(&summary, &args.patch)),
+    }
+    Ok(if parsed.is_ok() { Exit::Accepted } else { Exit::Rejected })
+}

@@ -1,0 +1,135 @@
+//! `.patchgate.toml`: the repository's standing policy.
+//!
+//! The file is read once; each area deserialises its own table with [`Config::section`], so a
+//! module owns its settings and their defaults. Unknown top-level tables and unknown keys are
+//! errors: a typo in a policy file must not silently weaken the policy.
+//!
+//! ```toml
+//! excluded = [".github/**", "Cargo.lock", "**/*.pem"]
+//!
+//! [rules]
+//! fix_regression_max_files = 5
+//! ```
+
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
+
+/// The file name, at the repository root.
+pub const FILE_NAME: &str = ".patchgate.toml";
+
+/// Top-level tables and keys patchgate knows. Each area adds its table here.
+const KNOWN_KEYS: &[&str] =
+    &["excluded", "rules", "scratch", "hook", "guard", "contract", "review"];
+
+/// The loaded policy.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Where it was read from; `None` when the repository has no policy file.
+    pub source: Option<PathBuf>,
+    /// Globs no step, commit or agent may touch, on top of a step's own `excludedPaths`.
+    pub excluded: Vec<String>,
+    table: toml::Table,
+}
+
+/// A policy file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file exists but cannot be read.
+    #[error("cannot read {}: {source}; check its permissions", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or a table has the wrong shape.
+    #[error("invalid {}: {message}; fix the file or remove it", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, from the TOML reader.
+        message: String,
+    },
+}
+
+impl Config {
+    /// Read `<root>/.patchgate.toml`; a missing file gives the default (empty) policy.
+    pub fn load(root: &Path) -> Result<Self, ConfigError> {
+        let path = root.join(FILE_NAME);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Self::from_toml(&text, &path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(source) => Err(ConfigError::Read { path, source }),
+        }
+    }
+
+    /// Parse policy text; `path` is only used in messages.
+    pub fn from_toml(text: &str, path: &Path) -> Result<Self, ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid { path: path.to_owned(), message };
+        let table: toml::Table =
+            text.parse().map_err(|e: toml::de::Error| invalid(e.to_string()))?;
+        if let Some(unknown) = table.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+            return Err(invalid(format!(
+                "unknown key '{unknown}' (known: {})",
+                KNOWN_KEYS.join(", ")
+            )));
+        }
+        let excluded = match table.get("excluded") {
+            Some(value) => value
+                .clone()
+                .try_into()
+                .map_err(|e: toml::de::Error| invalid(format!("'excluded': {e}")))?,
+            None => Vec::new(),
+        };
+        Ok(Self { source: Some(path.to_owned()), excluded, table })
+    }
+
+    /// Deserialise the table `name` into `T`, or `T::default()` when it is absent.
+    pub fn section<T: DeserializeOwned + Default>(&self, name: &str) -> Result<T, ConfigError> {
+        let Some(value) = self.table.get(name) else {
+            return Ok(T::default());
+        };
+        value.clone().try_into().map_err(|e: toml::de::Error| ConfigError::Invalid {
+            path: self.source.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME)),
+            message: format!("[{name}]: {e}"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, serde::Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    struct Demo {
+        limit: u32,
+    }
+
+    #[test]
+    fn reads_excluded_and_sections() {
+        let cfg = Config::from_toml(
+            "excluded = [\".github/**\"]\n[rules]\nlimit = 3\n",
+            Path::new("x.toml"),
+        )
+        .unwrap();
+        assert_eq!(cfg.excluded, [".github/**"]);
+        assert_eq!(cfg.section::<Demo>("rules").unwrap(), Demo { limit: 3 });
+        assert_eq!(cfg.section::<Demo>("hook").unwrap(), Demo::default());
+    }
+
+    #[test]
+    fn unknown_keys_are_errors() {
+        let err = Config::from_toml("exclude = []\n", Path::new("x.toml")).unwrap_err();
+        assert!(err.to_string().contains("unknown key 'exclude'"), "{err}");
+        let cfg = Config::from_toml("[rules]\nlimt = 3\n", Path::new("x.toml")).unwrap();
+        assert!(cfg.section::<Demo>("rules").is_err());
+    }
+
+    #[test]
+    fn missing_file_is_default_policy() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config::load(dir.path()).unwrap();
+        assert!(cfg.source.is_none() && cfg.excluded.is_empty());
+    }
+}

@@ -1,0 +1,23 @@
+//! patchgate: the gate between LLM coding agents and a git repository.
+//!
+//! An orchestrator asks an agent (the *executor*) to carry out one plan step; the executor
+//! answers with a JSON result carrying a unified diff. patchgate decides, deterministically and
+//! fast, whether that result may be applied, and says why not in one line.
+//!
+//! Modules, in dependency order: [`patch`] and [`path`] (pure parsing and path safety), [`rule`]
+//! (the eight rules of seed 002), [`step`] and [`config`] (inputs and policy), [`report`]
+//! (every output format).
+//!
+//! ```
+//! use patchgate::path::check;
+//! assert!(check("src/lib.rs").is_ok());
+//! assert!(check("../outside").is_err());
+//! ```
+
+pub mod config;
+pub mod patch;
+pub mod path;
+pub mod repo;
+pub mod report;
+pub mod rule;
+pub mod step;

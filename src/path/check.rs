@@ -1,0 +1,160 @@
+//! The checks behind [`super::check`], in the order the reference prescribes: bytes first
+//! (NUL, control, UTF-8), then encodings (never decoding twice), then shape (absolute, `~`),
+//! then components (`..`, `.git` and its aliases).
+
+use super::{PathError, PathErrorCode, RepoPath, display_bytes};
+
+/// Check and normalise a repository-relative path given as text.
+pub fn check(raw: &str) -> Result<RepoPath, PathError> {
+    check_bytes(raw.as_bytes())
+}
+
+/// Check and normalise a repository-relative path given as bytes (a decoded patch header).
+///
+/// Normalisation drops `.` components, repeated and trailing slashes; everything else that is
+/// unusual is refused rather than repaired, because a repaired path is a guess.
+pub fn check_bytes(raw: &[u8]) -> Result<RepoPath, PathError> {
+    let fail = |code: PathErrorCode, why: &str| {
+        let input = display_bytes(raw);
+        Err(PathError { code, message: format!("path '{input}' {why}"), input })
+    };
+    if raw.contains(&0) {
+        return fail(PathErrorCode::NulByte, "contains a NUL byte; remove it");
+    }
+    if raw.iter().any(|&b| b < 0x20 || b == 0x7f) {
+        return fail(
+            PathErrorCode::ControlByte,
+            "contains a control character (newline, tab, escape); name the file without it",
+        );
+    }
+    let Ok(text) = std::str::from_utf8(raw) else {
+        return fail(PathErrorCode::InvalidUtf8, "is not valid UTF-8; use a UTF-8 file name");
+    };
+    if let Some(pattern) = find_encoded_pattern(text) {
+        let why = format!(
+            "contains the percent-encoded sequence '{pattern}'; give the plain path, not a URL-encoded one"
+        );
+        return fail(PathErrorCode::PercentEncoded, &why);
+    }
+    if let Some(c) = text.chars().find(|c| is_lookalike_separator(*c)) {
+        let why = format!(
+            "contains the look-alike character U+{:04X} in place of a dot or slash; use plain ASCII",
+            u32::from(c)
+        );
+        return fail(PathErrorCode::LookalikeSeparator, &why);
+    }
+    if text.contains('\\') {
+        return fail(
+            PathErrorCode::Backslash,
+            "contains a backslash; use '/' as the separator, relative to the repository root",
+        );
+    }
+    if is_absolute(text) {
+        return fail(
+            PathErrorCode::AbsolutePath,
+            "is absolute; give it relative to the repository root",
+        );
+    }
+    if text.starts_with('~') {
+        return fail(
+            PathErrorCode::HomeDir,
+            "starts with '~'; give it relative to the repository root",
+        );
+    }
+    normalise_components(text).map_err(|(code, why)| {
+        let input = display_bytes(raw);
+        PathError { code, message: format!("path '{input}' {why}"), input }
+    })
+}
+
+fn normalise_components(text: &str) -> Result<RepoPath, (PathErrorCode, &'static str)> {
+    let mut out = String::with_capacity(text.len());
+    for component in text.split('/') {
+        match component {
+            "" | "." => {}
+            ".." => {
+                return Err((
+                    PathErrorCode::PathTraversal,
+                    "has a '..' component; name the file relative to the repository root without '..'",
+                ));
+            }
+            c if is_git_dir_component(c) => {
+                return Err((
+                    PathErrorCode::GitDir,
+                    "is inside the git directory; a patch or agent may never touch .git",
+                ));
+            }
+            c => {
+                if !out.is_empty() {
+                    out.push('/');
+                }
+                out.push_str(c);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err((PathErrorCode::EmptyPath, "is empty; name a file"));
+    }
+    Ok(RepoPath(out))
+}
+
+fn is_absolute(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    text.starts_with('/') || drive
+}
+
+/// Whether one path component names the git directory on some filesystem git supports: `.git`
+/// in any case, with HFS+ ignorable code points (`.g\u{200c}it`), NTFS trailing dots/spaces or
+/// alternate streams (`.git.`, `.git::$INDEX_ALLOCATION`), or the 8.3 short name `git~1`.
+#[must_use]
+pub fn is_git_dir_component(component: &str) -> bool {
+    let folded: String =
+        component.chars().filter(|c| !is_hfs_ignorable(*c)).flat_map(char::to_lowercase).collect();
+    let stream_cut = folded.split(':').next().unwrap_or("");
+    let trimmed = stream_cut.trim_end_matches(['.', ' ']);
+    trimmed == ".git" || trimmed == "git~1"
+}
+
+/// Code points HFS+ ignores when comparing names (git's `is_hfs_dotgit`).
+fn is_hfs_ignorable(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x200C..=0x200F | 0x202A..=0x202E | 0x206A..=0x206F | 0xFEFF
+    )
+}
+
+fn is_lookalike_separator(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0xFF0E | 0xFF0F | 0xFF3C | 0x2215 | 0x2044 | 0x29F8 | 0x2024 | 0xFE52 | 0x2216 | 0xFE68
+    )
+}
+
+/// The first percent-encoded sequence that hides a dot, a separator, a percent sign (double
+/// encoding, `%252e`) or an overlong UTF-8 form (`%c0%ae`), as written in the input.
+#[must_use]
+pub fn find_encoded_pattern(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(rel) = memchr::memchr(b'%', &bytes[from..]) {
+        let at = from + rel;
+        from = at + 1;
+        let Some(value) = hex_pair(bytes.get(at + 1..at + 3)) else {
+            continue;
+        };
+        let hides_separator = matches!(value, b'.' | b'/' | b'\\' | b'%' | 0);
+        let overlong_lead = matches!(value, 0xC0 | 0xC1 | 0xE0);
+        if hides_separator || overlong_lead {
+            return Some(&text[at..at + 3]);
+        }
+    }
+    None
+}
+
+fn hex_pair(pair: Option<&[u8]>) -> Option<u8> {
+    let pair = pair?;
+    let digit = |b: u8| (b as char).to_digit(16);
+    let value = digit(pair[0])? * 16 + digit(pair[1])?;
+    u8::try_from(value).ok()
+}

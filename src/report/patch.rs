@@ -1,0 +1,153 @@
+//! `patchgate parse` output: the files and hunks of a parsed patch, or its defects.
+
+use crate::patch::{BinaryKind, Defect, FilePatch, Operation, Parsed, Warning};
+use crate::path::display_bytes;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// The JSON form of a parse.
+#[derive(Debug, Serialize)]
+pub struct ParseSummary<'p> {
+    /// Whether the patch parsed without a defect.
+    pub ok: bool,
+    /// The file entries read.
+    pub files: Vec<FileSummary>,
+    /// Lines added in all files.
+    pub added: usize,
+    /// Lines removed in all files.
+    pub removed: usize,
+    /// Every defect.
+    pub defects: &'p [Defect],
+    /// Every warning.
+    pub warnings: &'p [Warning],
+}
+
+/// One file entry in [`ParseSummary`].
+#[derive(Debug, Serialize)]
+pub struct FileSummary {
+    /// Preimage path (`null` for a creation).
+    pub old_path: Option<String>,
+    /// Postimage path (`null` for a deletion).
+    pub new_path: Option<String>,
+    /// What the entry does.
+    pub operation: Operation,
+    /// Preimage mode, octal text (`"100644"`).
+    pub old_mode: Option<String>,
+    /// Postimage mode.
+    pub new_mode: Option<String>,
+    /// Binary form, when binary.
+    pub binary: Option<BinaryKind>,
+    /// 1-based patch line of the entry's header.
+    pub line: usize,
+    /// The hunks.
+    pub hunks: Vec<HunkSummary>,
+    /// Lines added.
+    pub added: usize,
+    /// Lines removed.
+    pub removed: usize,
+}
+
+/// One hunk in [`FileSummary`].
+#[derive(Debug, Serialize)]
+pub struct HunkSummary {
+    /// `@@ -old_start,old_count +new_start,new_count @@`
+    pub old_start: u64,
+    /// Preimage count.
+    pub old_count: u64,
+    /// Postimage start.
+    pub new_start: u64,
+    /// Postimage count.
+    pub new_count: u64,
+    /// 1-based patch line of the `@@` line.
+    pub line: usize,
+    /// Lines added.
+    pub added: usize,
+    /// Lines removed.
+    pub removed: usize,
+}
+
+impl<'p> ParseSummary<'p> {
+    /// Summarise `parsed`.
+    #[must_use]
+    pub fn new(parsed: &'p Parsed<'_>) -> Self {
+        Self {
+            ok: parsed.is_ok(),
+            files: parsed.patch.files.iter().map(FileSummary::new).collect(),
+            added: parsed.patch.added(),
+            removed: parsed.patch.removed(),
+            defects: &parsed.defects,
+            warnings: &parsed.warnings,
+        }
+    }
+}
+
+impl FileSummary {
+    fn new(file: &FilePatch<'_>) -> Self {
+        let mode = |m: Option<u32>| m.map(|m| format!("{m:06o}"));
+        Self {
+            old_path: file.old_path.as_deref().map(display_bytes),
+            new_path: file.new_path.as_deref().map(display_bytes),
+            operation: file.operation,
+            old_mode: mode(file.old_mode),
+            new_mode: mode(file.new_mode),
+            binary: file.binary.as_ref().map(|b| b.kind),
+            line: file.span.line,
+            hunks: file
+                .hunks
+                .iter()
+                .map(|h| HunkSummary {
+                    old_start: h.old_start,
+                    old_count: h.old_count,
+                    new_start: h.new_start,
+                    new_count: h.new_count,
+                    line: h.span.line,
+                    added: h.added(),
+                    removed: h.removed(),
+                })
+                .collect(),
+            added: file.added(),
+            removed: file.removed(),
+        }
+    }
+}
+
+/// The text form: one line per file, then one `NAME:LINE: code: message` line per defect and
+/// warning (the form editors and compilers use).
+#[must_use]
+pub fn parse_text(summary: &ParseSummary<'_>, name: &str) -> String {
+    let mut out = String::new();
+    for f in &summary.files {
+        let path = match (&f.old_path, &f.new_path) {
+            (Some(old), Some(new)) if old != new => format!("{old} => {new}"),
+            (_, Some(p)) | (Some(p), None) => p.clone(),
+            (None, None) => String::from("?"),
+        };
+        let op = format!("{:?}", f.operation).to_lowercase();
+        let binary = if f.binary.is_some() { " binary" } else { "" };
+        let _ = writeln!(
+            out,
+            "{op:<7} {path}  +{} -{}  {} hunk{}{binary}",
+            f.added,
+            f.removed,
+            f.hunks.len(),
+            if f.hunks.len() == 1 { "" } else { "s" }
+        );
+    }
+    for d in summary.defects {
+        let _ = writeln!(out, "{name}:{}: error[{}]: {}", d.span.line, d.code, d.message);
+    }
+    for w in summary.warnings {
+        let _ = writeln!(out, "{name}:{}: warning[{}]: {}", w.span.line, w.code, w.message);
+    }
+    let verdict = if summary.ok { "ok" } else { "rejected" };
+    let _ = writeln!(
+        out,
+        "{verdict}: {} file(s), +{} -{}, {} defect(s), {} warning(s)",
+        summary.files.len(),
+        summary.added,
+        summary.removed,
+        summary.defects.len(),
+        summary.warnings.len()
+    );
+    out
+}

@@ -1,0 +1,5 @@
+//! The one integration-test binary: runs the real `patchgate` binary against throwaway git
+//! repositories and asserts exit codes and parsed JSON.
+
+mod parse;
+mod support;

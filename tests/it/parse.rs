@@ -1,0 +1,29 @@
+//! `patchgate parse` through the real binary.
+
+use crate::support::{code, json, patchgate, run_with_stdin};
+
+#[test]
+fn unreadable_patch_file_is_input_refused() {
+    let out = patchgate().args(["parse", "/nonexistent/x.patch"]).output().unwrap();
+    assert_eq!(code(&out), 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("/nonexistent/x.patch"), "{stderr}");
+}
+
+#[test]
+fn unreadable_patch_with_json_format_prints_the_envelope() {
+    let out =
+        patchgate().args(["parse", "--format", "json", "/nonexistent/x.patch"]).output().unwrap();
+    assert_eq!(code(&out), 2);
+    let v = json(&out);
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "unreadable_input");
+}
+
+#[test]
+fn prose_is_rejected_with_exit_1() {
+    let out =
+        run_with_stdin(patchgate().args(["parse", "--format", "json", "-"]), b"I fixed it.\n");
+    assert_eq!(code(&out), 1);
+    assert_eq!(json(&out)["ok"], false);
+}

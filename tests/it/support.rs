@@ -1,0 +1,112 @@
+//! Shared helpers: the binary under test and throwaway repositories.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `patchgate` binary built for this test run.
+pub fn patchgate() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_patchgate"))
+}
+
+/// Run `cmd`, feeding `stdin`, and return its output.
+pub fn run_with_stdin(cmd: &mut Command, stdin: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn patchgate");
+    child.stdin.take().expect("stdin piped").write_all(stdin).expect("write stdin");
+    child.wait_with_output().expect("wait for patchgate")
+}
+
+/// stdout parsed as one JSON document; panics with stdout and stderr shown when it is not.
+pub fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n--- stdout\n{}\n--- stderr\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// The process exit code.
+pub fn code(output: &Output) -> i32 {
+    output.status.code().expect("patchgate exited normally, not by a signal")
+}
+
+/// The repository's `fixtures/` folder.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// A throwaway git repository with a committed tree.
+pub struct TestRepo {
+    pub dir: tempfile::TempDir,
+}
+
+impl TestRepo {
+    /// `git init` with a fixed identity and no user or system config leaking in.
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = Self { dir };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    /// The working tree's root.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Write `content` to `rel` (creating parent directories).
+    pub fn write(&self, rel: &str, content: &str) {
+        let path = self.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("file has a parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write file");
+    }
+
+    /// Write the files and commit them all.
+    pub fn commit(&self, files: &[(&str, &str)], message: &str) {
+        for (rel, content) in files {
+            self.write(rel, content);
+        }
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", message]);
+    }
+
+    /// Run git in the repository and return stdout; panics on failure.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = self.git_command(args).output().expect("run git");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A git command in the repository with a fixed identity and no global config.
+    pub fn git_command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new("git");
+        cmd.current_dir(self.path())
+            .args(args)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.com")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.com");
+        cmd
+    }
+
+    /// `patchgate` with `--repo` pointing here and cwd inside the repository.
+    pub fn patchgate(&self) -> Command {
+        let mut cmd = patchgate();
+        cmd.current_dir(self.path()).env("GIT_CONFIG_GLOBAL", "/dev/null");
+        cmd
+    }
+}
