@@ -64,6 +64,7 @@ impl CliError {
     }
 
     /// patchgate could not do its job (exit 3).
+    #[allow(dead_code, reason = "the repository commands use it")]
     pub fn failure(code: &'static str, message: impl Into<String>) -> Self {
         Self { exit: Exit::Failure, code, message: message.into() }
     }

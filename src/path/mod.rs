@@ -23,6 +23,7 @@ pub use glob::{GlobError, PathSet};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::fmt::Write as _;
 
 /// A validated, normalised, repository-relative path (`src/a.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -154,14 +155,14 @@ pub fn display_bytes(bytes: &[u8]) -> String {
                 c if c.is_control() => {
                     let mut buf = [0u8; 4];
                     for b in c.encode_utf8(&mut buf).bytes() {
-                        out.push_str(&format!("\\{b:03o}"));
+                        let _ = write!(out, "\\{b:03o}");
                     }
                 }
                 c => out.push(c),
             }
         }
         for b in chunk.invalid() {
-            out.push_str(&format!("\\{b:03o}"));
+            let _ = write!(out, "\\{b:03o}");
         }
     }
     out

@@ -1,4 +1,5 @@
 //! Shared helpers: the binary under test and throwaway repositories.
+#![allow(dead_code, reason = "shared helpers; not every area uses every one")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
