@@ -1,6 +1,8 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod check_arg;
+mod contract;
 mod input;
 mod parse;
 
@@ -45,6 +47,9 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
+    /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
+    CheckArg(check_arg::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -84,6 +89,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::CheckArg(args) => check_arg::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

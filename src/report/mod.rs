@@ -1,8 +1,10 @@
 //! The only module that formats output: exit codes, the seed-003 error envelope, JSON and text
 //! renderings of reports.
 
+mod contract;
 mod patch;
 
+pub use contract::{INVALID_AGENT_INPUT, arg_envelope};
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
 
 use serde::Serialize;
