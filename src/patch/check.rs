@@ -120,7 +120,7 @@ impl Parser<'_, '_> {
             Some((DefectCode::IncompleteRename, "`rename from` and `rename to` must come together"))
         } else if h.copy_from.is_some() != h.copy_to.is_some() {
             Some((DefectCode::IncompleteRename, "`copy from` and `copy to` must come together"))
-        } else if h.old_mode.is_some() != h.new_mode.is_some() {
+        } else if h.old_mode.is_some() != h.new_mode.is_some() && !h.has_bad_mode {
             Some((DefectCode::InconsistentHeaders, "`old mode` and `new mode` must come together"))
         } else {
             None

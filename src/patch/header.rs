@@ -25,6 +25,8 @@ pub(super) struct Headers {
     /// The `---` and `+++` names with their line.
     pub minus: Option<(Side, Span)>,
     pub plus: Option<Side>,
+    /// A mode line could not be read (so a missing partner is not reported again).
+    pub has_bad_mode: bool,
 }
 
 impl FilePatch<'_> {
@@ -174,13 +176,13 @@ impl<'a> Parser<'a, '_> {
         } else {
             return false;
         };
-        match parse_mode(rest) {
-            Some(mode) => {
-                if slot.replace(mode).is_some() {
-                    self.repeated(line);
-                }
+        if let Some(mode) = parse_mode(rest) {
+            if slot.replace(mode).is_some() {
+                self.repeated(line);
             }
-            None => self.bad_header(DefectCode::BadMode, line),
+        } else {
+            h.has_bad_mode = true;
+            self.bad_header(DefectCode::BadMode, line);
         }
         true
     }

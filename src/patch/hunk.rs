@@ -259,7 +259,7 @@ impl<'a> Parser<'a, '_> {
 
     /// A body line for a side whose count is used up.
     fn miscount(&mut self, hunk: &Hunk<'a>, line: Raw<'a>, kind: LineKind, old: u64, new: u64) {
-        if line.text.is_empty() || self.is_entry_start(line) {
+        if line.text.is_empty() || line.trimmed() == b"-- " || self.is_entry_start(line) {
             self.too_short(hunk, Some(line), old, new);
             return;
         }

@@ -138,6 +138,9 @@ impl<'a> Parser<'a, '_> {
             Some(b'@') if t.starts_with(b"@@") => Start::Hunk,
             Some(b'-') if t == b"-- " => Start::Signature,
             Some(b'-') if self.is_traditional_start(line) => Start::Traditional,
+            Some(b'-') if t.starts_with(b"--- ") && self.is_before_hunk() => {
+                Start::Foreign(DefectCode::IncompleteHeader)
+            }
             Some(b'F') if is_mbox_start(t) => Start::Mail,
             Some(b'`') if t.starts_with(b"```") => Start::Fence,
             Some(b'*') if self.is_context_diff(t) => Start::Foreign(DefectCode::ContextDiff),
@@ -151,6 +154,11 @@ impl<'a> Parser<'a, '_> {
         line.text.starts_with(b"--- ")
             && self.cur.peek().is_some_and(|c| c.span == line.span)
             && self.cur.peek_next().is_some_and(|n| n.text.starts_with(b"+++ "))
+    }
+
+    /// `---` directly followed by a hunk: a traditional header missing its `+++`.
+    fn is_before_hunk(&self) -> bool {
+        self.cur.peek_next().is_some_and(|n| n.text.starts_with(b"@@ "))
     }
 
     fn is_command_then_traditional(&self) -> bool {
@@ -207,7 +215,19 @@ impl<'a> Parser<'a, '_> {
     fn foreign(&mut self, code: DefectCode, line: Raw<'a>, message: String) {
         self.saw_foreign = true;
         self.defect(code, line.span, message);
-        self.skip_to_entry();
+        if code == DefectCode::CombinedDiff {
+            // A combined diff's own `---`/`+++` lines are no new entry.
+            self.cur.bump();
+            while let Some(next) = self.cur.peek() {
+                let t = next.trimmed();
+                if t.starts_with(b"diff --") || is_mbox_start(t) {
+                    break;
+                }
+                self.cur.bump();
+            }
+        } else {
+            self.skip_to_entry();
+        }
     }
 
     /// A mail's headers, commit message and diffstat, up to its first entry.
@@ -304,23 +324,46 @@ impl<'a> Parser<'a, '_> {
         }
         let n = self.notes;
         let tallies = [
-            (n.preamble, WarningCode::MailPreamble, "mail preamble(s) skipped"),
+            (
+                n.preamble,
+                WarningCode::MailPreamble,
+                "mail preamble skipped",
+                "mail preambles skipped",
+            ),
             (
                 n.blank_context,
                 WarningCode::BlankContextWithoutSpace,
-                "empty body line(s) read as empty context lines",
+                "empty body line read as an empty context line",
+                "empty body lines read as empty context lines",
             ),
             (
                 n.binary,
                 WarningCode::Binary,
-                "binary entr(y/ies): content cannot be checked as text",
+                "binary entry: its content cannot be checked as text",
+                "binary entries: their content cannot be checked as text",
             ),
-            (n.signature, WarningCode::Signature, "format-patch signature(s) skipped"),
-            (n.skipped, WarningCode::SkippedText, "block(s) of text outside file entries skipped"),
-            (n.fences, WarningCode::MarkdownFence, "markdown fence line(s) skipped"),
+            (
+                n.signature,
+                WarningCode::Signature,
+                "format-patch signature skipped",
+                "format-patch signatures skipped",
+            ),
+            (
+                n.skipped,
+                WarningCode::SkippedText,
+                "block of text outside file entries skipped",
+                "blocks of text outside file entries skipped",
+            ),
+            (
+                n.fences,
+                WarningCode::MarkdownFence,
+                "markdown fence line skipped",
+                "markdown fence lines skipped",
+            ),
         ];
-        for (tally, code, what) in tallies {
+        for (tally, code, one, many) in tallies {
             if let Some(span) = tally.first {
+                let what = if tally.count == 1 { one } else { many };
                 let message = format!("{} {what}", tally.count);
                 self.out.warnings.push(Warning { code, message, span });
             }
@@ -356,6 +399,12 @@ fn foreign_numbered(t: &[u8]) -> Option<DefectCode> {
 }
 
 fn foreign_message(code: DefectCode, text: &[u8]) -> String {
+    if code == DefectCode::IncompleteHeader {
+        return format!(
+            "`{}` is not followed by a `+++` line; every `---` needs its `+++`",
+            quote_input(text)
+        );
+    }
     let what = match code {
         DefectCode::CombinedDiff => "a combined (merge) diff",
         DefectCode::ContextDiff => "a context diff",
