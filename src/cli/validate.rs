@@ -42,7 +42,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let repo = open_repo(global.repo.as_deref())?;
     let config = load_config(repo.as_ref())?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: repo.as_ref() };
-    let report = validate::validate(&ctx, &options(args)).map_err(into_cli_error)?;
+    let report = validate::validate(&ctx, &options(args)).map_err(|e| into_cli_error(&e))?;
     // Recording rejected results for `patchgate review` is the review work's; the flag is
     // accepted now so orchestrators can pass it already.
     let _ = args.no_record;
@@ -52,7 +52,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     match global.format.unwrap_or(Format::Json) {
         Format::Json => println!("{}", verdict_json(&report)),
         Format::Text => {
-            print!("{}", verdict_text(&report, patch_text(&result).as_deref(), &args.result))
+            let patch = patch_text(&result);
+            print!("{}", verdict_text(&report, patch.as_deref(), &args.result));
         }
     }
     Ok(if report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
@@ -86,7 +87,7 @@ fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
     }
 }
 
-fn into_cli_error(e: ValidateError) -> CliError {
+fn into_cli_error(e: &ValidateError) -> CliError {
     if e.is_input_refused() {
         CliError::input(e.code(), e.to_string())
     } else {

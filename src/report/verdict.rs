@@ -23,14 +23,14 @@ pub fn report_json(report: &Report) -> String {
 #[must_use]
 pub fn verdict_text(report: &Report, patch: Option<&str>, origin: &str) -> String {
     let lines: Vec<&str> = patch.map(|p| p.split('\n').collect()).unwrap_or_default();
-    let path = format!("{origin} (patch)");
+    let location = format!("{origin} (patch)");
     let mut out = String::new();
     let renderer = Renderer::plain();
     for v in &report.violations {
-        let _ = writeln!(out, "{}\n", renderer.render(&[violation_group(v, &lines, &path)]));
+        let _ = writeln!(out, "{}\n", renderer.render(&[violation_group(v, &lines, &location)]));
     }
     for note in &report.notes {
-        let _ = writeln!(out, "{}\n", renderer.render(&[note_group(note, &lines, &path)]));
+        let _ = writeln!(out, "{}\n", renderer.render(&[note_group(note, &lines, &location)]));
     }
     let verdict = if report.verdict.valid { "valid" } else { "rejected" };
     let _ = writeln!(out, "{verdict}: {}", report.verdict.reason);
