@@ -36,8 +36,9 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     if args.step == "-" && args.result == "-" {
         return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
     }
-    let step = validate::read_step(&read_input(&args.step, "step")?)
-        .map_err(|e| CliError::input("invalid_step", format!("{e} (in '{}')", args.step)))?;
+    let step = validate::read_step(&read_input(&args.step, "step")?).map_err(|e| {
+        CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), args.step))
+    })?;
     let result = read_input(&args.result, "result")?;
     let repo = open_repo(global.repo.as_deref())?;
     let config = load_config(repo.as_ref())?;
@@ -81,7 +82,7 @@ fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
 fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
     match repo.and_then(git2::Repository::workdir) {
         Some(root) => {
-            Config::load(root).map_err(|e| CliError::input("invalid_config", e.to_string()))
+            Config::load(root).map_err(|e| CliError::input("invalid_config", one_line(&e)))
         }
         None => Ok(Config::default()),
     }
@@ -89,10 +90,15 @@ fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
 
 fn into_cli_error(e: &ValidateError) -> CliError {
     if e.is_input_refused() {
-        CliError::input(e.code(), e.to_string())
+        CliError::input(e.code(), one_line(e))
     } else {
-        CliError::failure(e.code(), e.to_string())
+        CliError::failure(e.code(), one_line(e))
     }
+}
+
+/// Errors go to stderr as one line; TOML and serde messages can span several.
+fn one_line(e: &dyn std::fmt::Display) -> String {
+    e.to_string().split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 fn write_report(path: &Path, json: &str) -> Result<(), CliError> {

@@ -35,16 +35,25 @@ fn defects(parsed: &Parsed<'_>) -> Vec<Violation> {
         .defects
         .iter()
         .map(|d| {
-            let v = Violation::new(
+            let line = d.span.line;
+            let Some(file) = entry_at(parsed, line) else {
+                return Violation::new(
+                    RuleId::Malformed,
+                    d.code.as_str(),
+                    format!("patch line {line}: {}", d.message),
+                )
+                .at(None, Some(line));
+            };
+            let name = file_name(file);
+            let hunk = file.hunks.iter().rposition(|h| h.span.line <= line).map(|i| i + 1);
+            let at = hunk.map(|h| format!(" hunk {h}")).unwrap_or_default();
+            Violation::new(
                 RuleId::Malformed,
                 d.code.as_str(),
-                format!("patch line {}: {}", d.span.line, d.message),
+                format!("{name}{at} (patch line {line}): {}", d.message),
             )
-            .at(None, Some(d.span.line));
-            match entry_at(parsed, d.span.line) {
-                Some(file) => v.in_file(file_name(file)),
-                None => v,
-            }
+            .in_file(name)
+            .at(hunk, Some(line))
         })
         .collect()
 }
