@@ -21,3 +21,4 @@ pub mod repo;
 pub mod report;
 pub mod rule;
 pub mod step;
+pub mod validate;

@@ -3,6 +3,7 @@
 
 mod input;
 mod parse;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
@@ -45,6 +46,9 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
+    /// rejected, 2 bad step, 3 could not evaluate.
+    Validate(validate::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -84,6 +88,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Validate(args) => validate::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

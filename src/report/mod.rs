@@ -2,8 +2,10 @@
 //! renderings of reports.
 
 mod patch;
+mod verdict;
 
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use verdict::{report_json, verdict_json, verdict_text};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
