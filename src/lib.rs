@@ -22,3 +22,4 @@ pub mod repo;
 pub mod report;
 pub mod rule;
 pub mod step;
+pub mod validate;

@@ -7,6 +7,7 @@ mod escape_md;
 mod input;
 mod parse;
 mod paths;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
@@ -49,6 +50,9 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
+    /// rejected, 2 bad step, 3 could not evaluate.
+    Validate(validate::Args),
     /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
     /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
     CheckArg(check_arg::Args),
@@ -99,6 +103,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Validate(args) => validate::run(&args, &global),
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),
         Command::Contract(args) => contract::run(&args, &global),
