@@ -189,7 +189,7 @@ fn find_block(
         violations.push(Finding::at_line("multiple_json_blocks", message, json[0].open_line));
     }
     check_fence(target, violations);
-    check_surroundings(text, target, options, violations);
+    check_surroundings(text, target, &json, options, violations);
     Some(target.clone())
 }
 
@@ -224,15 +224,25 @@ fn check_fence(block: &Block, violations: &mut Vec<Finding>) {
     }
 }
 
-/// Prose before the block (unless allowed) and anything after it.
+/// Prose before the block (unless allowed; earlier JSON blocks are already reported) and
+/// anything after it.
 fn check_surroundings(
     text: &str,
     block: &Block,
+    json: &[&Block],
     options: ExecutorOptions,
     violations: &mut Vec<Finding>,
 ) {
+    let in_json =
+        |n: usize| json.iter().any(|b| n >= b.open_line && b.close_line.is_some_and(|c| n <= c));
+    let prose = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line))
+        .take_while(|(n, _)| *n < block.open_line);
+    let preamble = prose.filter(|(n, _)| !in_json(*n)).find(|(_, line)| !line.trim().is_empty());
     if !options.allow_preamble
-        && let Some(line) = first_nonblank_line(text, 1, block.open_line)
+        && let Some((line, _)) = preamble
     {
         let message = "text before the ```json block; the reply must be only the JSON block (or pass --allow-preamble)";
         violations.push(Finding::at_line("preamble", message, line));

@@ -27,6 +27,7 @@ mod message;
 mod paths;
 pub mod reply;
 mod sanitize;
+mod schemas;
 #[cfg(test)]
 mod tests;
 
@@ -46,6 +47,7 @@ pub use executor::{
 };
 pub use paths::{FilteredPath, PathFilter, filter_paths};
 pub use sanitize::{DEFAULT_MAX_LENGTH, MARKDOWN_SPECIAL, TooLong, escape_markdown, sanitize};
+pub use schemas::json_schemas;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

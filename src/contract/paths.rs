@@ -1,7 +1,7 @@
 //! Seed 000's `validateFilePaths`: keep the paths an agent reported that are safe and exist
 //! under the root, and say why each other one was filtered.
 
-use crate::path::{PathErrorCode, check};
+use crate::path::check;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -11,7 +11,7 @@ use std::path::Path;
 pub struct FilteredPath {
     /// The path as the agent wrote it.
     pub path: String,
-    /// Stable reason: a [`PathErrorCode`] name (`absolute_path`, `home_dir`, `path_traversal`,
+    /// Stable reason: a [`crate::path::PathErrorCode`] name (`absolute_path`, `home_dir`, `path_traversal`,
     /// `git_dir`, ...), `not_found`, `outside_root` (a symbolic link leads out of the root) or
     /// `duplicate`.
     pub code: &'static str,
@@ -57,24 +57,19 @@ fn classify(
     root: &Path,
     canonical_root: Option<&Path>,
 ) -> Result<String, (&'static str, String)> {
-    let normal = check(raw).map_err(|e| (code_name(e.code), e.message))?;
+    let normal = check(raw).map_err(|e| (e.code.as_str(), e.message))?;
     let full = root.join(normal.as_str());
     if std::fs::symlink_metadata(&full).is_err() {
-        return Err(("not_found", format!("'{normal}' does not exist under {}", root.display())));
+        return Err(("not_found", format!("'{normal}' does not exist under the root")));
     }
-    let escapes = match (full.canonicalize(), canonical_root) {
-        (Ok(real), Some(root)) => !real.starts_with(root),
-        _ => true,
+    let Ok(real) = full.canonicalize() else {
+        return Err(("not_found", format!("'{normal}' is a dangling symbolic link")));
     };
-    if escapes {
+    if canonical_root.is_none_or(|root| !real.starts_with(root)) {
         return Err((
             "outside_root",
-            format!("'{normal}' leads out of {} through a symbolic link", root.display()),
+            format!("'{normal}' leads out of the root through a symbolic link"),
         ));
     }
     Ok(normal.as_str().to_string())
-}
-
-fn code_name(code: PathErrorCode) -> &'static str {
-    code.as_str()
 }
