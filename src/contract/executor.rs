@@ -392,6 +392,7 @@ fn string_list(value: Option<&Value>) -> Option<Vec<String>> {
 fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
     let mut w = Vec::new();
     if let Some(summary) = value.get("summary").and_then(Value::as_str)
+        && !summary.contains('\n')
         && sentence_count(summary) > 1
     {
         let message = "'summary' holds several sentences; the contract asks for one";
