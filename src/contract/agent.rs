@@ -190,14 +190,21 @@ pub struct AgentOutcome {
 /// Check a whole agent reply against seed 004's envelope; `policy` holds the operation registry.
 #[must_use]
 pub fn check_agent_reply(bytes: &[u8], expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutcome {
-    let mut out = AgentOutcome::default();
     let text = match reply::decode(bytes) {
         Ok(text) => text,
-        Err(violation) => return out.finish(vec![violation]),
+        Err(violation) => return AgentOutcome::default().finish(vec![violation]),
     };
-    out.warnings = text.notes;
+    let mut out = check_text(&text.text, expect, policy);
+    reply::clamp_lines(&mut out.violations, &text.text);
+    reply::clamp_lines(&mut out.warnings, &text.text);
+    out.warnings.splice(0..0, text.notes);
+    out
+}
+
+fn check_text(text: &str, expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutcome {
+    let mut out = AgentOutcome::default();
     let mut violations = Vec::new();
-    let Some(block) = locate(&text.text, &mut violations, &mut out.warnings) else {
+    let Some(block) = locate(text, &mut violations, &mut out.warnings) else {
         return out.finish(violations);
     };
     let read = reply::read_json(&block.content, block.content_line());

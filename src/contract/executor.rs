@@ -93,14 +93,21 @@ pub fn check_executor_output(
     root: &Path,
     options: ExecutorOptions,
 ) -> ExecutorOutcome {
-    let mut out = ExecutorOutcome::default();
     let text = match reply::decode(bytes) {
         Ok(text) => text,
-        Err(violation) => return out.finish(vec![violation]),
+        Err(violation) => return ExecutorOutcome::default().finish(vec![violation]),
     };
-    out.warnings = text.notes;
+    let mut out = check_text(&text.text, root, options);
+    reply::clamp_lines(&mut out.violations, &text.text);
+    reply::clamp_lines(&mut out.warnings, &text.text);
+    out.warnings.splice(0..0, text.notes);
+    out
+}
+
+fn check_text(text: &str, root: &Path, options: ExecutorOptions) -> ExecutorOutcome {
+    let mut out = ExecutorOutcome::default();
     let mut violations = Vec::new();
-    let Some(block) = find_block(&text.text, options, &mut violations) else {
+    let Some(block) = find_block(text, options, &mut violations) else {
         return out.finish(violations);
     };
     let read = reply::read_json(&block.content, block.content_line());

@@ -158,3 +158,12 @@ pub fn read_json(text: &str, first_line: usize) -> JsonRead {
     let message = format!("invalid JSON: {strict_error}");
     JsonRead { value: None, findings: vec![Finding::at_line("invalid_json", message, line)] }
 }
+
+/// Keep every finding's line inside `text` (an unclosed fence on the last line has its content
+/// "on" the line after it).
+pub fn clamp_lines(findings: &mut [Finding], text: &str) {
+    let last = text.split('\n').count();
+    for f in findings {
+        f.line = f.line.map(|l| l.min(last));
+    }
+}
