@@ -21,11 +21,14 @@ pub struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    /// The patch when it parsed without a defect: the rules that read file entries and hunks
-    /// only trust a patch in that state (a defective one is the `malformed` rule's business).
+    /// The patch when it parsed without a defect and every header path passes the path
+    /// checks: the rules that read file entries and hunks only trust a patch in that state (any
+    /// other is the `malformed` rule's business).
     #[must_use]
     pub fn usable_patch(&self) -> Option<&'a Patch<'a>> {
-        self.patch.filter(|p| p.is_ok()).map(|p| &p.patch)
+        let parsed = self.patch.filter(|p| p.is_ok())?;
+        let is_safe = patch_paths(&parsed.patch).iter().all(|p| p.checked.is_ok());
+        is_safe.then_some(&parsed.patch)
     }
 
     /// The result's mode, when it is one patchgate knows.

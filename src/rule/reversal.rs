@@ -16,15 +16,18 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
         return Vec::new();
     }
     let Some(fix) = input.usable_patch() else { return Vec::new() };
-    let mut out = Vec::new();
+    // Most specific first: the first violation becomes the verdict's reason.
+    let mut out: Vec<Violation> = Vec::new();
+    if let Some(apply) = input.apply_patch {
+        out.extend(reversed_hunks(fix, apply));
+    }
+    out.extend(fix.files.iter().flat_map(noop_bodies));
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(fix, apply, policy));
-        out.extend(reversed_hunks(fix, apply));
         if input.step.apply_files.is_none() {
             out.extend(unrelated_modules(fix, apply));
         }
     }
-    out.extend(fix.files.iter().flat_map(noop_bodies));
     out
 }
 
@@ -55,7 +58,7 @@ fn added_lines_removed(
     policy: &RulePolicy,
 ) -> Option<Violation> {
     let (mut apply_added, mut undone, mut re_added) = (0usize, 0usize, 0usize);
-    let mut worst: Option<(usize, String)> = None;
+    let mut worst: Option<(usize, String, usize)> = None;
     for a in &apply.files {
         let added = counted(a, LineKind::Add);
         apply_added += added.values().sum::<usize>();
@@ -73,10 +76,10 @@ fn added_lines_removed(
         undone += gone;
         re_added += fix_added.values().sum::<usize>();
         if gone > worst.as_ref().map_or(0, |w| w.0) {
-            worst = Some((gone, file_name(f)));
+            worst = Some((gone, file_name(f), f.span.line));
         }
     }
-    let (_, name) = worst?;
+    let (_, name, line) = worst?;
     #[allow(clippy::cast_precision_loss, reason = "line counts are far below 2^52")]
     let share = undone as f64 / apply_added as f64;
     if apply_added < policy.reversal_min_lines
@@ -94,7 +97,8 @@ fn added_lines_removed(
                  and adds {re_added} back; fix the regression instead of undoing the step"
             ),
         )
-        .in_file(name),
+        .in_file(name)
+        .at(None, Some(line)),
     )
 }
 

@@ -305,7 +305,7 @@ fn reversal_hunk_reversed_and_added_lines_removed() {
     )]);
     let r = result("fix_regression", &["src/a.rs"]);
     let found = run_with(&fix_step(), &r, Some(&fix), Some(&apply.patch), &RulePolicy::default());
-    assert_eq!(codes(&found), ["added_lines_removed", "hunk_reversed"]);
+    assert_eq!(codes(&found), ["hunk_reversed", "added_lines_removed"]);
     let refine =
         parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-    retry(3);", "+    retry(5);"])])]);
     let found =
