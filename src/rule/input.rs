@@ -1,7 +1,7 @@
 //! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
 //! compiled once.
 
-use crate::patch::{FilePatch, Parsed, Patch};
+use crate::patch::{Defect, DefectCode, FilePatch, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
 
@@ -21,12 +21,13 @@ pub struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    /// The patch when it parsed without a defect and every header path passes the path
-    /// checks: the rules that read file entries and hunks only trust a patch in that state (any
-    /// other is the `malformed` rule's business).
+    /// The patch when it parsed without a structural defect and every header path passes the
+    /// path checks: the rules that read file entries and hunks only trust a patch in that state
+    /// (any other is the `malformed` rule's business). A context-only hunk is no structural
+    /// defect: it is the `zero-impact` rule's.
     #[must_use]
     pub fn usable_patch(&self) -> Option<&'a Patch<'a>> {
-        let parsed = self.patch.filter(|p| p.is_ok())?;
+        let parsed = self.patch.filter(|p| p.defects.iter().all(|d| !is_structural(d)))?;
         let is_safe = patch_paths(&parsed.patch).iter().all(|p| p.checked.is_ok());
         is_safe.then_some(&parsed.patch)
     }
@@ -58,6 +59,12 @@ impl<'a> Input<'a> {
     pub fn files_touched(&self) -> Vec<RepoPath> {
         checked_list(self.result.files_touched.as_deref())
     }
+}
+
+/// Whether a parser defect makes the patch unreadable (all but a context-only hunk).
+#[must_use]
+pub fn is_structural(defect: &Defect) -> bool {
+    defect.code != DefectCode::ContextOnlyHunk
 }
 
 fn checked_list(list: Option<&[String]>) -> Vec<RepoPath> {

@@ -396,3 +396,15 @@ fn policy_reads_from_config_and_refuses_unknown_keys() {
     .unwrap();
     assert!(bad.section::<RulePolicy>("rules").is_err());
 }
+
+#[test]
+fn a_context_only_hunk_defect_is_zero_impact_not_malformed() {
+    let mut p = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &[" a", " b"])])]);
+    p.defects.push(Defect {
+        code: DefectCode::ContextOnlyHunk,
+        message: "hunk has no added or removed line".into(),
+        span: Span { offset: 0, line: 4 },
+    });
+    let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
+    assert_eq!(found, [(RuleId::ZeroImpact, "no_changes".into())]);
+}
