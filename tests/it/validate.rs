@@ -298,3 +298,25 @@ fn committed_schemas_match_the_types() {
         );
     }
 }
+
+/// The README's first screen: its first command, run from the repository root, prints the
+/// verdict shown right below it.
+#[test]
+fn readme_first_command_prints_what_the_readme_says() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let command = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("cargo run --quiet -- "))
+        .expect("the README's first command");
+    let shown = readme
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the verdict block under the first command");
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let out = patchgate().current_dir(root).args(&args).output().expect("run patchgate");
+    assert_eq!(code(&out), 0);
+    let shown: Value = serde_json::from_str(shown.trim()).expect("the README shows JSON");
+    assert_eq!(json(&out), shown);
+}
