@@ -86,6 +86,10 @@ fn judge_failures_are_errors_never_accepts() {
     assert!(matches!(err, ValidateError::Judge(JudgeError::Garbage { .. })), "{err}");
     let err = run(&step(), FAILURE, &judge(r#"echo '{"valid": "yes"}'"#)).unwrap_err();
     assert!(matches!(err, ValidateError::Judge(JudgeError::Garbage { .. })), "{err}");
+    let background = r#"sleep 30 & echo '{"valid": true, "reason": "ok"}'"#;
+    let started = std::time::Instant::now();
+    assert!(run(&step(), FAILURE, &judge(background)).unwrap().verdict.valid);
+    assert!(started.elapsed() < Duration::from_secs(10), "a background child does not hold us");
     let mut options = judge("sleep 30");
     options.judge.as_mut().unwrap().timeout = Duration::from_millis(300);
     let started = std::time::Instant::now();
