@@ -15,7 +15,13 @@ use std::sync::LazyLock;
 /// Step descriptions that ask for whitespace or formatting changes.
 static ASKS_FORMATTING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(white\s*space|indent\w*|format\w*|reformat\w*|fmt|rustfmt|gofmt|prettier|black|lint\w*|style|trailing|tabs?|line\s+endings?|newlines?|spacing|align\w*)\b",
+        r"(?ix)\b(
+            white\s*space | indent\w* | formatting | formatted | reformat\w*
+          | format\s+(?:the|this|these|all|it|code|files?)
+          | fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8 | lint\w*
+          | code\s+style | trailing\s+(?:spaces?|newlines?) | final\s+newline | line\s+endings?
+          | tabs?\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs? | blank\s+lines?
+        )\b",
     )
     .expect("the formatting pattern is a valid regex")
 });
@@ -23,7 +29,11 @@ static ASKS_FORMATTING: LazyLock<Regex> = LazyLock::new(|| {
 /// Step descriptions that ask for comment or documentation changes.
 static ASKS_COMMENTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(comment\w*|doc|docs|document\w*|docstrings?|javadoc|rustdoc|jsdoc|typos?|spelling|misspel\w*|licen[cs]e|copyright|todos?|fixme|annotat\w*)\b",
+        r"(?ix)\b(
+            comment\w* | docs? | documentation | documented | docstrings? | javadoc | rustdoc
+          | jsdoc | document\s+(?:the|this|these|how|why|what|each|all|it)
+          | typos? | spelling | misspel\w* | licen[cs]e | copyright | todos? | fixme
+        )\b",
     )
     .expect("the comment pattern is a valid regex")
 });

@@ -408,3 +408,19 @@ fn a_context_only_hunk_defect_is_zero_impact_not_malformed() {
     let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
     assert_eq!(found, [(RuleId::ZeroImpact, "no_changes".into())]);
 }
+
+#[test]
+fn superficial_exemptions_need_the_step_to_ask_for_them() {
+    let ws = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn  foo() {}", "+fn foo() {}"])])]);
+    let r = result("apply", &["src/a.rs"]);
+    for asks in ["Run rustfmt on src/a.rs", "Reformat src/a.rs", "Convert tabs to spaces"] {
+        assert!(run(&step(asks), &r, Some(&ws)).is_empty(), "{asks}");
+    }
+    for not in ["Add a format_date helper", "Add tabs to the settings page", "Handle newlines"] {
+        assert_eq!(codes(&run(&step(not), &r, Some(&ws))), ["whitespace_only"], "{not}");
+    }
+    let cm = parsed(vec![file("a.sh", 1, vec![hunk(4, &["+# explain the loop"])])]);
+    let r = result("apply", &["a.sh"]);
+    assert!(run(&step("Document the loop in a.sh"), &r, Some(&cm)).is_empty());
+    assert_eq!(codes(&run(&step("Parse the document body"), &r, Some(&cm))), ["comment_only"]);
+}
