@@ -320,3 +320,42 @@ fn readme_first_command_prints_what_the_readme_says() {
     let shown: Value = serde_json::from_str(shown.trim()).expect("the README shows JSON");
     assert_eq!(json(&out), shown);
 }
+
+#[test]
+fn report_file_locates_every_violation() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let report = dir.path().join("report.json");
+    let case = "reversal-undo";
+    let out = validate(&[
+        "--step",
+        &case_file(case, "step.json"),
+        "--result",
+        &case_file(case, "result.json"),
+        "--report",
+        &report.display().to_string(),
+    ]);
+    assert_eq!(code(&out), 1);
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(&report).expect("report written")).expect("JSON");
+    assert_eq!(report["verdict"], json(&out));
+    let first = &report["violations"][0];
+    assert_eq!(
+        (&first["rule"], &first["code"], &first["file"], &first["hunk"], &first["patch_line"]),
+        (&json!("reversal"), &json!("hunk_reversed"), &json!("net.py"), &json!(1), &json!(5))
+    );
+    assert_eq!(report["notes"][0]["code"], "repository_checks_skipped");
+}
+
+#[test]
+fn report_file_that_cannot_be_written_is_exit_3() {
+    let out = validate(&[
+        "--step",
+        &case_file("accepted", "step.json"),
+        "--result",
+        &case_file("accepted", "result.json"),
+        "--report",
+        "/nonexistent/dir/report.json",
+    ]);
+    assert_eq!(code(&out), 3);
+    stderr_line(&out);
+}
