@@ -4,6 +4,7 @@
 use crate::patch::{Defect, DefectCode, FilePatch, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
+use std::collections::HashSet;
 
 /// The inputs of [`super::evaluate`]. Pure data: no repository, no I/O.
 #[derive(Debug, Clone, Copy)]
@@ -50,13 +51,13 @@ impl<'a> Input<'a> {
 
     /// `filesWritten` entries that pass the path checks, normalised.
     #[must_use]
-    pub fn files_written(&self) -> Vec<RepoPath> {
+    pub fn files_written(&self) -> HashSet<RepoPath> {
         checked_list(self.result.files_written.as_deref())
     }
 
     /// `filesTouched` entries that pass the path checks, normalised.
     #[must_use]
-    pub fn files_touched(&self) -> Vec<RepoPath> {
+    pub fn files_touched(&self) -> HashSet<RepoPath> {
         checked_list(self.result.files_touched.as_deref())
     }
 }
@@ -67,7 +68,7 @@ pub fn is_structural(defect: &Defect) -> bool {
     defect.code != DefectCode::ContextOnlyHunk
 }
 
-fn checked_list(list: Option<&[String]>) -> Vec<RepoPath> {
+fn checked_list(list: Option<&[String]>) -> HashSet<RepoPath> {
     list.unwrap_or_default().iter().filter_map(|p| path::check(p).ok()).collect()
 }
 

@@ -9,7 +9,7 @@ use super::{Input, RuleId, RulePolicy, Violation, noop, patch_paths};
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
 use crate::path::{self, RepoPath};
 use crate::step::Mode;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     if input.mode() != Some(Mode::FixRegression) {
@@ -157,12 +157,13 @@ fn hunk_violation(
 
 /// Files the fix changes that the apply run did not touch.
 fn unrelated_modules(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
-    let applied: Vec<RepoPath> =
+    let applied: HashSet<RepoPath> =
         patch_paths(apply).into_iter().filter_map(|p| p.checked.ok()).collect();
     let mut out: Vec<Violation> = Vec::new();
+    let mut reported: HashSet<RepoPath> = HashSet::new();
     for entry in patch_paths(fix) {
         let Ok(p) = entry.checked else { continue };
-        if applied.contains(&p) || out.iter().any(|v| v.file.as_deref() == Some(p.as_str())) {
+        if applied.contains(&p) || !reported.insert(p.clone()) {
             continue;
         }
         out.push(
