@@ -26,7 +26,7 @@ fn judge(command: &str) -> Options {
 fn clean_failure_is_accepted_with_the_skipped_note() {
     let report = run(&step(), FAILURE, &Options::default()).unwrap();
     assert!(report.verdict.valid);
-    assert_eq!(report.verdict.reason, "accepted: no patch");
+    assert_eq!(report.verdict.reason, "accepted: failure reported, no patch");
     let notes: Vec<&str> = report.notes.iter().map(|n| n.code.as_str()).collect();
     assert_eq!(notes, ["repository_checks_skipped"]);
 }
