@@ -49,10 +49,10 @@ pub(super) fn named_files(description: &str) -> Vec<RepoPath> {
     for m in PATH_TOKEN.find_iter(description) {
         let token = m.as_str().trim_end_matches(['.', '/']);
         let is_url = description[..m.start()].ends_with("://");
-        if let (false, Ok(p)) = (is_url, path::check(token)) {
-            if !out.contains(&p) {
-                out.push(p);
-            }
+        if let (false, Ok(p)) = (is_url, path::check(token))
+            && !out.contains(&p)
+        {
+            out.push(p);
         }
     }
     out
