@@ -3,6 +3,7 @@
 //! patch's file headers, and `filesTouched` holding every `filesWritten` entry. Failure needs a
 //! summary and neither a patch nor written files.
 
+use super::input::short_list;
 use super::{Input, RuleId, Violation, patch_paths};
 use crate::path::RepoPath;
 use std::collections::HashSet;
@@ -68,7 +69,7 @@ fn touched(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
     vec![
         violation(
             "files_touched_not_superset",
-            &format!("filesTouched lacks {} listed in filesWritten", missing.join(", ")),
+            &format!("filesTouched lacks {} listed in filesWritten", short_list(&missing)),
         )
         .in_file(*first),
     ]
@@ -86,7 +87,7 @@ fn on_failure(input: &Input<'_>) -> Vec<Violation> {
     if !written.is_empty() {
         out.push(violation(
             "failure_with_files_written",
-            &format!("success is false but filesWritten lists {}", written.join(", ")),
+            &format!("success is false but filesWritten lists {}", short_list(written)),
         ));
     }
     if input.result.summary.as_deref().is_none_or(|s| s.trim().is_empty()) {

@@ -135,6 +135,19 @@ pub fn patch_paths<'p, 'a>(patch: &'p Patch<'a>) -> Vec<PatchPath<'p, 'a>> {
         .collect()
 }
 
+/// At most three names, then how many more: reasons stay short enough to feed back.
+#[must_use]
+pub fn short_list<S: AsRef<str>>(items: &[S]) -> String {
+    const SHOWN: usize = 3;
+    let mut out: Vec<&str> = items.iter().take(SHOWN).map(AsRef::as_ref).collect();
+    let more = items.len().saturating_sub(SHOWN);
+    let tail = format!("and {more} more");
+    if more > 0 {
+        out.push(&tail);
+    }
+    out.join(", ")
+}
+
 /// The display name of a file entry (its new path, or old for a deletion).
 #[must_use]
 pub fn file_name(file: &FilePatch<'_>) -> String {

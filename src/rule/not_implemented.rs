@@ -5,7 +5,7 @@
 //! step names, or a rename the step asks for that the patch does not carry out, is not one. Post-conditions (`expect`) are checked on the
 //! patched tree in scratch; `--judge` decides what no rule can.
 
-use super::input::file_name;
+use super::input::{file_name, short_list};
 use super::superficial::{Change, classify};
 use super::{Input, RuleId, Violation, intent, noop, patch_paths};
 use crate::patch::{LineKind, Patch};
@@ -81,8 +81,8 @@ fn untouched_files(patch: &Patch<'_>, description: &str) -> Option<Violation> {
             "named_file_untouched",
             format!(
                 "the step names {}, but the patch changes only {}",
-                listed.join(", "),
-                touched.join(", ")
+                short_list(&listed),
+                short_list(&touched)
             ),
         )
         .in_file(listed[0]),
@@ -131,7 +131,7 @@ fn superficial(patch: &Patch<'_>, description: &str) -> Option<Violation> {
         Violation::new(
             RuleId::NotImplemented,
             code,
-            format!("patch {what} in {}; the step asks for a real change", names.join(", ")),
+            format!("patch {what} in {}; the step asks for a real change", short_list(&names)),
         )
         .in_file(names[0].clone())
         .at(None, patch.files.first().map(|f| f.span.line)),

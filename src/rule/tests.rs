@@ -474,3 +474,9 @@ fn intent_rename_ends_at_punctuation() {
     assert_eq!(r("Rename foo to bar: it reads better"), [("foo".into(), "bar".into())]);
     assert_eq!(r("Please rename 'a_b' to 'c_d', then test."), [("a_b".into(), "c_d".into())]);
 }
+
+#[test]
+fn lists_in_reasons_are_short() {
+    assert_eq!(input::short_list(&["a", "b"]), "a, b");
+    assert_eq!(input::short_list(&["a", "b", "c", "d", "e"]), "a, b, c, and 2 more");
+}
