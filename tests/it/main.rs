@@ -4,3 +4,4 @@
 mod contract;
 mod parse;
 mod support;
+mod validate;
