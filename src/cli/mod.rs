@@ -3,8 +3,10 @@
 
 mod check_arg;
 mod contract;
+mod escape_md;
 mod input;
 mod parse;
+mod paths;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -54,6 +56,14 @@ enum Command {
     /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
     /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
     CheckArg(check_arg::Args),
+    /// Filter hallucinated paths (absolute, `~`, traversal, missing) with a reason each (seed
+    /// 000's validateFilePaths): exit 0 if every path is kept, 1 if any is filtered.
+    Paths(paths::Args),
+    /// Check an agent's reply against its output contract (seeds 000, 004).
+    Contract(contract::Args),
+    /// Escape agent text for markdown reports (seed 004's `escape_markdown`; --sanitize first
+    /// applies its `sanitize_user_input`).
+    EscapeMd(escape_md::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -95,6 +105,9 @@ pub(crate) fn main() -> ExitCode {
         Command::Parse(args) => parse::run(&args, &global),
         Command::Validate(args) => validate::run(&args, &global),
         Command::CheckArg(args) => check_arg::run(&args, &global),
+        Command::Paths(args) => paths::run(&args, &global),
+        Command::Contract(args) => contract::run(&args, &global),
+        Command::EscapeMd(args) => escape_md::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

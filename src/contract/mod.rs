@@ -15,10 +15,19 @@
 //! assert_eq!(rejection.pattern.as_str(), "path_traversal");
 //! ```
 
+mod agent;
 mod arg;
 mod branch;
+mod datatype;
+mod envelope;
+mod executor;
 mod hallucination;
+mod json_lenient;
 mod message;
+mod paths;
+pub mod reply;
+mod sanitize;
+mod schemas;
 #[cfg(test)]
 mod tests;
 
@@ -27,8 +36,117 @@ pub use arg::{
     DEFAULT_OPERATIONS, DEFAULT_TICKET_PATTERNS, RejectedPattern, check_allowed_dir, check_arg,
 };
 
-use serde::Deserialize;
+pub use agent::{
+    AgentEnvelope, AgentError, AgentErrorType, AgentExpect, AgentMetadata, AgentOutcome,
+    AgentPartial, AgentSuccess, AgentWarning, AgentWarningType, ENVELOPE_KEYS, ERROR_TYPES,
+    WARNING_TYPES, check_agent_reply,
+};
+pub use executor::{
+    EXECUTOR_KEYS, ExecutorOptions, ExecutorOutcome, ExecutorOutput, ExecutorStatus, PATH_KEYS,
+    PerList, check_executor_output,
+};
+pub use paths::{FilteredPath, PathFilter, filter_paths};
+pub use sanitize::{DEFAULT_MAX_LENGTH, MARKDOWN_SPECIAL, TooLong, escape_markdown, sanitize};
+pub use schemas::json_schemas;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::BTreeMap;
+
+/// One contract violation or warning: a stable code, a message, and where (reply line, JSON
+/// pointer) when known.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable code (`missing_key`, `trailing_comma`, `number_as_string`, ...).
+    pub code: &'static str,
+    /// One lowercase line: what is wrong and what to write instead.
+    pub message: String,
+    /// 1-based line of the reply, when known.
+    pub line: Option<usize>,
+    /// RFC 6901 JSON pointer into the reply object (`/result/score`), when it concerns a value.
+    pub pointer: Option<String>,
+}
+
+impl Finding {
+    /// A finding without a location.
+    #[must_use]
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), line: None, pointer: None }
+    }
+
+    /// A finding on reply line `line`.
+    #[must_use]
+    pub fn at_line(code: &'static str, message: impl Into<String>, line: usize) -> Self {
+        Self::new(code, message).line(Some(line))
+    }
+
+    /// Set the line.
+    #[must_use]
+    pub fn line(mut self, line: Option<usize>) -> Self {
+        self.line = line;
+        self
+    }
+
+    /// Set the JSON pointer.
+    #[must_use]
+    pub fn pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+}
+
+/// Where keys are written in a block of JSON text, for messages. A key's line is the first
+/// line holding `"key":`; good enough for the flat objects of the contracts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeyLines<'a> {
+    pub content: &'a str,
+    pub first_line: usize,
+}
+
+impl KeyLines<'_> {
+    pub fn of(&self, key: &str) -> Option<usize> {
+        let quoted = serde_json::to_string(key).ok()?;
+        self.content
+            .split('\n')
+            .position(|line| {
+                line.find(&quoted)
+                    .is_some_and(|at| line[at + quoted.len()..].trim_start().starts_with(':'))
+            })
+            .map(|i| self.first_line + i)
+    }
+}
+
+/// A JSON value's type in words, quoting short strings (`the string "true"`).
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() <= 40 => {
+            format!("the string {}", Value::from(s.as_str()))
+        }
+        Value::String(_) => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// `"; did you mean 'x'?"` for a near miss among `known`, else nothing.
+pub(crate) fn suggest(key: &str, known: &[&str]) -> String {
+    let fold = |s: &str| s.to_ascii_lowercase().replace(['_', '-'], "");
+    known
+        .iter()
+        .map(|k| (strsim::normalized_levenshtein(&fold(key), &fold(k)), k))
+        .filter(|(score, _)| *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| format!("; did you mean '{k}'?"))
+        .unwrap_or_default()
+}
+
+/// Escape one reference token for a JSON pointer (RFC 6901: `~` as `~0`, `/` as `~1`).
+pub(crate) fn escape_pointer(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
 
 /// The `[contract]` table of `.patchgate.toml`. A key left out keeps the seed's default.
 ///
@@ -56,6 +174,8 @@ pub struct ContractConfig {
     /// Directories every `path` argument must lie in (seed 004's `ALLOWED_DIRECTORIES`);
     /// empty (the default) means no restriction.
     pub allowed_dirs: Vec<String>,
+    /// `escape-md --sanitize`'s default limit in characters (seed 004: 10000).
+    pub max_length: Option<usize>,
 }
 
 /// The contract checks could not be set up.

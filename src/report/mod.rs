@@ -5,7 +5,9 @@ mod contract;
 mod patch;
 mod verdict;
 
-pub use contract::{INVALID_AGENT_INPUT, arg_envelope};
+pub use contract::{
+    INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
+};
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
 pub use verdict::{report_json, verdict_json, verdict_text};
 

@@ -1,6 +1,8 @@
 //! The contract commands through the real binary: `check-arg`, `paths`, `contract
 //! executor-output`, `contract agent`, `escape-md`.
 
+mod cases;
+
 use crate::support::{TestRepo, code, json, patchgate};
 use serde_json::{Value, json};
 
@@ -215,4 +217,172 @@ fn contract_table_of_the_repository_is_used() {
     assert_eq!(run(&["--type", "path", "src/a.rs"]), 2);
     repo.write(".patchgate.toml", "[contract]\nbranch_patterns = ['(']\n");
     assert_eq!(run(&["--type", "branch", "main"]), 2, "an invalid policy is refused");
+}
+
+/// Every name patchgate's git rules accept, git accepts, and the other way round
+/// (`git check-ref-format --branch` is the oracle). `@` and `@{...}` are left out: `--branch`
+/// expands them (to the current branch, a reflog entry) before checking, so git's answer there
+/// is about another name; the unit tests cover them.
+#[test]
+fn branch_rules_agree_with_git_check_ref_format() {
+    let repo = TestRepo::new();
+    repo.write(".patchgate.toml", "[contract]\nbranch_patterns = []\n");
+    let names = [
+        "main",
+        "feature/x",
+        "a.b",
+        "a..b",
+        "/a",
+        "a/",
+        "a//b",
+        "a.lock",
+        "a/b.lock/c",
+        ".a",
+        "a/.b",
+        "a.",
+        "-a",
+        "a b",
+        "a~b",
+        "a^b",
+        "a:b",
+        "a?b",
+        "a*b",
+        "a[b",
+        "a\\b",
+        "HEAD",
+        "a@b",
+        "x\u{7f}",
+        "ünï/cødé",
+        "a/-b",
+        "a.lock.b",
+    ];
+    for name in names {
+        let git = repo.git_command(&["check-ref-format", "--branch", name]).output().unwrap();
+        let ours = repo.patchgate().args(["check-arg", "--type", "branch", name]).output().unwrap();
+        assert_eq!(
+            code(&ours) == 0,
+            git.status.success(),
+            "{name:?}: patchgate {} vs git",
+            code(&ours)
+        );
+    }
+}
+
+// `patchgate paths` (seed 000's validateFilePaths).
+
+#[test]
+fn paths_keeps_real_files_and_names_each_filter_reason() {
+    let repo = TestRepo::new();
+    repo.commit(&[("src/a.rs", "x\n")], "init");
+    let out = repo
+        .patchgate()
+        .args([
+            "paths",
+            "./src/a.rs",
+            "/etc/passwd",
+            "~/x",
+            "../y",
+            "src/ghost.rs",
+            ".git/config",
+            "src%2fa.rs",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    let v = json(&out);
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["kept"], json!(["src/a.rs"]));
+    let codes: Vec<&str> =
+        v["filtered"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
+    assert_eq!(
+        codes,
+        ["absolute_path", "home_dir", "path_traversal", "not_found", "git_dir", "percent_encoded"]
+    );
+    assert_eq!(v["filtered"][0]["path"], "/etc/passwd");
+}
+
+#[test]
+fn paths_all_kept_exits_0_and_root_is_explicit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "").unwrap();
+    let out = patchgate().args(["paths", "--root"]).arg(dir.path()).arg("a.txt").output().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(json(&out), json!({"ok": true, "kept": ["a.txt"], "filtered": []}));
+    let out = patchgate().args(["paths", "--root", "/nonexistent/root", "a.txt"]).output().unwrap();
+    assert_eq!(code(&out), 2, "a missing root is a usage error");
+}
+
+// `contract` invocation errors.
+
+#[test]
+fn contract_invocation_errors_exit_2() {
+    let out = patchgate().args(["contract", "agent", "reply.json"]).output().unwrap();
+    assert_eq!(code(&out), 2, "--agent is required");
+    let out = patchgate()
+        .args(["--format", "json", "contract", "executor-output", "/nonexistent/reply.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["error"]["code"], "unreadable_input");
+}
+
+#[test]
+fn executor_output_reads_stdin_and_defaults_root_to_the_repository() {
+    let repo = TestRepo::new();
+    repo.commit(&[("src/a.rs", "x\n")], "init");
+    std::fs::create_dir_all(repo.path().join("sub")).unwrap();
+    let reply = "```json\n{\"status\": \"completed\", \"files_created\": [], \"files_updated\": [\"src/a.rs\"], \"changes\": [], \"neededChanges\": true, \"summary\": \"Done.\"}\n```\n";
+    let mut cmd = repo.patchgate();
+    cmd.current_dir(repo.path().join("sub")).args(["contract", "executor-output", "-"]);
+    let out = crate::support::run_with_stdin(&mut cmd, reply.as_bytes());
+    assert_eq!(code(&out), 0);
+    let v = json(&out);
+    assert_eq!(
+        v["reply"]["files_updated"],
+        json!(["src/a.rs"]),
+        "resolved from the repository root, not cwd"
+    );
+    assert_eq!(v["filtered_count"], json!({"files_created": 0, "files_updated": 0, "changes": 0}));
+}
+
+#[test]
+fn agent_operations_come_from_the_contract_table() {
+    let repo = TestRepo::new();
+    repo.write(".patchgate.toml", "[contract.operations]\nmy-agent = [\"scan\"]\n");
+    let reply = json!({"status": "success", "agent": "my-agent", "version": "2.1", "operation": "scan", "result": {}, "metadata": {"execution_time_ms": 3}});
+    let run = |reply: &Value| {
+        let mut cmd = repo.patchgate();
+        cmd.args(["contract", "agent", "--agent", "my-agent", "-"]);
+        crate::support::run_with_stdin(&mut cmd, reply.to_string().as_bytes())
+    };
+    assert_eq!(code(&run(&reply)), 0);
+    let mut other = reply.clone();
+    other["operation"] = json!("story-deep");
+    let out = run(&other);
+    assert_eq!(code(&out), 1);
+    assert_eq!(json(&out)["violations"][0]["code"], "unknown_operation");
+}
+
+// `escape-md`.
+
+#[test]
+fn escape_md_escapes_the_seed_characters() {
+    let out = patchgate().args(["escape-md", r"a_b *c* [d](e) #1 C:\x"]).output().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), r"a\_b \*c\* \[d\]\(e\) \#1 C:\\x");
+}
+
+#[test]
+fn escape_md_sanitize_cleans_and_limits() {
+    let mut cmd = patchgate();
+    cmd.args(["--format", "json", "escape-md", "--sanitize", "-"]);
+    let out = crate::support::run_with_stdin(&mut cmd, b"a\r\nb\0_c");
+    assert_eq!(code(&out), 0);
+    assert_eq!(json(&out)["data"]["value"], "a\nb\\_c");
+    let out = patchgate()
+        .args(["--format", "json", "escape-md", "--sanitize", "--max-length", "3", "abcd"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["error"]["code"], "content_too_long");
 }
