@@ -19,5 +19,6 @@ pub mod patch;
 pub mod path;
 pub mod repo;
 pub mod report;
+pub mod review;
 pub mod rule;
 pub mod step;
