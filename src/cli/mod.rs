@@ -3,6 +3,7 @@
 
 mod input;
 mod parse;
+mod review;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
@@ -45,6 +46,9 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Browse and act on rejected results kept in the repository: list (default), show,
+    /// export, drop.
+    Review(review::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -84,6 +88,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Review(args) => review::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

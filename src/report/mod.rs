@@ -2,6 +2,7 @@
 //! renderings of reports.
 
 mod patch;
+pub mod review;
 
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
 

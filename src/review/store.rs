@@ -41,6 +41,8 @@ pub struct Listing {
 pub struct Skipped {
     /// The file.
     pub path: PathBuf,
+    /// The entry's short id, when the file is named like an entry (so `drop` can remove it).
+    pub id: Option<String>,
     /// Why it was skipped.
     pub reason: String,
 }
@@ -86,7 +88,13 @@ impl Store {
                 Some((nanos, id)) => {
                     refs.push(StoredRef { id: id.to_owned(), time: from_epoch_nanos(nanos), path });
                 }
-                None => skipped.push(Skipped { path, reason: "not an entry file".to_owned() }),
+                None => {
+                    skipped.push(Skipped {
+                        path,
+                        id: None,
+                        reason: "not an entry file".to_owned(),
+                    });
+                }
             }
         }
         refs.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.id.cmp(&b.id)));
@@ -100,7 +108,11 @@ impl Store {
         for r in &refs {
             match read_entry(r) {
                 Ok(entry) => entries.push(entry),
-                Err(reason) => skipped.push(Skipped { path: r.path.clone(), reason }),
+                Err(reason) => skipped.push(Skipped {
+                    path: r.path.clone(),
+                    id: Some(r.id[..id::SHORT_ID].to_owned()),
+                    reason,
+                }),
             }
         }
         Ok(Listing { entries, skipped })
