@@ -2,10 +2,9 @@
 
 use super::{Entry, NewEntry, ReviewPolicy, SHORT_ID, Store};
 use crate::config::Config;
-use crate::repo;
 use crate::rule::{Note, Report};
+use crate::step::Step;
 use serde_json::Value;
-use std::path::Path;
 use std::time::SystemTime;
 
 /// What became of a rejection's record. Recording is a side job of `validate`: whatever goes
@@ -46,54 +45,43 @@ impl Recording {
     }
 }
 
-/// Keep a rejected result in the store of the repository at or above `repo_dir` (`None`: the
-/// current directory), then prune the store by the repository's `[review]` policy.
-///
-/// `step` and `result` are the inputs exactly as `validate` read them.
+/// Keep a rejected result in the store of `repository`, then prune the store by the `[review]`
+/// policy of `config`. `result` is the executor's result exactly as `validate` read it.
 #[must_use]
 pub fn record_rejection(
-    repo_dir: Option<&Path>,
-    step: &[u8],
+    repository: Option<&git2::Repository>,
+    config: &Config,
+    step: &Step,
     result: &[u8],
     report: &Report,
 ) -> Recording {
     if report.verdict.valid {
         return Recording::NotRejected;
     }
-    let Ok(repository) = repo::discover(repo_dir) else {
+    let Some(repository) = repository else {
         return Recording::Skipped(
             "not recorded for `patchgate review`: no git repository here".to_owned(),
         );
     };
-    let policy = match load_policy(&repository) {
+    let policy = match config.section::<ReviewPolicy>("review") {
         Ok(policy) => policy,
-        Err(message) => return Recording::Failed(message),
+        Err(e) => return Recording::Failed(e.to_string()),
     };
-    let step: Value = serde_json::from_slice(step)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(step).into_owned()));
+    let step = serde_json::to_value(step).expect("steps serialize: string keys only");
     let new = NewEntry {
-        base: resolve_base(&repository, &step),
+        base: resolve_base(repository, &step),
         step,
         result: String::from_utf8_lossy(result).into_owned(),
         report: report.clone(),
     };
     let now = SystemTime::now();
     let entry = Entry::new(new, now);
-    let store = Store::for_repo(&repository);
+    let store = Store::for_repo(repository);
     let outcome = store.write(&entry).and_then(|_| store.prune(&policy, now));
     match outcome {
         Ok(pruned) => Recording::Recorded { id: entry.id[..SHORT_ID].to_owned(), pruned },
         Err(e) => Recording::Failed(e.to_string()),
     }
-}
-
-/// The `[review]` policy of the repository's `.patchgate.toml` (defaults for a bare one).
-pub(crate) fn load_policy(repository: &git2::Repository) -> Result<ReviewPolicy, String> {
-    let Some(root) = repository.workdir() else {
-        return Ok(ReviewPolicy::default());
-    };
-    let config = Config::load(root).map_err(|e| e.to_string())?;
-    config.section::<ReviewPolicy>("review").map_err(|e| e.to_string())
 }
 
 /// The commit the step's `base` (default `HEAD`) names, when it resolves.

@@ -254,31 +254,47 @@ fn recording_notes_say_what_happened() {
     assert_eq!(note.code, "rejection_not_recorded");
 }
 
+fn step() -> crate::step::Step {
+    crate::step::Step { description: "x".to_owned(), ..Default::default() }
+}
+
 #[test]
-fn recording_outside_a_repository_is_skipped() {
-    let dir = tempfile::tempdir().unwrap();
-    let got = record_rejection(Some(dir.path()), b"{}", b"{}", &report());
-    // A temp dir can sit inside some repository on a developer's machine; only assert the
-    // outcome when it does not.
-    if git2::Repository::discover(dir.path()).is_err() {
-        assert!(matches!(got, Recording::Skipped(_)), "{got:?}");
-    }
+fn recording_without_a_repository_is_skipped() {
+    let config = crate::config::Config::default();
+    let got = record_rejection(None, &config, &step(), b"{}", &report());
+    assert!(matches!(got, Recording::Skipped(_)), "{got:?}");
     let accepted = Report::from_violations(Vec::new(), Vec::new(), "ok");
-    assert_eq!(record_rejection(Some(dir.path()), b"{}", b"{}", &accepted), Recording::NotRejected);
+    let got = record_rejection(None, &config, &step(), b"{}", &accepted);
+    assert_eq!(got, Recording::NotRejected);
 }
 
 #[test]
 fn recording_writes_into_the_common_dir_and_prunes() {
     let dir = tempfile::tempdir().unwrap();
     let repo = git2::Repository::init(dir.path()).unwrap();
-    std::fs::write(dir.path().join(".patchgate.toml"), "[review]\nkeep = 2\nmax_age_days = 0\n")
-        .unwrap();
+    let text = "[review]\nkeep = 2\nmax_age_days = 0\n";
+    let config = crate::config::Config::from_toml(text, "x.toml".as_ref()).unwrap();
     for _ in 0..4 {
-        let got = record_rejection(Some(dir.path()), br#"{"description":"x"}"#, b"{}", &report());
+        let got = record_rejection(Some(&repo), &config, &step(), b"not json", &report());
         assert!(matches!(got, Recording::Recorded { .. }), "{got:?}");
     }
     let listing = Store::for_repo(&repo).list().unwrap();
     assert_eq!(listing.entries.len(), 2);
-    assert!(listing.entries.iter().all(|e| e.base.is_none() && e.step_description() == Some("x")));
+    let e = &listing.entries[0];
+    assert_eq!(
+        (e.base.as_deref(), e.step_description(), e.result.as_str()),
+        (None, Some("x"), "not json")
+    );
     assert!(Store::for_repo(&repo).dir().starts_with(repo.commondir()));
+}
+
+#[test]
+fn a_bad_review_policy_fails_the_recording_not_the_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    let config =
+        crate::config::Config::from_toml("[review]\nkept = 1\n", "x.toml".as_ref()).unwrap();
+    let got = record_rejection(Some(&repo), &config, &step(), b"{}", &report());
+    assert!(matches!(got, Recording::Failed(_)), "{got:?}");
+    assert!(Store::for_repo(&repo).list().unwrap().entries.is_empty());
 }
