@@ -26,6 +26,7 @@
 //! assert_eq!(prune_selection(&times, &policy, now), vec![1, 2]);
 //! ```
 
+mod decide;
 mod entry;
 mod id;
 mod prune;
@@ -33,6 +34,7 @@ mod record;
 mod store;
 mod time;
 
+pub use decide::{OverrideDecision, decide_override};
 pub use entry::{Entry, NewEntry, Override, STORE_FORMAT};
 pub use id::{MIN_PREFIX, SHORT_ID, short_ids};
 pub use prune::prune_selection;

@@ -298,3 +298,18 @@ fn a_bad_review_policy_fails_the_recording_not_the_caller() {
     assert!(matches!(got, Recording::Failed(_)), "{got:?}");
     assert!(Store::for_repo(&repo).list().unwrap().entries.is_empty());
 }
+
+#[test]
+fn overrides_must_name_every_remaining_rule() {
+    let scope = Violation::new(RuleId::Scope, "outside_allowed_files", "x");
+    let undeclared = Violation::new(RuleId::Undeclared, "file_not_declared", "y");
+    let report = Report::from_violations(vec![scope, undeclared], Vec::new(), "ok");
+    let partial = decide_override(&report, &[RuleId::Scope]);
+    assert!(!partial.is_allowed());
+    assert_eq!(partial.uncovered().map(|v| v.rule).collect::<Vec<_>>(), [RuleId::Undeclared]);
+    let full = decide_override(&report, &[RuleId::Undeclared, RuleId::Scope, RuleId::Mode]);
+    assert!(full.is_allowed());
+    assert_eq!(full.unused, [RuleId::Mode]);
+    let clean = Report::from_violations(Vec::new(), Vec::new(), "ok");
+    assert!(decide_override(&clean, &[]).is_allowed());
+}

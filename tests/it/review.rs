@@ -99,7 +99,8 @@ fn a_rejected_result_appears_in_the_list() {
     assert_eq!(row["id"].as_str().unwrap().len(), 8);
     assert!(row["full_id"].as_str().unwrap().starts_with(row["id"].as_str().unwrap()));
     assert_eq!(row["base"].as_str().unwrap(), s.repo.git(&["rev-parse", "HEAD"]).trim());
-    let files: Vec<&str> = row["files"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let files: Vec<&str> =
+        row["files"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     assert!(files.contains(&"b.txt"), "{files:?}");
 }
 
@@ -141,7 +142,10 @@ fn filters_select_by_rule_step_and_time() {
     assert_eq!(count(&["--since", "1h"]), 2);
     assert_eq!(count(&["--since", "2999-01-01"]), 0);
     let list = s.list();
-    assert_eq!((&list[0]["step_id"], &list[1]["step_id"]), (&Value::from("step-2"), &"step-1".into()));
+    assert_eq!(
+        (&list[0]["step_id"], &list[1]["step_id"]),
+        (&Value::from("step-2"), &"step-1".into())
+    );
     assert_eq!(code(&s.review(&["list", "--rule", "nope"])), 2);
     assert_eq!(code(&s.review(&["list", "--since", "yesterday"])), 2);
 }
