@@ -15,6 +15,7 @@
 //! ```
 
 pub mod config;
+pub mod contract;
 pub mod patch;
 pub mod path;
 pub mod repo;
@@ -22,3 +23,4 @@ pub mod report;
 pub mod review;
 pub mod rule;
 pub mod step;
+pub mod validate;

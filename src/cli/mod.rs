@@ -1,9 +1,12 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod check_arg;
+mod contract;
 mod input;
 mod parse;
 mod review;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
@@ -49,6 +52,12 @@ enum Command {
     /// Browse and act on rejected results kept in the repository: list (default), show,
     /// export, drop.
     Review(review::Args),
+    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
+    /// rejected, 2 bad step, 3 could not evaluate.
+    Validate(validate::Args),
+    /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
+    /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
+    CheckArg(check_arg::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -89,6 +98,8 @@ pub(crate) fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
         Command::Review(args) => review::run(&args, &global),
+        Command::Validate(args) => validate::run(&args, &global),
+        Command::CheckArg(args) => check_arg::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -1,10 +1,14 @@
 //! The only module that formats output: exit codes, the seed-003 error envelope, JSON and text
 //! renderings of reports.
 
+mod contract;
 mod patch;
 pub mod review;
+mod verdict;
 
+pub use contract::{INVALID_AGENT_INPUT, arg_envelope};
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use verdict::{report_json, verdict_json, verdict_text};
 
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -1,9 +1,8 @@
 //! Recording a rejection from `validate`: one call that never fails the validation.
 
 use super::{Entry, NewEntry, ReviewPolicy, SHORT_ID, Store};
-use crate::config::Config;
 use crate::rule::{Note, Report};
-use crate::step::Step;
+use crate::validate::Context;
 use serde_json::Value;
 use std::time::SystemTime;
 
@@ -45,33 +44,27 @@ impl Recording {
     }
 }
 
-/// Keep a rejected result in the store of `repository`, then prune the store by the `[review]`
-/// policy of `config`. `result` is the executor's result exactly as `validate` read it.
+/// Keep a rejected result of `validate` (its context and report) in the store of the context's
+/// repository, then prune the store by the `[review]` policy of the context's config.
 #[must_use]
-pub fn record_rejection(
-    repository: Option<&git2::Repository>,
-    config: &Config,
-    step: &Step,
-    result: &[u8],
-    report: &Report,
-) -> Recording {
+pub fn record_rejection(ctx: &Context<'_>, report: &Report) -> Recording {
     if report.verdict.valid {
         return Recording::NotRejected;
     }
-    let Some(repository) = repository else {
+    let Some(repository) = ctx.repo else {
         return Recording::Skipped(
             "not recorded for `patchgate review`: no git repository here".to_owned(),
         );
     };
-    let policy = match config.section::<ReviewPolicy>("review") {
+    let policy = match ctx.config.section::<ReviewPolicy>("review") {
         Ok(policy) => policy,
         Err(e) => return Recording::Failed(e.to_string()),
     };
-    let step = serde_json::to_value(step).expect("steps serialize: string keys only");
+    let step = serde_json::to_value(ctx.step).expect("steps serialize: string keys only");
     let new = NewEntry {
         base: resolve_base(repository, &step),
         step,
-        result: String::from_utf8_lossy(result).into_owned(),
+        result: String::from_utf8_lossy(ctx.result).into_owned(),
         report: report.clone(),
     };
     let now = SystemTime::now();

@@ -258,13 +258,24 @@ fn step() -> crate::step::Step {
     crate::step::Step { description: "x".to_owned(), ..Default::default() }
 }
 
+fn record(
+    repo: Option<&git2::Repository>,
+    config: &crate::config::Config,
+    result: &[u8],
+    report: &Report,
+) -> Recording {
+    let step = step();
+    let ctx = crate::validate::Context { step: &step, result, config, repo };
+    record_rejection(&ctx, report)
+}
+
 #[test]
 fn recording_without_a_repository_is_skipped() {
     let config = crate::config::Config::default();
-    let got = record_rejection(None, &config, &step(), b"{}", &report());
+    let got = record(None, &config, b"{}", &report());
     assert!(matches!(got, Recording::Skipped(_)), "{got:?}");
     let accepted = Report::from_violations(Vec::new(), Vec::new(), "ok");
-    let got = record_rejection(None, &config, &step(), b"{}", &accepted);
+    let got = record(None, &config, b"{}", &accepted);
     assert_eq!(got, Recording::NotRejected);
 }
 
@@ -275,7 +286,7 @@ fn recording_writes_into_the_common_dir_and_prunes() {
     let text = "[review]\nkeep = 2\nmax_age_days = 0\n";
     let config = crate::config::Config::from_toml(text, "x.toml".as_ref()).unwrap();
     for _ in 0..4 {
-        let got = record_rejection(Some(&repo), &config, &step(), b"not json", &report());
+        let got = record(Some(&repo), &config, b"not json", &report());
         assert!(matches!(got, Recording::Recorded { .. }), "{got:?}");
     }
     let listing = Store::for_repo(&repo).list().unwrap();
@@ -294,7 +305,7 @@ fn a_bad_review_policy_fails_the_recording_not_the_caller() {
     let repo = git2::Repository::init(dir.path()).unwrap();
     let config =
         crate::config::Config::from_toml("[review]\nkept = 1\n", "x.toml".as_ref()).unwrap();
-    let got = record_rejection(Some(&repo), &config, &step(), b"{}", &report());
+    let got = record(Some(&repo), &config, b"{}", &report());
     assert!(matches!(got, Recording::Failed(_)), "{got:?}");
     assert!(Store::for_repo(&repo).list().unwrap().entries.is_empty());
 }

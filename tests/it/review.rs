@@ -174,7 +174,8 @@ fn show_json_annotates_the_violation_at_its_line() {
 }
 
 /// The text form with colours off, against `fixtures/review/show.txt` (`PATCHGATE_BLESS=1`
-/// rewrites it). The id, the base commit and the date change every run and are masked.
+/// rewrites it). The id, base commit and date change every run, the version every release:
+/// they are masked.
 #[test]
 fn show_text_matches_the_snapshot() {
     let s = Setup::new();
@@ -188,6 +189,7 @@ fn show_text_matches_the_snapshot() {
     let masked: String = text
         .replace(&id, "<ID>")
         .replace(&head.trim()[..12], "<BASE>")
+        .replace(concat!("patchgate ", env!("CARGO_PKG_VERSION")), "patchgate <VERSION>")
         .lines()
         .map(|l| if l.starts_with("date:") { "date:     <DATE>" } else { l })
         .fold(String::new(), |acc, l| acc + l + "\n");
