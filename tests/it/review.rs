@@ -259,8 +259,8 @@ fn absent_prefix(id: &str) -> String {
 
 fn entry_file(store: &Path, full_id: &str) -> PathBuf {
     std::fs::read_dir(store)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+        .expect("read the store")
+        .map(|e| e.expect("read a store entry").path())
         .find(|p| p.to_string_lossy().contains(full_id))
         .expect("entry file")
 }
