@@ -71,6 +71,41 @@ pub struct Override {
     pub index: bool,
 }
 
+impl Override {
+    /// The override a person makes now in `repository` (their identity from git's
+    /// `user.name` / `user.email`), naming `rules`, over the violations in `overridden`.
+    #[must_use]
+    pub fn now(
+        repository: &git2::Repository,
+        rules: Vec<RuleId>,
+        overridden: Vec<String>,
+        index: bool,
+    ) -> Self {
+        let head = repository.head().ok().and_then(|h| h.target()).map(|id| id.to_string());
+        Self {
+            who: git_identity(repository),
+            time: SystemTime::now(),
+            rules,
+            overridden,
+            head,
+            index,
+        }
+    }
+}
+
+/// `Name <email>` from the repository's git config, or what part of it is set.
+fn git_identity(repository: &git2::Repository) -> Option<String> {
+    let config = repository.config().ok()?;
+    let name = config.get_string("user.name").ok().filter(|n| !n.trim().is_empty());
+    let email = config.get_string("user.email").ok().filter(|e| !e.trim().is_empty());
+    match (name, email) {
+        (Some(name), Some(email)) => Some(format!("{name} <{email}>")),
+        (Some(name), None) => Some(name),
+        (None, Some(email)) => Some(format!("<{email}>")),
+        (None, None) => None,
+    }
+}
+
 impl Entry {
     /// Make the entry for a new rejection at `time`; the id hashes everything else.
     #[must_use]
