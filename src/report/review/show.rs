@@ -287,14 +287,15 @@ fn write_annotation_list(out: &mut String, view: &ShowView<'_>, p: &Palette) {
     }
 }
 
-/// `error: rule: message [code]` / `note: message [code]`, coloured by severity.
+/// `error[rule/code]: message` / `note[code]: message`, as `validate --format text` heads its
+/// diagnostics.
 fn headline(a: &Annotation, p: &Palette) -> String {
     let (style, label) = match a.severity {
         Severity::Error => (p.error, "error"),
         Severity::Note => (p.note, "note"),
     };
-    let rule = a.rule.map_or_else(String::new, |r| format!("{r}: "));
-    format!("{style}{label}{style:#}: {rule}{} [{}]", sanitize(&a.message), a.code)
+    let rule = a.rule.map_or_else(String::new, |r| format!("{r}/"));
+    format!("{style}{label}[{rule}{}]{style:#}: {}", a.code, sanitize(&a.message))
 }
 
 fn write_patch(out: &mut String, patch: &str, annotations: &[Annotation], p: &Palette) {
