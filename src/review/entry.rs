@@ -24,9 +24,9 @@ pub struct NewEntry {
     pub base: Option<String>,
 }
 
-/// A stored rejection.
+/// A stored rejection. Unknown fields are ignored on reading, so an older patchgate can still
+/// list entries a newer one wrote.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Entry {
     /// [`STORE_FORMAT`] at the time of writing.
     pub format: u32,
@@ -54,7 +54,6 @@ pub struct Entry {
 
 /// A person's decision to apply a rejected result anyway.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Override {
     /// `Name <email>` from git's `user.name` / `user.email`, when set.
     pub who: Option<String>,
