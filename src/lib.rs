@@ -20,6 +20,7 @@ pub mod patch;
 pub mod path;
 pub mod repo;
 pub mod report;
+pub mod review;
 pub mod rule;
 pub mod step;
 pub mod validate;

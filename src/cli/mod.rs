@@ -7,6 +7,7 @@ mod escape_md;
 mod input;
 mod parse;
 mod paths;
+mod review;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -50,6 +51,9 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Browse and act on rejected results kept in the repository: list (default), show,
+    /// export, drop.
+    Review(review::Args),
     /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
     /// rejected, 2 bad step, 3 could not evaluate.
     Validate(validate::Args),
@@ -103,6 +107,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Review(args) => review::run(&args, &global),
         Command::Validate(args) => validate::run(&args, &global),
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),

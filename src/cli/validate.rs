@@ -44,9 +44,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let config = load_config(repo.as_ref())?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: repo.as_ref() };
     let report = validate::validate(&ctx, &options(args)).map_err(|e| into_cli_error(&e))?;
-    // Recording rejected results for `patchgate review` is the review work's; the flag is
-    // accepted now so orchestrators can pass it already.
-    let _ = args.no_record;
+    super::review::record_after_validate(args.no_record, &ctx, &report, global.format);
     if let Some(path) = &args.report {
         write_report(path, &report_json(&report))?;
     }

@@ -3,6 +3,7 @@
 
 mod contract;
 mod patch;
+pub mod review;
 mod verdict;
 
 pub use contract::{

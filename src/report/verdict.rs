@@ -59,19 +59,35 @@ fn note_group<'a>(note: &'a Note, lines: &[&'a str], path: &'a str) -> Group<'a>
     }
 }
 
-/// Patch line `n` (1-based) with the whole line underlined and labelled with `label`.
+/// Most body lines shown under a hunk header.
+const HUNK_CONTEXT: usize = 8;
+
+/// Patch line `n` (1-based) underlined and labelled with `label`; a hunk header is shown with
+/// the start of its body.
 fn snippet<'a>(
     lines: &[&'a str],
     n: usize,
     path: &'a str,
     label: &'a str,
 ) -> Option<Snippet<'a, annotate_snippets::Annotation<'a>>> {
-    let line = lines.get(n.checked_sub(1)?)?.trim_end_matches('\r');
-    let span = if line.is_empty() { 0..0 } else { 0..line.len() };
+    let first = lines.get(n.checked_sub(1)?)?.trim_end_matches('\r');
+    let mut source = first.to_owned();
+    if first.starts_with("@@") {
+        let body = lines[n..]
+            .iter()
+            .take_while(|l| !l.starts_with("@@") && !l.starts_with("diff "))
+            .take(HUNK_CONTEXT);
+        for line in body {
+            source.push('\n');
+            source.push_str(line.trim_end_matches('\r'));
+        }
+    }
+    let source = source.trim_end_matches('\n').to_owned();
     Some(
-        Snippet::source(line)
+        Snippet::source(source)
+            .fold(false)
             .line_start(n)
             .path(path)
-            .annotation(AnnotationKind::Primary.span(span).label(label)),
+            .annotation(AnnotationKind::Primary.span(0..first.len()).label(label)),
     )
 }

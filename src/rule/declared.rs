@@ -3,8 +3,10 @@
 //! patch's file headers, and `filesTouched` holding every `filesWritten` entry. Failure needs a
 //! summary and neither a patch nor written files.
 
+use super::input::short_list;
 use super::{Input, RuleId, Violation, patch_paths};
 use crate::path::RepoPath;
+use std::collections::HashSet;
 
 pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
     if input.result.success { on_success(input) } else { on_failure(input) }
@@ -15,7 +17,15 @@ fn on_success(input: &Input<'_>) -> Vec<Violation> {
     if !input.has_patch() {
         out.push(violation("missing_patch", "success is true but the patch is missing or empty"));
     }
-    let written = input.files_written();
+    // In the order given, so messages list entries as the executor wrote them.
+    let written: Vec<RepoPath> = input
+        .result
+        .files_written
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| crate::path::check(p).ok())
+        .collect();
     if input.result.files_written.as_deref().unwrap_or_default().is_empty() {
         out.push(violation(
             "empty_files_written",
@@ -30,7 +40,7 @@ fn on_success(input: &Input<'_>) -> Vec<Violation> {
 /// `filesWritten` entries no file header of the (usable) patch names.
 fn not_in_patch(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
     let Some(patch) = input.usable_patch() else { return Vec::new() };
-    let in_patch: Vec<RepoPath> =
+    let in_patch: HashSet<RepoPath> =
         patch_paths(patch).into_iter().filter_map(|entry| entry.checked.ok()).collect();
     written
         .iter()
@@ -59,7 +69,7 @@ fn touched(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
     vec![
         violation(
             "files_touched_not_superset",
-            &format!("filesTouched lacks {} listed in filesWritten", missing.join(", ")),
+            &format!("filesTouched lacks {} listed in filesWritten", short_list(&missing)),
         )
         .in_file(*first),
     ]
@@ -77,7 +87,7 @@ fn on_failure(input: &Input<'_>) -> Vec<Violation> {
     if !written.is_empty() {
         out.push(violation(
             "failure_with_files_written",
-            &format!("success is false but filesWritten lists {}", written.join(", ")),
+            &format!("success is false but filesWritten lists {}", short_list(written)),
         ));
     }
     if input.result.summary.as_deref().is_none_or(|s| s.trim().is_empty()) {

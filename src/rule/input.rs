@@ -1,9 +1,10 @@
 //! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
 //! compiled once.
 
-use crate::patch::{FilePatch, Parsed, Patch};
+use crate::patch::{Defect, DefectCode, FilePatch, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
+use std::collections::HashSet;
 
 /// The inputs of [`super::evaluate`]. Pure data: no repository, no I/O.
 #[derive(Debug, Clone, Copy)]
@@ -21,11 +22,15 @@ pub struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    /// The patch when it parsed without a defect: the rules that read file entries and hunks
-    /// only trust a patch in that state (a defective one is the `malformed` rule's business).
+    /// The patch when it parsed without a structural defect and every header path passes the
+    /// path checks: the rules that read file entries and hunks only trust a patch in that state
+    /// (any other is the `malformed` rule's business). A context-only hunk is no structural
+    /// defect: it is the `zero-impact` rule's.
     #[must_use]
     pub fn usable_patch(&self) -> Option<&'a Patch<'a>> {
-        self.patch.filter(|p| p.is_ok()).map(|p| &p.patch)
+        let parsed = self.patch.filter(|p| p.defects.iter().all(|d| !is_structural(d)))?;
+        let is_safe = patch_paths(&parsed.patch).iter().all(|p| p.checked.is_ok());
+        is_safe.then_some(&parsed.patch)
     }
 
     /// The result's mode, when it is one patchgate knows.
@@ -46,18 +51,24 @@ impl<'a> Input<'a> {
 
     /// `filesWritten` entries that pass the path checks, normalised.
     #[must_use]
-    pub fn files_written(&self) -> Vec<RepoPath> {
+    pub fn files_written(&self) -> HashSet<RepoPath> {
         checked_list(self.result.files_written.as_deref())
     }
 
     /// `filesTouched` entries that pass the path checks, normalised.
     #[must_use]
-    pub fn files_touched(&self) -> Vec<RepoPath> {
+    pub fn files_touched(&self) -> HashSet<RepoPath> {
         checked_list(self.result.files_touched.as_deref())
     }
 }
 
-fn checked_list(list: Option<&[String]>) -> Vec<RepoPath> {
+/// Whether a parser defect makes the patch unreadable (all but a context-only hunk).
+#[must_use]
+pub fn is_structural(defect: &Defect) -> bool {
+    defect.code != DefectCode::ContextOnlyHunk
+}
+
+fn checked_list(list: Option<&[String]>) -> HashSet<RepoPath> {
     list.unwrap_or_default().iter().filter_map(|p| path::check(p).ok()).collect()
 }
 
@@ -122,6 +133,19 @@ pub fn patch_paths<'p, 'a>(patch: &'p Patch<'a>) -> Vec<PatchPath<'p, 'a>> {
             })
         })
         .collect()
+}
+
+/// At most three names, then how many more: reasons stay short enough to feed back.
+#[must_use]
+pub fn short_list<S: AsRef<str>>(items: &[S]) -> String {
+    const SHOWN: usize = 3;
+    let mut out: Vec<&str> = items.iter().take(SHOWN).map(AsRef::as_ref).collect();
+    let more = items.len().saturating_sub(SHOWN);
+    let tail = format!("and {more} more");
+    if more > 0 {
+        out.push(&tail);
+    }
+    out.join(", ")
 }
 
 /// The display name of a file entry (its new path, or old for a deletion).

@@ -3,7 +3,7 @@
 //! binary entry (unless allowed), and a file mode other than a regular file, an executable, or
 //! (when allowed) a symbolic link. Whether it applies and rolls back is checked in scratch.
 
-use super::input::file_name;
+use super::input::{file_name, is_structural};
 use super::{Input, RuleId, RulePolicy, Violation, patch_paths};
 use crate::patch::{FilePatch, Parsed};
 
@@ -34,6 +34,7 @@ fn defects(parsed: &Parsed<'_>) -> Vec<Violation> {
     parsed
         .defects
         .iter()
+        .filter(|d| is_structural(d))
         .map(|d| {
             let line = d.span.line;
             let Some(file) = entry_at(parsed, line) else {

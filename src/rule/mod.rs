@@ -27,6 +27,7 @@
 
 mod declared;
 mod input;
+mod intent;
 mod malformed;
 mod mode;
 mod noop;

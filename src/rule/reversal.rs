@@ -9,22 +9,25 @@ use super::{Input, RuleId, RulePolicy, Violation, noop, patch_paths};
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
 use crate::path::{self, RepoPath};
 use crate::step::Mode;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     if input.mode() != Some(Mode::FixRegression) {
         return Vec::new();
     }
     let Some(fix) = input.usable_patch() else { return Vec::new() };
-    let mut out = Vec::new();
+    // Most specific first: the first violation becomes the verdict's reason.
+    let mut out: Vec<Violation> = Vec::new();
+    if let Some(apply) = input.apply_patch {
+        out.extend(reversed_hunks(fix, apply));
+    }
+    out.extend(fix.files.iter().flat_map(noop_bodies));
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(fix, apply, policy));
-        out.extend(reversed_hunks(fix, apply));
         if input.step.apply_files.is_none() {
             out.extend(unrelated_modules(fix, apply));
         }
     }
-    out.extend(fix.files.iter().flat_map(noop_bodies));
     out
 }
 
@@ -48,53 +51,60 @@ fn counted<'a>(file: &FilePatch<'a>, kind: LineKind) -> HashMap<&'a [u8], usize>
     out
 }
 
-/// The share test: lines the apply run added that the fix removes and does not add back.
+/// How much of the apply run one fix file takes away.
+struct Undone {
+    /// Apply-run lines the fix removes and does not add back verbatim.
+    gone: usize,
+    /// Lines the fix adds to the file.
+    added: usize,
+}
+
+/// Compare one apply-run file with the fix's entry for the same path.
+fn undone_in(apply_added: &HashMap<&[u8], usize>, fix: &FilePatch<'_>) -> Undone {
+    let (removed, added) = (counted(fix, LineKind::Remove), counted(fix, LineKind::Add));
+    let count = |map: &HashMap<&[u8], usize>, text: &[u8]| map.get(text).copied().unwrap_or(0);
+    let gone = apply_added
+        .iter()
+        .map(|(text, n)| (*n).min(count(&removed, text).saturating_sub(count(&added, text))))
+        .sum();
+    Undone { gone, added: added.values().sum() }
+}
+
+/// The share test: most lines the apply run added are removed, and fewer are written instead.
 fn added_lines_removed(
     fix: &Patch<'_>,
     apply: &Patch<'_>,
     policy: &RulePolicy,
 ) -> Option<Violation> {
-    let (mut apply_added, mut undone, mut re_added) = (0usize, 0usize, 0usize);
-    let mut worst: Option<(usize, String)> = None;
+    let (mut apply_added, mut gone, mut added) = (0usize, 0usize, 0usize);
+    let mut worst: Option<(usize, &FilePatch<'_>)> = None;
     for a in &apply.files {
-        let added = counted(a, LineKind::Add);
-        apply_added += added.values().sum::<usize>();
+        let lines = counted(a, LineKind::Add);
+        apply_added += lines.values().sum::<usize>();
         let Some(f) = fix.files.iter().find(|f| key(f).is_some() && key(f) == key(a)) else {
             continue;
         };
-        let (removed, fix_added) = (counted(f, LineKind::Remove), counted(f, LineKind::Add));
-        let gone: usize = added
-            .iter()
-            .map(|(text, n)| {
-                let removed = removed.get(text).copied().unwrap_or(0);
-                (*n).min(removed.saturating_sub(fix_added.get(text).copied().unwrap_or(0)))
-            })
-            .sum();
-        undone += gone;
-        re_added += fix_added.values().sum::<usize>();
-        if gone > worst.as_ref().map_or(0, |w| w.0) {
-            worst = Some((gone, file_name(f)));
+        let undone = undone_in(&lines, f);
+        (gone, added) = (gone + undone.gone, added + undone.added);
+        if undone.gone > worst.map_or(0, |w| w.0) {
+            worst = Some((undone.gone, f));
         }
     }
-    let (_, name) = worst?;
+    let (_, file) = worst?;
     #[allow(clippy::cast_precision_loss, reason = "line counts are far below 2^52")]
-    let share = undone as f64 / apply_added as f64;
-    if apply_added < policy.reversal_min_lines
-        || share < policy.reversal_share
-        || re_added >= undone
-    {
+    let share = gone as f64 / apply_added as f64;
+    if apply_added < policy.reversal_min_lines || share < policy.reversal_share || added >= gone {
         return None;
     }
+    let name = file_name(file);
+    let message = format!(
+        "fix removes {gone} of the {apply_added} lines the apply run added (in {name}) while \
+         adding {added}; fix the regression instead of undoing the step"
+    );
     Some(
-        Violation::new(
-            RuleId::Reversal,
-            "added_lines_removed",
-            format!(
-                "fix removes {undone} of the {apply_added} lines the apply run added (in {name}) \
-                 and adds {re_added} back; fix the regression instead of undoing the step"
-            ),
-        )
-        .in_file(name),
+        Violation::new(RuleId::Reversal, "added_lines_removed", message)
+            .in_file(name)
+            .at(None, Some(file.span.line)),
     )
 }
 
@@ -147,12 +157,13 @@ fn hunk_violation(
 
 /// Files the fix changes that the apply run did not touch.
 fn unrelated_modules(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
-    let applied: Vec<RepoPath> =
+    let applied: HashSet<RepoPath> =
         patch_paths(apply).into_iter().filter_map(|p| p.checked.ok()).collect();
     let mut out: Vec<Violation> = Vec::new();
+    let mut reported: HashSet<RepoPath> = HashSet::new();
     for entry in patch_paths(fix) {
         let Ok(p) = entry.checked else { continue };
-        if applied.contains(&p) || out.iter().any(|v| v.file.as_deref() == Some(p.as_str())) {
+        if applied.contains(&p) || !reported.insert(p.clone()) {
             continue;
         }
         out.push(

@@ -5,10 +5,11 @@
 use super::{Input, RuleId, Violation, patch_paths};
 use crate::path::{self, RepoPath};
 use crate::step::Mode;
+use std::collections::HashSet;
 
 pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
     let mut out = Vec::new();
-    let mut seen: Vec<RepoPath> = Vec::new();
+    let mut seen: HashSet<RepoPath> = HashSet::new();
     if let Some(patch) = input.usable_patch() {
         for entry in patch_paths(patch) {
             let Ok(checked) = entry.checked else { continue };
@@ -18,11 +19,12 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
             if let Some(v) = placement(input, &checked, "patch modifies") {
                 out.push(v.in_file(checked.as_str()).at(None, Some(entry.file.span.line)));
             }
-            seen.push(checked);
+            seen.insert(checked);
         }
     }
     out.extend(list_entries(input, "filesWritten", input.result.files_written.as_deref(), &seen));
-    out.extend(list_entries(input, "filesTouched", input.result.files_touched.as_deref(), &[]));
+    let none = HashSet::new();
+    out.extend(list_entries(input, "filesTouched", input.result.files_touched.as_deref(), &none));
     out
 }
 
@@ -31,7 +33,7 @@ fn list_entries(
     input: &Input<'_>,
     field: &str,
     list: Option<&[String]>,
-    seen: &[RepoPath],
+    seen: &HashSet<RepoPath>,
 ) -> Vec<Violation> {
     let mut out = Vec::new();
     for (index, raw) in list.unwrap_or_default().iter().enumerate() {

@@ -246,7 +246,7 @@ fn zero_impact_whole_patch_and_context_only_hunk() {
 fn not_implemented_whitespace_and_comment_only() {
     let ws = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn  foo() {}", "+fn foo() {}"])])]);
     let r = result("apply", &["src/a.rs"]);
-    assert_eq!(codes(&run(&step("Rename foo to bar"), &r, Some(&ws))), ["whitespace_only"]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&ws))), ["whitespace_only"]);
     assert!(run(&step("Fix the indentation of foo"), &r, Some(&ws)).is_empty());
     let comment = parsed(vec![file(
         "src/a.rs",
@@ -256,7 +256,7 @@ fn not_implemented_whitespace_and_comment_only() {
             &["-let x = 1; // old", "+let x = 1; // renamed foo", "+/* more", "+ words */"],
         )],
     )]);
-    assert_eq!(codes(&run(&step("Rename foo to bar"), &r, Some(&comment))), ["comment_only"]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&comment))), ["comment_only"]);
     assert!(run(&step("Update the comment on x"), &r, Some(&comment)).is_empty());
     let py = parsed(vec![file(
         "m.py",
@@ -305,7 +305,7 @@ fn reversal_hunk_reversed_and_added_lines_removed() {
     )]);
     let r = result("fix_regression", &["src/a.rs"]);
     let found = run_with(&fix_step(), &r, Some(&fix), Some(&apply.patch), &RulePolicy::default());
-    assert_eq!(codes(&found), ["added_lines_removed", "hunk_reversed"]);
+    assert_eq!(codes(&found), ["hunk_reversed", "added_lines_removed"]);
     let refine =
         parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-    retry(3);", "+    retry(5);"])])]);
     let found =
@@ -395,4 +395,88 @@ fn policy_reads_from_config_and_refuses_unknown_keys() {
     )
     .unwrap();
     assert!(bad.section::<RulePolicy>("rules").is_err());
+}
+
+#[test]
+fn a_context_only_hunk_defect_is_zero_impact_not_malformed() {
+    let mut p = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &[" a", " b"])])]);
+    p.defects.push(Defect {
+        code: DefectCode::ContextOnlyHunk,
+        message: "hunk has no added or removed line".into(),
+        span: Span { offset: 0, line: 4 },
+    });
+    let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
+    assert_eq!(found, [(RuleId::ZeroImpact, "no_changes".into())]);
+}
+
+#[test]
+fn superficial_exemptions_need_the_step_to_ask_for_them() {
+    let ws = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn  foo() {}", "+fn foo() {}"])])]);
+    let r = result("apply", &["src/a.rs"]);
+    for asks in ["Run rustfmt on src/a.rs", "Reformat src/a.rs", "Convert tabs to spaces"] {
+        assert!(run(&step(asks), &r, Some(&ws)).is_empty(), "{asks}");
+    }
+    for not in ["Add a format_date helper", "Add tabs to the settings page", "Handle newlines"] {
+        assert_eq!(codes(&run(&step(not), &r, Some(&ws))), ["whitespace_only"], "{not}");
+    }
+    let cm = parsed(vec![file("a.sh", 1, vec![hunk(4, &["+# explain the loop"])])]);
+    let r = result("apply", &["a.sh"]);
+    assert!(run(&step("Document the loop in a.sh"), &r, Some(&cm)).is_empty());
+    assert_eq!(codes(&run(&step("Parse the document body"), &r, Some(&cm))), ["comment_only"]);
+}
+
+#[test]
+fn intent_reads_renames_and_named_files() {
+    let r = |d: &str| -> Vec<(String, String)> {
+        intent::renames(d).into_iter().map(|r| (r.from, r.to)).collect()
+    };
+    assert_eq!(r("Rename foo to bar in src/a.rs"), [("foo".into(), "bar".into())]);
+    assert_eq!(
+        r("Rename the function `load_cfg` to `load_config`."),
+        [("load_cfg".into(), "load_config".into())]
+    );
+    assert_eq!(r("rename Config::new as Config::build"), [("new".into(), "build".into())]);
+    assert!(r("Rename util.rs to helpers.rs").is_empty(), "file renames are not identifiers");
+    assert!(r("Add retries to fetch").is_empty());
+    let files = |d: &str| -> Vec<String> {
+        intent::named_files(d).into_iter().map(|p| p.as_str().to_owned()).collect()
+    };
+    assert_eq!(
+        files("Fix ./src/a.rs and README.md, see https://x.org/a.rs"),
+        ["src/a.rs", "README.md"]
+    );
+    assert!(files("Call config.load() e.g. twice").is_empty());
+    assert!(intent::has_word("let bar = 1;", "bar"));
+    assert!(!intent::has_word("let barrel = foo_bar;", "bar"));
+}
+
+#[test]
+fn not_implemented_rename_and_named_files() {
+    let r = result("apply", &["src/a.rs"]);
+    let p = rename_patch();
+    assert!(run(&step("Rename foo to bar in src/a.rs"), &r, Some(&p)).is_empty());
+    let found = run(&step("Rename foo to baz in src/a.rs"), &r, Some(&p));
+    assert_eq!(codes(&found), ["rename_missing"]);
+    let found = run(&step("Rename foo to bar in src/b.rs"), &r, Some(&p));
+    assert_eq!(codes(&found), ["named_file_untouched"]);
+    assert!(run(&step("Rename foo to bar under src"), &r, Some(&p)).is_empty());
+    assert!(
+        run(&step("Rename foo to bar in src/"), &r, Some(&p)).is_empty(),
+        "a directory covers its files"
+    );
+}
+
+#[test]
+fn intent_rename_ends_at_punctuation() {
+    let r = |d: &str| -> Vec<(String, String)> {
+        intent::renames(d).into_iter().map(|r| (r.from, r.to)).collect()
+    };
+    assert_eq!(r("Rename foo to bar: it reads better"), [("foo".into(), "bar".into())]);
+    assert_eq!(r("Please rename 'a_b' to 'c_d', then test."), [("a_b".into(), "c_d".into())]);
+}
+
+#[test]
+fn lists_in_reasons_are_short() {
+    assert_eq!(input::short_list(&["a", "b"]), "a, b");
+    assert_eq!(input::short_list(&["a", "b", "c", "d", "e"]), "a, b, c, and 2 more");
 }

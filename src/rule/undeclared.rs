@@ -3,11 +3,12 @@
 
 use super::{Input, RuleId, Violation, patch_paths};
 use crate::path::RepoPath;
+use std::collections::HashSet;
 
 pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
     let Some(patch) = input.usable_patch() else { return Vec::new() };
     let written = input.files_written();
-    let mut reported: Vec<RepoPath> = Vec::new();
+    let mut reported: HashSet<RepoPath> = HashSet::new();
     let mut out = Vec::new();
     for entry in patch_paths(patch) {
         let Ok(named) = entry.checked else { continue };
@@ -23,7 +24,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
             .in_file(named.as_str())
             .at(None, Some(entry.file.span.line)),
         );
-        reported.push(named);
+        reported.insert(named);
     }
     out
 }

@@ -3,7 +3,7 @@
 //! binary), is rejected; so is a single hunk holding only context lines, which `git apply`
 //! calls corrupt.
 
-use super::input::file_name;
+use super::input::{file_name, short_list};
 use super::{Input, RuleId, Violation};
 use crate::patch::{FilePatch, Operation};
 
@@ -23,7 +23,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
                 "no_changes",
                 format!(
                     "patch adds and removes no line in {}; make a real edit or report success false",
-                    names.join(", ")
+                    short_list(&names)
                 ),
             )
             .in_file(names[0].clone())

@@ -118,6 +118,8 @@ pub fn run_judge(
         kill_group(&mut child);
         return Err(JudgeError::TimedOut { command, seconds: options.timeout.as_secs() });
     };
+    // Whatever the judge left running in the background would hold its pipes open.
+    kill_group(&mut child);
     let _ = writer.join();
     let (stdout, stderr) = (collect(stdout), collect(stderr));
     if !status.success() {
@@ -156,10 +158,11 @@ fn collect(handle: JoinHandle<Vec<u8>>) -> String {
     String::from_utf8_lossy(&handle.join().unwrap_or_default()).into_owned()
 }
 
-/// Kill the judge and everything it started (it leads its own process group).
+/// Kill the judge and everything it started (it leads its own process group). The shell's
+/// `kill` builtin reaches the group; std can only signal one process.
 fn kill_group(child: &mut Child) {
-    let group = format!("-{}", child.id());
-    let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+    let group = format!("kill -KILL -{} 2>/dev/null", child.id());
+    let _ = Command::new("sh").args(["-c", &group]).stderr(Stdio::null()).status();
     let _ = child.kill();
     let _ = child.wait();
 }

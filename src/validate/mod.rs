@@ -239,10 +239,11 @@ fn finish(notes: Vec<Note>, mut violations: Vec<Violation>, patch: Option<&Patch
     Report::from_violations(violations, notes, &accepted_reason(patch))
 }
 
-/// `accepted: 2 files, +3 -1` (or `accepted: no patch` for a clean failure report).
+/// `accepted: 2 files, +3 -1`, or for a clean failure report `accepted: failure reported, no
+/// patch`.
 #[must_use]
 pub fn accepted_reason(patch: Option<&Patch<'_>>) -> String {
-    let Some(patch) = patch else { return "accepted: no patch".to_owned() };
+    let Some(patch) = patch else { return "accepted: failure reported, no patch".to_owned() };
     let n = patch.files.len();
     format!(
         "accepted: {n} file{}, +{} -{}",

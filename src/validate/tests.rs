@@ -26,7 +26,7 @@ fn judge(command: &str) -> Options {
 fn clean_failure_is_accepted_with_the_skipped_note() {
     let report = run(&step(), FAILURE, &Options::default()).unwrap();
     assert!(report.verdict.valid);
-    assert_eq!(report.verdict.reason, "accepted: no patch");
+    assert_eq!(report.verdict.reason, "accepted: failure reported, no patch");
     let notes: Vec<&str> = report.notes.iter().map(|n| n.code.as_str()).collect();
     assert_eq!(notes, ["repository_checks_skipped"]);
 }
@@ -86,6 +86,10 @@ fn judge_failures_are_errors_never_accepts() {
     assert!(matches!(err, ValidateError::Judge(JudgeError::Garbage { .. })), "{err}");
     let err = run(&step(), FAILURE, &judge(r#"echo '{"valid": "yes"}'"#)).unwrap_err();
     assert!(matches!(err, ValidateError::Judge(JudgeError::Garbage { .. })), "{err}");
+    let background = r#"sleep 30 & echo '{"valid": true, "reason": "ok"}'"#;
+    let started = std::time::Instant::now();
+    assert!(run(&step(), FAILURE, &judge(background)).unwrap().verdict.valid);
+    assert!(started.elapsed() < Duration::from_secs(10), "a background child does not hold us");
     let mut options = judge("sleep 30");
     options.judge.as_mut().unwrap().timeout = Duration::from_millis(300);
     let started = std::time::Instant::now();
@@ -93,4 +97,48 @@ fn judge_failures_are_errors_never_accepts() {
     assert!(matches!(err, ValidateError::Judge(JudgeError::TimedOut { .. })), "{err}");
     assert!(started.elapsed() < Duration::from_secs(10), "the judge was killed, not awaited");
     assert!(!err.is_input_refused());
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn patch_text() -> impl Strategy<Value = String> {
+        let line = prop_oneof![
+            Just("diff --git a/src/a.rs b/src/a.rs".to_owned()),
+            Just("--- a/src/a.rs".to_owned()),
+            Just("+++ b/src/a.rs".to_owned()),
+            Just("@@ -1,2 +1,2 @@".to_owned()),
+            "[ +-][a-z /*#]{0,12}",
+            "[^\n]{0,10}",
+        ];
+        proptest::collection::vec(line, 0..12).prop_map(|lines| lines.join("\n") + "\n")
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_result_bytes_always_get_a_verdict(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let report = run(&step(), &bytes, &Options::default()).unwrap();
+            prop_assert_eq!(report.verdict.valid, report.violations.is_empty());
+        }
+
+        #[test]
+        fn arbitrary_patches_always_get_a_consistent_verdict(
+            patch in patch_text(),
+            success in any::<bool>(),
+            mode in prop_oneof![Just("apply"), Just("fix_regression"), Just("x")],
+        ) {
+            let result = serde_json::json!({
+                "mode": mode, "success": success, "patch": patch,
+                "filesWritten": ["src/a.rs"], "filesTouched": ["src/a.rs"], "summary": "s",
+            });
+            let raw = serde_json::to_vec(&result).unwrap();
+            let report = run(&step(), &raw, &Options::default()).unwrap();
+            prop_assert_eq!(report.verdict.valid, report.violations.is_empty());
+            if let Some(first) = report.violations.first() {
+                let prefix = format!("{}: ", first.rule);
+                prop_assert!(report.verdict.reason.starts_with(&prefix));
+            }
+        }
+    }
 }

@@ -3,4 +3,6 @@
 
 mod contract;
 mod parse;
+mod review;
 mod support;
+mod validate;
