@@ -15,6 +15,8 @@
 //! ```
 
 pub mod config;
+pub mod declare;
+pub mod hook;
 pub mod patch;
 pub mod path;
 pub mod repo;

@@ -1,6 +1,8 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod declare;
+mod hook;
 mod input;
 mod parse;
 
@@ -45,6 +47,10 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Record which files the current piece of work may change (the git hook enforces it).
+    Declare(declare::Args),
+    /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
+    Hook(hook::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -84,6 +90,8 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Declare(args) => declare::run(&args, &global),
+        Command::Hook(args) => hook::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

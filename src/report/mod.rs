@@ -1,6 +1,9 @@
 //! The only module that formats output: exit codes, the seed-003 error envelope, JSON and text
 //! renderings of reports.
 
+pub mod declare;
+pub mod hook;
+pub mod hook_install;
 mod patch;
 
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
