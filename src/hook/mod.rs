@@ -12,6 +12,8 @@
 //! Policy (`.patchgate.toml`): the top-level `excluded` globs, and the `[hook]` table
 //! ([`HookPolicy`]).
 
+mod fast;
+mod index;
 pub mod install;
 pub mod receive;
 pub mod staged;

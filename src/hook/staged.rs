@@ -19,12 +19,43 @@ pub fn open(repo: Option<&Path>) -> Result<Repository, HookError> {
     }
 }
 
-/// The staged changes: the index (git's, or `GIT_INDEX_FILE`'s) against `HEAD`.
-pub fn staged_changes(repo: &Repository) -> Result<Vec<Change>, HookError> {
+/// The staged changes read the fast way (see [`super::fast`]): the index against `HEAD`.
+/// `from_env`: the repository was opened from the hook environment, so `GIT_INDEX_FILE` (git's
+/// temporary index for `git commit -a` or `git commit PATH`) names the index.
+#[derive(Debug)]
+pub struct Staged {
+    /// The changes.
+    pub changes: Vec<Change>,
+    /// False when an addition and a deletion could still be a rename with edits: the verdict is
+    /// the same either way (both paths are checked), but a report should call
+    /// [`staged_changes_exact`] to describe renames.
+    pub is_rename_settled: bool,
+}
+
+/// The staged changes, fast (the index file and cache tree read directly).
+pub fn staged_changes(repo: &Repository, from_env: bool) -> Result<Staged, HookError> {
     let head = head_tree(repo)?;
+    let index_file = std::env::var_os("GIT_INDEX_FILE")
+        .filter(|_| from_env)
+        .map_or_else(|| repo.path().join("index"), std::path::PathBuf::from);
+    if let Some((changes, is_rename_settled)) =
+        super::fast::staged(repo, &index_file, head.as_ref())?
+    {
+        return Ok(Staged { changes, is_rename_settled });
+    }
+    let changes = diff_index(repo, head.as_ref())?;
+    Ok(Staged { changes, is_rename_settled: true })
+}
+
+/// The staged changes through libgit2's diff, with similarity rename detection.
+pub fn staged_changes_exact(repo: &Repository) -> Result<Vec<Change>, HookError> {
+    diff_index(repo, head_tree(repo)?.as_ref())
+}
+
+fn diff_index(repo: &Repository, head: Option<&Tree<'_>>) -> Result<Vec<Change>, HookError> {
     let index = repo.index().map_err(HookError::git("read the index"))?;
     let mut diff = repo
-        .diff_tree_to_index(head.as_ref(), Some(&index), Some(&mut diff_options()))
+        .diff_tree_to_index(head, Some(&index), Some(&mut diff_options()))
         .map_err(HookError::git("compare the index with HEAD"))?;
     changes(&mut diff)
 }
