@@ -128,7 +128,7 @@ fn rename_with_only_one_side_declared_is_blocked() {
 #[test]
 fn rename_with_edits_is_reported_as_a_rename() {
     let repo = TestRepo::new();
-    let body: String = (0..40).map(|i| format!("line {i}\n")).collect();
+    let body: String = (0..40).fold(String::new(), |acc, i| acc + &format!("line {i}\n"));
     repo.commit(&[("old.txt", &body)], "base");
     declare(&repo, &["new.txt"]);
     repo.git(&["mv", "old.txt", "new.txt"]);
@@ -215,9 +215,9 @@ fn git_am_runs_pre_applypatch() {
 }
 
 fn write_hook(path: &Path, body: &str, mode: u32) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, body).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    std::fs::create_dir_all(path.parent().expect("test setup")).expect("test setup");
+    std::fs::write(path, body).expect("test setup");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("test setup");
 }
 
 #[test]
@@ -232,7 +232,10 @@ fn existing_hook_is_chained_and_its_no_still_blocks_and_uninstall_restores_it() 
     let report = json(&out);
     assert_eq!(report["hooks"][0]["action"], "installed");
     assert!(
-        report["hooks"][0]["chained"].as_str().unwrap().ends_with("pre-commit.patchgate-chained")
+        report["hooks"][0]["chained"]
+            .as_str()
+            .expect("test setup")
+            .ends_with("pre-commit.patchgate-chained")
     );
     // Idempotent: a second install updates the shim and keeps the chained hook.
     let again = json(&install(&repo, &[]));
@@ -242,15 +245,15 @@ fn existing_hook_is_chained_and_its_no_still_blocks_and_uninstall_restores_it() 
     repo.write("BLOCK", "");
     repo.git(&["add", "src/a.rs"]);
     assert!(!git_commit(&repo, &[]).status.success(), "the user's hook said no");
-    let ran = std::fs::read_to_string(repo.path().join(".git/user-hook-ran")).unwrap();
+    let ran = std::fs::read_to_string(repo.path().join(".git/user-hook-ran")).expect("test setup");
     assert_eq!(ran, "ran\n");
-    std::fs::remove_file(repo.path().join("BLOCK")).unwrap();
+    std::fs::remove_file(repo.path().join("BLOCK")).expect("test setup");
     assert!(git_commit(&repo, &[]).status.success());
 
     let out = run(&repo, &["--format", "json", "hook", "uninstall"]);
     assert_eq!(code(&out), 0);
-    assert_eq!(std::fs::read_to_string(&hook).unwrap(), user_hook);
-    let mode = std::fs::metadata(&hook).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(std::fs::read_to_string(&hook).expect("test setup"), user_hook);
+    let mode = std::fs::metadata(&hook).expect("test setup").permissions().mode() & 0o7777;
     assert_eq!(mode, 0o750);
     assert!(!repo.path().join(".git/hooks/pre-commit.patchgate-chained").exists());
     assert!(!repo.path().join(".git/hooks/pre-applypatch").exists());
@@ -261,7 +264,7 @@ fn core_hooks_path_is_respected() {
     let repo = repo_with_base();
     repo.git(&["config", "core.hooksPath", "githooks"]);
     let report = json(&install(&repo, &["--hooks", "pre-commit"]));
-    let dir = PathBuf::from(report["hooks_dir"].as_str().unwrap());
+    let dir = PathBuf::from(report["hooks_dir"].as_str().expect("test setup"));
     assert_eq!(dir, repo.path().join("githooks"));
     assert!(repo.path().join("githooks/pre-commit").is_file());
     assert!(!repo.path().join(".git/hooks/pre-commit").exists());
@@ -277,13 +280,13 @@ fn core_hooks_path_is_respected() {
 #[test]
 fn husky_is_detected_and_nothing_is_written() {
     let repo = repo_with_base();
-    std::fs::create_dir_all(repo.path().join(".husky/_")).unwrap();
+    std::fs::create_dir_all(repo.path().join(".husky/_")).expect("test setup");
     repo.git(&["config", "core.hooksPath", ".husky/_"]);
     let out = install(&repo, &[]);
     assert_eq!(code(&out), 2);
     let report = json(&out);
     assert_eq!(report["managers"][0]["manager"], "husky");
-    assert!(report["hooks"].as_array().unwrap().is_empty());
+    assert!(report["hooks"].as_array().expect("test setup").is_empty());
     assert!(!repo.path().join(".husky/_/pre-commit").exists());
     assert_eq!(code(&install(&repo, &["--force"])), 0);
     assert!(repo.path().join(".husky/_/pre-commit").exists());
@@ -292,16 +295,16 @@ fn husky_is_detected_and_nothing_is_written() {
 #[test]
 fn shim_fails_closed_when_the_binary_is_gone() {
     let repo = repo_with_base();
-    let bin_dir = tempfile::tempdir().unwrap();
+    let bin_dir = tempfile::tempdir().expect("test setup");
     let copy = bin_dir.path().join("patchgate");
-    std::fs::copy(env!("CARGO_BIN_EXE_patchgate"), &copy).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_patchgate"), &copy).expect("test setup");
     let out = std::process::Command::new(&copy)
         .current_dir(repo.path())
         .args(["hook", "install"])
         .output()
-        .unwrap();
+        .expect("test setup");
     assert_eq!(code(&out), 0);
-    std::fs::remove_file(&copy).unwrap();
+    std::fs::remove_file(&copy).expect("test setup");
     repo.write("src/a.rs", "a2\n");
     repo.git(&["add", "-A"]);
     let before = head(&repo);
@@ -309,7 +312,7 @@ fn shim_fails_closed_when_the_binary_is_gone() {
         .git_command(&["commit", "-q", "-m", "x"])
         .env("PATH", "/usr/bin:/bin")
         .output()
-        .unwrap();
+        .expect("test setup");
     assert!(!out.status.success());
     assert_eq!(head(&repo), before);
     let status = json(&run(&repo, &["--format", "json", "hook", "status"]));
@@ -325,18 +328,18 @@ fn concurrent_declare_writers_never_corrupt_the_file() {
                 .args(["declare", &format!("dir{i}/**"), &format!("file{i}.rs")])
                 .stdout(std::process::Stdio::null())
                 .spawn()
-                .unwrap()
+                .expect("test setup")
         })
         .collect();
     for mut child in children {
-        assert!(child.wait().unwrap().success());
+        assert!(child.wait().expect("test setup").success());
     }
     let report = json(&run(&repo, &["--format", "json", "declare", "--show"]));
     let mut got: Vec<String> = report["entries"]
         .as_array()
-        .unwrap()
+        .expect("test setup")
         .iter()
-        .map(|e| e["pattern"].as_str().unwrap().to_owned())
+        .map(|e| e["pattern"].as_str().expect("test setup").to_owned())
         .collect();
     got.sort();
     let mut want: Vec<String> =
@@ -370,18 +373,18 @@ fn declare_refuses_unsafe_patterns_and_reads_results() {
 
 /// A bare server repository with the pre-receive hook and a policy, and a clone to push from.
 fn server(policy: &str) -> (tempfile::TempDir, TestRepo) {
-    let bare = tempfile::tempdir().unwrap();
+    let bare = tempfile::tempdir().expect("test setup");
     let init = patchgate_git(bare.path(), &["init", "-q", "--bare", "-b", "main"]);
     assert!(init.status.success());
-    std::fs::write(bare.path().join("patchgate.toml"), policy).unwrap();
+    std::fs::write(bare.path().join("patchgate.toml"), policy).expect("test setup");
     let out = patchgate()
         .args(["--format", "json", "hook", "install", "--hooks", "pre-receive", "--repo"])
         .arg(bare.path())
         .output()
-        .unwrap();
+        .expect("test setup");
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let client = TestRepo::new();
-    client.git(&["remote", "add", "origin", bare.path().to_str().unwrap()]);
+    client.git(&["remote", "add", "origin", bare.path().to_str().expect("test setup")]);
     (bare, client)
 }
 
@@ -391,7 +394,7 @@ fn patchgate_git(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .output()
-        .unwrap()
+        .expect("test setup")
 }
 
 fn bare_main(bare: &Path) -> String {
@@ -425,7 +428,7 @@ fn pre_receive_rejects_excluded_paths_and_names_commit_path_and_reason() {
     let (bare, client) = server("excluded = [\"secrets/**\"]\n");
     client.commit(&[("src/a.rs", "a\n")], "base");
     client.git(&["push", "-q", "origin", "main"]);
-    let base = head(&client);
+    let first = head(&client);
     client.write("secrets/key.pem", "k\n");
     client.write("src/a.rs", "a2\n");
     client.git(&["add", "-A"]);
@@ -433,7 +436,7 @@ fn pre_receive_rejects_excluded_paths_and_names_commit_path_and_reason() {
     let new = head(&client);
     let push = client.git_command(&["push", "-q", "origin", "main"]).output().unwrap();
     assert!(!push.status.success(), "the server's policy excludes secrets/**");
-    assert_eq!(bare_main(bare.path()), base);
+    assert_eq!(bare_main(bare.path()), first);
 
     // The same check as JSON: fetch the objects without a ref (FETCH_HEAD only), then run the
     // hook on the update lines git would give, with a new branch and a deletion beside it.
@@ -442,7 +445,7 @@ fn pre_receive_rejects_excluded_paths_and_names_commit_path_and_reason() {
     assert!(fetch.status.success());
     let zero = "0".repeat(40);
     let input = format!(
-        "{base} {new} refs/heads/main\n{zero} {new} refs/heads/feature\n{base} {zero} refs/heads/gone\n"
+        "{first} {new} refs/heads/main\n{zero} {new} refs/heads/feature\n{first} {zero} refs/heads/gone\n"
     );
     let out = run_with_stdin(
         patchgate()
