@@ -9,6 +9,7 @@
 //! a few changes are staged (modify, add, delete) and a declaration covers them, so the
 //! hook does its whole job and allows the commit.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -55,7 +56,7 @@ fn generate(repo: &Path, files: usize) {
     stream.push_str("commit refs/heads/main\ncommitter B <b@e> 0 +0000\ndata 5\nbase\n");
     for i in 0..files {
         let (dir, sub, file) = (i / 1000 % 100, i / 100 % 10, i);
-        stream.push_str(&format!("M 100644 :1 d{dir:02}/s{sub}/f{file:06}.txt\n"));
+        let _ = writeln!(stream, "M 100644 :1 d{dir:02}/s{sub}/f{file:06}.txt");
     }
     stream.push('\n');
     let mut stdin = import.stdin.take().expect("stdin piped");

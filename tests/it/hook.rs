@@ -463,3 +463,100 @@ fn pre_receive_rejects_excluded_paths_and_names_commit_path_and_reason() {
     assert_eq!(commit["declared"], serde_json::json!(["src/a.rs"]));
     assert_eq!(paths(commit), [("secrets/key.pem".into(), "added".into(), "excluded".into())]);
 }
+
+/// The `pre-commit` framework from PyPI, or `None` (skipped with a reason) outside CI. Under
+/// `CI=true` a missing pre-commit fails the test: `.ci/run` installs it.
+fn pre_commit() -> Option<std::process::Command> {
+    let found = std::process::Command::new("python3")
+        .args(["-m", "pre_commit", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        let mut cmd = std::process::Command::new("python3");
+        cmd.args(["-m", "pre_commit"]);
+        return Some(cmd);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "pre-commit is missing under CI; .ci/run installs it with pip"
+    );
+    eprintln!("skipped: pre-commit is not installed (python3 -m pip install pre-commit)");
+    None
+}
+
+/// patchgate as a `repo: local` hook run by the real pre-commit framework on a real commit.
+/// (`language: rust` would make pre-commit `cargo install` this crate inside the test; the
+/// manifest that uses it is checked separately below.)
+#[test]
+fn pre_commit_framework_runs_patchgate() {
+    let Some(mut pc) = pre_commit() else { return };
+    let repo = repo_with_base();
+    let cache = tempfile::tempdir().expect("cache");
+    let config = format!(
+        "repos:\n  - repo: local\n    hooks:\n      - id: patchgate\n        name: patchgate\n        \
+         entry: {} hook run pre-commit\n        language: system\n        pass_filenames: false\n        \
+         always_run: true\n",
+        env!("CARGO_BIN_EXE_patchgate")
+    );
+    repo.commit(&[(".pre-commit-config.yaml", &config)], "pre-commit config");
+    // patchgate's own installer defers to the framework.
+    let out = install(&repo, &[]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["managers"][0]["manager"], "pre-commit");
+    let env = [("PRE_COMMIT_HOME", cache.path()), ("GIT_CONFIG_GLOBAL", Path::new("/dev/null"))];
+    let installed = pc.current_dir(repo.path()).arg("install").envs(env).output().expect("run");
+    assert!(installed.status.success(), "{}", String::from_utf8_lossy(&installed.stderr));
+
+    declare(&repo, &["src/a.rs"]);
+    repo.write("src/b.rs", "b2\n");
+    repo.git(&["add", "-A"]);
+    let before = head(&repo);
+    let commit = |repo: &TestRepo| {
+        repo.git_command(&["commit", "-q", "-m", "x"]).envs(env).output().expect("git commit")
+    };
+    assert!(!commit(&repo).status.success(), "pre-commit must run patchgate and block");
+    assert_eq!(head(&repo), before);
+    declare(&repo, &["src/b.rs"]);
+    let out = commit(&repo);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// The shipped `.pre-commit-hooks.yaml` is a valid manifest for the real pre-commit and runs
+/// `patchgate hook run pre-commit` as a Rust hook, once per commit, without file names.
+#[test]
+fn pre_commit_manifest_is_valid() {
+    let Some(mut pc) = pre_commit() else { return };
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml");
+    let out = pc.arg("validate-manifest").arg(&manifest).output().expect("run pre-commit");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let script = "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&manifest)
+        .output()
+        .expect("python3");
+    let hooks = json(&out);
+    assert_eq!(hooks[0]["id"], "patchgate");
+    assert_eq!(hooks[0]["entry"], "patchgate hook run pre-commit");
+    assert_eq!(hooks[0]["language"], "rust");
+    assert_eq!(hooks[0]["pass_filenames"], false);
+    assert_eq!(hooks[0]["always_run"], true);
+}
+
+#[test]
+fn install_sh_says_what_is_missing() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh");
+    let empty = tempfile::tempdir().expect("dir");
+    let out = std::process::Command::new("/bin/sh")
+        .arg(&script)
+        .env("PATH", empty.path())
+        .output()
+        .expect("run install.sh");
+    assert_eq!(code(&out), 3, "no cargo on PATH");
+    let out = std::process::Command::new("/bin/sh")
+        .arg(&script)
+        .arg("--bogus")
+        .output()
+        .expect("run install.sh");
+    assert_eq!(code(&out), 2, "unknown option");
+}
