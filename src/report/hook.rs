@@ -243,7 +243,8 @@ pub fn run_text(report: &RunReport) -> String {
             let _ = writeln!(out, "      declare it:  {declare}");
         }
         if let Some(unstage) = &v.unstage {
-            let _ = writeln!(out, "      or unstage:  {unstage}");
+            let label = if v.declare.is_some() { "or unstage:" } else { "unstage it:" };
+            let _ = writeln!(out, "      {label}  {unstage}");
         }
     }
     if report.hook == "pre-applypatch" {

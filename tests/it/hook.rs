@@ -464,7 +464,7 @@ fn pre_receive_rejects_excluded_paths_and_names_commit_path_and_reason() {
     assert_eq!(paths(commit), [("secrets/key.pem".into(), "added".into(), "excluded".into())]);
 }
 
-/// The `pre-commit` framework from PyPI, or `None` (skipped with a reason) outside CI. Under
+/// The `pre-commit` framework from `PyPI`, or `None` (skipped with a reason) outside CI. Under
 /// `CI=true` a missing pre-commit fails the test: `.ci/run` installs it.
 fn pre_commit() -> Option<std::process::Command> {
     let found = std::process::Command::new("python3")
