@@ -15,6 +15,7 @@
 //! ```
 
 pub mod config;
+pub mod contract;
 pub mod declare;
 pub mod hook;
 pub mod patch;
@@ -23,3 +24,4 @@ pub mod repo;
 pub mod report;
 pub mod rule;
 pub mod step;
+pub mod validate;

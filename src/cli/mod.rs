@@ -1,10 +1,13 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod check_arg;
+mod contract;
 mod declare;
 mod hook;
 mod input;
 mod parse;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
@@ -51,6 +54,12 @@ enum Command {
     Declare(declare::Args),
     /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
     Hook(hook::Args),
+    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
+    /// rejected, 2 bad step, 3 could not evaluate.
+    Validate(validate::Args),
+    /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
+    /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
+    CheckArg(check_arg::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -92,6 +101,8 @@ pub(crate) fn main() -> ExitCode {
         Command::Parse(args) => parse::run(&args, &global),
         Command::Declare(args) => declare::run(&args, &global),
         Command::Hook(args) => hook::run(&args, &global),
+        Command::Validate(args) => validate::run(&args, &global),
+        Command::CheckArg(args) => check_arg::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

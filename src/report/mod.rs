@@ -1,12 +1,16 @@
 //! The only module that formats output: exit codes, the seed-003 error envelope, JSON and text
 //! renderings of reports.
 
+mod contract;
 pub mod declare;
 pub mod hook;
 pub mod hook_install;
 mod patch;
+mod verdict;
 
+pub use contract::{INVALID_AGENT_INPUT, arg_envelope};
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use verdict::{report_json, verdict_json, verdict_text};
 
 use serde::Serialize;
 use serde_json::{Map, Value};

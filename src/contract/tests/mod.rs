@@ -1,0 +1,3 @@
+//! Unit tests of the contract module, one file per area.
+
+mod arg;
