@@ -4,6 +4,8 @@
 mod check_arg;
 mod contract;
 mod escape_md;
+mod declare;
+mod hook;
 mod input;
 mod parse;
 mod paths;
@@ -54,6 +56,10 @@ enum Command {
     /// Browse and act on rejected results kept in the repository: list (default), show,
     /// export, drop.
     Review(review::Args),
+    /// Record which files the current piece of work may change (the git hook enforces it).
+    Declare(declare::Args),
+    /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
+    Hook(hook::Args),
     /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
     /// rejected, 2 bad step, 3 could not evaluate.
     Validate(validate::Args),
@@ -108,6 +114,8 @@ pub(crate) fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
         Command::Review(args) => review::run(&args, &global),
+        Command::Declare(args) => declare::run(&args, &global),
+        Command::Hook(args) => hook::run(&args, &global),
         Command::Validate(args) => validate::run(&args, &global),
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),

@@ -2,6 +2,9 @@
 //! renderings of reports.
 
 mod contract;
+pub mod declare;
+pub mod hook;
+pub mod hook_install;
 mod patch;
 pub mod review;
 mod verdict;
