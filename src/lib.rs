@@ -20,4 +20,5 @@ pub mod path;
 pub mod repo;
 pub mod report;
 pub mod rule;
+pub mod scratch;
 pub mod step;
