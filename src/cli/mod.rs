@@ -1,6 +1,7 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod apply;
 mod input;
 mod parse;
 
@@ -45,6 +46,9 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Validate a result and, only if valid, write its patch into the worktree (and index with
+    /// --index), all or nothing; refuses over uncommitted edits to the touched files.
+    Apply(apply::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -64,7 +68,6 @@ impl CliError {
     }
 
     /// patchgate could not do its job (exit 3).
-    #[allow(dead_code, reason = "the repository commands use it")]
     pub fn failure(code: &'static str, message: impl Into<String>) -> Self {
         Self { exit: Exit::Failure, code, message: message.into() }
     }
@@ -84,6 +87,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Apply(args) => apply::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

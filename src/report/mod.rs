@@ -2,8 +2,10 @@
 //! renderings of reports.
 
 mod patch;
+mod scratch;
 
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use scratch::report_text;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
