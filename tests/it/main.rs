@@ -2,4 +2,5 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod parse;
+mod scratch;
 mod support;
