@@ -349,3 +349,78 @@ fn apply_is_all_or_nothing_when_a_write_fails() {
     assert_eq!(json(&out)["error"]["code"], "write_failed");
     assert_eq!(worktree(repo.path()), before, "a failed apply changed the worktree");
 }
+
+// ---- agreement with `git apply --check` on real patches: this project's own history ----
+
+fn git_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run git")
+}
+
+/// `git apply --check --cached` against `base`'s tree in a throwaway index file.
+fn git_accepts(project: &Path, base: &str, patch: &[u8], index: &Path) -> bool {
+    let _ = std::fs::remove_file(index);
+    let read = Command::new("git")
+        .current_dir(project)
+        .args(["read-tree", base])
+        .env("GIT_INDEX_FILE", index)
+        .status()
+        .expect("git read-tree");
+    assert!(read.success());
+    let mut apply = Command::new("git");
+    apply
+        .current_dir(project)
+        .args(["apply", "--check", "--cached", "-"])
+        .env("GIT_INDEX_FILE", index);
+    crate::support::run_with_stdin(&mut apply, patch).status.success()
+}
+
+fn patchgate_accepts(repo: &git2::Repository, base: &str, patch: &[u8]) -> Result<(), String> {
+    use patchgate::patch::{ParseOptions, parse};
+    use patchgate::scratch::{Context, Options, ScratchPolicy, check};
+    let parsed = parse(patch, &ParseOptions::default());
+    if let Some(d) = parsed.defects.first() {
+        return Err(format!("parse: {d}"));
+    }
+    let step = patchgate::step::Step::default();
+    let policy = ScratchPolicy::default();
+    let ctx = Context { repo, patch: &parsed.patch, step: &step, policy: &policy };
+    let options = Options { base: Some(base.to_owned()), ..Options::default() };
+    let outcome = check(&ctx, &options).map_err(|e| e.to_string())?;
+    match outcome.violations.first() {
+        Some(v) => Err(v.reason()),
+        None => Ok(()),
+    }
+}
+
+#[test]
+fn every_commit_of_this_project_applies_to_its_parent_under_git_and_patchgate() {
+    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = git2::Repository::discover(project).expect("the project is a git repository");
+    let listed = git_in(project, &["rev-list", "--no-merges", "--max-count=60", "HEAD"]);
+    let commits = String::from_utf8(listed.stdout).expect("hex ids");
+    let index = tempfile::tempdir().expect("tempdir");
+    let index = index.path().join("index");
+    let mut checked = 0;
+    for commit in commits.lines() {
+        let parent = format!("{commit}^");
+        if !git_in(project, &["rev-parse", "-q", "--verify", &parent]).status.success() {
+            continue; // the root commit, or a shallow clone's boundary
+        }
+        let diff = git_in(project, &["diff", "--full-index", &parent, commit]).stdout;
+        if diff.is_empty() || diff.windows(13).any(|w| w == b"Binary files ") {
+            continue;
+        }
+        assert!(git_accepts(project, &parent, &diff, &index), "git apply --check refuses {commit}");
+        if let Err(reason) = patchgate_accepts(&repo, &parent, &diff) {
+            panic!("patchgate refuses {commit} against its parent: {reason}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} commits with a parent to check");
+}
