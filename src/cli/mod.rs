@@ -4,6 +4,9 @@
 mod check_arg;
 mod contract;
 mod escape_md;
+mod declare;
+mod hook;
+mod apply;
 mod input;
 mod parse;
 mod paths;
@@ -54,6 +57,10 @@ enum Command {
     /// Browse and act on rejected results kept in the repository: list (default), show,
     /// export, drop.
     Review(review::Args),
+    /// Record which files the current piece of work may change (the git hook enforces it).
+    Declare(declare::Args),
+    /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
+    Hook(hook::Args),
     /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
     /// rejected, 2 bad step, 3 could not evaluate.
     Validate(validate::Args),
@@ -68,6 +75,9 @@ enum Command {
     /// Escape agent text for markdown reports (seed 004's `escape_markdown`; --sanitize first
     /// applies its `sanitize_user_input`).
     EscapeMd(escape_md::Args),
+    /// Validate a result and, only if valid, write its patch into the worktree (and index with
+    /// --index), all or nothing; refuses over uncommitted edits to the touched files.
+    Apply(apply::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -87,7 +97,6 @@ impl CliError {
     }
 
     /// patchgate could not do its job (exit 3).
-    #[allow(dead_code, reason = "the repository commands use it")]
     pub fn failure(code: &'static str, message: impl Into<String>) -> Self {
         Self { exit: Exit::Failure, code, message: message.into() }
     }
@@ -108,11 +117,14 @@ pub(crate) fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
         Command::Review(args) => review::run(&args, &global),
+        Command::Declare(args) => declare::run(&args, &global),
+        Command::Hook(args) => hook::run(&args, &global),
         Command::Validate(args) => validate::run(&args, &global),
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),
         Command::Contract(args) => contract::run(&args, &global),
         Command::EscapeMd(args) => escape_md::run(&args, &global),
+        Command::Apply(args) => apply::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

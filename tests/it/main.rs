@@ -2,7 +2,9 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod contract;
+mod hook;
 mod parse;
 mod review;
+mod scratch;
 mod support;
 mod validate;
