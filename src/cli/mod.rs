@@ -3,8 +3,8 @@
 
 mod check_arg;
 mod contract;
-mod escape_md;
 mod declare;
+mod escape_md;
 mod hook;
 mod input;
 mod parse;
