@@ -24,5 +24,6 @@ pub mod repo;
 pub mod report;
 pub mod review;
 pub mod rule;
+pub mod scratch;
 pub mod step;
 pub mod validate;

@@ -6,6 +6,7 @@ mod contract;
 mod declare;
 mod escape_md;
 mod hook;
+mod apply;
 mod input;
 mod parse;
 mod paths;
@@ -74,6 +75,9 @@ enum Command {
     /// Escape agent text for markdown reports (seed 004's `escape_markdown`; --sanitize first
     /// applies its `sanitize_user_input`).
     EscapeMd(escape_md::Args),
+    /// Validate a result and, only if valid, write its patch into the worktree (and index with
+    /// --index), all or nothing; refuses over uncommitted edits to the touched files.
+    Apply(apply::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -93,7 +97,6 @@ impl CliError {
     }
 
     /// patchgate could not do its job (exit 3).
-    #[allow(dead_code, reason = "the repository commands use it")]
     pub fn failure(code: &'static str, message: impl Into<String>) -> Self {
         Self { exit: Exit::Failure, code, message: message.into() }
     }
@@ -121,6 +124,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Paths(args) => paths::run(&args, &global),
         Command::Contract(args) => contract::run(&args, &global),
         Command::EscapeMd(args) => escape_md::run(&args, &global),
+        Command::Apply(args) => apply::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -5,5 +5,6 @@ mod contract;
 mod hook;
 mod parse;
 mod review;
+mod scratch;
 mod support;
 mod validate;
