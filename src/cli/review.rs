@@ -1,5 +1,6 @@
 //! `patchgate review`: list, show, apply, export and drop rejected results.
 
+mod apply;
 mod output;
 
 use super::{CliError, CliResult, Format, Global};
@@ -30,6 +31,9 @@ enum Sub {
     /// Show one rejected result: its step, its verdict, and the patch with every violation
     /// annotated at its line.
     Show(ShowArgs),
+    /// Re-validate one result against the current HEAD and apply it (worktree, and index with
+    /// `--index`) only if every remaining violation's rule is named with `--override`.
+    Apply(ApplyArgs),
     /// Write one result's patch as a file `git apply` takes (default: standard output).
     Export(ExportArgs),
     /// Remove rejected results from the store.
@@ -63,6 +67,18 @@ struct ShowArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct ApplyArgs {
+    /// The entry's id, or any unique prefix of 4 or more hex digits.
+    id: String,
+    /// A rule whose violations you accept (`--override scope --override undeclared`).
+    #[arg(long = "override", value_name = "RULE")]
+    overrides: Vec<String>,
+    /// Also stage the changes in the index.
+    #[arg(long)]
+    index: bool,
+}
+
+#[derive(Debug, clap::Args)]
 struct ExportArgs {
     /// The entry's id, or any unique prefix of 4 or more hex digits.
     id: String,
@@ -88,6 +104,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         None => list(&store, &args.list, json),
         Some(Sub::List(list_args)) => list(&store, list_args, json),
         Some(Sub::Show(show_args)) => show(&repository, &store, show_args, json),
+        Some(Sub::Apply(apply_args)) => apply::run(&repository, &store, apply_args, json),
         Some(Sub::Export(export_args)) => export(&store, export_args, json),
         Some(Sub::Drop(drop_args)) => drop_entries(&store, drop_args, json),
     }

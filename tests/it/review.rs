@@ -319,3 +319,89 @@ fn drop_removes_entries() {
     assert!(s.list().is_empty());
     assert_eq!(code(&s.review(&["drop"])), 2, "drop needs ids or --all");
 }
+
+#[test]
+fn apply_needs_every_remaining_rule_overridden() {
+    let s = Setup::new();
+    s.repo.git(&["config", "user.name", "Rev Iewer"]);
+    s.repo.git(&["config", "user.email", "rev@example.com"]);
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let worktree = || {
+        let read = |f: &str| std::fs::read_to_string(s.repo.path().join(f)).ok();
+        (read("a.txt"), read("b.txt"))
+    };
+    let untouched = (Some("old\n".to_owned()), None);
+
+    let out = s.review(&["apply", &id, "--format", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["action"], "refused");
+    assert_eq!(v["remaining"][0]["rule"], "undeclared");
+    assert_eq!(v["remaining"][0]["is_overridden"], false);
+    assert_eq!(worktree(), untouched);
+
+    let out = s.review(&["apply", &id, "--override", "scope", "--format", "json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(json(&out)["action"], "refused");
+    assert_eq!(worktree(), untouched);
+    assert_eq!(code(&s.review(&["apply", &id, "--override", "no-such-rule"])), 2);
+
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["action"], "applied");
+    assert_eq!(v["files"], serde_json::json!(["a.txt", "b.txt"]));
+    assert_eq!(worktree(), (Some("new\n".to_owned()), Some("hello\n".to_owned())));
+    assert_eq!(s.repo.git(&["diff", "--cached", "--name-only"]), "", "no --index: index untouched");
+
+    let shown = json(&s.review(&["show", &id, "--format", "json"]));
+    let recorded = &shown["entry"]["overrides"][0];
+    assert_eq!(recorded["who"], "Rev Iewer <rev@example.com>");
+    assert_eq!(recorded["rules"], serde_json::json!(["undeclared"]));
+    assert_eq!(recorded["head"].as_str().unwrap(), s.repo.git(&["rev-parse", "HEAD"]).trim());
+    assert_eq!(s.list()[0]["is_applied"], true);
+}
+
+#[test]
+fn apply_with_index_stages_the_files() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let out = s.review(&["apply", &id, "--index", "--override", "undeclared"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(s.repo.git(&["diff", "--cached", "--name-only"]), "a.txt\nb.txt\n");
+    assert_eq!(s.repo.git(&["status", "--porcelain"]), "M  a.txt\nA  b.txt\n");
+}
+
+#[test]
+fn apply_leaves_uncommitted_edits_alone() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    s.repo.write("a.txt", "edited by hand\n");
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(json(&out)["error"]["code"], "worktree_dirty");
+    let a = std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap();
+    assert_eq!(a, "edited by hand\n");
+    assert!(!s.repo.path().join("b.txt").exists());
+    assert_eq!(s.list()[0]["is_applied"], false);
+}
+
+/// Re-validation runs against the current HEAD: once `a.txt` moved on, the stored patch no longer
+/// applies, and no override makes it.
+#[test]
+fn apply_revalidates_against_the_current_head() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    s.repo.commit(&[("a.txt", "changed upstream\n")], "move on");
+    let args = ["apply", &id, "--override", "undeclared", "--override", "malformed"];
+    let out = s.review(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert_eq!(json(&out)["error"]["code"], "cannot_apply");
+    let a = std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap();
+    assert_eq!(a, "changed upstream\n");
+    assert!(!s.repo.path().join("b.txt").exists());
+}

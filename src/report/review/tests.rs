@@ -91,3 +91,23 @@ fn a_result_without_a_patch_is_shown_raw() {
     let text = show_text(&annotate(&e, "abcd1234"), &Palette::plain(), now());
     assert!(text.lines().any(|l| l == "  I could not do it ^[[31m"), "{text}");
 }
+
+#[test]
+fn apply_refusal_names_the_overrides_it_needs() {
+    let remaining = |rule, is_overridden| RemainingViolation {
+        rule,
+        code: "c".into(),
+        message: "m".into(),
+        is_overridden,
+    };
+    let mut outcome = ActionOutcome::new("refused", vec!["abcd1234".into()]);
+    outcome.remaining = vec![
+        remaining(RuleId::Scope, true),
+        remaining(RuleId::Undeclared, false),
+        remaining(RuleId::Undeclared, false),
+    ];
+    let text = apply_text(&outcome);
+    let last = text.lines().last().unwrap();
+    assert_eq!(last, "to apply it anyway: patchgate review apply abcd1234 --override undeclared");
+    assert_eq!(text.lines().filter(|l| l.trim_start().starts_with("remaining")).count(), 2);
+}
