@@ -111,3 +111,15 @@ fn apply_refusal_names_the_overrides_it_needs() {
     assert_eq!(last, "to apply it anyway: patchgate review apply abcd1234 --override undeclared");
     assert_eq!(text.lines().filter(|l| l.trim_start().starts_with("remaining")).count(), 2);
 }
+
+#[test]
+fn violations_without_a_line_sit_on_their_hunk_or_file_header() {
+    let by_hunk =
+        Violation::new(RuleId::Reversal, "hunk_reversed", "r").in_file("a.txt").at(Some(1), None);
+    let by_file = Violation::new(RuleId::Scope, "outside_allowed_files", "s").in_file("a.txt");
+    let unknown = Violation::new(RuleId::Scope, "outside_allowed_files", "s").in_file("zzz.txt");
+    let e = entry(vec![by_hunk, by_file, unknown], Vec::new());
+    let lines: Vec<Option<usize>> =
+        annotate(&e, "abcd1234").annotations.iter().map(|a| a.line).collect();
+    assert_eq!(lines, [Some(4), Some(1), None]);
+}
