@@ -15,6 +15,7 @@
 //! ```
 
 pub mod config;
+pub mod guard;
 pub mod patch;
 pub mod path;
 pub mod repo;

@@ -1,6 +1,7 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod guard;
 mod input;
 mod parse;
 
@@ -45,6 +46,9 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Check one agent tool call (stdin) before it runs: missing paths with the parent listing
+    /// and likely intended files, traversal, paths outside the workspace, hook bypasses.
+    Guard(guard::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -84,6 +88,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Guard(args) => Ok(guard::run(&args, &global)),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

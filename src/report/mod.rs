@@ -1,6 +1,7 @@
 //! The only module that formats output: exit codes, the seed-003 error envelope, JSON and text
 //! renderings of reports.
 
+pub mod guard;
 mod patch;
 
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
