@@ -261,7 +261,7 @@ fn missing_denial(arg: &PathArg, missing: &Missing, env: &Env) -> Denial {
         .map(|p| env.show(p, as_absolute))
         .collect();
     let parent = env.show(&missing.ancestor, as_absolute);
-    let message = missing_message(arg, missing, &parent, &listing, omitted, &suggestions);
+    let message = missing_message(arg, missing, &parent, (&listing, omitted), &suggestions);
     Denial {
         code: DenyCode::PathNotFound,
         message,
@@ -278,10 +278,10 @@ fn missing_message(
     arg: &PathArg,
     missing: &Missing,
     parent: &str,
-    listing: &[String],
-    omitted: usize,
+    (listing, omitted): (&[String], usize),
     suggestions: &[String],
 ) -> String {
+    let kind = if arg.role == Role::Directory { "directory" } else { "file" };
     let what = if missing.is_parent_gone { "the directory of " } else { "" };
     let mut text = format!("PATH_NOT_FOUND: {what}'{}' does not exist. ", arg.raw);
     let more = if omitted > 0 { format!(" (and {omitted} more)") } else { String::new() };
@@ -291,9 +291,10 @@ fn missing_message(
         "The closest existing directory is '{parent}', which contains: {contents}{more}. "
     );
     if suggestions.is_empty() {
-        text.push_str(
-            "No similarly named file exists in the repository; search for it (glob, grep) \
-             before retrying. ",
+        let _ = write!(
+            text,
+            "No similarly named {kind} exists in the repository; search for it (glob, grep) \
+             before retrying. "
         );
     } else {
         let _ = write!(text, "Did you mean: {}? ", suggestions.join(", "));

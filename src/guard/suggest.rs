@@ -4,8 +4,9 @@
 //! subsequence matchers (fzf, nucleo) find nothing for those. This engine matches basenames
 //! instead: exact first (any directory), the same stem with another extension, else
 //! Damerau-Levenshtein over the unique basenames (length differences over 3 skipped, a
-//! character-count bound before the full distance, threshold 0.75). Candidates are ranked by
-//! name similarity and by the directory components they share with the request.
+//! character-count bound before the full distance, threshold 0.75). Exact basenames rank before
+//! every other candidate; within each tier, candidates are ranked by name similarity and by the
+//! directory components they share with the request.
 //!
 //! ```
 //! use patchgate::guard::suggest::{Index, suggest};
@@ -19,6 +20,8 @@ use std::collections::HashMap;
 
 /// Weight of the name against the directory evidence.
 const NAME_WEIGHT: f64 = 0.7;
+/// Name scores from here up are the same basename (up to letter case).
+const EXACT: f64 = 0.98;
 /// Lowest normalised Damerau-Levenshtein similarity of basenames worth suggesting.
 const FUZZY_THRESHOLD: f64 = 0.75;
 /// Basenames whose lengths differ by more than this are never similar enough.
@@ -74,7 +77,7 @@ pub fn suggest(index: &Index<'_>, requested: &str, want_dir: bool, limit: usize)
     let query_lower = query.to_lowercase();
     let query_counts = char_counts(&query_lower);
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
-    let mut ranked: Vec<(f64, &str)> = Vec::new();
+    let mut ranked: Vec<(bool, f64, &str)> = Vec::new();
     for (name, entries) in &index.by_name {
         let Some(name_score) = name_score(query, &query_lower, &query_counts, name) else {
             continue;
@@ -83,11 +86,13 @@ pub fn suggest(index: &Index<'_>, requested: &str, want_dir: bool, limit: usize)
             let dirs: Vec<&str> = parent_components(entry.trim_end_matches('/')).collect();
             let score =
                 NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
-            ranked.push((score, entry));
+            ranked.push((name_score >= EXACT, score, entry));
         }
     }
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.len().cmp(&b.1.len())).then(a.1.cmp(b.1)));
-    ranked.into_iter().take(limit).map(|(_, e)| e.trim_end_matches('/').to_owned()).collect()
+    ranked.sort_by(|a, b| {
+        (b.0.cmp(&a.0)).then(b.1.total_cmp(&a.1)).then(a.2.len().cmp(&b.2.len())).then(a.2.cmp(b.2))
+    });
+    ranked.into_iter().take(limit).map(|(_, _, e)| e.trim_end_matches('/').to_owned()).collect()
 }
 
 fn parent_components(path: &str) -> impl Iterator<Item = &str> {
@@ -101,13 +106,25 @@ fn name_score(query: &str, query_lower: &str, query_counts: &[u8; 64], name: &st
         return Some(1.0);
     }
     if name.eq_ignore_ascii_case(query) {
-        return Some(0.98);
+        return Some(EXACT);
     }
     let (query_stem, name_stem) = (stem(query), stem(name));
     if !query_stem.is_empty() && query_stem.eq_ignore_ascii_case(name_stem) {
         return Some(0.9);
     }
+    if is_truncation(query_lower, name) {
+        return Some(0.8);
+    }
     fuzzy(query_lower, query_counts, name)
+}
+
+/// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
+/// threshold, yet a common agent slip.
+fn is_truncation(query_lower: &str, name: &str) -> bool {
+    let shorter = query_lower.len().min(name.len());
+    shorter >= 2
+        && query_lower.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
+        && name.get(..query_lower.len()).is_some_and(|head| head.eq_ignore_ascii_case(query_lower))
 }
 
 /// The name without its last extension (`db.test.ts` gives `db.test`; `.env` stays).

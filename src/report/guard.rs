@@ -114,10 +114,9 @@ fn cursor(outcome: &Outcome) -> Value {
 
 fn cline(outcome: &Outcome) -> Value {
     let Some(denial) = &outcome.denial else { return json!({"cancel": false}) };
-    let context = outcome.instruction.clone().unwrap_or_else(|| denial.message.clone());
-    json!({
-        "cancel": true,
-        "errorMessage": denial.message,
-        "contextModification": context,
-    })
+    let mut answer = json!({"cancel": true, "errorMessage": denial.message});
+    if let Some(instruction) = &outcome.instruction {
+        answer["contextModification"] = json!(instruction);
+    }
+    answer
 }

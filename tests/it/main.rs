@@ -1,5 +1,6 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod guard;
 mod parse;
 mod support;

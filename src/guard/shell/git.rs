@@ -19,7 +19,7 @@ pub(super) fn check(args: &[Word], ctx: &mut Ctx) {
     let sub = sub.text.as_str();
     let written = || {
         let words: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-        format!("git {}", shell_words::join(words))
+        format!("git {}", words.join(" "))
     };
     if redirects_hooks && HOOK_RUNNERS.contains(&sub) {
         let reason = "sets core.hooksPath for this command, which replaces the repository's \
