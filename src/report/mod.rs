@@ -5,6 +5,7 @@ mod contract;
 pub mod declare;
 pub mod hook;
 pub mod hook_install;
+pub mod guard;
 mod patch;
 pub mod review;
 mod verdict;

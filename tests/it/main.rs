@@ -3,6 +3,7 @@
 
 mod contract;
 mod hook;
+mod guard;
 mod parse;
 mod review;
 mod scratch;
