@@ -17,8 +17,8 @@
 pub mod config;
 pub mod contract;
 pub mod declare;
-pub mod hook;
 pub mod guard;
+pub mod hook;
 pub mod patch;
 pub mod path;
 pub mod repo;

@@ -1,13 +1,13 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod apply;
 mod check_arg;
 mod contract;
-mod escape_md;
 mod declare;
-mod hook;
-mod apply;
+mod escape_md;
 mod guard;
+mod hook;
 mod input;
 mod parse;
 mod paths;

@@ -2,8 +2,8 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod contract;
-mod hook;
 mod guard;
+mod hook;
 mod parse;
 mod review;
 mod scratch;
