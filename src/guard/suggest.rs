@@ -1,0 +1,182 @@
+//! The most likely intended files for a hallucinated path.
+//!
+//! Agents invent directories, misspell names, change extensions and drop or add prefixes;
+//! subsequence matchers (fzf, nucleo) find nothing for those. This engine matches basenames
+//! instead: exact first (any directory), the same stem with another extension, else
+//! Damerau-Levenshtein over the unique basenames (length differences over 3 skipped, a
+//! character-count bound before the full distance, threshold 0.75). Exact basenames rank before
+//! every other candidate; within each tier, candidates are ranked by name similarity and by the
+//! directory components they share with the request.
+//!
+//! ```
+//! use patchgate::guard::suggest::{Index, suggest};
+//! let files = ["backend/tests/test_cache_simple.py", "backend/app/cache.py"];
+//! let index = Index::new(files.iter().copied());
+//! let wanted = "backend/tests/coverage_improvement/manual/services/test_cache_simple.py";
+//! assert_eq!(suggest(&index, wanted, false, 5)[0], "backend/tests/test_cache_simple.py");
+//! ```
+
+use std::collections::HashMap;
+
+/// Weight of the name against the directory evidence.
+const NAME_WEIGHT: f64 = 0.7;
+/// Name scores from here up are the same basename (up to letter case).
+const EXACT: f64 = 0.98;
+/// Lowest normalised Damerau-Levenshtein similarity of basenames worth suggesting.
+const FUZZY_THRESHOLD: f64 = 0.75;
+/// Basenames whose lengths differ by more than this are never similar enough.
+const MAX_LENGTH_DIFFERENCE: usize = 3;
+
+/// Repository entries by basename: files as `a/b.rs`, directories as `a/b/`.
+#[derive(Debug, Default)]
+pub struct Index<'a> {
+    by_name: HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> Index<'a> {
+    /// Index `entries` (repository-relative; directories end with `/`).
+    pub fn new(entries: impl Iterator<Item = &'a str>) -> Self {
+        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::with_capacity(1 << 16);
+        for entry in entries {
+            by_name.entry(basename(entry)).or_default().push(entry);
+        }
+        Self { by_name }
+    }
+
+    /// Number of unique basenames.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.by_name.len()
+    }
+
+    /// Whether nothing is indexed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+}
+
+fn basename(entry: &str) -> &str {
+    let trimmed = entry.strip_suffix('/').unwrap_or(entry);
+    trimmed.rsplit('/').next().unwrap_or(trimmed)
+}
+
+fn is_dir_entry(entry: &str) -> bool {
+    entry.ends_with('/')
+}
+
+/// Up to `limit` entries most likely meant by `requested` (repository-relative), best first.
+/// `want_dir`: suggest directories (for listing and search tools) instead of files.
+#[must_use]
+pub fn suggest(index: &Index<'_>, requested: &str, want_dir: bool, limit: usize) -> Vec<String> {
+    let requested = requested.trim_end_matches('/');
+    let query = basename(requested);
+    if query.is_empty() {
+        return Vec::new();
+    }
+    let query_lower = query.to_lowercase();
+    let query_counts = char_counts(&query_lower);
+    let wanted_dirs: Vec<&str> = parent_components(requested).collect();
+    let mut ranked: Vec<(bool, f64, &str)> = Vec::new();
+    for (name, entries) in &index.by_name {
+        let Some(name_score) = name_score(query, &query_lower, &query_counts, name) else {
+            continue;
+        };
+        for entry in entries.iter().filter(|e| is_dir_entry(e) == want_dir) {
+            let dirs: Vec<&str> = parent_components(entry.trim_end_matches('/')).collect();
+            let score =
+                NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
+            ranked.push((name_score >= EXACT, score, entry));
+        }
+    }
+    ranked.sort_by(|a, b| {
+        (b.0.cmp(&a.0)).then(b.1.total_cmp(&a.1)).then(a.2.len().cmp(&b.2.len())).then(a.2.cmp(b.2))
+    });
+    ranked.into_iter().take(limit).map(|(_, _, e)| e.trim_end_matches('/').to_owned()).collect()
+}
+
+fn parent_components(path: &str) -> impl Iterator<Item = &str> {
+    let parent = path.rsplit_once('/').map_or("", |(parent, _)| parent);
+    parent.split('/').filter(|c| !c.is_empty())
+}
+
+/// How well `name` matches the requested basename, `None` below the threshold.
+fn name_score(query: &str, query_lower: &str, query_counts: &[u8; 64], name: &str) -> Option<f64> {
+    if name == query {
+        return Some(1.0);
+    }
+    if name.eq_ignore_ascii_case(query) {
+        return Some(EXACT);
+    }
+    let (query_stem, name_stem) = (stem(query), stem(name));
+    if !query_stem.is_empty() && query_stem.eq_ignore_ascii_case(name_stem) {
+        return Some(0.9);
+    }
+    if is_truncation(query_lower, name) {
+        return Some(0.8);
+    }
+    fuzzy(query_lower, query_counts, name)
+}
+
+/// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
+/// threshold, yet a common agent slip.
+fn is_truncation(query_lower: &str, name: &str) -> bool {
+    let shorter = query_lower.len().min(name.len());
+    shorter >= 2
+        && query_lower.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
+        && name.get(..query_lower.len()).is_some_and(|head| head.eq_ignore_ascii_case(query_lower))
+}
+
+/// The name without its last extension (`db.test.ts` gives `db.test`; `.env` stays).
+fn stem(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(at) if at > 0 => &name[..at],
+        _ => name,
+    }
+}
+
+fn fuzzy(query_lower: &str, query_counts: &[u8; 64], name: &str) -> Option<f64> {
+    let (a, b) = (query_lower.len(), name.len());
+    let longest = a.max(b);
+    let allowed = longest / 4;
+    if a.abs_diff(b) > MAX_LENGTH_DIFFERENCE.min(allowed) {
+        return None;
+    }
+    // Each edit changes the character counts by at most two: a cheap lower bound.
+    let name_counts = char_counts(name);
+    let difference: usize =
+        query_counts.iter().zip(&name_counts).map(|(x, y)| usize::from(x.abs_diff(*y))).sum();
+    if difference.div_ceil(2) > allowed {
+        return None;
+    }
+    let score = strsim::normalized_damerau_levenshtein(query_lower, &name.to_lowercase());
+    (score >= FUZZY_THRESHOLD).then_some(score)
+}
+
+/// Counts of (lowercased) bytes folded into 64 buckets; folding only weakens the bound.
+fn char_counts(text: &str) -> [u8; 64] {
+    let mut counts = [0u8; 64];
+    for b in text.bytes() {
+        let slot = &mut counts[usize::from(b.to_ascii_lowercase() & 63)];
+        *slot = slot.saturating_add(1);
+    }
+    counts
+}
+
+/// Shared directory components (in any order), with a bonus for a shared trailing run.
+fn dir_score(wanted: &[&str], candidate: &[&str]) -> f64 {
+    let mut unused: Vec<&str> = candidate.to_vec();
+    let mut shared = 0usize;
+    for dir in wanted {
+        if let Some(at) = unused.iter().position(|c| c == dir) {
+            unused.swap_remove(at);
+            shared += 1;
+        }
+    }
+    let suffix =
+        wanted.iter().rev().zip(candidate.iter().rev()).take_while(|(a, b)| a == b).count();
+    let denominator = wanted.len().max(candidate.len()).max(1);
+    #[allow(clippy::cast_precision_loss, reason = "path depths are tiny")]
+    let score = (shared as f64 + 0.5 * suffix as f64) / (1.5 * denominator as f64);
+    score
+}
