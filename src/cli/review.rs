@@ -128,23 +128,10 @@ fn failure(e: &ReviewError) -> CliError {
 
 fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
     let now = SystemTime::now();
-    let rule = match args.rule.as_deref() {
-        Some(name) => Some(RuleId::from_name(name).ok_or_else(|| unknown_rule(name))?),
-        None => None,
-    };
-    let since = match args.since.as_deref() {
-        Some(text) => Some(parse_since(text, now).map_err(|m| CliError::input("usage", m))?),
-        None => None,
-    };
+    let filter = Filter::new(args, now)?;
     let listing = store.list().map_err(|e| failure(&e))?;
     warn_skipped(&listing.skipped);
-    let kept: Vec<Entry> = listing
-        .entries
-        .into_iter()
-        .filter(|e| rule.is_none_or(|r| e.report.has(r)))
-        .filter(|e| args.step.as_deref().is_none_or(|s| e.step_id() == Some(s)))
-        .filter(|e| since.is_none_or(|t| e.time >= t))
-        .collect();
+    let kept: Vec<Entry> = listing.entries.into_iter().filter(|e| filter.keeps(e)).collect();
     let rows = list_rows(&kept, now);
     if json {
         emit(&format!("{}\n", to_json_pretty(&rows)));
@@ -154,6 +141,33 @@ fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
         emit(&list_text(&rows));
     }
     Ok(Exit::Accepted)
+}
+
+/// `review list`'s filters, checked before the store is read.
+struct Filter<'a> {
+    rule: Option<RuleId>,
+    step: Option<&'a str>,
+    since: Option<SystemTime>,
+}
+
+impl<'a> Filter<'a> {
+    fn new(args: &'a ListArgs, now: SystemTime) -> Result<Self, CliError> {
+        let rule = match args.rule.as_deref() {
+            Some(name) => Some(RuleId::from_name(name).ok_or_else(|| unknown_rule(name))?),
+            None => None,
+        };
+        let since = match args.since.as_deref() {
+            Some(text) => Some(parse_since(text, now).map_err(|m| CliError::input("usage", m))?),
+            None => None,
+        };
+        Ok(Self { rule, step: args.step.as_deref(), since })
+    }
+
+    fn keeps(&self, e: &Entry) -> bool {
+        self.rule.is_none_or(|r| e.report.has(r))
+            && self.step.is_none_or(|s| e.step_id() == Some(s))
+            && self.since.is_none_or(|t| e.time >= t)
+    }
 }
 
 pub(super) fn unknown_rule(name: &str) -> CliError {

@@ -26,10 +26,7 @@ pub(super) fn run(
     let root = patchgate::repo::workdir(repository)
         .map_err(|e| CliError::failure("repository", e.message))?
         .to_owned();
-    let config =
-        Config::load(&root).map_err(|e| CliError::input("invalid_config", e.to_string()))?;
-    let step = current_step(&entry)?;
-    let report = revalidate(repository, &config, &step, &entry)?;
+    let (step, report) = revalidate(repository, &root, &entry)?;
     let decision = decide_override(&report, &overrides);
     let mut outcome = ActionOutcome::new("refused", vec![short]);
     outcome.remaining = remaining(&decision);
@@ -40,7 +37,7 @@ pub(super) fn run(
     let changes = changes(repository, &root, &step, &entry)?;
     write(repository, &root, &changes, args.index)?;
     outcome.action = "applied";
-    outcome.files = changes.iter().map(|c| c.path.clone()).collect();
+    outcome.files = changes.into_iter().map(|c| c.path).collect();
     let overridden = decision.remaining.iter().map(|(v, _)| v.reason()).collect();
     entry.overrides.push(Override::now(repository, overrides, overridden, args.index));
     if let Err(e) = store.write(&entry) {
@@ -62,7 +59,34 @@ fn parse_overrides(names: &[String]) -> Result<Vec<RuleId>, CliError> {
     Ok(rules)
 }
 
-/// The stored step, re-read as `validate` reads steps, aimed at the current HEAD.
+/// The `validate` pipeline again, on the stored step (aimed at the current HEAD) and the raw
+/// result, under the repository's current policy.
+fn revalidate(
+    repository: &git2::Repository,
+    root: &Path,
+    entry: &Entry,
+) -> Result<(Step, Report), CliError> {
+    let config =
+        Config::load(root).map_err(|e| CliError::input("invalid_config", e.to_string()))?;
+    let step = current_step(entry)?;
+    let ctx = Context {
+        step: &step,
+        result: entry.result.as_bytes(),
+        config: &config,
+        repo: Some(repository),
+    };
+    let report = validate::validate(&ctx, &Options::default()).map_err(|e| {
+        let message = format!("cannot re-validate: {e}");
+        if e.is_input_refused() {
+            CliError::input(e.code(), message)
+        } else {
+            CliError::failure(e.code(), message)
+        }
+    })?;
+    Ok((step, report))
+}
+
+/// The stored step, re-read as `validate` reads steps, without its `base`: HEAD it is.
 fn current_step(entry: &Entry) -> Result<Step, CliError> {
     let bytes = serde_json::to_vec(&entry.step).expect("JSON values serialize");
     let mut step = validate::read_step(&bytes).map_err(|e| {
@@ -70,24 +94,6 @@ fn current_step(entry: &Entry) -> Result<Step, CliError> {
     })?;
     step.base = None;
     Ok(step)
-}
-
-/// The `validate` pipeline again, on the stored step and raw result, against HEAD.
-fn revalidate(
-    repository: &git2::Repository,
-    config: &Config,
-    step: &Step,
-    entry: &Entry,
-) -> Result<Report, CliError> {
-    let ctx = Context { step, result: entry.result.as_bytes(), config, repo: Some(repository) };
-    validate::validate(&ctx, &Options::default()).map_err(|e| {
-        let message = format!("cannot re-validate: {e}");
-        if e.is_input_refused() {
-            CliError::input(e.code(), message)
-        } else {
-            CliError::failure(e.code(), message)
-        }
-    })
 }
 
 fn remaining(decision: &OverrideDecision) -> Vec<RemainingViolation> {
