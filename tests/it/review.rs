@@ -42,19 +42,26 @@ impl Setup {
 
     /// Run `validate` on the undeclared-file result for step `step_id`; extra args appended.
     fn reject(&self, step_id: &str, extra: &[&str]) -> Output {
-        let step = serde_json::json!({
-            "id": step_id,
-            "description": "Change old to new in a.txt",
-            "allowedFiles": ["a.txt", "b.txt"],
-        });
         let result = serde_json::json!({
             "mode": "apply", "success": true, "patch": PATCH,
             "filesWritten": ["a.txt"], "filesTouched": ["a.txt"],
             "summary": "Changed old to new in a.txt",
         });
-        let (step, result) = (self.input("step.json", &step), self.input("result.json", &result));
+        self.reject_result(step_id, result.to_string().as_bytes(), extra)
+    }
+
+    /// Run `validate` on `result` (raw bytes) for step `step_id`; it must reject.
+    fn reject_result(&self, step_id: &str, result: &[u8], extra: &[&str]) -> Output {
+        let step = serde_json::json!({
+            "id": step_id,
+            "description": "Change old to new in a.txt",
+            "allowedFiles": ["a.txt", "b.txt"],
+        });
+        let step = self.input("step.json", &step);
+        let result_file = self.inputs.path().join("result.json");
+        std::fs::write(&result_file, result).expect("write input");
         let mut cmd = self.repo.patchgate();
-        cmd.arg("validate").arg("--step").arg(&step).arg("--result").arg(&result).args(extra);
+        cmd.arg("validate").arg("--step").arg(&step).arg("--result").arg(&result_file).args(extra);
         let out = cmd.output().expect("run validate");
         assert_eq!(code(&out), 1, "validate must reject: {}", String::from_utf8_lossy(&out.stdout));
         out
@@ -404,4 +411,18 @@ fn apply_revalidates_against_the_current_head() {
     let a = std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap();
     assert_eq!(a, "changed upstream\n");
     assert!(!s.repo.path().join("b.txt").exists());
+}
+
+#[test]
+fn a_result_without_a_patch_is_kept_raw_and_cannot_be_exported() {
+    let s = Setup::new();
+    s.reject_result("step-1", b"Sorry, I could not find a.txt.", &[]);
+    let id = s.only_id();
+    let shown = json(&s.review(&["show", &id, "--format", "json"]));
+    assert_eq!(shown["entry"]["result"], "Sorry, I could not find a.txt.");
+    assert_eq!(shown["patch"], Value::Null);
+    assert_eq!(shown["annotations"][0]["rule"], "schema");
+    let out = s.review(&["export", &id, "--format", "json"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["error"]["code"], "no_patch");
 }
