@@ -2,7 +2,6 @@
 //! and apply it only when a person named the rule of every violation that remains.
 
 use super::{ApplyArgs, emit, load, unknown_rule};
-use crate::cli::apply::{load_policy, scratch_error};
 use crate::cli::{CliError, CliResult};
 use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
@@ -10,7 +9,7 @@ use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
 use patchgate::report::{Exit, to_json_pretty};
 use patchgate::review::{Entry, Override, OverrideDecision, Store, decide_override};
 use patchgate::rule::{Report, RuleId};
-use patchgate::scratch::{self, BaseTree, FileChange};
+use patchgate::scratch::{self, BaseTree, FileChange, ScratchError, ScratchPolicy};
 use patchgate::step::Step;
 use patchgate::validate::{self, Context, Options};
 use std::path::Path;
@@ -125,7 +124,9 @@ fn changes(
     if !parsed.is_ok() || parsed.patch.files.is_empty() {
         return Err(cannot("its patch is not a usable unified diff".to_owned()));
     }
-    let policy = load_policy(root)?;
+    let policy: ScratchPolicy = Config::load(root)
+        .and_then(|c| c.section("scratch"))
+        .map_err(|e| CliError::input("invalid_config", e.to_string()))?;
     let ctx = scratch::Context { repo: repository, patch: &parsed.patch, step, policy: &policy };
     let outcome =
         scratch::check(&ctx, &scratch::Options::default()).map_err(|e| scratch_error(&e))?;
@@ -157,6 +158,12 @@ fn write(
     }
     scratch::apply_to_worktree(&base, root, changes, index)
         .map_err(|e| CliError::failure("write_failed", e.to_string()))
+}
+
+/// HEAD and the stored `expect` were usable moments ago in re-validation, so any failure here
+/// is the repository's.
+fn scratch_error(e: &ScratchError) -> CliError {
+    CliError::failure("repository", e.to_string())
 }
 
 fn print(outcome: &ActionOutcome, json: bool) {
