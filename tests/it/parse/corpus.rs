@@ -50,7 +50,9 @@ fn diffy_entries(bytes: &[u8]) -> Vec<Entry> {
         let (old, new, operation) = match file.operation().strip_prefix(1) {
             FileOperation::Create(p) => (None, own(&p), "create"),
             FileOperation::Delete(p) => (own(&p), None, "delete"),
-            FileOperation::Modify { original, modified } => (own(&original), own(&modified), "modify"),
+            FileOperation::Modify { original, modified } => {
+                (own(&original), own(&modified), "modify")
+            }
             FileOperation::Rename { from, to } => (own(&from), own(&to), "rename"),
             FileOperation::Copy { from, to } => (own(&from), own(&to), "copy"),
         };
@@ -138,7 +140,8 @@ const SEPARATOR: &[u8] = b"patchgate-corpus-commit ";
 #[test]
 fn own_history_parses_without_defects_and_agrees_with_diffy_and_git() {
     let format = format!("--format={}%H", String::from_utf8_lossy(SEPARATOR));
-    let args = ["log", "-p", "-M", "--binary", "--no-merges", "--no-color", "--no-ext-diff", &format];
+    let args =
+        ["log", "-p", "-M", "--binary", "--no-merges", "--no-color", "--no-ext-diff", &format];
     let Some(log) = git(&args) else {
         eprintln!("skipped: {} is not a git checkout", env!("CARGO_MANIFEST_DIR"));
         return;
