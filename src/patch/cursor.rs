@@ -10,8 +10,6 @@ pub(super) struct Raw<'a> {
     pub text: &'a [u8],
     /// Where the line starts.
     pub span: Span,
-    /// Whether a `\n` ends the line (false only for the input's last line).
-    pub has_lf: bool,
 }
 
 impl<'a> Raw<'a> {
@@ -65,20 +63,17 @@ impl<'a> Cursor<'a> {
             self.end = self.start;
             return;
         };
-        match memchr::memchr(b'\n', rest) {
-            Some(i) => {
-                self.end = self.start + i;
-                if i > 0 && rest[i - 1] == b'\r' {
-                    self.endings.crlf += 1;
-                    self.endings.first_crlf.get_or_insert(self.span());
-                } else {
-                    self.endings.lf += 1;
-                }
+        if let Some(i) = memchr::memchr(b'\n', rest) {
+            self.end = self.start + i;
+            if i > 0 && rest[i - 1] == b'\r' {
+                self.endings.crlf += 1;
+                self.endings.first_crlf.get_or_insert(self.span());
+            } else {
+                self.endings.lf += 1;
             }
-            None => {
-                self.end = self.input.len();
-                self.endings.unterminated = Some(self.span());
-            }
+        } else {
+            self.end = self.input.len();
+            self.endings.unterminated = Some(self.span());
         }
     }
 
@@ -89,11 +84,8 @@ impl<'a> Cursor<'a> {
     /// The current line, or `None` at the end of the input.
     #[inline]
     pub fn peek(&self) -> Option<Raw<'a>> {
-        (self.start < self.input.len()).then(|| Raw {
-            text: &self.input[self.start..self.end],
-            span: self.span(),
-            has_lf: self.end < self.input.len(),
-        })
+        (self.start < self.input.len())
+            .then(|| Raw { text: &self.input[self.start..self.end], span: self.span() })
     }
 
     /// The `n`th line after the current one (computed on demand: only header detection
@@ -103,11 +95,8 @@ impl<'a> Cursor<'a> {
         for _ in 0..n {
             let start = raw.span.offset + raw.text.len() + 1;
             let rest = self.input.get(start..).filter(|r| !r.is_empty())?;
-            let (text, has_lf) = match memchr::memchr(b'\n', rest) {
-                Some(i) => (&rest[..i], true),
-                None => (rest, false),
-            };
-            raw = Raw { text, span: Span { offset: start, line: raw.span.line + 1 }, has_lf };
+            let text = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+            raw = Raw { text, span: Span { offset: start, line: raw.span.line + 1 } };
         }
         Some(raw)
     }
