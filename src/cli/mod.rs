@@ -1,12 +1,12 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod apply;
 mod check_arg;
 mod contract;
-mod escape_md;
 mod declare;
+mod escape_md;
 mod hook;
-mod apply;
 mod input;
 mod parse;
 mod paths;
