@@ -101,6 +101,10 @@ impl<'a> Parser<'a, '_> {
             let body = self.body(&mut hunk);
             self.check_order(file, &hunk, has_marker);
             has_marker = body.has_marker;
+            if !body.is_complete {
+                // Counts are untrusted: give back what they reserved beyond the lines read.
+                hunk.lines.shrink_to_fit();
+            }
             file.hunks.push(hunk);
             if !body.is_complete {
                 self.skip_to_entry();
@@ -164,7 +168,7 @@ impl<'a> Parser<'a, '_> {
     /// The lines the counts ask for; false (after a defect) when they are not there.
     fn body_lines(&mut self, hunk: &mut Hunk<'a>, closed: &mut Closed) -> bool {
         let (mut old, mut new) = (hunk.old_count, hunk.new_count);
-        let wanted = old.saturating_add(new).min(1 << 16);
+        let wanted = old.saturating_add(new).min(1 << 12);
         hunk.lines.reserve(usize::try_from(wanted).unwrap_or(0));
         let mut has_change = false;
         while old > 0 || new > 0 {
@@ -326,10 +330,14 @@ impl<'a> Parser<'a, '_> {
             _ => false,
         };
         if is_hunk_like {
-            let message = format!(
-                "`{}` follows a hunk whose counts are used up (git would drop it); fix the hunk counts",
-                quote_input(line.text)
-            );
+            let message = if line.text.is_empty() {
+                "a blank line follows a hunk whose counts are used up; git reads it as an empty context line and drops it: remove it or fix the counts".to_owned()
+            } else {
+                format!(
+                    "`{}` follows a hunk whose counts are used up (git would drop it); fix the hunk counts",
+                    quote_input(line.text)
+                )
+            };
             self.defect(DefectCode::HunkTooLong, line.span, message);
             self.skip_to_entry();
         }
