@@ -168,11 +168,12 @@ fn hostile_inputs_do_not_panic() {
 
 #[test]
 fn many_broken_entries_are_each_reported() {
+    use std::fmt::Write as _;
     let entry = "diff --git a/X b/X\n--- a/X\n+++ b/X\n@@ -1,4000 +1,4000 @@\n-a\n";
     let mut text = String::new();
     for i in 0..5000 {
         text.push_str(&entry.replace('X', &format!("f{i}")));
-        text.push_str(&format!("diff --git a/g{i} b/g{i}\n"));
+        let _ = writeln!(text, "diff --git a/g{i} b/g{i}");
     }
     let parsed = parse(text.as_bytes(), &ParseOptions::default());
     let short = parsed.defects.iter().filter(|d| d.code == HunkTooShort).count();
