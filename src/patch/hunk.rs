@@ -264,7 +264,7 @@ impl<'a> Parser<'a, '_> {
     fn interrupted(&mut self, hunk: &Hunk<'a>, line: Raw<'a>, old: u64, new: u64) {
         let t = line.trimmed();
         if t.starts_with(b"```") && self.options.is_strict {
-            let message = format!("markdown fence `{}` inside a hunk", quote_input(line.text));
+            let message = format!("markdown fence line {} inside a hunk", quote_input(line.text));
             self.defect(DefectCode::MarkdownFence, line.span, message);
         } else if t.starts_with(b"@@") || t.starts_with(b"diff ") || self.is_entry_start(line) {
             self.too_short(hunk, Some(line), old, new);

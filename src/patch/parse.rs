@@ -266,7 +266,7 @@ impl<'a> Parser<'a, '_> {
     fn fence(&mut self, line: Raw<'a>) {
         if self.options.is_strict {
             let message = format!(
-                "markdown fence `{}` around the patch; send the raw diff without ``` lines",
+                "markdown fence line {} around the patch; send the raw diff without fence lines",
                 quote_input(line.text)
             );
             self.defect(DefectCode::MarkdownFence, line.span, message);
