@@ -2,8 +2,16 @@
 //! `patchgate::report`, map to an exit code. One file per command.
 
 mod apply;
+mod check_arg;
+mod contract;
+mod declare;
+mod escape_md;
+mod hook;
 mod input;
 mod parse;
+mod paths;
+mod review;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
@@ -46,6 +54,27 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Browse and act on rejected results kept in the repository: list (default), show,
+    /// export, drop.
+    Review(review::Args),
+    /// Record which files the current piece of work may change (the git hook enforces it).
+    Declare(declare::Args),
+    /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
+    Hook(hook::Args),
+    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
+    /// rejected, 2 bad step, 3 could not evaluate.
+    Validate(validate::Args),
+    /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
+    /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
+    CheckArg(check_arg::Args),
+    /// Filter hallucinated paths (absolute, `~`, traversal, missing) with a reason each (seed
+    /// 000's validateFilePaths): exit 0 if every path is kept, 1 if any is filtered.
+    Paths(paths::Args),
+    /// Check an agent's reply against its output contract (seeds 000, 004).
+    Contract(contract::Args),
+    /// Escape agent text for markdown reports (seed 004's `escape_markdown`; --sanitize first
+    /// applies its `sanitize_user_input`).
+    EscapeMd(escape_md::Args),
     /// Validate a result and, only if valid, write its patch into the worktree (and index with
     /// --index), all or nothing; refuses over uncommitted edits to the touched files.
     Apply(apply::Args),
@@ -87,6 +116,14 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Review(args) => review::run(&args, &global),
+        Command::Declare(args) => declare::run(&args, &global),
+        Command::Hook(args) => hook::run(&args, &global),
+        Command::Validate(args) => validate::run(&args, &global),
+        Command::CheckArg(args) => check_arg::run(&args, &global),
+        Command::Paths(args) => paths::run(&args, &global),
+        Command::Contract(args) => contract::run(&args, &global),
+        Command::EscapeMd(args) => escape_md::run(&args, &global),
         Command::Apply(args) => apply::run(&args, &global),
     };
     match outcome {

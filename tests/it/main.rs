@@ -1,6 +1,10 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod contract;
+mod hook;
 mod parse;
+mod review;
 mod scratch;
 mod support;
+mod validate;
