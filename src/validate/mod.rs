@@ -26,6 +26,7 @@ mod schemas;
 mod tests;
 
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
+pub use repository::scratch_policy;
 pub use schemas::json_schemas;
 
 use crate::config::{Config, ConfigError};
@@ -66,6 +67,8 @@ pub struct Options {
     pub judge: Option<JudgeOptions>,
     /// How strictly to parse the patch (strict by default).
     pub parse: ParseOptions,
+    /// The repository phase: `--base`, `--check-cmd`, `--check-timeout`.
+    pub scratch: crate::scratch::Options,
 }
 
 /// Why a result could not be evaluated.
@@ -159,7 +162,7 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
     note_unknown_apply_run(&input, &mut findings);
     findings.violations = rule::evaluate(&input, &policy);
     note_warnings(parsed.as_ref(), &mut findings);
-    repository::check_repository(ctx, &input, &mut findings)?;
+    repository::check_repository(ctx, &input, options, &mut findings)?;
     if findings.violations.is_empty()
         && let Some(judge) = &options.judge
     {
