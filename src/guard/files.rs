@@ -1,47 +1,41 @@
 //! The repository's file list for suggestions: the git index when there is one (cached under
 //! the state directory, keyed by the index file's identity), else a gitignore-aware walk.
 //!
-//! The list is one string of NUL-separated entries (directories end with `/`), so a cached
-//! list is used as read, without a per-path allocation.
+//! The list is kept as two [`Index`]es (files, directories) whose text is also the cache's
+//! content, so a cached list is used as read: no per-path allocation, no sorting, no hashing.
 
+use super::suggest::Index;
 use std::io::Write as _;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
 /// Entries at most: a walk of something that is not really a project stops here.
 const WALK_LIMIT: usize = 200_000;
-const CACHE_FILE: &str = "files-v1.cache";
+const CACHE_FILE: &str = "files-v3.cache";
 
-/// The list of repository entries.
+/// The repository's files and directories, indexed by basename.
 #[derive(Debug, Default)]
 pub(super) struct FileList {
-    text: String,
+    pub files: Index,
+    pub dirs: Index,
 }
 
 impl FileList {
-    pub fn entries(&self) -> impl Iterator<Item = &str> {
-        self.text.split('\0').filter(|e| !e.is_empty())
-    }
-
-    fn from_paths<'a>(paths: impl Iterator<Item = &'a str>) -> Self {
-        let mut text = String::new();
-        let mut dirs = std::collections::HashSet::new();
+    fn from_paths(paths: &[String]) -> Self {
+        let mut dirs: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for path in paths {
-            text.push_str(path);
-            text.push('\0');
-            let mut rest = path;
+            let mut rest = path.as_str();
             while let Some((parent, _)) = rest.rsplit_once('/') {
-                if !dirs.insert(parent.to_owned()) {
+                if !dirs.insert(parent) {
                     break;
                 }
                 rest = parent;
             }
         }
-        for dir in dirs {
-            text.push_str(&dir);
-            text.push_str("/\0");
+        Self {
+            files: Index::new(paths.iter().map(String::as_str)),
+            dirs: Index::new(dirs.into_iter()),
         }
-        Self { text }
     }
 }
 
@@ -86,25 +80,32 @@ fn read_index(repo: &git2::Repository) -> Result<FileList, String> {
             paths.push(path);
         }
     }
-    Ok(FileList::from_paths(paths.iter().map(String::as_str)))
+    Ok(FileList::from_paths(&paths))
 }
 
+/// The cache: `<key> <length of the files section>\n`, the files' index text, the
+/// directories' index text.
 fn read_cache(dir: &Path, key: &str) -> Option<FileList> {
     let mut text = std::fs::read_to_string(dir.join(CACHE_FILE)).ok()?;
     let end = text.find('\n')?;
-    if text[..end] != *key {
+    let (cached_key, files_len) = text[..end].rsplit_once(' ')?;
+    if cached_key != key {
         return None;
     }
+    let files_len: usize = files_len.parse().ok()?;
+    let dirs = text.get(end + 1 + files_len..)?.to_owned();
+    text.truncate(end + 1 + files_len);
     text.drain(..=end);
-    Some(FileList { text })
+    Some(FileList { files: Index::from_text(text), dirs: Index::from_text(dirs) })
 }
 
 fn write_cache(dir: &Path, key: &str, list: &FileList) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(key.as_bytes())?;
-    file.write_all(b"\n")?;
-    file.write_all(list.text.as_bytes())?;
+    let files = list.files.as_text();
+    writeln!(file, "{key} {}", files.len())?;
+    file.write_all(files.as_bytes())?;
+    file.write_all(list.dirs.as_text().as_bytes())?;
     file.persist(dir.join(CACHE_FILE)).map_err(|e| e.error)?;
     Ok(())
 }
@@ -120,5 +121,5 @@ pub(super) fn from_walk(root: &Path) -> FileList {
             paths.push(rel.to_owned());
         }
     }
-    FileList::from_paths(paths.iter().map(String::as_str))
+    FileList::from_paths(&paths)
 }

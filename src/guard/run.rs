@@ -3,7 +3,7 @@
 
 use super::check::{self, Checker, Missing, Standing};
 use super::session::{Event, Store};
-use super::suggest::{Index, suggest};
+use super::suggest::suggest;
 use super::{
     Denial, DenyCode, GuardError, GuardPolicy, OnError, Outcome, PathArg, Protocol, Role, ToolCall,
     ToolKind, envelope, files, parse_call, shell, strategy_shift_instruction,
@@ -316,8 +316,8 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
         Some(repo) => files::from_git(repo, env.state_dir.as_deref()).unwrap_or_default(),
         None => files::from_walk(&env.list_root),
     };
-    let index = Index::new(list.entries());
-    suggest(&index, relative, want_dir, env.policy.suggestion_limit)
+    let index = if want_dir { &list.dirs } else { &list.files };
+    suggest(index, relative, env.policy.suggestion_limit)
         .iter()
         .map(|s| env.list_root.join(s))
         .collect()

@@ -3,8 +3,8 @@
 //! Agents invent directories, misspell names, change extensions and drop or add prefixes;
 //! subsequence matchers (fzf, nucleo) find nothing for those. This engine matches basenames
 //! instead: exact first (any directory), the same stem with another extension, else
-//! Damerau-Levenshtein over the unique basenames (length differences over 3 skipped, a
-//! character-count bound before the full distance, threshold 0.75). Exact basenames rank before
+//! Damerau-Levenshtein (optimal string alignment) over the unique basenames (length differences
+//! over 3 skipped, a character-count bound before the full distance, threshold 0.75). Exact basenames rank before
 //! every other candidate; within each tier, candidates are ranked by name similarity and by the
 //! directory components they share with the request.
 //!
@@ -13,10 +13,8 @@
 //! let files = ["backend/tests/test_cache_simple.py", "backend/app/cache.py"];
 //! let index = Index::new(files.iter().copied());
 //! let wanted = "backend/tests/coverage_improvement/manual/services/test_cache_simple.py";
-//! assert_eq!(suggest(&index, wanted, false, 5)[0], "backend/tests/test_cache_simple.py");
+//! assert_eq!(suggest(&index, wanted, 5)[0], "backend/tests/test_cache_simple.py");
 //! ```
-
-use std::collections::HashMap;
 
 /// Weight of the name against the directory evidence.
 const NAME_WEIGHT: f64 = 0.7;
@@ -27,48 +25,74 @@ const FUZZY_THRESHOLD: f64 = 0.75;
 /// Basenames whose lengths differ by more than this are never similar enough.
 const MAX_LENGTH_DIFFERENCE: usize = 3;
 
-/// Repository entries by basename: files as `a/b.rs`, directories as `a/b/`.
-#[derive(Debug, Default)]
-pub struct Index<'a> {
-    by_name: HashMap<&'a str, Vec<&'a str>>,
+/// Repository paths of one kind (files, or directories) grouped by basename.
+///
+/// Stored as text, one line per basename: `name\0path\0path...\n`. A query scans the names
+/// only and splits the paths of the few that match; the file-list cache (`guard::files`) is
+/// this text, so a cached index is used as read, without hashing or sorting.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Index {
+    text: String,
 }
 
-impl<'a> Index<'a> {
-    /// Index `entries` (repository-relative; directories end with `/`).
-    pub fn new(entries: impl Iterator<Item = &'a str>) -> Self {
-        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::with_capacity(1 << 16);
-        for entry in entries {
-            by_name.entry(basename(entry)).or_default().push(entry);
+impl Index {
+    /// Index repository-relative `paths` (paths holding a newline or NUL are left out).
+    pub fn new<'a>(paths: impl Iterator<Item = &'a str>) -> Self {
+        let mut pairs: Vec<(&str, &str)> = paths
+            .filter(|p| !p.is_empty() && !p.contains(['\n', '\0']))
+            .map(|p| (basename(p), p))
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut text =
+            String::with_capacity(pairs.iter().map(|(n, p)| n.len() + p.len() + 2).sum());
+        for run in pairs.chunk_by(|a, b| a.0 == b.0) {
+            text.push_str(run[0].0);
+            for (_, path) in run {
+                text.push('\0');
+                text.push_str(path);
+            }
+            text.push('\n');
         }
-        Self { by_name }
+        Self { text }
+    }
+
+    /// An index from its text, as [`Index::as_text`] gave it (the cache).
+    pub(crate) fn from_text(text: String) -> Self {
+        Self { text }
+    }
+
+    /// The stored form.
+    pub(crate) fn as_text(&self) -> &str {
+        &self.text
+    }
+
+    /// Each basename with its paths, NUL-separated.
+    fn groups(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.text.split('\n').filter_map(|line| line.split_once('\0'))
     }
 
     /// Number of unique basenames.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.by_name.len()
+        self.groups().count()
     }
 
     /// Whether nothing is indexed.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.by_name.is_empty()
+        self.text.is_empty()
     }
 }
 
-fn basename(entry: &str) -> &str {
-    let trimmed = entry.strip_suffix('/').unwrap_or(entry);
-    trimmed.rsplit('/').next().unwrap_or(trimmed)
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
-fn is_dir_entry(entry: &str) -> bool {
-    entry.ends_with('/')
-}
-
-/// Up to `limit` entries most likely meant by `requested` (repository-relative), best first.
-/// `want_dir`: suggest directories (for listing and search tools) instead of files.
+/// Up to `limit` paths of `index` most likely meant by `requested` (repository-relative), best
+/// first.
 #[must_use]
-pub fn suggest(index: &Index<'_>, requested: &str, want_dir: bool, limit: usize) -> Vec<String> {
+pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
     let requested = requested.trim_end_matches('/');
     let query = basename(requested);
     if query.is_empty() {
@@ -78,12 +102,12 @@ pub fn suggest(index: &Index<'_>, requested: &str, want_dir: bool, limit: usize)
     let query_counts = char_counts(&query_lower);
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
     let mut ranked: Vec<(bool, f64, &str)> = Vec::new();
-    for (name, entries) in &index.by_name {
+    for (name, entries) in index.groups() {
         let Some(name_score) = name_score(query, &query_lower, &query_counts, name) else {
             continue;
         };
-        for entry in entries.iter().filter(|e| is_dir_entry(e) == want_dir) {
-            let dirs: Vec<&str> = parent_components(entry.trim_end_matches('/')).collect();
+        for entry in entries.split('\0') {
+            let dirs: Vec<&str> = parent_components(entry).collect();
             let score =
                 NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
             ranked.push((name_score >= EXACT, score, entry));
@@ -92,7 +116,7 @@ pub fn suggest(index: &Index<'_>, requested: &str, want_dir: bool, limit: usize)
     ranked.sort_by(|a, b| {
         (b.0.cmp(&a.0)).then(b.1.total_cmp(&a.1)).then(a.2.len().cmp(&b.2.len())).then(a.2.cmp(b.2))
     });
-    ranked.into_iter().take(limit).map(|(_, _, e)| e.trim_end_matches('/').to_owned()).collect()
+    ranked.into_iter().take(limit).map(|(_, _, e)| e.to_owned()).collect()
 }
 
 fn parent_components(path: &str) -> impl Iterator<Item = &str> {
@@ -149,7 +173,11 @@ fn fuzzy(query_lower: &str, query_counts: &[u8; 64], name: &str) -> Option<f64> 
     if difference.div_ceil(2) > allowed {
         return None;
     }
-    let score = strsim::normalized_damerau_levenshtein(query_lower, &name.to_lowercase());
+    let name_lower = name.to_lowercase();
+    let distance = strsim::osa_distance(query_lower, &name_lower);
+    let length = query_lower.chars().count().max(name_lower.chars().count()).max(1);
+    #[allow(clippy::cast_precision_loss, reason = "file names are short")]
+    let score = 1.0 - distance as f64 / length as f64;
     (score >= FUZZY_THRESHOLD).then_some(score)
 }
 
