@@ -6,7 +6,9 @@
 //! the directories the queries touch exist on disk, which is all the guard reads besides the
 //! index. Printed: p50/p99 for hits, misses with suggestions (the file-list cache warm; the
 //! first, cold miss separately) and shell commands, and the same for `patchgate --version`
-//! (bare process start) as the reference each is compared with.
+//! (bare process start) as the reference each is compared with. Wall time on a shared machine
+//! includes waiting for a CPU, so the mean CPU time per call (user + system, from the
+//! children's times in `/proc/self/stat`) is printed beside it.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -165,10 +167,23 @@ fn run(bin: &Path, root: &Path, args: &[&str], stdin: &str) -> Duration {
     started.elapsed()
 }
 
-fn measure(runs: usize, mut one: impl FnMut(usize) -> Duration) -> Vec<Duration> {
+/// Sorted wall times, and the mean CPU time per call.
+fn measure(runs: usize, mut one: impl FnMut(usize) -> Duration) -> (Vec<Duration>, Duration) {
+    let cpu_before = children_cpu();
     let mut times: Vec<Duration> = (0..runs).map(&mut one).collect();
+    let cpu =
+        children_cpu().saturating_sub(cpu_before) / u32::try_from(runs.max(1)).expect("runs fit");
     times.sort_unstable();
-    times
+    (times, cpu)
+}
+
+/// User + system time of all waited-for children (`cutime`, `cstime`; 100 ticks a second).
+fn children_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> =
+        stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks: u64 = [13, 14].iter().filter_map(|&i| fields.get(i)?.parse::<u64>().ok()).sum();
+    Duration::from_millis(ticks * 10)
 }
 
 fn percentile(sorted: &[Duration], p: usize) -> Duration {
@@ -179,12 +194,17 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn report(label: &str, times: &[Duration], reference: &[Duration]) {
+fn report(
+    label: &str,
+    (times, cpu): &(Vec<Duration>, Duration),
+    reference: &(Vec<Duration>, Duration),
+) {
     let (p50, p99) = (percentile(times, 50), percentile(times, 99));
     println!(
-        "  {label:<38} p50 {:>6.2} ms  p99 {:>6.2} ms  ({:.2}x process start at p50)",
+        "  {label:<38} p50 {:>6.2} ms  p99 {:>6.2} ms  cpu {:>5.2} ms/call  ({:.2}x process start at p50)",
         ms(p50),
         ms(p99),
-        p50.as_secs_f64() / percentile(reference, 50).as_secs_f64()
+        ms(*cpu),
+        p50.as_secs_f64() / percentile(&reference.0, 50).as_secs_f64()
     );
 }

@@ -16,6 +16,8 @@
 //! assert_eq!(suggest(&index, wanted, 5)[0], "backend/tests/test_cache_simple.py");
 //! ```
 
+use std::fmt::Write as _;
+
 /// Weight of the name against the directory evidence.
 const NAME_WEIGHT: f64 = 0.7;
 /// Name scores from here up are the same basename (up to letter case).
@@ -27,12 +29,27 @@ const MAX_LENGTH_DIFFERENCE: usize = 3;
 
 /// Repository paths of one kind (files, or directories) grouped by basename.
 ///
-/// Stored as text, one line per basename: `name\0path\0path...\n`. A query scans the names
-/// only and splits the paths of the few that match; the file-list cache (`guard::files`) is
-/// this text, so a cached index is used as read, without hashing or sorting.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Two parts: the names, one line each (`name\0offset\0length\n`), and per name the
+/// NUL-separated parent directories of its paths at that offset. A query scans the names only
+/// and reads the directories of the few that match; a cached index (see `guard::files`) keeps
+/// the second part on disk and reads those lines with positioned reads.
+#[derive(Debug)]
 pub struct Index {
-    text: String,
+    names: String,
+    dirs: Dirs,
+}
+
+#[derive(Debug)]
+enum Dirs {
+    Memory(String),
+    /// A cache file and the offset of the directories part in it.
+    File(std::fs::File, u64),
+}
+
+impl Default for Index {
+    fn default() -> Self {
+        Self { names: String::new(), dirs: Dirs::Memory(String::new()) }
+    }
 }
 
 impl Index {
@@ -40,36 +57,63 @@ impl Index {
     pub fn new<'a>(paths: impl Iterator<Item = &'a str>) -> Self {
         let mut pairs: Vec<(&str, &str)> = paths
             .filter(|p| !p.is_empty() && !p.contains(['\n', '\0']))
-            .map(|p| (basename(p), p))
+            .map(|p| match p.rsplit_once('/') {
+                Some((dir, name)) => (name, dir),
+                None => (p, ""),
+            })
             .collect();
         pairs.sort_unstable();
         pairs.dedup();
-        let mut text =
-            String::with_capacity(pairs.iter().map(|(n, p)| n.len() + p.len() + 2).sum());
+        let mut names = String::new();
+        let mut dirs = String::with_capacity(pairs.iter().map(|(_, d)| d.len() + 1).sum());
         for run in pairs.chunk_by(|a, b| a.0 == b.0) {
-            text.push_str(run[0].0);
-            for (_, path) in run {
-                text.push('\0');
-                text.push_str(path);
+            let offset = dirs.len();
+            for (i, (_, dir)) in run.iter().enumerate() {
+                if i > 0 {
+                    dirs.push('\0');
+                }
+                dirs.push_str(dir);
             }
-            text.push('\n');
+            let _ = writeln!(names, "{}\0{offset}\0{}", run[0].0, dirs.len() - offset);
         }
-        Self { text }
+        Self { names, dirs: Dirs::Memory(dirs) }
     }
 
-    /// An index from its text, as [`Index::as_text`] gave it (the cache).
-    pub(crate) fn from_text(text: String) -> Self {
-        Self { text }
+    /// An index whose directories part is in `file` at `offset` (the cache).
+    pub(crate) fn on_disk(names: String, file: std::fs::File, offset: u64) -> Self {
+        Self { names, dirs: Dirs::File(file, offset) }
     }
 
-    /// The stored form.
-    pub(crate) fn as_text(&self) -> &str {
-        &self.text
+    /// The two parts, for writing the cache; `None` for an index read from one.
+    pub(crate) fn parts(&self) -> Option<(&str, &str)> {
+        match &self.dirs {
+            Dirs::Memory(dirs) => Some((&self.names, dirs)),
+            Dirs::File(..) => None,
+        }
     }
 
-    /// Each basename with its paths, NUL-separated.
+    /// Each basename with the location of its directories.
     fn groups(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.text.split('\n').filter_map(|line| line.split_once('\0'))
+        self.names.split('\n').filter_map(|line| line.split_once('\0'))
+    }
+
+    /// The paths named `name`, from the location part of its line (`offset\0length`).
+    fn paths(&self, name: &str, location: &str) -> Vec<String> {
+        let Some((offset, length)) = location.split_once('\0') else { return Vec::new() };
+        let (Ok(offset), Ok(length)) = (offset.parse::<usize>(), length.parse::<usize>()) else {
+            return Vec::new();
+        };
+        let read;
+        let dirs = match &self.dirs {
+            Dirs::Memory(dirs) => dirs.get(offset..offset + length).unwrap_or(""),
+            Dirs::File(file, base) => {
+                read = read_at(file, base + offset as u64, length).unwrap_or_default();
+                read.as_str()
+            }
+        };
+        let join =
+            |dir: &str| if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
+        dirs.split('\0').map(join).collect()
     }
 
     /// Number of unique basenames.
@@ -81,8 +125,15 @@ impl Index {
     /// Whether nothing is indexed.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
+        self.names.is_empty()
     }
+}
+
+fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<String> {
+    use std::os::unix::fs::FileExt as _;
+    let mut buf = vec![0; length];
+    file.read_exact_at(&mut buf, offset).ok()?;
+    String::from_utf8(buf).ok()
 }
 
 fn basename(path: &str) -> &str {
@@ -101,22 +152,25 @@ pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
     let query_lower = query.to_lowercase();
     let query_counts = char_counts(&query_lower);
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
-    let mut ranked: Vec<(bool, f64, &str)> = Vec::new();
-    for (name, entries) in index.groups() {
+    let mut ranked: Vec<(bool, f64, String)> = Vec::new();
+    for (name, location) in index.groups() {
         let Some(name_score) = name_score(query, &query_lower, &query_counts, name) else {
             continue;
         };
-        for entry in entries.split('\0') {
-            let dirs: Vec<&str> = parent_components(entry).collect();
+        for entry in index.paths(name, location) {
+            let dirs: Vec<&str> = parent_components(&entry).collect();
             let score =
                 NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
             ranked.push((name_score >= EXACT, score, entry));
         }
     }
     ranked.sort_by(|a, b| {
-        (b.0.cmp(&a.0)).then(b.1.total_cmp(&a.1)).then(a.2.len().cmp(&b.2.len())).then(a.2.cmp(b.2))
+        (b.0.cmp(&a.0))
+            .then(b.1.total_cmp(&a.1))
+            .then(a.2.len().cmp(&b.2.len()))
+            .then(a.2.cmp(&b.2))
     });
-    ranked.into_iter().take(limit).map(|(_, _, e)| e.to_owned()).collect()
+    ranked.into_iter().take(limit).map(|(_, _, e)| e).collect()
 }
 
 fn parent_components(path: &str) -> impl Iterator<Item = &str> {
