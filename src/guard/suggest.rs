@@ -149,12 +149,11 @@ pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
     if query.is_empty() {
         return Vec::new();
     }
-    let query_lower = query.to_lowercase();
-    let query_counts = char_counts(&query_lower);
+    let query = Query::new(query);
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
     let mut ranked: Vec<(bool, f64, String)> = Vec::new();
     for (name, location) in index.groups() {
-        let Some(name_score) = name_score(query, &query_lower, &query_counts, name) else {
+        let Some(name_score) = name_score(&query, name) else {
             continue;
         };
         for entry in index.paths(name, location) {
@@ -178,22 +177,52 @@ fn parent_components(path: &str) -> impl Iterator<Item = &str> {
     parent.split('/').filter(|c| !c.is_empty())
 }
 
-/// How well `name` matches the requested basename, `None` below the threshold.
-fn name_score(query: &str, query_lower: &str, query_counts: &[u8; 64], name: &str) -> Option<f64> {
-    if name == query {
+/// The requested basename, with what every comparison needs computed once.
+struct Query<'a> {
+    name: &'a str,
+    lower: String,
+    stem: &'a str,
+    counts: [u8; 64],
+    mask: u64,
+}
+
+impl<'a> Query<'a> {
+    fn new(name: &'a str) -> Self {
+        let lower = name.to_lowercase();
+        let counts = char_counts(&lower);
+        Self { name, stem: stem(name), counts, mask: char_mask(&lower), lower }
+    }
+}
+
+/// How well `name` matches the requested basename, `None` below the threshold. The cheap
+/// tests come first: most of a repository's names fail the length gate.
+fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
+    let difference = query.name.len().abs_diff(name.len());
+    if difference == 0 && name == query.name {
         return Some(1.0);
     }
-    if name.eq_ignore_ascii_case(query) {
+    if difference == 0 && name.eq_ignore_ascii_case(query.name) {
         return Some(EXACT);
     }
-    let (query_stem, name_stem) = (stem(query), stem(name));
-    if !query_stem.is_empty() && query_stem.eq_ignore_ascii_case(name_stem) {
+    if is_same_stem(query.stem, name) {
         return Some(0.9);
     }
-    if is_truncation(query_lower, name) {
+    if difference > MAX_LENGTH_DIFFERENCE {
+        return None;
+    }
+    if is_truncation(&query.lower, name) {
         return Some(0.8);
     }
-    fuzzy(query_lower, query_counts, name)
+    fuzzy(query, name)
+}
+
+/// `db.js` for `db.ts`, `Makefile` for `Makefile.txt`: the same name up to the extension.
+fn is_same_stem(query_stem: &str, name: &str) -> bool {
+    let n = query_stem.len();
+    n > 0
+        && name.len() >= n
+        && name.as_bytes()[..n].eq_ignore_ascii_case(query_stem.as_bytes())
+        && stem(name).len() == n
 }
 
 /// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
@@ -213,26 +242,36 @@ fn stem(name: &str) -> &str {
     }
 }
 
-fn fuzzy(query_lower: &str, query_counts: &[u8; 64], name: &str) -> Option<f64> {
-    let (a, b) = (query_lower.len(), name.len());
+fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
+    let (a, b) = (query.lower.len(), name.len());
     let longest = a.max(b);
     let allowed = longest / 4;
     if a.abs_diff(b) > MAX_LENGTH_DIFFERENCE.min(allowed) {
         return None;
     }
-    // Each edit changes the character counts by at most two: a cheap lower bound.
+    // Each edit changes which characters occur, and how often, by at most two: cheap lower
+    // bounds of the distance, the set first, then the counts.
+    let present = (char_mask(name) ^ query.mask).count_ones() as usize;
+    if present.div_ceil(2) > allowed {
+        return None;
+    }
     let name_counts = char_counts(name);
     let difference: usize =
-        query_counts.iter().zip(&name_counts).map(|(x, y)| usize::from(x.abs_diff(*y))).sum();
+        query.counts.iter().zip(&name_counts).map(|(x, y)| usize::from(x.abs_diff(*y))).sum();
     if difference.div_ceil(2) > allowed {
         return None;
     }
     let name_lower = name.to_lowercase();
-    let distance = strsim::osa_distance(query_lower, &name_lower);
-    let length = query_lower.chars().count().max(name_lower.chars().count()).max(1);
+    let distance = strsim::osa_distance(&query.lower, &name_lower);
+    let length = query.lower.chars().count().max(name_lower.chars().count()).max(1);
     #[allow(clippy::cast_precision_loss, reason = "file names are short")]
     let score = 1.0 - distance as f64 / length as f64;
     (score >= FUZZY_THRESHOLD).then_some(score)
+}
+
+/// Which (lowercased) bytes occur, folded into 64 bits; folding only weakens the bound.
+fn char_mask(text: &str) -> u64 {
+    text.bytes().fold(0, |mask, b| mask | 1 << (b.to_ascii_lowercase() & 63))
 }
 
 /// Counts of (lowercased) bytes folded into 64 buckets; folding only weakens the bound.
