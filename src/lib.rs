@@ -15,10 +15,16 @@
 //! ```
 
 pub mod config;
+pub mod contract;
+pub mod declare;
 pub mod guard;
+pub mod hook;
 pub mod patch;
 pub mod path;
 pub mod repo;
 pub mod report;
+pub mod review;
 pub mod rule;
+pub mod scratch;
 pub mod step;
+pub mod validate;

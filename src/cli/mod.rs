@@ -1,9 +1,18 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+mod apply;
+mod check_arg;
+mod contract;
+mod declare;
+mod escape_md;
 mod guard;
+mod hook;
 mod input;
 mod parse;
+mod paths;
+mod review;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
@@ -46,6 +55,30 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Browse and act on rejected results kept in the repository: list (default), show,
+    /// export, drop.
+    Review(review::Args),
+    /// Record which files the current piece of work may change (the git hook enforces it).
+    Declare(declare::Args),
+    /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
+    Hook(hook::Args),
+    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
+    /// rejected, 2 bad step, 3 could not evaluate.
+    Validate(validate::Args),
+    /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
+    /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
+    CheckArg(check_arg::Args),
+    /// Filter hallucinated paths (absolute, `~`, traversal, missing) with a reason each (seed
+    /// 000's validateFilePaths): exit 0 if every path is kept, 1 if any is filtered.
+    Paths(paths::Args),
+    /// Check an agent's reply against its output contract (seeds 000, 004).
+    Contract(contract::Args),
+    /// Escape agent text for markdown reports (seed 004's `escape_markdown`; --sanitize first
+    /// applies its `sanitize_user_input`).
+    EscapeMd(escape_md::Args),
+    /// Validate a result and, only if valid, write its patch into the worktree (and index with
+    /// --index), all or nothing; refuses over uncommitted edits to the touched files.
+    Apply(apply::Args),
     /// Check one agent tool call (stdin) before it runs: missing paths with the parent listing
     /// and likely intended files, traversal, paths outside the workspace, hook bypasses.
     Guard(guard::Args),
@@ -68,7 +101,6 @@ impl CliError {
     }
 
     /// patchgate could not do its job (exit 3).
-    #[allow(dead_code, reason = "the repository commands use it")]
     pub fn failure(code: &'static str, message: impl Into<String>) -> Self {
         Self { exit: Exit::Failure, code, message: message.into() }
     }
@@ -88,6 +120,15 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Review(args) => review::run(&args, &global),
+        Command::Declare(args) => declare::run(&args, &global),
+        Command::Hook(args) => hook::run(&args, &global),
+        Command::Validate(args) => validate::run(&args, &global),
+        Command::CheckArg(args) => check_arg::run(&args, &global),
+        Command::Paths(args) => paths::run(&args, &global),
+        Command::Contract(args) => contract::run(&args, &global),
+        Command::EscapeMd(args) => escape_md::run(&args, &global),
+        Command::Apply(args) => apply::run(&args, &global),
         Command::Guard(args) => Ok(guard::run(&args, &global)),
     };
     match outcome {

@@ -117,6 +117,12 @@ codes! {
         BadPath => "bad_path",
         /// A `GIT binary patch` block that is malformed.
         BadBinary => "bad_binary",
+        /// A `---` without its `+++`, or hunks after `diff --git` without `---`/`+++`.
+        IncompleteHeader => "incomplete_header",
+        /// An extended header with a malformed value (`index`, `similarity index`).
+        BadHeader => "bad_header",
+        /// A hunk with no added and no removed line (git: corrupt patch).
+        ContextOnlyHunk => "context_only_hunk",
     }
 }
 
@@ -135,5 +141,9 @@ codes! {
         Binary => "binary",
         /// Text after the last entry that is a format-patch signature (`-- `).
         Signature => "signature",
+        /// Lenient mode: text outside file entries was skipped.
+        SkippedText => "skipped_text",
+        /// Lenient mode: markdown fence lines were skipped.
+        MarkdownFence => "markdown_fence",
     }
 }

@@ -16,10 +16,20 @@
 //! assert_eq!((file.added(), file.removed()), (1, 1));
 //! ```
 
+mod binary;
+mod check;
+mod cursor;
 mod defect;
+mod header;
+mod hunk;
 mod parse;
+mod quote;
+mod render;
+#[cfg(test)]
+mod tests;
 
 pub use defect::{Defect, DefectCode, Warning, WarningCode};
+pub use render::render;
 
 use serde::Serialize;
 

@@ -1,8 +1,68 @@
 //! The eight execute-step rules of seed 002 (plus `schema`), over a parsed patch, the step and
 //! the executor result. A rejection is data ([`Report`]), never an `Err`.
+//!
+//! Each rule lives in its own file and is a pure function of an [`Input`] and the
+//! [`RulePolicy`]. [`schema::check`] turns the raw result bytes into an
+//! [`ExecutorResult`](crate::step::ExecutorResult) (or `schema` violations); [`evaluate`] then
+//! runs the other eight rules in [`RuleId::ALL`] order.
+//!
+//! ```
+//! use patchgate::patch::{parse, ParseOptions};
+//! use patchgate::rule::{self, Input, RuleId, RulePolicy, Scope};
+//! use patchgate::step::Step;
+//!
+//! let raw = br#"{"mode": "apply", "success": true,
+//!   "patch": "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n",
+//!   "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "s"}"#;
+//! let result = rule::schema::check(raw).expect("fits the schema");
+//! let step = Step { description: "Change old to new in a.txt".into(), ..Step::default() };
+//! let scope = Scope::new(&step, &[]).expect("valid globs");
+//! let text = result.patch.clone().unwrap_or_default();
+//! let parsed = parse(text.as_bytes(), &ParseOptions::default());
+//! let input = Input { step: &step, result: &result, patch: Some(&parsed), apply_patch: None, scope: &scope };
+//! let violations = rule::evaluate(&input, &RulePolicy::default());
+//! // With the parser scaffold every patch is malformed; with the real parser this one passes.
+//! assert!(violations.iter().all(|v| v.rule == RuleId::Malformed));
+//! ```
+
+mod declared;
+mod input;
+mod intent;
+mod malformed;
+mod mode;
+mod noop;
+mod not_implemented;
+mod policy;
+mod reversal;
+pub mod schema;
+mod scope;
+mod superficial;
+#[cfg(test)]
+mod tests;
+mod undeclared;
+mod zero_impact;
+
+pub use input::{Input, PatchPath, Scope, patch_paths};
+pub use policy::RulePolicy;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// Run rules `mode` to `not-implemented` over `input`, in [`RuleId::ALL`] order. The `schema`
+/// rule runs before, in [`schema::check`], because the others need a decoded result.
+#[must_use]
+pub fn evaluate(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
+    let mut out = Vec::new();
+    out.extend(mode::check(input, policy));
+    out.extend(scope::check(input));
+    out.extend(declared::check(input));
+    out.extend(reversal::check(input, policy));
+    out.extend(undeclared::check(input));
+    out.extend(malformed::check(input, policy));
+    out.extend(zero_impact::check(input));
+    out.extend(not_implemented::check(input));
+    out
+}
 
 /// The rule a violation belongs to. The wire names are the seed's rule ids as design.md words
 /// them, and start every `reason`.

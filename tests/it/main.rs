@@ -1,6 +1,11 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod contract;
 mod guard;
+mod hook;
 mod parse;
+mod review;
+mod scratch;
 mod support;
+mod validate;

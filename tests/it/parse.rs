@@ -1,4 +1,8 @@
-//! `patchgate parse` through the real binary.
+//! `patchgate parse` through the real binary: fixtures with the `git apply` oracle, real
+//! corpora, and the command's own behaviour.
+
+mod cases;
+mod corpus;
 
 use crate::support::{code, json, patchgate, run_with_stdin};
 
@@ -25,5 +29,7 @@ fn prose_is_rejected_with_exit_1() {
     let out =
         run_with_stdin(patchgate().args(["parse", "--format", "json", "-"]), b"I fixed it.\n");
     assert_eq!(code(&out), 1);
-    assert_eq!(json(&out)["ok"], false);
+    let v = json(&out);
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["defects"][0]["code"], "no_file_headers");
 }

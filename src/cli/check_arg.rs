@@ -1,0 +1,122 @@
+//! `patchgate check-arg --type TYPE VALUE`: seed 003's hallucinated-argument rejection and seed
+//! 004's input validation, as one command printing the seed-003 envelope.
+
+use super::{CliError, CliResult, Format, Global, contract};
+use clap::ValueEnum;
+use patchgate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, check_allowed_dir};
+use patchgate::report::{Exit, arg_envelope, to_json_line};
+
+/// Arguments of `patchgate check-arg`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The declared type of the argument.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    arg_type: TypeArg,
+    /// The value to check (may start with '-').
+    #[arg(allow_hyphen_values = true)]
+    value: String,
+    /// `ticket_id`: the kind the id must be (initiative, epic, story, task, bug, or a kind from
+    /// `[contract.ticket_patterns]`).
+    #[arg(long, value_name = "KIND")]
+    expect_kind: Option<String>,
+    /// `operation`: the agent whose operations apply (default: any registered agent).
+    #[arg(long, value_name = "NAME")]
+    agent: Option<String>,
+    /// `path`: a directory the path must lie in (repeatable; adds to `[contract] allowed_dirs`).
+    #[arg(long = "allow-dir", value_name = "DIR")]
+    allow_dir: Vec<String>,
+}
+
+/// `--type`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+#[value(rename_all = "snake_case")]
+enum TypeArg {
+    /// A file-system path (absolute paths pass).
+    Path,
+    /// An opaque resource id.
+    ResourceId,
+    /// A name without separators.
+    Identifier,
+    /// A ticket id (seed 004 patterns).
+    TicketId,
+    /// A git branch name.
+    Branch,
+    /// An agent operation.
+    Operation,
+}
+
+impl TypeArg {
+    fn arg_type(self) -> ArgType {
+        match self {
+            Self::Path => ArgType::Path,
+            Self::ResourceId => ArgType::ResourceId,
+            Self::Identifier => ArgType::Identifier,
+            Self::TicketId => ArgType::TicketId,
+            Self::Branch => ArgType::Branch,
+            Self::Operation => ArgType::Operation,
+        }
+    }
+}
+
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    let ty = args.arg_type.arg_type();
+    let policy = contract::policy(global)?;
+    let options = options(args, ty, &policy)?;
+    let outcome = policy.check(ty, &args.value, &options);
+    match global.format.unwrap_or(Format::Json) {
+        Format::Json => println!("{}", to_json_line(&arg_envelope(&outcome))),
+        Format::Text => {
+            if let ArgOutcome::Accepted(a) = &outcome {
+                println!("{}", a.value);
+            }
+        }
+    }
+    match outcome {
+        ArgOutcome::Accepted(_) => Ok(Exit::Accepted),
+        ArgOutcome::Rejected(r) => {
+            eprintln!("patchgate: INVALID_AGENT_INPUT: {}", r.message);
+            Ok(Exit::InputRefused)
+        }
+    }
+}
+
+/// The per-call options, refusing options that do not belong to the type (exit 2).
+fn options(args: &Args, ty: ArgType, policy: &ArgPolicy) -> Result<ArgOptions, CliError> {
+    let misplaced = |flag: &str, owner: ArgType| {
+        CliError::input("usage", format!("{flag} only applies to --type {owner}, not --type {ty}"))
+    };
+    if args.expect_kind.is_some() && ty != ArgType::TicketId {
+        return Err(misplaced("--expect-kind", ArgType::TicketId));
+    }
+    if args.agent.is_some() && ty != ArgType::Operation {
+        return Err(misplaced("--agent", ArgType::Operation));
+    }
+    if !args.allow_dir.is_empty() && ty != ArgType::Path {
+        return Err(misplaced("--allow-dir", ArgType::Path));
+    }
+    if let Some(kind) = &args.expect_kind
+        && !policy.ticket_kinds().any(|k| k == kind)
+    {
+        let kinds: Vec<&str> = policy.ticket_kinds().collect();
+        return Err(CliError::input(
+            "usage",
+            format!(
+                "unknown ticket kind '{kind}' for --expect-kind; use one of: {}",
+                kinds.join(", ")
+            ),
+        ));
+    }
+    for dir in &args.allow_dir {
+        check_allowed_dir(dir).map_err(|r| {
+            CliError::input(
+                "usage",
+                format!("--allow-dir '{dir}' is not a usable directory: {}", r.message),
+            )
+        })?;
+    }
+    Ok(ArgOptions {
+        allow_dirs: args.allow_dir.clone(),
+        expect_kind: args.expect_kind.clone(),
+        agent: args.agent.clone(),
+    })
+}

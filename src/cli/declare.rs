@@ -1,0 +1,138 @@
+//! `patchgate declare`: record, show or clear the files the current work may change.
+
+use super::{CliError, CliResult, Format, Global, read_input};
+use patchgate::declare::{Declaration, Store, check_patterns, trailer_lines};
+use patchgate::report::declare::{DeclarationReport, declaration_text};
+use patchgate::report::{Exit, to_json_pretty};
+
+/// Arguments of `patchgate declare`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Paths or globs, relative to the repository root (`src/a.rs`, `src/**/*.rs`); added to
+    /// the active declaration.
+    patterns: Vec<String>,
+    /// Declare the `filesWritten` of an executor result JSON (`-`: stdin).
+    #[arg(long, value_name = "RESULT")]
+    from_result: Vec<String>,
+    /// Declare the `allowedFiles` of a step JSON (`-`: stdin).
+    #[arg(long, value_name = "STEP")]
+    from_step: Vec<String>,
+    /// Replace the active declaration instead of adding to it.
+    #[arg(long)]
+    replace: bool,
+    /// Print the active declaration.
+    #[arg(long, conflicts_with_all = ["clear", "trailer", "replace"])]
+    show: bool,
+    /// Remove the active declaration.
+    #[arg(long, conflicts_with_all = ["trailer", "replace"])]
+    clear: bool,
+    /// Print the active declaration as `Patchgate-Declared:` commit-message trailer lines.
+    #[arg(long, conflicts_with = "replace")]
+    trailer: bool,
+}
+
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    let adding =
+        !args.patterns.is_empty() || !args.from_result.is_empty() || !args.from_step.is_empty();
+    if adding && (args.show || args.clear || args.trailer) {
+        return Err(CliError::input("usage", "--show, --clear and --trailer take no patterns"));
+    }
+    let repo = patchgate::hook::staged::open(global.repo.as_deref()).map_err(super::hook::error)?;
+    let store = Store::new(repo.path());
+    if args.clear {
+        store.clear().map_err(store_error)?;
+        return show(&store, None, global);
+    }
+    if args.trailer {
+        return trailers(&store, global);
+    }
+    if !adding {
+        if args.show {
+            return show(&store, None, global);
+        }
+        return Err(CliError::input(
+            "usage",
+            "nothing to declare; pass paths or globs, --from-result RESULT or --from-step STEP \
+             (or --show, --clear, --trailer)",
+        ));
+    }
+    let sources = collect(args)?;
+    let mut added = 0;
+    store
+        .update(|d| {
+            if args.replace {
+                d.entries.clear();
+            }
+            for (source, patterns) in &sources {
+                added += d.add(patterns, source);
+            }
+        })
+        .map_err(store_error)?;
+    show(&store, Some(added), global)
+}
+
+/// Every pattern to add, checked, grouped by source.
+fn collect(args: &Args) -> Result<Vec<(String, Vec<String>)>, CliError> {
+    let mut out = vec![("argument".to_owned(), args.patterns.clone())];
+    for file in &args.from_result {
+        out.push((format!("result:{file}"), list_field(file, "executor result", "filesWritten")?));
+    }
+    for file in &args.from_step {
+        out.push((format!("step:{file}"), list_field(file, "step", "allowedFiles")?));
+    }
+    for (_, patterns) in &mut out {
+        *patterns = check_patterns(patterns)
+            .map_err(|e| CliError::input(e.code, format!("{e}; declare repo-relative paths")))?;
+    }
+    Ok(out)
+}
+
+/// The string array `field` of the JSON object in `file`.
+fn list_field(file: &str, what: &str, field: &str) -> Result<Vec<String>, CliError> {
+    let bytes = read_input(file, what)?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        CliError::input("invalid_json", format!("the {what} '{file}' is not JSON: {e}"))
+    })?;
+    let list = value.get(field).and_then(serde_json::Value::as_array).ok_or_else(|| {
+        CliError::input(
+            "missing_field",
+            format!("the {what} '{file}' has no '{field}' list; declare the paths explicitly"),
+        )
+    })?;
+    list.iter()
+        .map(|v| {
+            v.as_str().map(str::to_owned).ok_or_else(|| {
+                CliError::input("invalid_json", format!("'{field}' in '{file}' holds a non-string"))
+            })
+        })
+        .collect()
+}
+
+fn show(store: &Store, added: Option<usize>, global: &Global) -> CliResult {
+    let declaration = store.load().map_err(store_error)?;
+    let report =
+        DeclarationReport::new(store.path().display().to_string(), declaration.as_ref(), added);
+    match global.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", to_json_pretty(&report)),
+        Format::Text => print!("{}", declaration_text(&report)),
+    }
+    Ok(Exit::Accepted)
+}
+
+fn trailers(store: &Store, global: &Global) -> CliResult {
+    let declaration: Declaration = store.load().map_err(store_error)?.unwrap_or_default();
+    let lines = trailer_lines(&declaration);
+    if lines.is_empty() {
+        eprintln!("patchgate: no active declaration; no trailer to print");
+    }
+    match global.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", to_json_pretty(&serde_json::json!({ "trailers": lines }))),
+        Format::Text => lines.iter().for_each(|l| println!("{l}")),
+    }
+    Ok(Exit::Accepted)
+}
+
+#[allow(clippy::needless_pass_by_value, reason = "used as map_err(store_error)")]
+fn store_error(e: patchgate::declare::StoreError) -> CliError {
+    CliError::failure("declaration_store", e.to_string())
+}

@@ -1,0 +1,200 @@
+//! `patchgate hook run / install / uninstall / status`.
+
+use super::{CliError, CliResult, Format, Global};
+use patchgate::config::{Config, FILE_NAME};
+use patchgate::declare::Store;
+use patchgate::hook::install::{InstallOutcome, detect_managers, hooks_dir, status};
+use patchgate::hook::receive::{check_push, parse_updates, server_policy};
+use patchgate::hook::staged::{merge_own_changes, open, staged_changes, staged_changes_exact};
+use patchgate::hook::{HookError, HookName, HookPolicy, Policy, evaluate, install};
+use patchgate::report::hook::{ReceiveReport, RunReport, receive_text, run_text};
+use patchgate::report::hook_install::{ActionReport, StatusReport, action_text, status_text};
+use patchgate::report::{Exit, to_json_pretty};
+use std::io::Read;
+
+/// Arguments of `patchgate hook`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Run as the git hook HOOK (what the installed shims call). Exit 0 allows, 1 blocks; any
+    /// error blocks too.
+    Run {
+        /// `pre-commit`, `pre-applypatch` or `pre-receive`.
+        #[arg(value_enum)]
+        hook: HookArg,
+        /// The arguments git passed to the hook (unused by these hooks).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Install the shims into the hooks directory git uses (core.hooksPath honoured), keeping
+    /// and chaining any hook already there.
+    Install {
+        /// Hooks to install (default: `[hook] hooks` in .patchgate.toml, else
+        /// pre-commit,pre-applypatch).
+        #[arg(long, value_enum, value_delimiter = ',')]
+        hooks: Vec<HookArg>,
+        /// Install even when husky, lefthook or the pre-commit framework manage the hooks.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Remove the shims and put back the hooks they chained, byte for byte.
+    Uninstall {
+        /// Hooks to remove (default: all).
+        #[arg(long, value_enum, value_delimiter = ',')]
+        hooks: Vec<HookArg>,
+    },
+    /// Say which hooks are installed where.
+    Status,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+#[allow(clippy::enum_variant_names, reason = "git's hook names")]
+enum HookArg {
+    PreCommit,
+    PreApplypatch,
+    PreReceive,
+}
+
+impl HookArg {
+    fn name(self) -> HookName {
+        match self {
+            Self::PreCommit => HookName::PreCommit,
+            Self::PreApplypatch => HookName::PreApplypatch,
+            Self::PreReceive => HookName::PreReceive,
+        }
+    }
+}
+
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    match &args.action {
+        Action::Run { hook, .. } => run_hook(hook.name(), global).map_err(|e| CliError {
+            message: format!("{}; the {} hook blocks until this is fixed", e.message, hook.name()),
+            ..e
+        }),
+        Action::Install { hooks, force } => run_install(hooks, *force, global),
+        Action::Uninstall { hooks } => run_uninstall(hooks, global),
+        Action::Status => run_status(global),
+    }
+}
+
+/// Map a hook error to the CLI's: a bad policy or input is refused (2), the rest is a failure (3).
+#[allow(clippy::needless_pass_by_value, reason = "used as map_err(error)")]
+pub(crate) fn error(e: HookError) -> CliError {
+    let code = e.code();
+    match e {
+        HookError::Config(_) | HookError::Policy { .. } | HookError::Input { .. } => {
+            CliError::input(code, e.to_string())
+        }
+        _ => CliError::failure(code, e.to_string()),
+    }
+}
+
+fn run_hook(hook: HookName, global: &Global) -> CliResult {
+    let repo = open(global.repo.as_deref()).map_err(error)?;
+    if hook == HookName::PreReceive {
+        return run_receive(&repo, global);
+    }
+    let root = patchgate::repo::workdir(&repo).map_err(|e| error(e.into()))?;
+    let config = Config::load(root).map_err(|e| error(e.into()))?;
+    let source = config.source.as_ref().map(|_| FILE_NAME.to_owned());
+    let policy = Policy::from_config(&config, source).map_err(error)?;
+    let declaration = Store::new(repo.path()).load().map_err(|e| error(e.into()))?;
+    let declared = declaration
+        .as_ref()
+        .map(patchgate::declare::Declaration::path_set)
+        .transpose()
+        .map_err(|e| error(e.into()))?;
+    let staged = staged_changes(&repo, global.repo.is_none()).map_err(error)?;
+    let mut changes = merge_own_changes(&repo, staged.changes).map_err(error)?;
+    let mut violations = evaluate(&changes, declared.as_ref(), &policy);
+    if !violations.is_empty() && !staged.is_rename_settled {
+        // Blocking: describe renames with edits as renames, not as a deletion and an addition.
+        let exact = staged_changes_exact(&repo).map_err(error)?;
+        changes = merge_own_changes(&repo, exact).map_err(error)?;
+        violations = evaluate(&changes, declared.as_ref(), &policy);
+    }
+    let patterns = declaration.map(|d| d.patterns().into_iter().map(str::to_owned).collect());
+    let report = RunReport::new(hook, patterns, &policy, changes.len(), &violations);
+    match global.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", to_json_pretty(&report)),
+        Format::Text => eprint!("{}", run_text(&report)),
+    }
+    Ok(if report.allowed { Exit::Accepted } else { Exit::Rejected })
+}
+
+fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| CliError::input("input", format!("cannot read pre-receive's stdin: {e}")))?;
+    let updates = parse_updates(&input).map_err(error)?;
+    let policy = server_policy(repo).map_err(error)?;
+    let checks = check_push(repo, &updates, &policy).map_err(error)?;
+    let report = ReceiveReport::new(&policy, &checks);
+    match global.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", to_json_pretty(&report)),
+        Format::Text => eprint!("{}", receive_text(&report)),
+    }
+    Ok(if report.allowed { Exit::Accepted } else { Exit::Rejected })
+}
+
+fn chosen(hooks: &[HookArg], repo: &git2::Repository) -> Result<Vec<HookName>, CliError> {
+    if !hooks.is_empty() {
+        return Ok(hooks.iter().map(|h| h.name()).collect());
+    }
+    let Some(root) = repo.workdir() else { return Ok(vec![HookName::PreReceive]) };
+    let config = Config::load(root).map_err(|e| error(e.into()))?;
+    Ok(config.section::<HookPolicy>("hook").map_err(|e| error(e.into()))?.hooks)
+}
+
+fn run_install(hooks: &[HookArg], force: bool, global: &Global) -> CliResult {
+    let repo = patchgate::repo::discover(global.repo.as_deref()).map_err(|e| error(e.into()))?;
+    let names = chosen(hooks, &repo)?;
+    let binary = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| CliError::failure("io", format!("cannot locate the patchgate binary: {e}")))?;
+    let outcome = install::install(&repo, &names, &binary, force).map_err(error)?;
+    let (report, exit) = match outcome {
+        InstallOutcome::Done(dir, actions) => (ActionReport::done(&dir, &actions), Exit::Accepted),
+        InstallOutcome::Managed(dir, managers) => {
+            (ActionReport::managed(&dir, &managers, &names), Exit::InputRefused)
+        }
+    };
+    print_actions(&report, global);
+    Ok(exit)
+}
+
+fn run_uninstall(hooks: &[HookArg], global: &Global) -> CliResult {
+    let repo = patchgate::repo::discover(global.repo.as_deref()).map_err(|e| error(e.into()))?;
+    let names: Vec<HookName> = if hooks.is_empty() {
+        HookName::ALL.to_vec()
+    } else {
+        hooks.iter().map(|h| h.name()).collect()
+    };
+    let (dir, actions) = install::uninstall(&repo, &names).map_err(error)?;
+    print_actions(&ActionReport::done(&dir, &actions), global);
+    Ok(Exit::Accepted)
+}
+
+fn print_actions(report: &ActionReport, global: &Global) {
+    match global.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", to_json_pretty(report)),
+        Format::Text => print!("{}", action_text(report)),
+    }
+}
+
+fn run_status(global: &Global) -> CliResult {
+    let repo = patchgate::repo::discover(global.repo.as_deref()).map_err(|e| error(e.into()))?;
+    let dir = hooks_dir(&repo).map_err(error)?;
+    let report = StatusReport::new(&dir, &detect_managers(&repo, &dir), &status(&dir));
+    match global.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", to_json_pretty(&report)),
+        Format::Text => print!("{}", status_text(&report)),
+    }
+    Ok(Exit::Accepted)
+}

@@ -1,0 +1,271 @@
+//! `patchgate review`: list, show, apply, export and drop rejected results.
+
+mod output;
+
+use super::{CliError, CliResult, Format, Global};
+use output::{ColorChoice, emit, palette, show_paged};
+use patchgate::report::review::{ActionOutcome, annotate, list_rows, list_text, show_text};
+use patchgate::report::{Exit, to_json_pretty};
+use patchgate::review::{
+    Entry, Recording, ReviewError, Store, StoredRef, parse_since, record_rejection, short_ids,
+};
+use patchgate::rule::RuleId;
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+/// Arguments of `patchgate review`; without a subcommand it lists.
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    #[command(flatten)]
+    list: ListArgs,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Sub {
+    /// List rejected results, newest first: id, age, step, rule, reason, files (the default).
+    List(ListArgs),
+    /// Show one rejected result: its step, its verdict, and the patch with every violation
+    /// annotated at its line.
+    Show(ShowArgs),
+    /// Write one result's patch as a file `git apply` takes (default: standard output).
+    Export(ExportArgs),
+    /// Remove rejected results from the store.
+    Drop(DropArgs),
+}
+
+#[derive(Debug, Default, clap::Args)]
+struct ListArgs {
+    /// Only results one of whose violations belongs to RULE (`scope`, `undeclared`, ...).
+    #[arg(long, value_name = "RULE")]
+    rule: Option<String>,
+    /// Only results of the step with this `id`.
+    #[arg(long, value_name = "STEP_ID")]
+    step: Option<String>,
+    /// Only results rejected since WHEN: a duration back from now (`2h`, `3d`), a UTC date
+    /// (`2026-11-20`) or timestamp (`2026-11-20T14:00:00Z`).
+    #[arg(long, value_name = "WHEN")]
+    since: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ShowArgs {
+    /// The entry's id, or any unique prefix of 4 or more hex digits.
+    id: String,
+    /// When to colour the text: `auto` (a terminal, and `NO_COLOR` unset), `always`, `never`.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Do not page the output, even on a terminal.
+    #[arg(long)]
+    no_pager: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ExportArgs {
+    /// The entry's id, or any unique prefix of 4 or more hex digits.
+    id: String,
+    /// Write the patch to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["ids", "all"])))]
+struct DropArgs {
+    /// The entries' ids (unique prefixes of 4 or more hex digits).
+    ids: Vec<String>,
+    /// Remove every entry, readable or not.
+    #[arg(long)]
+    all: bool,
+}
+
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    let (repository, store) = open(global)?;
+    let json = global.format == Some(Format::Json);
+    match &args.command {
+        None => list(&store, &args.list, json),
+        Some(Sub::List(list_args)) => list(&store, list_args, json),
+        Some(Sub::Show(show_args)) => show(&repository, &store, show_args, json),
+        Some(Sub::Export(export_args)) => export(&store, export_args, json),
+        Some(Sub::Drop(drop_args)) => drop_entries(&store, drop_args, json),
+    }
+}
+
+fn open(global: &Global) -> Result<(git2::Repository, Store), CliError> {
+    let repository = patchgate::repo::discover(global.repo.as_deref())
+        .map_err(|e| CliError::failure("repository", e.message))?;
+    let store = Store::for_repo(&repository);
+    Ok((repository, store))
+}
+
+/// A store error as a command error: a bad id is the user's input (2), the rest is ours (3).
+fn store_error(e: &ReviewError) -> CliError {
+    if e.is_input() { CliError::input(e.code(), e.to_string()) } else { failure(e) }
+}
+
+fn failure(e: &ReviewError) -> CliError {
+    CliError::failure(e.code(), e.to_string())
+}
+
+fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
+    let now = SystemTime::now();
+    let rule = match args.rule.as_deref() {
+        Some(name) => Some(RuleId::from_name(name).ok_or_else(|| unknown_rule(name))?),
+        None => None,
+    };
+    let since = match args.since.as_deref() {
+        Some(text) => Some(parse_since(text, now).map_err(|m| CliError::input("usage", m))?),
+        None => None,
+    };
+    let listing = store.list().map_err(|e| failure(&e))?;
+    warn_skipped(&listing.skipped);
+    let kept: Vec<Entry> = listing
+        .entries
+        .into_iter()
+        .filter(|e| rule.is_none_or(|r| e.report.has(r)))
+        .filter(|e| args.step.as_deref().is_none_or(|s| e.step_id() == Some(s)))
+        .filter(|e| since.is_none_or(|t| e.time >= t))
+        .collect();
+    let rows = list_rows(&kept, now);
+    if json {
+        emit(&format!("{}\n", to_json_pretty(&rows)));
+    } else if rows.is_empty() {
+        emit("no rejected results\n");
+    } else {
+        emit(&list_text(&rows));
+    }
+    Ok(Exit::Accepted)
+}
+
+pub(super) fn unknown_rule(name: &str) -> CliError {
+    let known: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+    CliError::input("usage", format!("unknown rule '{name}'; the rules are {}", known.join(", ")))
+}
+
+fn warn_skipped(skipped: &[patchgate::review::Skipped]) {
+    for s in skipped {
+        match &s.id {
+            Some(id) => eprintln!(
+                "patchgate: warning: skipping corrupted entry {id} ({}); remove it with \
+                 `patchgate review drop {id}`",
+                s.reason
+            ),
+            None => eprintln!("patchgate: warning: skipping '{}': {}", s.path.display(), s.reason),
+        }
+    }
+}
+
+/// Resolve `id` and read its entry, with its shown (short) id.
+fn load(store: &Store, id: &str) -> Result<(StoredRef, Entry, String), CliError> {
+    let found = store.resolve(id).map_err(|e| store_error(&e))?;
+    let entry = store.load(&found).map_err(|e| failure(&e))?;
+    let short = shown_id(store, &found)?;
+    Ok((found, entry, short))
+}
+
+/// The id as `review list` shows it (longer than 8 digits only when another entry shares them).
+fn shown_id(store: &Store, found: &StoredRef) -> Result<String, CliError> {
+    let (refs, _) = store.refs().map_err(|e| failure(&e))?;
+    let ids: Vec<&str> = refs.iter().map(|r| r.id.as_str()).collect();
+    Ok(short_ids(&ids).remove(found.id.as_str()).unwrap_or_else(|| found.id.clone()))
+}
+
+fn show(repository: &git2::Repository, store: &Store, args: &ShowArgs, json: bool) -> CliResult {
+    let (_, entry, short) = load(store, &args.id)?;
+    let view = annotate(&entry, &short);
+    if json {
+        emit(&format!("{}\n", to_json_pretty(&view)));
+        return Ok(Exit::Accepted);
+    }
+    let text = show_text(&view, &palette(args.color), SystemTime::now());
+    if args.no_pager {
+        emit(&text);
+    } else {
+        show_paged(repository, &text);
+    }
+    Ok(Exit::Accepted)
+}
+
+fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
+    let (_, entry, short) = load(store, &args.id)?;
+    let Some(mut patch) = entry.patch().filter(|p| !p.is_empty()) else {
+        let why = if entry.result_json().is_some() { "has no patch" } else { "is not JSON" };
+        return Err(CliError::input(
+            "no_patch",
+            format!(
+                "nothing to export: the result of {short} {why}; see `patchgate review show {short}`"
+            ),
+        ));
+    };
+    if !patch.ends_with('\n') {
+        // git apply reads a last line without its newline as a corrupt patch.
+        patch.push('\n');
+    }
+    let mut outcome = ActionOutcome::new("exported", vec![short]);
+    match &args.output {
+        Some(file) => {
+            output::write_atomic(file, patch.as_bytes())?;
+            outcome.files.push(file.display().to_string());
+        }
+        None if !json => emit(&patch),
+        None => outcome.patch = Some(patch),
+    }
+    if json {
+        emit(&format!("{}\n", to_json_pretty(&outcome)));
+    }
+    Ok(Exit::Accepted)
+}
+
+fn drop_entries(store: &Store, args: &DropArgs, json: bool) -> CliResult {
+    let refs: Vec<StoredRef> = if args.all {
+        store.refs().map_err(|e| failure(&e))?.0
+    } else {
+        // Resolve every id before removing any: one typo must not leave the drop half done.
+        args.ids
+            .iter()
+            .map(|id| store.resolve(id))
+            .collect::<Result<_, _>>()
+            .map_err(|e| store_error(&e))?
+    };
+    let (all_refs, _) = store.refs().map_err(|e| failure(&e))?;
+    let all_ids: Vec<&str> = all_refs.iter().map(|r| r.id.as_str()).collect();
+    let short = short_ids(&all_ids);
+    let mut shown: Vec<String> = Vec::with_capacity(refs.len());
+    for r in &refs {
+        store.remove(r).map_err(|e| failure(&e))?;
+        let id = short.get(r.id.as_str()).cloned().unwrap_or_else(|| r.id.clone());
+        if !shown.contains(&id) {
+            shown.push(id);
+        }
+    }
+    let outcome = ActionOutcome::new("dropped", shown);
+    if json {
+        emit(&format!("{}\n", to_json_pretty(&outcome)));
+    } else {
+        emit(&format!("dropped {} rejected result(s)\n", outcome.ids.len()));
+    }
+    Ok(Exit::Accepted)
+}
+
+/// After `validate`: keep a rejection for `patchgate review` unless `--no-record`. Never fails
+/// the validation, and stdout stays the verdict alone: a failure to record is a warning on
+/// stderr; with `--format text` the id (or why nothing was recorded) is a note there.
+pub(crate) fn record_after_validate(
+    is_disabled: bool,
+    ctx: &patchgate::validate::Context<'_>,
+    report: &patchgate::rule::Report,
+    format: Option<Format>,
+) {
+    if is_disabled {
+        return;
+    }
+    let recording = record_rejection(ctx, report);
+    let Some(note) = recording.note() else { return };
+    match recording {
+        Recording::Failed(_) => eprintln!("patchgate: warning: {}", note.message),
+        _ if format == Some(Format::Text) => eprintln!("patchgate: note: {}", note.message),
+        _ => {}
+    }
+}

@@ -1,0 +1,102 @@
+//! Terminal output for `review`: colour choice, the pager git would use, writes that survive a
+//! closed pipe, and atomic files.
+
+use crate::cli::CliError;
+use patchgate::report::review::Palette;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum ColorChoice {
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The palette `choice` means for this process's standard output.
+pub(super) fn palette(choice: ColorChoice) -> Palette {
+    let is_wanted = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            let is_dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+            !no_color && !is_dumb && std::io::stdout().is_terminal()
+        }
+    };
+    if is_wanted { Palette::coloured() } else { Palette::plain() }
+}
+
+/// Print `text` on standard output; a reader that went away (`| head`) is not an error.
+pub(super) fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// Print `text` through the pager git would use when standard output is a terminal.
+pub(super) fn show_paged(repository: &git2::Repository, text: &str) {
+    let pager = if std::io::stdout().is_terminal() { pager_command(repository) } else { None };
+    let Some(pager) = pager else {
+        emit(text);
+        return;
+    };
+    if run_pager(&pager, text).is_err() {
+        emit(text);
+    }
+}
+
+/// git's order: `GIT_PAGER`, `core.pager`, `PAGER`, then `less`. An empty value or `cat`
+/// means no pager.
+fn pager_command(repository: &git2::Repository) -> Option<String> {
+    let from_config = || repository.config().ok()?.get_string("core.pager").ok();
+    let chosen = std::env::var("GIT_PAGER")
+        .ok()
+        .or_else(from_config)
+        .or_else(|| std::env::var("PAGER").ok())
+        .unwrap_or_else(|| "less".to_owned());
+    let chosen = chosen.trim();
+    (!chosen.is_empty() && chosen != "cat").then(|| chosen.to_owned())
+}
+
+/// Run `pager` through the shell, as git does, with git's `LESS=FRX` and `LV=-c` defaults.
+fn run_pager(pager: &str, text: &str) -> std::io::Result<()> {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(pager).stdin(Stdio::piped());
+    if std::env::var_os("LESS").is_none() {
+        cmd.env("LESS", "FRX");
+    }
+    if std::env::var_os("LV").is_none() {
+        cmd.env("LV", "-c");
+    }
+    let mut child = cmd.spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // The reader quitting early (`q` in less) closes the pipe: not an error.
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    child.wait()?;
+    Ok(())
+}
+
+/// Write `bytes` to `path` all or nothing: a temporary file beside it, flushed, renamed.
+pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let fail = |e: std::io::Error| {
+        CliError::failure(
+            "io",
+            format!("cannot write '{}': {e}; check the directory", path.display()),
+        )
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new().prefix(".patchgate-").tempfile_in(dir).map_err(fail)?;
+    temp.write_all(bytes).map_err(fail)?;
+    temp.as_file().sync_all().map_err(fail)?;
+    temp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}

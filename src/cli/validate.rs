@@ -1,0 +1,115 @@
+//! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
+//! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
+
+use super::{CliError, CliResult, Format, Global, read_input};
+use patchgate::config::Config;
+use patchgate::report::{Exit, report_json, verdict_json, verdict_text};
+use patchgate::validate::{self, Context, JudgeOptions, Options, ValidateError};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Arguments of `patchgate validate`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
+    #[arg(long, value_name = "STEP")]
+    step: String,
+    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
+    #[arg(long, value_name = "RESULT")]
+    result: String,
+    /// Also write the full report (every violation and note) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Ask CMD (run with `sh -c`) when no rule rejects: it reads {"step", "result"} on stdin and
+    /// prints {"valid", "reason"}.
+    #[arg(long, value_name = "CMD")]
+    judge: Option<String>,
+    /// Seconds the judge may take before it is killed (exit 3).
+    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "judge")]
+    judge_timeout: u64,
+    /// Do not keep a rejected result for `patchgate review`.
+    #[arg(long)]
+    no_record: bool,
+}
+
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    if args.step == "-" && args.result == "-" {
+        return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
+    }
+    let step = validate::read_step(&read_input(&args.step, "step")?).map_err(|e| {
+        CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), args.step))
+    })?;
+    let result = read_input(&args.result, "result")?;
+    let repo = open_repo(global.repo.as_deref())?;
+    let config = load_config(repo.as_ref())?;
+    let ctx = Context { step: &step, result: &result, config: &config, repo: repo.as_ref() };
+    let report = validate::validate(&ctx, &options(args)).map_err(|e| into_cli_error(&e))?;
+    super::review::record_after_validate(args.no_record, &ctx, &report, global.format);
+    if let Some(path) = &args.report {
+        write_report(path, &report_json(&report))?;
+    }
+    match global.format.unwrap_or(Format::Json) {
+        Format::Json => println!("{}", verdict_json(&report)),
+        Format::Text => {
+            let patch = patch_text(&result);
+            print!("{}", verdict_text(&report, patch.as_deref(), &args.result));
+        }
+    }
+    Ok(if report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
+}
+
+fn options(args: &Args) -> Options {
+    let judge = args.judge.as_ref().map(|command| JudgeOptions {
+        command: command.clone(),
+        timeout: Duration::from_secs(args.judge_timeout),
+    });
+    Options { judge, ..Options::default() }
+}
+
+/// `--repo DIR` must be a repository; without it, no repository around the current directory
+/// is fine (the repository checks are skipped and the text report says so).
+fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
+    match dir {
+        Some(dir) => patchgate::repo::discover(Some(dir))
+            .map(Some)
+            .map_err(|e| CliError::input("repository", e.message)),
+        None => Ok(patchgate::repo::discover(None).ok()),
+    }
+}
+
+fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
+    match repo.and_then(git2::Repository::workdir) {
+        Some(root) => {
+            Config::load(root).map_err(|e| CliError::input("invalid_config", one_line(&e)))
+        }
+        None => Ok(Config::default()),
+    }
+}
+
+fn into_cli_error(e: &ValidateError) -> CliError {
+    if e.is_input_refused() {
+        CliError::input(e.code(), one_line(e))
+    } else {
+        CliError::failure(e.code(), one_line(e))
+    }
+}
+
+/// Errors go to stderr as one line; TOML and serde messages can span several.
+fn one_line(e: &dyn std::fmt::Display) -> String {
+    e.to_string().split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
+    std::fs::write(path, format!("{json}\n")).map_err(|e| {
+        CliError::failure(
+            "io",
+            format!("cannot write the report to '{}': {e}; check the directory", path.display()),
+        )
+    })
+}
+
+/// The result's `patch` field, for pointing diagnostics at its lines.
+fn patch_text(result: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(result).ok()?;
+    value.get("patch")?.as_str().map(str::to_owned)
+}

@@ -1,0 +1,565 @@
+//! Argument checks: declare an argument's type, get the checks (seed 003 REQ-F-045, seed 004's
+//! input sanitisation).
+//!
+//! [`check_arg`] is the context-free entry point the guard uses for seed 003's types (`path`,
+//! `resource_id`, `identifier`). [`ArgPolicy::check`] adds the policy-driven seed 004 types
+//! (`ticket_id`, `branch`, `operation`) and `path` restricted to allowed directories.
+
+use super::{ContractConfig, ContractError, branch, hallucination};
+use regex::Regex;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A declared argument type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ArgType {
+    /// A file-system path; absolute paths are fine (seed 003: `/home/user/file.txt` passes).
+    Path,
+    /// An opaque resource id (`usr-a1b2c3`, `projects/p1/topics/t1`): no URL syntax, no
+    /// encodings, no whitespace, no leading `/`.
+    ResourceId,
+    /// A name (`user_name`, `build-42`, `alice@example.com`): a resource id without `/`.
+    Identifier,
+    /// A ticket id matching one of the configured patterns (seed 004).
+    TicketId,
+    /// A git branch name: seed 004's rules, git's ref-name rules, the configured shapes.
+    Branch,
+    /// An operation of an agent in the configured registry (seed 004's `AGENT_OPERATIONS`).
+    Operation,
+}
+
+impl ArgType {
+    /// Every type, in documentation order.
+    pub const ALL: [Self; 6] = [
+        Self::Path,
+        Self::ResourceId,
+        Self::Identifier,
+        Self::TicketId,
+        Self::Branch,
+        Self::Operation,
+    ];
+
+    /// The wire name (`resource_id`, ...).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Path => "path",
+            Self::ResourceId => "resource_id",
+            Self::Identifier => "identifier",
+            Self::TicketId => "ticket_id",
+            Self::Branch => "branch",
+            Self::Operation => "operation",
+        }
+    }
+
+    /// The type with wire name `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+impl fmt::Display for ArgType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The stable names of rejected patterns (`rejected_pattern` in the envelope).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RejectedPattern {
+    /// The value is empty.
+    EmptyValue,
+    /// A NUL byte.
+    NulByte,
+    /// A control character (newline, tab, escape, DEL, C1).
+    ControlCharacter,
+    /// `../`, `..%2f`, `%2e%2e/`, `....//`: a component a resolver treats as the parent.
+    PathTraversal,
+    /// `..\`: traversal with Windows separators.
+    BackslashTraversal,
+    /// `%2f` or `%5c`.
+    PercentEncodedSeparator,
+    /// Any other `%XX` (`%2e`, `%40`, `%20`).
+    PercentEncodedSegment,
+    /// `%25XX`: an encoded percent sign in front of an encoding.
+    DoubleEncoding,
+    /// `%c0%ae` and other overlong UTF-8 forms.
+    OverlongUtf8,
+    /// `%3b`, `%7c`, `%60`, `%24`, ...: an encoded character a shell gives meaning to.
+    EncodedShellMetacharacter,
+    /// `?` (and `&`) where no query is expected; in a path, `?name=value`.
+    QueryParameter,
+    /// `#` where no fragment is expected.
+    Fragment,
+    /// A fullwidth or other look-alike dot, slash or backslash (`U+FF0E`, `U+2215`).
+    FullwidthSeparator,
+    /// Whitespace in a resource id or identifier.
+    Whitespace,
+    /// `/` or `\` where no separator belongs (identifiers; backslashes and empty segments in
+    /// resource ids).
+    PathSeparator,
+    /// A leading `/` in a resource id or branch, or an absolute path where the allowed
+    /// directories are relative.
+    AbsolutePath,
+    /// A path starting with `~`, under allowed directories (they are repository-relative).
+    HomeDir,
+    /// A path inside the git directory, under allowed directories.
+    GitDir,
+    /// A path outside every allowed directory.
+    OutsideAllowedDirs,
+    /// A ticket id matching none of the configured patterns.
+    InvalidTicketId,
+    /// A ticket id of another kind than `--expect-kind`.
+    TicketKindMismatch,
+    /// A branch name matching none of the configured shapes.
+    BranchShape,
+    /// A character git forbids in ref names (space, `~`, `^`, `:`, `?`, `*`, `[`, `\`).
+    GitRefForbiddenCharacter,
+    /// `@{`, which git reads as a reflog selector.
+    GitRefAtBrace,
+    /// `@` or `HEAD`, which git refuses as branch names.
+    GitRefReservedName,
+    /// A leading `-`, which git would read as an option.
+    GitRefLeadingDash,
+    /// A leading or trailing `/`, or `//`.
+    GitRefSlash,
+    /// A trailing `.`.
+    GitRefTrailingDot,
+    /// A component starting with `.`.
+    GitRefDotComponent,
+    /// A component ending in `.lock`.
+    GitRefLockSuffix,
+    /// An agent missing from the operation registry.
+    UnknownAgent,
+    /// An operation the agent does not support.
+    UnknownOperation,
+}
+
+impl RejectedPattern {
+    /// The stable wire name (`path_traversal`, ...).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::EmptyValue => "empty_value",
+            Self::NulByte => "nul_byte",
+            Self::ControlCharacter => "control_character",
+            Self::PathTraversal => "path_traversal",
+            Self::BackslashTraversal => "backslash_traversal",
+            Self::PercentEncodedSeparator => "percent_encoded_separator",
+            Self::PercentEncodedSegment => "percent_encoded_segment",
+            Self::DoubleEncoding => "double_encoding",
+            Self::OverlongUtf8 => "overlong_utf8",
+            Self::EncodedShellMetacharacter => "encoded_shell_metacharacter",
+            Self::QueryParameter => "query_parameter",
+            Self::Fragment => "fragment",
+            Self::FullwidthSeparator => "fullwidth_separator",
+            Self::Whitespace => "whitespace",
+            Self::PathSeparator => "path_separator",
+            Self::AbsolutePath => "absolute_path",
+            Self::HomeDir => "home_dir",
+            Self::GitDir => "git_dir",
+            Self::OutsideAllowedDirs => "outside_allowed_dirs",
+            Self::InvalidTicketId => "invalid_ticket_id",
+            Self::TicketKindMismatch => "ticket_kind_mismatch",
+            Self::BranchShape => "branch_shape",
+            Self::GitRefForbiddenCharacter => "git_ref_forbidden_character",
+            Self::GitRefAtBrace => "git_ref_at_brace",
+            Self::GitRefReservedName => "git_ref_reserved_name",
+            Self::GitRefLeadingDash => "git_ref_leading_dash",
+            Self::GitRefSlash => "git_ref_slash",
+            Self::GitRefTrailingDot => "git_ref_trailing_dot",
+            Self::GitRefDotComponent => "git_ref_dot_component",
+            Self::GitRefLockSuffix => "git_ref_lock_suffix",
+            Self::UnknownAgent => "unknown_agent",
+            Self::UnknownOperation => "unknown_operation",
+        }
+    }
+}
+
+impl fmt::Display for RejectedPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why an argument was refused: the seed-003 `INVALID_AGENT_INPUT` error's fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArgRejection {
+    /// The declared type.
+    pub arg_type: ArgType,
+    /// The matched pattern's stable name.
+    pub pattern: RejectedPattern,
+    /// The offending value, as given.
+    pub input_value: String,
+    /// The part of the value that matched (`%2e%2e`, `?foo=bar`), escaped for display.
+    pub matched: String,
+    /// One lowercase line: what is wrong and what to pass instead.
+    pub message: String,
+}
+
+/// A value that passed: unchanged, with the ticket kind it matched (`ticket_id` only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArgAccepted {
+    /// The value, exactly as given.
+    pub value: String,
+    /// For `ticket_id`: the kind whose pattern matched (`story`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+/// The outcome of one argument check. A rejection is data, not an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgOutcome {
+    /// The value passes unchanged.
+    Accepted(ArgAccepted),
+    /// The value is refused, before any side effect.
+    Rejected(ArgRejection),
+}
+
+impl ArgOutcome {
+    /// Whether the value passed.
+    #[must_use]
+    pub fn is_accepted(&self) -> bool {
+        matches!(self, Self::Accepted(_))
+    }
+
+    /// The rejection, if the value was refused.
+    #[must_use]
+    pub fn rejection(&self) -> Option<&ArgRejection> {
+        match self {
+            Self::Accepted(_) => None,
+            Self::Rejected(r) => Some(r),
+        }
+    }
+}
+
+/// Check `value` as an argument of type `ty` with the default policy (seed 004's tables) and no
+/// options: what the guard runs on every `path`, `resource_id` or `identifier` argument.
+///
+/// ```
+/// use patchgate::contract::{check_arg, ArgType, RejectedPattern};
+/// assert!(check_arg(ArgType::Path, "/home/user/file.txt").is_accepted());
+/// assert!(check_arg(ArgType::ResourceId, "usr-a1b2c3").is_accepted());
+/// let r = check_arg(ArgType::ResourceId, "files%2fetc%2fpasswd");
+/// assert_eq!(r.rejection().unwrap().pattern, RejectedPattern::PercentEncodedSeparator);
+/// ```
+#[must_use]
+pub fn check_arg(ty: ArgType, value: &str) -> ArgOutcome {
+    ArgPolicy::default().check(ty, value, &ArgOptions::default())
+}
+
+/// Per-call options of [`ArgPolicy::check`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArgOptions {
+    /// `path`: directories the path must lie in, on top of the policy's `allowed_dirs`
+    /// (component-wise: `src` allows `src/a.rs`, never `srcfoo/a.rs`). Empty: any directory.
+    pub allow_dirs: Vec<String>,
+    /// `ticket_id`: the kind the id must be (`story`).
+    pub expect_kind: Option<String>,
+    /// `operation`: the agent whose operations apply; `None` accepts any registered agent's.
+    pub agent: Option<String>,
+}
+
+/// The configurable tables behind the seed-004 types, from `.patchgate.toml` `[contract]`.
+#[derive(Clone, Debug)]
+pub struct ArgPolicy {
+    ticket_patterns: Vec<(String, Regex)>,
+    branch_shapes: Vec<Regex>,
+    operations: BTreeMap<String, Vec<String>>,
+    allowed_dirs: Vec<String>,
+}
+
+/// Seed 004's `TICKET_ID_PATTERNS`, in its order.
+pub const DEFAULT_TICKET_PATTERNS: [(&str, &str); 5] = [
+    ("initiative", r"^INIT-\d{4}$"),
+    ("epic", r"^EPIC-\d{4}\.\d+$"),
+    ("story", r"^STORY-\d{4}\.\d+\.\d+$"),
+    ("task", r"^TASK-\d{4}\.\d+\.\d+\.\d+$"),
+    ("bug", r"^BUG-\d{4}$"),
+];
+
+/// Seed 004's branch shapes, with ASCII digits (`[0-9]`) where the seed's Python `\d` also
+/// matched other scripts' digits.
+pub const DEFAULT_BRANCH_PATTERNS: [&str; 3] =
+    [r"^[A-Z]+-[0-9]+(\.[0-9]+)*$", r"^[a-z]+/[A-Z]+-[0-9]+(\.[0-9]+)*$", r"^[a-z]+/[a-z-]+$"];
+
+/// Seed 004's `AGENT_OPERATIONS`.
+pub const DEFAULT_OPERATIONS: &[(&str, &[&str])] = &[
+    ("ticket-analyzer", &["story-deep", "ticket-completeness", "hierarchy-gaps", "task-readiness"]),
+    (
+        "pattern-discovery",
+        &["full-survey", "focused-domain", "fixture-lookup", "test-pattern-search"],
+    ),
+    (
+        "git-state-analyzer",
+        &["branch-status", "task-validation", "drift-detection", "commit-analysis"],
+    ),
+    ("design-guardian", &["story-review", "task-review", "epic-review"]),
+    (
+        "specification-quality-checker",
+        &["full-ticket", "acceptance-criteria", "technical-design", "task-steps"],
+    ),
+    ("requirements-interviewer", &["initiative", "epic", "story", "task"]),
+];
+
+impl Default for ArgPolicy {
+    fn default() -> Self {
+        Self::from_config(&ContractConfig::default()).expect("the seed's own patterns compile")
+    }
+}
+
+impl ArgPolicy {
+    /// Build the policy from the `[contract]` table; a table left out keeps the seed's.
+    pub fn from_config(config: &ContractConfig) -> Result<Self, ContractError> {
+        let tickets: Vec<(String, String)> = match &config.ticket_patterns {
+            Some(map) => map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            None => DEFAULT_TICKET_PATTERNS.map(|(k, v)| (k.into(), v.into())).into(),
+        };
+        let shapes: Vec<String> = match &config.branch_patterns {
+            Some(list) => list.clone(),
+            None => DEFAULT_BRANCH_PATTERNS.map(String::from).into(),
+        };
+        let ticket_patterns = tickets
+            .into_iter()
+            .map(|(kind, p)| compile("ticket_patterns", &p).map(|re| (kind, re)))
+            .collect::<Result<_, _>>()?;
+        let branch_shapes =
+            shapes.iter().map(|p| compile("branch_patterns", p)).collect::<Result<_, _>>()?;
+        let operations = config.operations.clone().unwrap_or_else(default_operations);
+        Ok(Self {
+            ticket_patterns,
+            branch_shapes,
+            operations,
+            allowed_dirs: config.allowed_dirs.clone(),
+        })
+    }
+
+    /// The ticket kinds, in pattern order.
+    pub fn ticket_kinds(&self) -> impl Iterator<Item = &str> {
+        self.ticket_patterns.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The operations `agent` supports, `None` for an unknown agent.
+    #[must_use]
+    pub fn operations(&self, agent: &str) -> Option<&[String]> {
+        self.operations.get(agent).map(Vec::as_slice)
+    }
+
+    /// Check `value` as an argument of type `ty`.
+    #[must_use]
+    pub fn check(&self, ty: ArgType, value: &str, options: &ArgOptions) -> ArgOutcome {
+        let mut kind = None;
+        let found = match ty {
+            ArgType::Path => hallucination::find(ty, value)
+                .or_else(|| self.find_outside_dirs(value, &options.allow_dirs)),
+            ArgType::ResourceId | ArgType::Identifier => hallucination::find(ty, value),
+            ArgType::TicketId => hallucination::find(ArgType::ResourceId, value).or_else(|| {
+                self.match_ticket(value, options.expect_kind.as_deref())
+                    .map(|k| kind = Some(k))
+                    .err()
+            }),
+            ArgType::Branch => branch::find(value, &self.branch_shapes),
+            ArgType::Operation => hallucination::find(ArgType::Identifier, value)
+                .or_else(|| self.find_unknown_operation(value, options.agent.as_deref())),
+        };
+        match found {
+            None => ArgOutcome::Accepted(ArgAccepted { value: value.to_string(), kind }),
+            Some((pattern, matched)) => {
+                let mut r = rejection(ty, pattern, value, &matched);
+                if let Some(detail) = self.detail(pattern, options) {
+                    r.message.push_str(&detail);
+                }
+                ArgOutcome::Rejected(r)
+            }
+        }
+    }
+
+    /// What the policy allows, for the rejections whose fix is "pick one of these".
+    fn detail(&self, pattern: RejectedPattern, options: &ArgOptions) -> Option<String> {
+        let list = |items: Vec<&str>| format!(" ({})", items.join(", "));
+        match pattern {
+            RejectedPattern::InvalidTicketId | RejectedPattern::TicketKindMismatch => {
+                let kinds =
+                    self.ticket_patterns.iter().map(|(k, re)| format!("{k}: {}", unanchored(re)));
+                Some(format!(" ({})", kinds.collect::<Vec<_>>().join(", ")))
+            }
+            RejectedPattern::UnknownAgent => {
+                Some(list(self.operations.keys().map(String::as_str).collect()))
+            }
+            RejectedPattern::UnknownOperation => {
+                let ops = options.agent.as_deref().and_then(|a| self.operations(a))?;
+                Some(list(ops.iter().map(String::as_str).collect()))
+            }
+            RejectedPattern::BranchShape => {
+                Some(list(self.branch_shapes.iter().map(unanchored).collect()))
+            }
+            RejectedPattern::OutsideAllowedDirs | RejectedPattern::AbsolutePath
+                if !(self.allowed_dirs.is_empty() && options.allow_dirs.is_empty()) =>
+            {
+                Some(list(
+                    self.allowed_dirs
+                        .iter()
+                        .chain(&options.allow_dirs)
+                        .map(String::as_str)
+                        .collect(),
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A compiled pattern as the user wrote it (without the anchors [`compile`] adds).
+fn unanchored(re: &Regex) -> &str {
+    let s = re.as_str();
+    s.strip_prefix(r"\A(?:").and_then(|s| s.strip_suffix(r")\z")).unwrap_or(s)
+}
+
+fn compile(key: &str, pattern: &str) -> Result<Regex, ContractError> {
+    // Anchored on both ends whatever the pattern says: a pattern is a whole-value shape.
+    Regex::new(&format!(r"\A(?:{pattern})\z")).map_err(|e| ContractError::InvalidPattern {
+        key: key.to_string(),
+        pattern: pattern.to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn default_operations() -> BTreeMap<String, Vec<String>> {
+    DEFAULT_OPERATIONS
+        .iter()
+        .map(|(agent, ops)| {
+            ((*agent).to_string(), ops.iter().map(|op| (*op).to_string()).collect())
+        })
+        .collect()
+}
+
+type Found = (RejectedPattern, String);
+
+impl ArgPolicy {
+    /// The kind `value` is, or why it is no ticket id (of the expected kind).
+    fn match_ticket(&self, value: &str, expect: Option<&str>) -> Result<String, Found> {
+        // Python's `\d` and `$` (the seed's) accept other scripts' digits and a trailing
+        // newline; ticket ids are ASCII and anchored at both ends here.
+        let kinds: Vec<&str> = if value.is_ascii() {
+            self.ticket_patterns
+                .iter()
+                .filter(|(_, re)| re.is_match(value))
+                .map(|(k, _)| k.as_str())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        match (kinds.first(), expect) {
+            (None, _) => Err((RejectedPattern::InvalidTicketId, value.to_string())),
+            (Some(_), Some(want)) if kinds.contains(&want) => Ok(want.to_string()),
+            (Some(found), Some(_)) => {
+                Err((RejectedPattern::TicketKindMismatch, (*found).to_string()))
+            }
+            (Some(found), None) => Ok((*found).to_string()),
+        }
+    }
+
+    fn find_unknown_operation(&self, op: &str, agent: Option<&str>) -> Option<Found> {
+        let Some(agent) = agent else {
+            let known = self.operations.values().flatten().any(|o| o == op);
+            return (!known).then(|| (RejectedPattern::UnknownOperation, op.to_string()));
+        };
+        let Some(ops) = self.operations(agent) else {
+            return Some((RejectedPattern::UnknownAgent, agent.to_string()));
+        };
+        (!ops.iter().any(|o| o == op)).then(|| (RejectedPattern::UnknownOperation, op.to_string()))
+    }
+
+    /// Seed 004's `validate_file_path`, component-wise: the path must lie in (or be) one of the
+    /// allowed directories, both sides normalised the same way.
+    fn find_outside_dirs(&self, value: &str, extra: &[String]) -> Option<Found> {
+        if self.allowed_dirs.is_empty() && extra.is_empty() {
+            return None;
+        }
+        let dirs: Vec<AllowedDir> = self
+            .allowed_dirs
+            .iter()
+            .chain(extra)
+            .filter_map(|d| AllowedDir::parse(d).ok())
+            .collect();
+        let path = match AllowedDir::parse(value) {
+            Ok(path) => path,
+            Err(found) => return Some(found),
+        };
+        if dirs.iter().any(|d| d.contains(&path)) {
+            return None;
+        }
+        if path.is_absolute && dirs.iter().all(|d| !d.is_absolute) {
+            return Some((RejectedPattern::AbsolutePath, value.to_string()));
+        }
+        Some((RejectedPattern::OutsideAllowedDirs, value.to_string()))
+    }
+}
+
+/// A lexically normalised path: absolute or repository-relative, as components.
+#[derive(Debug)]
+struct AllowedDir {
+    is_absolute: bool,
+    components: Vec<String>,
+}
+
+impl AllowedDir {
+    /// Absolute paths are split as written (they are outside the repository's namespace);
+    /// relative ones go through [`crate::path::check`], so `~`, `.git` and `..` never match.
+    fn parse(raw: &str) -> Result<Self, Found> {
+        if raw.starts_with('/') {
+            if let Some(found) = hallucination::find(ArgType::Path, raw) {
+                return Err(found);
+            }
+            let components =
+                raw.split('/').filter(|c| !c.is_empty() && *c != ".").map(str::to_string).collect();
+            return Ok(Self { is_absolute: true, components });
+        }
+        let checked = crate::path::check(raw).map_err(|e| (path_error_pattern(e.code), e.input))?;
+        let components = checked.components().map(str::to_string).collect();
+        Ok(Self { is_absolute: false, components })
+    }
+
+    fn contains(&self, path: &Self) -> bool {
+        self.is_absolute == path.is_absolute && path.components.starts_with(&self.components)
+    }
+}
+
+/// Check an `--allow-dir` value: it must be a plain absolute or repository-relative directory.
+pub fn check_allowed_dir(dir: &str) -> Result<(), ArgRejection> {
+    AllowedDir::parse(dir)
+        .map(|_| ())
+        .map_err(|(pattern, matched)| rejection(ArgType::Path, pattern, dir, &matched))
+}
+
+fn path_error_pattern(code: crate::path::PathErrorCode) -> RejectedPattern {
+    use crate::path::PathErrorCode as C;
+    match code {
+        C::EmptyPath => RejectedPattern::EmptyValue,
+        C::AbsolutePath => RejectedPattern::AbsolutePath,
+        C::HomeDir => RejectedPattern::HomeDir,
+        C::GitDir => RejectedPattern::GitDir,
+        C::NulByte => RejectedPattern::NulByte,
+        C::ControlByte | C::InvalidUtf8 => RejectedPattern::ControlCharacter,
+        C::PercentEncoded => RejectedPattern::PercentEncodedSegment,
+        C::Backslash => RejectedPattern::PathSeparator,
+        C::LookalikeSeparator => RejectedPattern::FullwidthSeparator,
+        C::PathTraversal => RejectedPattern::PathTraversal,
+    }
+}
+
+fn rejection(ty: ArgType, pattern: RejectedPattern, value: &str, matched: &str) -> ArgRejection {
+    let shown = crate::path::display_bytes(value.as_bytes());
+    let matched = crate::path::display_bytes(matched.as_bytes());
+    let message = format!(
+        "argument '{ty}' value '{shown}' contains the rejected pattern {pattern} ('{matched}'); {}",
+        super::message::hint(pattern)
+    );
+    ArgRejection { arg_type: ty, pattern, input_value: value.to_string(), matched, message }
+}

@@ -1,0 +1,445 @@
+//! Seed 000's JSON-only executor reply: the reply ends with exactly one `` ```json `` block holding
+//! exactly `status`, `files_created`, `files_updated`, `changes`, `neededChanges`, `summary`,
+//! with nothing after it; every path is filtered as `validateFilePaths` does.
+
+use super::paths::{FilteredPath, filter_paths};
+use super::reply::{self, Block};
+use super::{Finding, KeyLines, describe};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+/// The reply object (seed 000's "Output Requirements"). `neededChanges` is camelCase among
+/// `snake_case` keys because the seed says so: "Use the exact keys provided".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExecutorOutput {
+    /// `completed`, or `failed` when unsure or unable to complete.
+    pub status: ExecutorStatus,
+    /// Files created, relative to the sandbox root.
+    pub files_created: Vec<String>,
+    /// Files updated, relative to the sandbox root.
+    pub files_updated: Vec<String>,
+    /// Files changed, relative to the sandbox root.
+    pub changes: Vec<String>,
+    /// Whether the task needed file changes.
+    #[serde(rename = "neededChanges")]
+    pub needed_changes: bool,
+    /// One sentence describing what was done or why it failed.
+    #[schemars(length(min = 1))]
+    pub summary: String,
+}
+
+/// `status` of [`ExecutorOutput`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExecutorStatus {
+    /// The task was carried out.
+    Completed,
+    /// The executor could not complete, or is unsure.
+    Failed,
+}
+
+/// The reply's path lists, in the seed's order.
+pub const PATH_KEYS: [&str; 3] = ["files_created", "files_updated", "changes"];
+
+/// The keys of the reply object, in the seed's order.
+pub const EXECUTOR_KEYS: [&str; 6] =
+    ["status", "files_created", "files_updated", "changes", "neededChanges", "summary"];
+
+/// What [`check_executor_output`] may tolerate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExecutorOptions {
+    /// Accept prose before the JSON block (the seed forbids it).
+    pub allow_preamble: bool,
+    /// Make every filtered path a violation (the seed only filters them out).
+    pub strict_paths: bool,
+}
+
+/// The paths filtered from each list, or how many (the seed's `filtered_count`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PerList<T> {
+    /// From `files_created`.
+    pub files_created: T,
+    /// From `files_updated`.
+    pub files_updated: T,
+    /// From `changes`.
+    pub changes: T,
+}
+
+/// The verdict on one executor reply.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ExecutorOutcome {
+    /// Whether the reply keeps the contract (filtered paths do not break it, unless strict).
+    pub ok: bool,
+    /// The reply object with filtered paths removed and the rest normalised; `null` when the
+    /// object does not have the contract's shape.
+    pub reply: Option<ExecutorOutput>,
+    /// Every filtered path, per list, with its reason.
+    pub filtered: PerList<Vec<FilteredPath>>,
+    /// How many paths each list lost.
+    pub filtered_count: PerList<usize>,
+    /// What breaks the contract.
+    pub violations: Vec<Finding>,
+    /// What is odd but allowed (CRLF, a multi-sentence summary, inconsistent `neededChanges`).
+    pub warnings: Vec<Finding>,
+}
+
+/// Check a whole executor reply against seed 000's contract; paths are resolved under `root`.
+#[must_use]
+pub fn check_executor_output(
+    bytes: &[u8],
+    root: &Path,
+    options: ExecutorOptions,
+) -> ExecutorOutcome {
+    let text = match reply::decode(bytes) {
+        Ok(text) => text,
+        Err(violation) => return ExecutorOutcome::default().finish(vec![violation]),
+    };
+    let mut out = check_text(&text.text, root, options);
+    reply::clamp_lines(&mut out.violations, &text.text);
+    reply::clamp_lines(&mut out.warnings, &text.text);
+    out.warnings.splice(0..0, text.notes);
+    out
+}
+
+fn check_text(text: &str, root: &Path, options: ExecutorOptions) -> ExecutorOutcome {
+    let mut out = ExecutorOutcome::default();
+    let mut violations = Vec::new();
+    let Some(block) = find_block(text, options, &mut violations) else {
+        return out.finish(violations);
+    };
+    let read = reply::read_json(&block.content, block.content_line());
+    violations.extend(read.findings);
+    let Some(value) = read.value else {
+        return out.finish(violations);
+    };
+    let lines = KeyLines { content: &block.content, first_line: block.content_line() };
+    let (object, shape_violations) = check_shape(&value, &lines);
+    violations.extend(shape_violations);
+    let kept = out.filter_lists(&value, root, options, &lines, &mut violations);
+    out.reply = object.map(|mut o| {
+        o.files_created = kept.files_created;
+        o.files_updated = kept.files_updated;
+        o.changes = kept.changes;
+        o
+    });
+    out.warnings.extend(object_warnings(&value, &lines));
+    out.finish(violations)
+}
+
+impl<T> PerList<T> {
+    fn slot_mut(&mut self, key: &str) -> &mut T {
+        match key {
+            "files_created" => &mut self.files_created,
+            "files_updated" => &mut self.files_updated,
+            _ => &mut self.changes,
+        }
+    }
+}
+
+impl ExecutorOutcome {
+    fn finish(mut self, violations: Vec<Finding>) -> Self {
+        self.ok = violations.is_empty();
+        self.violations = violations;
+        self
+    }
+
+    /// Filter each list that is a list of strings; the kept paths per list.
+    fn filter_lists(
+        &mut self,
+        value: &Value,
+        root: &Path,
+        options: ExecutorOptions,
+        lines: &KeyLines<'_>,
+        violations: &mut Vec<Finding>,
+    ) -> PerList<Vec<String>> {
+        let mut kept = PerList::default();
+        for key in PATH_KEYS {
+            let Some(paths) = string_list(value.get(key)) else { continue };
+            let filter = filter_paths(&paths, root);
+            if options.strict_paths {
+                violations.extend(filter.filtered.iter().map(|f| {
+                    let message = format!("'{key}' lists '{}': {}", f.path, f.reason);
+                    Finding::new("filtered_path", message)
+                        .line(lines.of(key))
+                        .pointer(format!("/{key}"))
+                }));
+            }
+            *self.filtered_count.slot_mut(key) = filter.filtered.len();
+            *self.filtered.slot_mut(key) = filter.filtered;
+            *kept.slot_mut(key) = filter.kept;
+        }
+        kept
+    }
+}
+
+/// The `` ```json `` block the contract is about, with violations of where and how it is fenced.
+fn find_block(
+    text: &str,
+    options: ExecutorOptions,
+    violations: &mut Vec<Finding>,
+) -> Option<Block> {
+    let blocks = reply::blocks(text);
+    let json: Vec<&Block> = blocks.iter().filter(|b| b.is_json()).collect();
+    let Some(&target) = json.last() else {
+        return bare_json(text, violations);
+    };
+    if json.len() > 1 {
+        let lines: Vec<String> = json.iter().map(|b| b.open_line.to_string()).collect();
+        let message = format!(
+            "the reply has {} JSON blocks (lines {}); it must end with exactly one",
+            json.len(),
+            lines.join(", ")
+        );
+        violations.push(Finding::at_line("multiple_json_blocks", message, json[0].open_line));
+    }
+    check_fence(target, violations);
+    check_surroundings(text, target, &json, options, violations);
+    Some(target.clone())
+}
+
+/// A reply that is a bare JSON object: a violation, but the object is still checked.
+fn bare_json(text: &str, violations: &mut Vec<Finding>) -> Option<Block> {
+    let Some(line) = first_nonblank_line(text, 0, usize::MAX) else {
+        violations.push(Finding::new(
+            "no_json_block",
+            "the reply is empty; it must end with a ```json block",
+        ));
+        return None;
+    };
+    if !text.trim_start().starts_with('{') {
+        let message = "the reply has no ```json block; end it with the JSON object in one";
+        violations.push(Finding::new("no_json_block", message));
+        return None;
+    }
+    let message = "the JSON object is not fenced; put it in a ```json block";
+    violations.push(Finding::at_line("missing_fence", message, line));
+    Some(Block { info: String::new(), open_line: 0, close_line: None, content: text.to_string() })
+}
+
+fn check_fence(block: &Block, violations: &mut Vec<Finding>) {
+    if block.close_line.is_none() {
+        let message = "the ```json block is never closed; end it with ```";
+        violations.push(Finding::at_line("unclosed_fence", message, block.open_line));
+    }
+    if !block.info.eq_ignore_ascii_case("json") {
+        let shown = if block.info.is_empty() { "without a language" } else { block.info.as_str() };
+        let message = format!("the final block is marked '{shown}'; mark it ```json");
+        violations.push(Finding::at_line("fence_language", message, block.open_line));
+    }
+}
+
+/// Prose before the block (unless allowed; earlier JSON blocks are already reported) and
+/// anything after it.
+fn check_surroundings(
+    text: &str,
+    block: &Block,
+    json: &[&Block],
+    options: ExecutorOptions,
+    violations: &mut Vec<Finding>,
+) {
+    let in_json =
+        |n: usize| json.iter().any(|b| n >= b.open_line && b.close_line.is_some_and(|c| n <= c));
+    let prose = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line))
+        .take_while(|(n, _)| *n < block.open_line);
+    let preamble = prose.filter(|(n, _)| !in_json(*n)).find(|(_, line)| !line.trim().is_empty());
+    if !options.allow_preamble
+        && let Some((line, _)) = preamble
+    {
+        let message = "text before the ```json block; the reply must be only the JSON block (or pass --allow-preamble)";
+        violations.push(Finding::at_line("preamble", message, line));
+    }
+    if let Some(close) = block.close_line
+        && let Some(line) = first_nonblank_line(text, close + 1, usize::MAX)
+    {
+        let message = "text after the ```json block; nothing may follow it";
+        violations.push(Finding::at_line("text_after_block", message, line));
+    }
+}
+
+/// The first line number in `from..to` (1-based) holding more than whitespace.
+fn first_nonblank_line(text: &str, from: usize, to: usize) -> Option<usize> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line))
+        .skip_while(|(n, _)| *n < from)
+        .take_while(|(n, _)| *n < to)
+        .find(|(_, line)| !line.trim().is_empty())
+        .map(|(n, _)| n)
+}
+
+/// The keys, their types and values; the typed object when everything holds.
+fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, Vec<Finding>) {
+    let Some(map) = value.as_object() else {
+        let message = format!("the JSON block holds {}, not an object", describe(value));
+        return (None, vec![Finding::new("not_an_object", message).line(Some(lines.first_line))]);
+    };
+    let mut v = Vec::new();
+    for key in EXECUTOR_KEYS.iter().filter(|k| !map.contains_key(**k)) {
+        let message = format!(
+            "the key '{key}' is missing; the object needs exactly {}",
+            EXECUTOR_KEYS.join(", ")
+        );
+        v.push(
+            Finding::new("missing_key", message)
+                .line(Some(lines.first_line))
+                .pointer(format!("/{key}")),
+        );
+    }
+    for key in map.keys().filter(|k| !EXECUTOR_KEYS.contains(&k.as_str())) {
+        let message =
+            format!("the key '{key}' is not allowed{}", super::suggest(key, &EXECUTOR_KEYS));
+        v.push(
+            Finding::new("unknown_key", message)
+                .line(lines.of(key))
+                .pointer(format!("/{}", super::escape_pointer(key))),
+        );
+    }
+    check_values(map, lines, &mut v);
+    let object = if v.is_empty() { serde_json::from_value(value.clone()).ok() } else { None };
+    (object, v)
+}
+
+fn check_values(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
+    let at = |code: &'static str, key: &str, message: String| {
+        Finding::new(code, message).line(lines.of(key)).pointer(format!("/{key}"))
+    };
+    match map.get("status") {
+        Some(Value::String(s)) if s == "completed" || s == "failed" => {}
+        Some(Value::String(s)) => v.push(at(
+            "invalid_status",
+            "status",
+            format!("'status' is \"{s}\"; use \"completed\" or \"failed\""),
+        )),
+        Some(other) => v.push(at(
+            "wrong_type",
+            "status",
+            format!("'status' is {}; use \"completed\" or \"failed\"", describe(other)),
+        )),
+        None => {}
+    }
+    for key in PATH_KEYS {
+        check_list(map, key, lines, v);
+    }
+    match map.get("neededChanges") {
+        Some(Value::Bool(_)) | None => {}
+        Some(Value::String(s)) if s == "true" || s == "false" => v.push(at(
+            "wrong_type",
+            "neededChanges",
+            format!("'neededChanges' is the string \"{s}\"; use the boolean {s}"),
+        )),
+        Some(other) => v.push(at(
+            "wrong_type",
+            "neededChanges",
+            format!("'neededChanges' is {}; use true or false", describe(other)),
+        )),
+    }
+    check_summary(map, lines, v);
+}
+
+fn check_list(map: &Map<String, Value>, key: &str, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
+    let at = |pointer: String, message: String| {
+        Finding::new("wrong_type", message).line(lines.of(key)).pointer(pointer)
+    };
+    match map.get(key) {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate().filter(|(_, item)| !item.is_string()) {
+                let message = format!("'{key}'[{i}] is {}; list paths as strings", describe(item));
+                v.push(at(format!("/{key}/{i}"), message));
+            }
+        }
+        Some(Value::Null) => {
+            v.push(at(format!("/{key}"), format!("'{key}' is null; use [] when there are none")));
+        }
+        Some(other) => {
+            let message = format!(
+                "'{key}' is {}; use an array of strings, e.g. [\"src/a.rs\"]",
+                describe(other)
+            );
+            v.push(at(format!("/{key}"), message));
+        }
+    }
+}
+
+fn check_summary(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
+    let at = |code: &'static str, message: String| {
+        Finding::new(code, message).line(lines.of("summary")).pointer("/summary".to_string())
+    };
+    let failed = map.get("status").and_then(Value::as_str) == Some("failed");
+    match map.get("summary") {
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            let what = if failed { "why it failed" } else { "what was done" };
+            v.push(at("empty_summary", format!("'summary' is empty; say in one sentence {what}")));
+        }
+        Some(Value::String(s)) if s.contains('\n') => {
+            v.push(at(
+                "summary_not_one_sentence",
+                "'summary' spans several lines; write one sentence".to_string(),
+            ));
+        }
+        None | Some(Value::String(_)) => {}
+        Some(other) => v.push(at(
+            "wrong_type",
+            format!("'summary' is {}; use one sentence as a string", describe(other)),
+        )),
+    }
+}
+
+fn string_list(value: Option<&Value>) -> Option<Vec<String>> {
+    value?.as_array()?.iter().map(|v| v.as_str().map(str::to_string)).collect()
+}
+
+/// Allowed but odd: several sentences, `neededChanges` contradicting the lists.
+fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
+    let mut w = Vec::new();
+    if let Some(summary) = value.get("summary").and_then(Value::as_str)
+        && !summary.contains('\n')
+        && sentence_count(summary) > 1
+    {
+        let message = "'summary' holds several sentences; the contract asks for one";
+        w.push(
+            Finding::new("summary_multiple_sentences", message)
+                .line(lines.of("summary"))
+                .pointer("/summary".to_string()),
+        );
+    }
+    let listed = PATH_KEYS
+        .iter()
+        .any(|k| value.get(k).and_then(Value::as_array).is_some_and(|a| !a.is_empty()));
+    let needed = value.get("neededChanges").and_then(Value::as_bool);
+    let completed = value.get("status").and_then(Value::as_str) == Some("completed");
+    if needed == Some(false) && listed {
+        let message = "'neededChanges' is false but files are listed";
+        w.push(
+            Finding::new("needed_changes_inconsistent", message)
+                .line(lines.of("neededChanges"))
+                .pointer("/neededChanges".to_string()),
+        );
+    }
+    if needed == Some(true) && completed && !listed {
+        let message = "'neededChanges' is true and the status completed, but no file is listed";
+        w.push(
+            Finding::new("needed_changes_inconsistent", message)
+                .line(lines.of("neededChanges"))
+                .pointer("/neededChanges".to_string()),
+        );
+    }
+    w
+}
+
+/// Sentences by their ends: `.`, `!` or `?` followed by whitespace and a capital letter, plus
+/// the last one. Abbreviations (`e.g. Foo`) can overcount; that is why this only warns.
+fn sentence_count(text: &str) -> usize {
+    let chars: Vec<char> = text.trim().chars().collect();
+    let breaks = chars
+        .windows(3)
+        .filter(|w| matches!(w[0], '.' | '!' | '?') && w[1].is_whitespace() && w[2].is_uppercase())
+        .count();
+    breaks + usize::from(!chars.is_empty())
+}

@@ -1,0 +1,195 @@
+//! Agent contracts and argument checks (seeds 000, 003, 004).
+//!
+//! - Argument checks: declare an argument's type ([`ArgType`]), get the checks. [`check_arg`]
+//!   runs seed 003's hallucination patterns (traversal, encodings, query strings, fragments)
+//!   with the default policy; [`ArgPolicy`] adds seed 004's configurable types (`ticket_id`,
+//!   `branch`, `operation`) and allowed directories for paths. A rejection is data
+//!   ([`ArgOutcome::Rejected`]) carrying the stable [`RejectedPattern`] name that goes into the
+//!   `INVALID_AGENT_INPUT` envelope.
+//!
+//! ```
+//! use patchgate::contract::{check_arg, ArgType, RejectedPattern};
+//! let outcome = check_arg(ArgType::ResourceId, "../etc/passwd");
+//! let rejection = outcome.rejection().expect("traversal is refused");
+//! assert_eq!(rejection.pattern, RejectedPattern::PathTraversal);
+//! assert_eq!(rejection.pattern.as_str(), "path_traversal");
+//! ```
+
+mod agent;
+mod arg;
+mod branch;
+mod datatype;
+mod envelope;
+mod executor;
+mod hallucination;
+mod json_lenient;
+mod message;
+mod paths;
+pub mod reply;
+mod sanitize;
+mod schemas;
+#[cfg(test)]
+mod tests;
+
+pub use arg::{
+    ArgAccepted, ArgOptions, ArgOutcome, ArgPolicy, ArgRejection, ArgType, DEFAULT_BRANCH_PATTERNS,
+    DEFAULT_OPERATIONS, DEFAULT_TICKET_PATTERNS, RejectedPattern, check_allowed_dir, check_arg,
+};
+
+pub use agent::{
+    AgentEnvelope, AgentError, AgentErrorType, AgentExpect, AgentMetadata, AgentOutcome,
+    AgentPartial, AgentSuccess, AgentWarning, AgentWarningType, ENVELOPE_KEYS, ERROR_TYPES,
+    WARNING_TYPES, check_agent_reply,
+};
+pub use executor::{
+    EXECUTOR_KEYS, ExecutorOptions, ExecutorOutcome, ExecutorOutput, ExecutorStatus, PATH_KEYS,
+    PerList, check_executor_output,
+};
+pub use paths::{FilteredPath, PathFilter, filter_paths};
+pub use sanitize::{DEFAULT_MAX_LENGTH, MARKDOWN_SPECIAL, TooLong, escape_markdown, sanitize};
+pub use schemas::json_schemas;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One contract violation or warning: a stable code, a message, and where (reply line, JSON
+/// pointer) when known.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable code (`missing_key`, `trailing_comma`, `number_as_string`, ...).
+    pub code: &'static str,
+    /// One lowercase line: what is wrong and what to write instead.
+    pub message: String,
+    /// 1-based line of the reply, when known.
+    pub line: Option<usize>,
+    /// RFC 6901 JSON pointer into the reply object (`/result/score`), when it concerns a value.
+    pub pointer: Option<String>,
+}
+
+impl Finding {
+    /// A finding without a location.
+    #[must_use]
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), line: None, pointer: None }
+    }
+
+    /// A finding on reply line `line`.
+    #[must_use]
+    pub fn at_line(code: &'static str, message: impl Into<String>, line: usize) -> Self {
+        Self::new(code, message).line(Some(line))
+    }
+
+    /// Set the line.
+    #[must_use]
+    pub fn line(mut self, line: Option<usize>) -> Self {
+        self.line = line;
+        self
+    }
+
+    /// Set the JSON pointer.
+    #[must_use]
+    pub fn pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+}
+
+/// Where keys are written in a block of JSON text, for messages. A key's line is the first
+/// line holding `"key":`; good enough for the flat objects of the contracts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeyLines<'a> {
+    pub content: &'a str,
+    pub first_line: usize,
+}
+
+impl KeyLines<'_> {
+    pub fn of(&self, key: &str) -> Option<usize> {
+        let quoted = serde_json::to_string(key).ok()?;
+        self.content
+            .split('\n')
+            .position(|line| {
+                line.find(&quoted)
+                    .is_some_and(|at| line[at + quoted.len()..].trim_start().starts_with(':'))
+            })
+            .map(|i| self.first_line + i)
+    }
+}
+
+/// A JSON value's type in words, quoting short strings (`the string "true"`).
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() <= 40 => {
+            format!("the string {}", Value::from(s.as_str()))
+        }
+        Value::String(_) => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// `"; did you mean 'x'?"` for a near miss among `known`, else nothing.
+pub(crate) fn suggest(key: &str, known: &[&str]) -> String {
+    let fold = |s: &str| s.to_ascii_lowercase().replace(['_', '-'], "");
+    known
+        .iter()
+        .map(|k| (strsim::normalized_levenshtein(&fold(key), &fold(k)), k))
+        .filter(|(score, _)| *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| format!("; did you mean '{k}'?"))
+        .unwrap_or_default()
+}
+
+/// Escape one reference token for a JSON pointer (RFC 6901: `~` as `~0`, `/` as `~1`).
+pub(crate) fn escape_pointer(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// The `[contract]` table of `.patchgate.toml`. A key left out keeps the seed's default.
+///
+/// ```toml
+/// [contract]
+/// allowed_dirs = ["docs/tickets", "tests", "src", ".claude"]
+/// branch_patterns = ['^[a-z]+/[a-z0-9-]+$', '^main$']
+///
+/// [contract.ticket_patterns]
+/// story = '^STORY-\d{4}\.\d+\.\d+$'
+///
+/// [contract.operations]
+/// ticket-analyzer = ["story-deep", "ticket-completeness"]
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ContractConfig {
+    /// Ticket kind -> regex matching the whole id; replaces seed 004's `TICKET_ID_PATTERNS`.
+    pub ticket_patterns: Option<BTreeMap<String, String>>,
+    /// Regexes a branch name must match one of (on top of git's rules); replaces seed 004's
+    /// three shapes. `[]` means git's rules only.
+    pub branch_patterns: Option<Vec<String>>,
+    /// Agent -> operations; replaces seed 004's `AGENT_OPERATIONS`.
+    pub operations: Option<BTreeMap<String, Vec<String>>>,
+    /// Directories every `path` argument must lie in (seed 004's `ALLOWED_DIRECTORIES`);
+    /// empty (the default) means no restriction.
+    pub allowed_dirs: Vec<String>,
+    /// `escape-md --sanitize`'s default limit in characters (seed 004: 10000).
+    pub max_length: Option<usize>,
+}
+
+/// The contract checks could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContractError {
+    /// A configured pattern is not a valid regex.
+    #[error("[contract] {key}: '{pattern}' is not a valid regex ({message}); fix the pattern")]
+    InvalidPattern {
+        /// The key holding it.
+        key: String,
+        /// The pattern as written.
+        pattern: String,
+        /// The regex compiler's message.
+        message: String,
+    },
+}

@@ -1,0 +1,169 @@
+//! Reading an agent's whole reply: text decoding, fenced code blocks (`CommonMark` fences), and
+//! JSON that is diagnosed precisely when it is not strict JSON (comments, trailing commas,
+//! `undefined`), with reply line numbers.
+
+use super::Finding;
+use serde_json::Value;
+
+/// A reply decoded to text: UTF-8, BOM removed, line endings normalised to `\n`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyText {
+    /// The normalised text.
+    pub text: String,
+    /// What normalising noticed (`crlf_line_endings`, `byte_order_mark`); not violations.
+    pub notes: Vec<Finding>,
+}
+
+/// Decode `bytes`; a reply that is not UTF-8 is a violation (`not_utf8`).
+pub fn decode(bytes: &[u8]) -> Result<ReplyText, Finding> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count() + 1;
+        Finding::at_line(
+            "not_utf8",
+            format!("the reply is not UTF-8 (byte {})", e.valid_up_to()),
+            line,
+        )
+    })?;
+    let mut notes = Vec::new();
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            notes.push(Finding::at_line(
+                "byte_order_mark",
+                "the reply starts with a byte order mark; it was ignored",
+                1,
+            ));
+            rest
+        }
+        None => text,
+    };
+    if text.contains('\r') {
+        notes.push(Finding::new(
+            "crlf_line_endings",
+            "the reply uses CR or CRLF line endings; read as LF",
+        ));
+    }
+    Ok(ReplyText { text: text.replace("\r\n", "\n").replace('\r', "\n"), notes })
+}
+
+/// One fenced code block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The info string's first word, as written (`json`, `JSON`, or empty).
+    pub info: String,
+    /// 1-based line of the opening fence.
+    pub open_line: usize,
+    /// 1-based line of the closing fence; `None` when the block runs to the end of the reply.
+    pub close_line: Option<usize>,
+    /// The content between the fences.
+    pub content: String,
+}
+
+impl Block {
+    /// The 1-based reply line of the content's first line.
+    #[must_use]
+    pub fn content_line(&self) -> usize {
+        self.open_line + 1
+    }
+
+    /// Whether this block is meant as JSON: marked `json` (any case, or `jsonc`/`json5`), or
+    /// unmarked and starting with `{` or `[`.
+    #[must_use]
+    pub fn is_json(&self) -> bool {
+        let info = self.info.to_ascii_lowercase();
+        matches!(info.as_str(), "json" | "jsonc" | "json5")
+            || (info.is_empty() && self.content.trim_start().starts_with(['{', '[']))
+    }
+}
+
+/// Every fenced code block of `text`, `CommonMark` style: a fence is three or more backticks or
+/// tildes indented at most three spaces; it closes on a fence of the same character at least as
+/// long with nothing after it.
+#[must_use]
+pub fn blocks(text: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut open: Option<(char, usize, Block)> = None;
+    for (i, line) in text.split('\n').enumerate() {
+        let number = i + 1;
+        match &mut open {
+            None => open = opening_fence(line, number),
+            Some((ch, len, block)) => {
+                if is_closing_fence(line, *ch, *len) {
+                    block.close_line = Some(number);
+                    out.push(open.take().expect("matched Some above").2);
+                } else {
+                    block.content.push_str(line);
+                    block.content.push('\n');
+                }
+            }
+        }
+    }
+    out.extend(open.map(|(_, _, block)| block));
+    out
+}
+
+fn opening_fence(line: &str, number: usize) -> Option<(char, usize, Block)> {
+    let (ch, len, rest) = fence_run(line)?;
+    let info = rest.split_whitespace().next().unwrap_or("");
+    if ch == '`' && rest.contains('`') {
+        return None;
+    }
+    let block = Block {
+        info: info.to_string(),
+        open_line: number,
+        close_line: None,
+        content: String::new(),
+    };
+    Some((ch, len, block))
+}
+
+fn is_closing_fence(line: &str, ch: char, len: usize) -> bool {
+    fence_run(line).is_some_and(|(c, n, rest)| c == ch && n >= len && rest.trim().is_empty())
+}
+
+/// `(fence character, run length, rest of the line)` when `line` starts a fence.
+fn fence_run(line: &str) -> Option<(char, usize, &str)> {
+    let trimmed = line.trim_start_matches(' ');
+    if line.len() - trimmed.len() > 3 {
+        return None;
+    }
+    let ch = trimmed.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let len = trimmed.chars().take_while(|&c| c == ch).count();
+    (len >= 3).then(|| (ch, len, &trimmed[len..]))
+}
+
+/// The outcome of reading JSON text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonRead {
+    /// The value, when the text is JSON or becomes JSON once comments, trailing commas and
+    /// `undefined` are set aside (each of those is in `findings`).
+    pub value: Option<Value>,
+    /// Violations: `json_comment`, `trailing_comma`, `undefined_value`, `invalid_json`.
+    pub findings: Vec<Finding>,
+}
+
+/// Parse `text` whose first line is reply line `first_line`.
+#[must_use]
+pub fn read_json(text: &str, first_line: usize) -> JsonRead {
+    let strict_error = match serde_json::from_str::<Value>(text) {
+        Ok(value) => return JsonRead { value: Some(value), findings: Vec::new() },
+        Err(e) => e,
+    };
+    let (cleaned, findings) = super::json_lenient::clean(text, first_line);
+    if !findings.is_empty()
+        && let Ok(value) = serde_json::from_str::<Value>(&cleaned)
+    {
+        return JsonRead { value: Some(value), findings };
+    }
+    let line = first_line + strict_error.line().saturating_sub(1);
+    let message = format!("invalid JSON: {strict_error}");
+    JsonRead { value: None, findings: vec![Finding::at_line("invalid_json", message, line)] }
+}
+
+/// Keep every finding's line inside `text` (an unclosed fence on the last line has its content
+/// "on" the line after it).
+pub fn clamp_lines(findings: &mut [Finding], text: &str) {
+    let last = text.split('\n').count();
+    for f in findings {
+        f.line = f.line.map(|l| l.min(last));
+    }
+}

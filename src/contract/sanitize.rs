@@ -1,0 +1,56 @@
+//! Seed 004's sanitizers for agent text rendered into markdown reports.
+
+/// Seed 004's `escape_markdown` special characters, in its order (backslash first, so the
+/// backslashes added for the others are not escaped again).
+pub const MARKDOWN_SPECIAL: [char; 15] =
+    ['\\', '`', '*', '_', '{', '}', '[', ']', '(', ')', '#', '+', '-', '.', '!'];
+
+/// Escape every markdown special character with a backslash (seed 004's `escape_markdown`).
+///
+/// ```
+/// use patchgate::contract::escape_markdown;
+/// assert_eq!(escape_markdown("a_b [x](y)"), r"a\_b \[x\]\(y\)");
+/// assert_eq!(escape_markdown(r"C:\dir"), r"C:\\dir");
+/// ```
+#[must_use]
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    for c in text.chars() {
+        if MARKDOWN_SPECIAL.contains(&c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Seed 004's default `max_length`.
+pub const DEFAULT_MAX_LENGTH: usize = 10_000;
+
+/// Text longer than the limit (seed 004: "Content exceeds maximum length").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "content exceeds maximum length ({max_length} characters; it has {length}); shorten it or raise --max-length"
+)]
+pub struct TooLong {
+    /// The limit.
+    pub max_length: usize,
+    /// The content's length in characters.
+    pub length: usize,
+}
+
+/// Seed 004's `sanitize_user_input`: refuse content over `max_length` characters (counted as
+/// Python counts them: Unicode scalar values), remove NUL bytes, normalise CRLF and CR to LF.
+///
+/// ```
+/// use patchgate::contract::sanitize;
+/// assert_eq!(sanitize("a\r\nb\rc\0", 100).unwrap(), "a\nb\nc");
+/// assert!(sanitize("abc", 2).is_err());
+/// ```
+pub fn sanitize(content: &str, max_length: usize) -> Result<String, TooLong> {
+    let length = content.chars().count();
+    if length > max_length {
+        return Err(TooLong { max_length, length });
+    }
+    Ok(content.replace('\0', "").replace("\r\n", "\n").replace('\r', "\n"))
+}

@@ -1,0 +1,107 @@
+use crate::contract::{AgentEnvelope, AgentExpect, AgentOutcome, ArgPolicy, check_agent_reply};
+use serde_json::{Value, json};
+
+fn check(value: &Value) -> AgentOutcome {
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    check_agent_reply(value.to_string().as_bytes(), &expect, &ArgPolicy::default())
+}
+
+fn found(out: &AgentOutcome) -> Vec<(&'static str, &str)> {
+    out.violations.iter().map(|f| (f.code, f.pointer.as_deref().unwrap_or(""))).collect()
+}
+
+fn success() -> Value {
+    json!({
+        "status": "success", "agent": "ticket-analyzer", "version": "1.0", "operation": "story-deep",
+        "result": {"score": 85, "issues": [], "ready": true, "files": []},
+        "metadata": {"execution_time_ms": 1250}
+    })
+}
+
+#[test]
+fn seed_valid_output_passes_and_fits_the_type() {
+    let out = check(&success());
+    assert!(out.ok, "{:?}", out.violations);
+    assert_eq!(out.status.as_deref(), Some("success"));
+    assert!(serde_json::from_value::<AgentEnvelope>(success()).is_ok());
+}
+
+#[test]
+fn data_types_through_the_result() {
+    let mut v = success();
+    v["result"] = json!({"score": "85", "issues": null, "ready": "true", "nested": [{"item_count": -1}, {"total": 2.5}]});
+    v["metadata"]["execution_time_ms"] = json!("1250");
+    assert_eq!(
+        found(&check(&v)),
+        [
+            ("number_as_string", "/result/score"),
+            ("null_value", "/result/issues"),
+            ("boolean_as_string", "/result/ready"),
+            ("negative_count", "/result/nested/0/item_count"),
+            ("not_an_integer", "/result/nested/1/total"),
+            ("number_as_string", "/metadata/execution_time_ms"),
+        ]
+    );
+}
+
+#[test]
+fn required_fields_by_status() {
+    let out = check(
+        &json!({"status": "partial", "agent": "ticket-analyzer", "version": "1.0", "operation": "story-deep", "result": {}, "warnings": [], "metadata": {"execution_time_ms": 1}}),
+    );
+    assert_eq!(found(&out), [("empty_warnings", "/warnings")]);
+    let out = check(
+        &json!({"status": "partial", "agent": "ticket-analyzer", "version": "1.0", "operation": "story-deep", "result": {}, "warnings": [{"type": "oops", "message": "m", "impact": ""}], "metadata": {"execution_time_ms": 1}}),
+    );
+    assert_eq!(
+        found(&out),
+        [
+            ("invalid_warning_type", "/warnings/0/type"),
+            ("empty_field", "/warnings/0/impact"),
+            ("missing_field", "/warnings/0/recovery")
+        ]
+    );
+    let out = check(
+        &json!({"status": "error", "agent": "ticket-analyzer", "version": "1.0", "error_type": "boom", "message": "", "recovery_suggestions": [], "metadata": {"execution_time_ms": 1}}),
+    );
+    assert_eq!(
+        found(&out),
+        [
+            ("invalid_error_type", "/error_type"),
+            ("empty_field", "/message"),
+            ("empty_recovery_suggestions", "/recovery_suggestions")
+        ]
+    );
+}
+
+#[test]
+fn identity_and_version() {
+    let mut v = success();
+    v["agent"] = json!("design-guardian");
+    v["version"] = json!(1.0);
+    v["operation"] = json!("full-survey");
+    assert_eq!(
+        found(&check(&v)),
+        [
+            ("agent_mismatch", "/agent"),
+            ("wrong_type", "/version"),
+            ("unknown_operation", "/operation")
+        ]
+    );
+    let expect =
+        AgentExpect { agent: "ticket-analyzer".into(), operation: Some("hierarchy-gaps".into()) };
+    let out = check_agent_reply(success().to_string().as_bytes(), &expect, &ArgPolicy::default());
+    assert_eq!(found(&out), [("operation_mismatch", "/operation")]);
+}
+
+#[test]
+fn fenced_reply_is_read_with_a_warning() {
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    let fenced = format!("```json\n{}\n```\n", success());
+    let out = check_agent_reply(fenced.as_bytes(), &expect, &ArgPolicy::default());
+    assert!(out.ok);
+    assert_eq!(out.warnings[0].code, "fenced_reply");
+    let prose = format!("Here is the analysis:\n{fenced}");
+    let out = check_agent_reply(prose.as_bytes(), &expect, &ArgPolicy::default());
+    assert_eq!(found(&out), [("text_outside_json", "")]);
+}

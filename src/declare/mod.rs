@@ -1,0 +1,153 @@
+//! Declarations: which files the current piece of work may change.
+//!
+//! `patchgate declare` records patterns (paths or globs, repo-relative) in the repository's git
+//! directory, per worktree (`<gitdir>/patchgate/declaration.json`); the pre-commit and
+//! pre-applypatch hooks block staged changes outside them. On the server side the same patterns
+//! travel in the commit message as `Patchgate-Declared:` trailer lines ([`trailer_lines`],
+//! [`from_message`]).
+//!
+//! Every pattern passes [`check_pattern`]: the path-safety checks of [`crate::path::check`] on
+//! its literal parts, and it must compile as a glob.
+//!
+//! ```
+//! use patchgate::declare::check_pattern;
+//! assert_eq!(check_pattern("./src/**/*.rs").unwrap(), "src/**/*.rs");
+//! assert!(check_pattern("../outside/*").is_err());
+//! ```
+
+mod store;
+#[cfg(test)]
+mod tests;
+
+pub use store::{Store, StoreError};
+
+use crate::path::{PathSet, check};
+use serde::{Deserialize, Serialize};
+
+/// The trailer key that carries a declaration in a commit message.
+pub const TRAILER_KEY: &str = "Patchgate-Declared";
+
+/// The active declaration: patterns in the order they were first declared.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Declaration {
+    /// Format version of the stored file.
+    pub version: u32,
+    /// The declared patterns.
+    pub entries: Vec<Entry>,
+}
+
+/// One declared pattern and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// A repo-relative path or glob (`src/a.rs`, `src/**/*.rs`).
+    pub pattern: String,
+    /// `argument`, `result:FILE`, `step:FILE` or `trailer`.
+    pub source: String,
+}
+
+/// A pattern that cannot be declared.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot declare '{pattern}': {reason}")]
+pub struct PatternError {
+    /// The pattern as given.
+    pub pattern: String,
+    /// Stable code: a path-safety code (`path_traversal`, ...) or `invalid_glob`.
+    pub code: &'static str,
+    /// Why, in one lowercase line.
+    pub reason: String,
+}
+
+impl Declaration {
+    /// The current format version.
+    pub const VERSION: u32 = 1;
+
+    /// Add `patterns` (already checked) from `source`, skipping ones already declared.
+    /// Returns how many were new.
+    pub fn add(&mut self, patterns: &[String], source: &str) -> usize {
+        let before = self.entries.len();
+        for pattern in patterns {
+            if !self.entries.iter().any(|e| &e.pattern == pattern) {
+                self.entries.push(Entry { pattern: pattern.clone(), source: source.to_owned() });
+            }
+        }
+        self.entries.len() - before
+    }
+
+    /// The declared patterns.
+    #[must_use]
+    pub fn patterns(&self) -> Vec<&str> {
+        self.entries.iter().map(|e| e.pattern.as_str()).collect()
+    }
+
+    /// The patterns compiled for matching.
+    pub fn path_set(&self) -> Result<PathSet, PatternError> {
+        PathSet::new(&self.patterns()).map_err(|e| PatternError {
+            pattern: e.pattern,
+            code: "invalid_glob",
+            reason: e.reason,
+        })
+    }
+
+    /// Whether nothing is declared.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Glob metacharacters; replaced by a plain letter before the path-safety check so that only
+/// the literal parts are judged (`src/**/*.rs` is checked as `src/xx/x.rs`).
+const GLOB_CHARS: &[char] = &['*', '?', '[', ']', '{', '}', '!'];
+
+/// Check one pattern and return its normalised form (no leading `./`, no trailing `/`).
+pub fn check_pattern(pattern: &str) -> Result<String, PatternError> {
+    let refuse = |code: &'static str, reason: String| PatternError {
+        pattern: pattern.to_owned(),
+        code,
+        reason,
+    };
+    let literal: String =
+        pattern.chars().map(|c| if GLOB_CHARS.contains(&c) { 'x' } else { c }).collect();
+    let checked = check(&literal).map_err(|e| refuse(e.code.as_str(), e.message))?;
+    // Map the normalised literal back onto the pattern: normalisation only drops `./`, empty
+    // components and a trailing `/`, none of which contain glob characters.
+    let normalised = normalise(pattern);
+    if normalised.len() != checked.as_str().len() {
+        return Err(refuse(
+            "non_canonical",
+            "write it as a plain repo-relative pattern without '.' or empty components".into(),
+        ));
+    }
+    PathSet::new(&[normalised.as_str()]).map_err(|e| refuse("invalid_glob", e.reason))?;
+    Ok(normalised)
+}
+
+fn normalise(pattern: &str) -> String {
+    pattern.split('/').filter(|c| !c.is_empty() && *c != ".").collect::<Vec<_>>().join("/")
+}
+
+/// Check every pattern; the first bad one is the error.
+pub fn check_patterns<S: AsRef<str>>(patterns: &[S]) -> Result<Vec<String>, PatternError> {
+    patterns.iter().map(|p| check_pattern(p.as_ref())).collect()
+}
+
+/// The `Patchgate-Declared: <pattern>` trailer lines for `declaration`, one per pattern.
+#[must_use]
+pub fn trailer_lines(declaration: &Declaration) -> Vec<String> {
+    declaration.entries.iter().map(|e| format!("{TRAILER_KEY}: {}", e.pattern)).collect()
+}
+
+/// The `Patchgate-Declared` trailer values of a commit message (key matched case-insensitively,
+/// as git does), unchecked. `None` when the message carries no such trailer.
+#[must_use]
+pub fn from_message(message: &str) -> Option<Vec<String>> {
+    let trailers = git2::message_trailers_strs(message).ok()?;
+    let values: Vec<String> = trailers
+        .iter()
+        .filter(|(key, _)| key.trim().eq_ignore_ascii_case(TRAILER_KEY))
+        .map(|(_, value)| value.trim().to_owned())
+        .collect();
+    (!values.is_empty()).then_some(values)
+}

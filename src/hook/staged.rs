@@ -1,0 +1,147 @@
+//! The changes a commit would record: the index against `HEAD` (an unborn `HEAD` is the empty
+//! tree), read from the index and tree objects through git2. The worktree is never walked, so
+//! the cost is one pass over the index and the trees, like `git diff --cached`.
+
+use super::{Change, ChangeStatus, HookError};
+use git2::{Delta, Diff, DiffFindOptions, DiffOptions, Repository, Tree};
+use std::path::Path;
+
+/// Open the repository the way a hook must: `--repo DIR` when given, else from the environment
+/// git exports to hooks (`GIT_DIR`, `GIT_INDEX_FILE`, `GIT_WORK_TREE`, `GIT_OBJECT_DIRECTORY`
+/// and friends), falling back to discovery from the current directory.
+pub fn open(repo: Option<&Path>) -> Result<Repository, HookError> {
+    match repo {
+        Some(dir) => Ok(crate::repo::discover(Some(dir))?),
+        None => Repository::open_from_env().map_err(|e| HookError::Git {
+            context: "open the repository from the hook environment".into(),
+            message: format!("{}; run inside a repository or pass --repo DIR", e.message()),
+        }),
+    }
+}
+
+/// The staged changes read the fast way (see [`super::fast`]): the index against `HEAD`.
+/// `from_env`: the repository was opened from the hook environment, so `GIT_INDEX_FILE` (git's
+/// temporary index for `git commit -a` or `git commit PATH`) names the index.
+#[derive(Debug)]
+pub struct Staged {
+    /// The changes.
+    pub changes: Vec<Change>,
+    /// False when an addition and a deletion could still be a rename with edits: the verdict is
+    /// the same either way (both paths are checked), but a report should call
+    /// [`staged_changes_exact`] to describe renames.
+    pub is_rename_settled: bool,
+}
+
+/// The staged changes, fast (the index file and cache tree read directly).
+pub fn staged_changes(repo: &Repository, from_env: bool) -> Result<Staged, HookError> {
+    let head = head_tree(repo)?;
+    let index_file = std::env::var_os("GIT_INDEX_FILE")
+        .filter(|_| from_env)
+        .map_or_else(|| repo.path().join("index"), std::path::PathBuf::from);
+    if let Some((changes, is_rename_settled)) =
+        super::fast::staged(repo, &index_file, head.as_ref())?
+    {
+        return Ok(Staged { changes, is_rename_settled });
+    }
+    let changes = diff_index(repo, head.as_ref())?;
+    Ok(Staged { changes, is_rename_settled: true })
+}
+
+/// The staged changes through libgit2's diff, with similarity rename detection.
+pub fn staged_changes_exact(repo: &Repository) -> Result<Vec<Change>, HookError> {
+    diff_index(repo, head_tree(repo)?.as_ref())
+}
+
+fn diff_index(repo: &Repository, head: Option<&Tree<'_>>) -> Result<Vec<Change>, HookError> {
+    let index = repo.index().map_err(HookError::git("read the index"))?;
+    let mut diff = repo
+        .diff_tree_to_index(head, Some(&index), Some(&mut diff_options()))
+        .map_err(HookError::git("compare the index with HEAD"))?;
+    changes(&mut diff)
+}
+
+/// While a merge is being concluded (`MERGE_HEAD` exists), keep only the changes that differ
+/// from every merged parent as well: what the merge itself writes (conflict resolutions), not
+/// what it brings from the other side, which was committed (and checked) there.
+pub fn merge_own_changes(repo: &Repository, staged: Vec<Change>) -> Result<Vec<Change>, HookError> {
+    let Ok(text) = std::fs::read_to_string(repo.path().join("MERGE_HEAD")) else {
+        return Ok(staged);
+    };
+    let index = repo.index().map_err(HookError::git("read the index"))?;
+    let mut kept = staged;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let oid = git2::Oid::from_str(line.trim()).map_err(HookError::git("read MERGE_HEAD"))?;
+        let tree = repo
+            .find_commit(oid)
+            .and_then(|c| c.tree())
+            .map_err(HookError::git("read a merged commit"))?;
+        let mut diff = repo
+            .diff_tree_to_index(Some(&tree), Some(&index), Some(&mut diff_options()))
+            .map_err(HookError::git("compare the index with a merged commit"))?;
+        let other = changes(&mut diff)?;
+        let touched: std::collections::HashSet<&[u8]> =
+            other.iter().flat_map(Change::touched).collect();
+        kept.retain(|c| c.touched().iter().any(|p| touched.contains(p)));
+    }
+    Ok(kept)
+}
+
+/// The changes between two trees (`None`: the empty tree).
+pub fn tree_changes(
+    repo: &Repository,
+    old: Option<&Tree<'_>>,
+    new: &Tree<'_>,
+) -> Result<Vec<Change>, HookError> {
+    let mut diff = repo
+        .diff_tree_to_tree(old, Some(new), Some(&mut diff_options()))
+        .map_err(HookError::git("compare a commit with its parent"))?;
+    changes(&mut diff)
+}
+
+/// `HEAD`'s tree; `None` when `HEAD` is unborn (the first commit).
+fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>, HookError> {
+    match repo.head() {
+        Ok(head) => head.peel_to_tree().map(Some).map_err(HookError::git("read HEAD's tree")),
+        Err(e) if matches!(e.code(), git2::ErrorCode::UnbornBranch | git2::ErrorCode::NotFound) => {
+            Ok(None)
+        }
+        Err(e) => Err(HookError::git("resolve HEAD")(e)),
+    }
+}
+
+fn diff_options() -> DiffOptions {
+    let mut opts = DiffOptions::new();
+    // Typechanges (file <-> symlink) as one entry; submodule pointer moves are changes too.
+    opts.include_typechange(true).ignore_submodules(false).skip_binary_check(true);
+    opts
+}
+
+/// Pair additions with deletions into renames, then convert every delta.
+fn changes(diff: &mut Diff<'_>) -> Result<Vec<Change>, HookError> {
+    let mut find = DiffFindOptions::new();
+    find.renames(true);
+    diff.find_similar(Some(&mut find)).map_err(HookError::git("detect renames"))?;
+    Ok(diff.deltas().filter_map(|d| convert(&d)).collect())
+}
+
+fn convert(delta: &git2::DiffDelta<'_>) -> Option<Change> {
+    let status = match delta.status() {
+        Delta::Added => ChangeStatus::Added,
+        Delta::Deleted => ChangeStatus::Deleted,
+        Delta::Modified => ChangeStatus::Modified,
+        Delta::Renamed => ChangeStatus::Renamed,
+        Delta::Copied => ChangeStatus::Copied,
+        Delta::Typechange => ChangeStatus::Typechange,
+        // Unmodified, ignored, untracked, unreadable, conflicted: nothing a commit records.
+        _ => return None,
+    };
+    let (old, new) = (delta.old_file(), delta.new_file());
+    let path = |f: &git2::DiffFile<'_>| f.path_bytes().map(<[u8]>::to_vec);
+    Some(Change {
+        status,
+        old_path: if status == ChangeStatus::Added { None } else { path(&old) },
+        new_path: if status == ChangeStatus::Deleted { None } else { path(&new) },
+        old_mode: u32::from(old.mode()),
+        new_mode: u32::from(new.mode()),
+    })
+}

@@ -1,0 +1,347 @@
+//! Hunks: the `@@ -a,b +c,d @@` header and a body read strictly by its counts. Inside a body a
+//! line is whatever its first byte says while the counts allow it, so a removed `-- x` line
+//! (written `--- x`) is never taken for a file header.
+
+use super::cursor::Raw;
+use super::parse::{Parser, quote_input};
+use super::{DefectCode, FilePatch, Hunk, Line, LineKind};
+
+/// Which sides a `\ No newline at end of file` marker has closed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Closed {
+    old: bool,
+    new: bool,
+}
+
+impl Closed {
+    fn blocks(self, kind: LineKind) -> bool {
+        match kind {
+            LineKind::Context => self.old || self.new,
+            LineKind::Add => self.new,
+            LineKind::Remove => self.old,
+        }
+    }
+}
+
+/// Why a hunk header could not be read.
+enum HeaderError {
+    Malformed,
+    TooLarge,
+}
+
+/// Parse a decimal number at the start of `s`; returns it and the digits used.
+fn number(s: &[u8], max: u64) -> Result<(u64, usize), HeaderError> {
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(HeaderError::Malformed);
+    }
+    let mut value: u64 = 0;
+    for &b in &s[..digits] {
+        value = value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(b - b'0')))
+            .ok_or(HeaderError::TooLarge)?;
+    }
+    if value > max {
+        return Err(HeaderError::TooLarge);
+    }
+    Ok((value, digits))
+}
+
+/// `start[,count]` at the start of `s`; returns start, count (1 when omitted) and bytes used.
+fn range(s: &[u8], max: u64) -> Result<(u64, u64, usize), HeaderError> {
+    let (start, used) = number(s, max)?;
+    if s.get(used) != Some(&b',') {
+        return Ok((start, 1, used));
+    }
+    let (count, more) = number(&s[used + 1..], max)?;
+    Ok((start, count, used + 1 + more))
+}
+
+/// `@@ -a[,b] +c[,d] @@[ section]`: the four numbers and the section text.
+fn header(t: &[u8], max: u64) -> Result<([u64; 4], &[u8]), HeaderError> {
+    let s = t.strip_prefix(b"@@ -").ok_or(HeaderError::Malformed)?;
+    let (old_start, old_count, used) = range(s, max)?;
+    let s = s[used..].strip_prefix(b" +").ok_or(HeaderError::Malformed)?;
+    let (new_start, new_count, used) = range(s, max)?;
+    let after = s[used..].strip_prefix(b" @@").ok_or(HeaderError::Malformed)?;
+    let section = after.strip_prefix(b" ").unwrap_or(after);
+    Ok(([old_start, old_count, new_start, new_count], section))
+}
+
+impl<'a> Parser<'a, '_> {
+    /// Hunks of one entry, then the check for hunk-like lines left over after them.
+    pub fn hunks(&mut self, file: &mut FilePatch<'a>) {
+        while let Some(line) = self.cur.peek() {
+            let t = line.trimmed();
+            if !t.starts_with(b"@@") {
+                break;
+            }
+            if t.starts_with(b"@@@") {
+                let message = format!(
+                    "`{}` is a combined (merge) diff hunk; send a plain `git diff`",
+                    quote_input(line.text)
+                );
+                self.defect(DefectCode::CombinedDiff, line.span, message);
+                self.skip_to_entry();
+                return;
+            }
+            let Some(mut hunk) = self.hunk_header(line) else {
+                self.skip_to_entry();
+                return;
+            };
+            self.cur.bump();
+            let is_complete = self.body(&mut hunk);
+            self.check_order(file, &hunk);
+            file.hunks.push(hunk);
+            if !is_complete {
+                self.skip_to_entry();
+                return;
+            }
+        }
+        self.leftover();
+    }
+
+    fn hunk_header(&mut self, line: Raw<'a>) -> Option<Hunk<'a>> {
+        let t = line.trimmed();
+        let quoted = quote_input(line.text);
+        let ([old_start, old_count, new_start, new_count], section) = match header(
+            t,
+            self.options.max_line_number,
+        ) {
+            Ok(numbers) => numbers,
+            Err(HeaderError::Malformed) => {
+                let message = format!(
+                    "hunk header `{quoted}` does not read `@@ -a,b +c,d @@`; give real line numbers and counts"
+                );
+                self.defect(DefectCode::BadHunkHeader, line.span, message);
+                return None;
+            }
+            Err(HeaderError::TooLarge) => {
+                let max = self.options.max_line_number;
+                let message =
+                    format!("hunk header `{quoted}` has a line number or count beyond {max}");
+                self.defect(DefectCode::LineNumberTooLarge, line.span, message);
+                return None;
+            }
+        };
+        if (old_start == 0 && old_count > 0) || (new_start == 0 && new_count > 0) {
+            let message = format!(
+                "hunk header `{quoted}` starts at line 0 but has lines; lines count from 1"
+            );
+            self.defect(DefectCode::BadHunkHeader, line.span, message);
+            return None;
+        }
+        Some(Hunk {
+            span: line.span,
+            old_start,
+            old_count,
+            new_start,
+            new_count,
+            section,
+            lines: Vec::new(),
+        })
+    }
+
+    /// Read the body by its counts; false (after a defect) when it is broken.
+    fn body(&mut self, hunk: &mut Hunk<'a>) -> bool {
+        let (mut old, mut new) = (hunk.old_count, hunk.new_count);
+        let wanted = old.saturating_add(new).min(1 << 16);
+        hunk.lines.reserve(usize::try_from(wanted).unwrap_or(0));
+        let mut closed = Closed::default();
+        while old > 0 || new > 0 {
+            let Some(line) = self.cur.peek() else {
+                self.too_short(hunk, None, old, new);
+                return false;
+            };
+            let kind = match line.first() {
+                Some(b' ') => LineKind::Context,
+                Some(b'+') => LineKind::Add,
+                Some(b'-') => LineKind::Remove,
+                None => {
+                    self.notes.blank_context.add(line.span);
+                    LineKind::Context
+                }
+                Some(b'\\') => {
+                    if !self.no_newline(hunk, &mut closed, line) {
+                        return false;
+                    }
+                    self.cur.bump();
+                    continue;
+                }
+                Some(_) => {
+                    self.interrupted(hunk, line, old, new);
+                    return false;
+                }
+            };
+            let fits = match kind {
+                LineKind::Context => old > 0 && new > 0,
+                LineKind::Add => new > 0,
+                LineKind::Remove => old > 0,
+            };
+            if !fits {
+                self.miscount(hunk, line, kind, old, new);
+                return false;
+            }
+            if closed.blocks(kind) {
+                self.after_no_newline(line);
+                return false;
+            }
+            match kind {
+                LineKind::Context => (old, new) = (old - 1, new - 1),
+                LineKind::Add => new -= 1,
+                LineKind::Remove => old -= 1,
+            }
+            let text = line.text.get(1..).unwrap_or_default();
+            hunk.lines.push(Line { kind, text, has_newline: true, line: line.span.line });
+            self.cur.bump();
+        }
+        if let Some(line) = self.cur.peek().filter(|l| l.first() == Some(b'\\')) {
+            if !self.no_newline(hunk, &mut closed, line) {
+                return false;
+            }
+            self.cur.bump();
+        }
+        self.check_effect(hunk);
+        true
+    }
+
+    /// A `\ No newline at end of file` marker: it belongs to the line before it.
+    fn no_newline(&mut self, hunk: &mut Hunk<'a>, closed: &mut Closed, line: Raw<'a>) -> bool {
+        let Some(last) = hunk.lines.last_mut().filter(|l| l.has_newline) else {
+            let message = "`\\ No newline at end of file` with no body line before it to apply to";
+            self.defect(DefectCode::MisplacedNoNewline, line.span, message.to_owned());
+            return false;
+        };
+        last.has_newline = false;
+        match last.kind {
+            LineKind::Context => (closed.old, closed.new) = (true, true),
+            LineKind::Add => closed.new = true,
+            LineKind::Remove => closed.old = true,
+        }
+        true
+    }
+
+    fn after_no_newline(&mut self, line: Raw<'a>) {
+        let message = format!(
+            "`{}` follows a `\\ No newline at end of file` on the same side; the marker must end its side of the file",
+            quote_input(line.text)
+        );
+        self.defect(DefectCode::MisplacedNoNewline, line.span, message);
+    }
+
+    /// A line that cannot be a body line while counts remain.
+    fn interrupted(&mut self, hunk: &Hunk<'a>, line: Raw<'a>, old: u64, new: u64) {
+        let t = line.trimmed();
+        if t.starts_with(b"```") && self.options.is_strict {
+            let message = format!("markdown fence `{}` inside a hunk", quote_input(line.text));
+            self.defect(DefectCode::MarkdownFence, line.span, message);
+        } else if t.starts_with(b"@@") || t.starts_with(b"diff ") || self.is_entry_start(line) {
+            self.too_short(hunk, Some(line), old, new);
+        } else {
+            let message = format!(
+                "body line `{}` starts with none of ` `, `+`, `-`, `\\`; prefix context lines with a space",
+                quote_input(line.text)
+            );
+            self.defect(DefectCode::BadLinePrefix, line.span, message);
+        }
+    }
+
+    fn too_short(&mut self, hunk: &Hunk<'a>, at: Option<Raw<'a>>, old: u64, new: u64) {
+        let what = if at.is_some() { "another header starts" } else { "the input ends" };
+        let message = format!(
+            "hunk `{}` is short: {what} with {old} preimage and {new} postimage line(s) still due; fix the counts or restore the lines",
+            quote_input(hunk_header_text(self, hunk))
+        );
+        let span = at.map_or(hunk.span, |l| l.span);
+        self.defect(DefectCode::HunkTooShort, span, message);
+    }
+
+    /// A body line for a side whose count is used up.
+    fn miscount(&mut self, hunk: &Hunk<'a>, line: Raw<'a>, kind: LineKind, old: u64, new: u64) {
+        if line.text.is_empty() || line.trimmed() == b"-- " || self.is_entry_start(line) {
+            self.too_short(hunk, Some(line), old, new);
+            return;
+        }
+        let side = match kind {
+            LineKind::Remove => "removed",
+            LineKind::Add => "added",
+            LineKind::Context => "context",
+        };
+        let message = format!(
+            "hunk `{}` has more {side} lines than its counts allow, at `{}`; fix the counts",
+            quote_input(hunk_header_text(self, hunk)),
+            quote_input(line.text)
+        );
+        self.defect(DefectCode::HunkTooLong, line.span, message);
+    }
+
+    /// A hunk with no added and no removed line does nothing (git: corrupt patch).
+    fn check_effect(&mut self, hunk: &Hunk<'a>) {
+        if hunk.lines.iter().all(|l| l.kind == LineKind::Context) {
+            let message = format!(
+                "hunk `{}` has no added or removed line; drop it",
+                quote_input(hunk_header_text(self, hunk))
+            );
+            self.defect(DefectCode::ContextOnlyHunk, hunk.span, message);
+        }
+    }
+
+    /// Hunk-like lines after the last hunk's counts are used up: `git apply` drops them.
+    fn leftover(&mut self) {
+        let Some(line) = self.cur.peek() else { return };
+        let is_hunk_like = match line.first() {
+            Some(b' ' | b'+') | None => true,
+            Some(b'-') => line.trimmed() != b"-- " && !self.is_traditional_start(line),
+            Some(b'\\') => {
+                let message = "`\\ No newline at end of file` after a complete hunk; it can only follow a body line".to_owned();
+                self.defect(DefectCode::MisplacedNoNewline, line.span, message);
+                self.skip_to_entry();
+                return;
+            }
+            _ => false,
+        };
+        if is_hunk_like {
+            let message = format!(
+                "`{}` follows a hunk whose counts are used up (git would drop it); fix the hunk counts",
+                quote_input(line.text)
+            );
+            self.defect(DefectCode::HunkTooLong, line.span, message);
+            self.skip_to_entry();
+        }
+    }
+
+    /// Hunks of one file must ascend and not overlap; a `\ No newline` must be in the last.
+    fn check_order(&mut self, file: &FilePatch<'a>, hunk: &Hunk<'a>) {
+        let Some(prev) = file.hunks.last() else { return };
+        if prev.lines.iter().any(|l| !l.has_newline) {
+            let message =
+                "a hunk follows one that ends its file with `\\ No newline at end of file`"
+                    .to_owned();
+            self.defect(DefectCode::MisplacedNoNewline, hunk.span, message);
+        }
+        let begin = |h: &Hunk<'_>| h.old_start.saturating_add(u64::from(h.old_count == 0));
+        let prev_end = begin(prev).saturating_add(prev.old_count);
+        let (code, relation) = if begin(hunk) < begin(prev) {
+            (DefectCode::HunkOutOfOrder, "comes before")
+        } else if begin(hunk) < prev_end {
+            (DefectCode::HunkOverlap, "overlaps")
+        } else {
+            return;
+        };
+        let message = format!(
+            "hunk at preimage line {} {relation} the previous hunk (lines {}-{}); order hunks by line and merge overlapping ones",
+            hunk.old_start,
+            prev.old_start,
+            prev_end.saturating_sub(1)
+        );
+        self.defect(code, hunk.span, message);
+    }
+}
+
+/// The `@@` line of a hunk, for messages.
+fn hunk_header_text<'a>(parser: &Parser<'a, '_>, hunk: &Hunk<'a>) -> &'a [u8] {
+    let input = parser.cur.input();
+    let rest = &input[hunk.span.offset..];
+    &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
+}

@@ -1,0 +1,67 @@
+//! What git emits parses into the right model.
+
+use crate::patch::{LineKind, Operation, ParseOptions, parse};
+
+#[test]
+fn modify_with_two_hunks() {
+    let text = b"diff --git a/a.txt b/a.txt\nindex 1234567..89abcde 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@ fn x\n-old\n+new\n ctx\n@@ -10 +10 @@\n-a\n+b\n";
+    let parsed = parse(text, &ParseOptions::default());
+    assert_eq!(parsed.defects, vec![]);
+    let file = &parsed.patch.files[0];
+    assert_eq!(file.operation, Operation::Modify);
+    assert_eq!(file.old_path.as_deref(), Some(&b"a.txt"[..]));
+    assert_eq!(file.hunks.len(), 2);
+    assert_eq!(file.hunks[0].section, b"fn x");
+    assert_eq!(file.hunks[1].old_count, 1);
+    assert_eq!(file.hunks[0].lines[2].kind, LineKind::Context);
+    assert_eq!(file.index.as_ref().unwrap().mode, Some(0o100_644));
+}
+
+fn ok(text: &[u8]) -> crate::patch::Parsed<'_> {
+    let parsed = parse(text, &ParseOptions::default());
+    assert_eq!(parsed.defects, vec![], "{}", String::from_utf8_lossy(text));
+    parsed
+}
+
+#[test]
+fn no_newline_on_both_sides_before_a_signature() {
+    let text = b"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nSubject: x\n\nmsg\n---\n f | 2 +-\n\ndiff --git a/f b/f\nindex 1..2 120000\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+y\n\\ No newline at end of file\n-- \n2.39.0\n\n";
+    let parsed = ok(text);
+    let lines = &parsed.patch.files[0].hunks[0].lines;
+    assert_eq!(lines.len(), 2);
+    assert!(!lines[0].has_newline && !lines[1].has_newline);
+    assert_eq!((lines[0].text, lines[1].text), (&b"x"[..], &b"y"[..]));
+}
+
+#[test]
+fn removed_lines_that_look_like_headers_are_body_lines() {
+    let text =
+        b"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n--- x\n-++ y\n+-- z\n+++ w\n c\n";
+    let parsed = ok(text);
+    let hunk = &parsed.patch.files[0].hunks[0];
+    assert_eq!((hunk.removed(), hunk.added()), (2, 2));
+    assert_eq!(hunk.lines[0].text, b"-- x");
+    assert_eq!(hunk.lines[3].text, b"++ w");
+}
+
+#[test]
+fn header_only_entries() {
+    let text = b"diff --git a/e b/e\nnew file mode 100644\nindex 0000000..e69de29\ndiff --git a/m b/m\nold mode 100644\nnew mode 100755\ndiff --git a/r b/s\nsimilarity index 100%\nrename from r\nrename to s\n";
+    let parsed = ok(text);
+    let files = &parsed.patch.files;
+    assert_eq!(files.len(), 3);
+    assert_eq!((files[0].operation, files[0].old_path.as_deref()), (Operation::Create, None));
+    assert_eq!((files[1].old_mode, files[1].new_mode), (Some(0o100_644), Some(0o100_755)));
+    assert_eq!(files[2].operation, Operation::Rename);
+    assert_eq!(files[2].old_path.as_deref(), Some(&b"r"[..]));
+    assert_eq!(files[2].new_path.as_deref(), Some(&b"s"[..]));
+    assert_eq!(files[2].similarity, Some(100));
+}
+
+#[test]
+fn quoted_and_spaced_paths_are_decoded() {
+    let text = b"diff --git \"a/caf\\303\\251.txt\" \"b/caf\\303\\251.txt\"\n--- \"a/caf\\303\\251.txt\"\n+++ \"b/caf\\303\\251.txt\"\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/my file.txt b/my file.txt\n--- a/my file.txt\t\n+++ b/my file.txt\t\n@@ -1 +1 @@\n-a\n+b\n";
+    let parsed = ok(text);
+    assert_eq!(parsed.patch.files[0].path(), "café.txt".as_bytes());
+    assert_eq!(parsed.patch.files[1].path(), b"my file.txt");
+}

@@ -1,0 +1,3 @@
+//! Unit tests of the parser and renderer, by area.
+
+mod accept;

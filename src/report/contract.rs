@@ -1,0 +1,114 @@
+//! Output of the contract commands: the seed-003 envelope for argument checks, and the reports
+//! of `contract executor-output`, `contract agent` and `paths`.
+
+use super::Envelope;
+use crate::contract::{ArgOutcome, ExecutorOutcome, FilteredPath, Finding, PathFilter};
+use crate::path::display_bytes;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+
+/// The wire code of a rejected argument (seed 003).
+pub const INVALID_AGENT_INPUT: &str = "INVALID_AGENT_INPUT";
+
+/// The seed-003 envelope for one argument check: `{"ok": true, "data": {"value": ...}}`, or
+/// `{"ok": false, "error": {"code": "INVALID_AGENT_INPUT", "message", "input_value",
+/// "rejected_pattern"}}`.
+#[must_use]
+pub fn arg_envelope(outcome: &ArgOutcome) -> Envelope {
+    match outcome {
+        ArgOutcome::Accepted(accepted) => Envelope::success(
+            serde_json::to_value(accepted).expect("a string and an optional string serialize"),
+        ),
+        ArgOutcome::Rejected(r) => {
+            let mut extra = Map::new();
+            extra.insert("input_value".into(), Value::from(r.input_value.as_str()));
+            extra.insert("rejected_pattern".into(), Value::from(r.pattern.as_str()));
+            Envelope::failure(INVALID_AGENT_INPUT, &r.message, extra)
+        }
+    }
+}
+
+/// The JSON form of `patchgate paths`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PathsReport {
+    /// Whether every path was kept.
+    pub ok: bool,
+    /// The kept paths, normalised.
+    pub kept: Vec<String>,
+    /// The filtered paths with their reasons.
+    pub filtered: Vec<FilteredPath>,
+}
+
+impl PathsReport {
+    /// The report of one filter run.
+    #[must_use]
+    pub fn new(filter: PathFilter) -> Self {
+        Self { ok: filter.filtered.is_empty(), kept: filter.kept, filtered: filter.filtered }
+    }
+}
+
+/// `kept PATH` / `filtered PATH: code: reason` lines.
+#[must_use]
+pub fn paths_text(report: &PathsReport) -> String {
+    let mut out = String::new();
+    for path in &report.kept {
+        let _ = writeln!(out, "kept     {path}");
+    }
+    for f in &report.filtered {
+        let _ = writeln!(
+            out,
+            "filtered {}: {}: {}",
+            display_bytes(f.path.as_bytes()),
+            f.code,
+            f.reason
+        );
+    }
+    out
+}
+
+/// Compiler-style lines for `contract executor-output` and `contract agent`:
+/// `NAME:LINE: error[code]: message (at POINTER)`, then a verdict line.
+#[must_use]
+pub fn findings_text(name: &str, violations: &[Finding], warnings: &[Finding]) -> String {
+    let mut out = String::new();
+    for (level, list) in [("error", violations), ("warning", warnings)] {
+        for f in list {
+            let line = f.line.map(|l| format!("{l}:")).unwrap_or_default();
+            let at = f.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default();
+            let _ = writeln!(out, "{name}:{line} {level}[{}]: {}{at}", f.code, f.message);
+        }
+    }
+    let verdict = if violations.is_empty() { "ok" } else { "rejected" };
+    let _ = writeln!(
+        out,
+        "{verdict}: {} violation(s), {} warning(s)",
+        violations.len(),
+        warnings.len()
+    );
+    out
+}
+
+/// The text form of `contract executor-output`: the findings, then each filtered path.
+#[must_use]
+pub fn executor_text(outcome: &ExecutorOutcome, name: &str) -> String {
+    let mut out = String::new();
+    let lists = [
+        ("files_created", &outcome.filtered.files_created),
+        ("files_updated", &outcome.filtered.files_updated),
+        ("changes", &outcome.filtered.changes),
+    ];
+    for (key, filtered) in lists {
+        for f in filtered {
+            let _ = writeln!(
+                out,
+                "{name}: filtered[{key}] {}: {}: {}",
+                display_bytes(f.path.as_bytes()),
+                f.code,
+                f.reason
+            );
+        }
+    }
+    out.push_str(&findings_text(name, &outcome.violations, &outcome.warnings));
+    out
+}

@@ -1,0 +1,204 @@
+//! One stored rejection and what a person later did about it.
+
+use super::id;
+use crate::patch::{ParseOptions, parse};
+use crate::path::display_bytes;
+use crate::rule::{Report, RuleId, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::time::SystemTime;
+
+/// The version of the entry format; bumped when a field changes meaning.
+pub const STORE_FORMAT: u32 = 1;
+
+/// What `validate` hands to the store after a rejection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewEntry {
+    /// The step, as parsed JSON.
+    pub step: Value,
+    /// The executor's result exactly as received (it may not even be JSON).
+    pub result: String,
+    /// The full report; its verdict is the rejection.
+    pub report: Report,
+    /// The commit the result was validated against, when there was one.
+    pub base: Option<String>,
+}
+
+/// A stored rejection. Unknown fields are ignored on reading, so an older patchgate can still
+/// list entries a newer one wrote.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// [`STORE_FORMAT`] at the time of writing.
+    pub format: u32,
+    /// The full SHA-256 id (64 hex digits).
+    pub id: String,
+    /// When `validate` rejected the result (RFC 3339, UTC).
+    #[serde(with = "super::time::rfc3339")]
+    pub time: SystemTime,
+    /// The patchgate version that rejected it.
+    pub patchgate_version: String,
+    /// The commit the result was validated against.
+    pub base: Option<String>,
+    /// The orchestrator's step.
+    pub step: Value,
+    /// The executor's result, raw.
+    pub result: String,
+    /// The verdict `validate` printed.
+    pub verdict: Verdict,
+    /// Every violation and note.
+    pub report: Report,
+    /// Each time a person applied the result over the rules' objection.
+    #[serde(default)]
+    pub overrides: Vec<Override>,
+}
+
+/// A person's decision to apply a rejected result anyway.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Override {
+    /// `Name <email>` from git's `user.name` / `user.email`, when set.
+    pub who: Option<String>,
+    /// When it was applied.
+    #[serde(with = "super::time::rfc3339")]
+    pub time: SystemTime,
+    /// The rules the person named with `--override`.
+    pub rules: Vec<RuleId>,
+    /// The violations that remained on re-validation and were overridden.
+    pub overridden: Vec<String>,
+    /// The commit (HEAD) the result was re-validated against and applied on.
+    pub head: Option<String>,
+    /// Whether the index was updated too.
+    pub index: bool,
+}
+
+impl Override {
+    /// The override a person makes now in `repository` (their identity from git's
+    /// `user.name` / `user.email`), naming `rules`, over the violations in `overridden`.
+    #[must_use]
+    pub fn now(
+        repository: &git2::Repository,
+        rules: Vec<RuleId>,
+        overridden: Vec<String>,
+        index: bool,
+    ) -> Self {
+        let head = repository.head().ok().and_then(|h| h.target()).map(|id| id.to_string());
+        Self {
+            who: git_identity(repository),
+            time: SystemTime::now(),
+            rules,
+            overridden,
+            head,
+            index,
+        }
+    }
+}
+
+/// `Name <email>` from the repository's git config, or what part of it is set.
+fn git_identity(repository: &git2::Repository) -> Option<String> {
+    let config = repository.config().ok()?;
+    let name = config.get_string("user.name").ok().filter(|n| !n.trim().is_empty());
+    let email = config.get_string("user.email").ok().filter(|e| !e.trim().is_empty());
+    match (name, email) {
+        (Some(name), Some(email)) => Some(format!("{name} <{email}>")),
+        (Some(name), None) => Some(name),
+        (None, Some(email)) => Some(format!("<{email}>")),
+        (None, None) => None,
+    }
+}
+
+impl Entry {
+    /// Make the entry for a new rejection at `time`; the id hashes everything else.
+    #[must_use]
+    pub fn new(new: NewEntry, time: SystemTime) -> Self {
+        let mut entry = Self {
+            format: STORE_FORMAT,
+            id: String::new(),
+            time,
+            patchgate_version: env!("CARGO_PKG_VERSION").to_owned(),
+            base: new.base,
+            step: new.step,
+            result: new.result,
+            verdict: new.report.verdict.clone(),
+            report: new.report,
+            overrides: Vec::new(),
+        };
+        let content = serde_json::to_vec(&entry).expect("entries serialize: string keys only");
+        entry.id = id::content_id(&content);
+        entry
+    }
+
+    /// The step's `id`, when it has one.
+    #[must_use]
+    pub fn step_id(&self) -> Option<&str> {
+        self.step.get("id").and_then(Value::as_str)
+    }
+
+    /// The step's `description`.
+    #[must_use]
+    pub fn step_description(&self) -> Option<&str> {
+        self.step.get("description").and_then(Value::as_str)
+    }
+
+    /// The result parsed as JSON, when it is JSON.
+    #[must_use]
+    pub fn result_json(&self) -> Option<Value> {
+        serde_json::from_str(&self.result).ok()
+    }
+
+    /// The result's `patch` text, when the result is JSON with a string `patch`.
+    #[must_use]
+    pub fn patch(&self) -> Option<String> {
+        let result = self.result_json()?;
+        result.get("patch").and_then(Value::as_str).map(str::to_owned)
+    }
+
+    /// The distinct rules that rejected the result, in report order.
+    #[must_use]
+    pub fn rules(&self) -> Vec<RuleId> {
+        let mut rules: Vec<RuleId> = Vec::new();
+        for v in &self.report.violations {
+            if !rules.contains(&v.rule) {
+                rules.push(v.rule);
+            }
+        }
+        rules
+    }
+
+    /// The files the result concerns: the patch's file headers as far as they parse, else the
+    /// result's `filesWritten`, else the files the violations name.
+    #[must_use]
+    pub fn files(&self) -> Vec<String> {
+        let from_patch = self.patch().map(|p| patch_files(&p)).unwrap_or_default();
+        if !from_patch.is_empty() {
+            return from_patch;
+        }
+        let written = self.result_json().and_then(|r| r.get("filesWritten").cloned());
+        let from_result: Vec<String> =
+            written.and_then(|w| serde_json::from_value::<Vec<String>>(w).ok()).unwrap_or_default();
+        if !from_result.is_empty() {
+            return from_result;
+        }
+        let mut files: Vec<String> = Vec::new();
+        for f in self.report.violations.iter().filter_map(|v| v.file.clone()) {
+            if !files.contains(&f) {
+                files.push(f);
+            }
+        }
+        files
+    }
+}
+
+/// The paths a patch's file entries name, as far as the patch parses.
+fn patch_files(patch: &str) -> Vec<String> {
+    let options = ParseOptions { is_strict: false, ..ParseOptions::default() };
+    let parsed = parse(patch.as_bytes(), &options);
+    let mut files: Vec<String> = Vec::new();
+    for file in &parsed.patch.files {
+        for path in file.paths() {
+            let shown = display_bytes(path);
+            if !files.contains(&shown) {
+                files.push(shown);
+            }
+        }
+    }
+    files
+}

@@ -1,0 +1,85 @@
+//! Recording a rejection from `validate`: one call that never fails the validation.
+
+use super::{Entry, NewEntry, ReviewPolicy, SHORT_ID, Store};
+use crate::rule::{Note, Report};
+use crate::validate::Context;
+use serde_json::Value;
+use std::time::SystemTime;
+
+/// What became of a rejection's record. Recording is a side job of `validate`: whatever goes
+/// wrong here is reported, never turned into a validation error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recording {
+    /// The verdict was an acceptance: nothing to keep.
+    NotRejected,
+    /// Kept under this short id; `pruned` older entries were removed to stay in bounds.
+    Recorded {
+        /// The short id to give `patchgate review show`.
+        id: String,
+        /// How many entries the policy removed.
+        pruned: usize,
+    },
+    /// Not recorded, on purpose (no repository): the reason.
+    Skipped(String),
+    /// Not recorded because something failed: the message.
+    Failed(String),
+}
+
+impl Recording {
+    /// The note for the report or stderr; `None` when nothing was to be recorded.
+    #[must_use]
+    pub fn note(&self) -> Option<Note> {
+        let (code, message) = match self {
+            Self::NotRejected => return None,
+            Self::Recorded { id, .. } => (
+                "rejection_recorded",
+                format!("rejected result recorded as {id}; see `patchgate review show {id}`"),
+            ),
+            Self::Skipped(reason) => ("rejection_not_recorded", reason.clone()),
+            Self::Failed(message) => {
+                ("rejection_not_recorded", format!("could not record the rejection: {message}"))
+            }
+        };
+        Some(Note { code: code.to_owned(), message, patch_line: None })
+    }
+}
+
+/// Keep a rejected result of `validate` (its context and report) in the store of the context's
+/// repository, then prune the store by the `[review]` policy of the context's config.
+#[must_use]
+pub fn record_rejection(ctx: &Context<'_>, report: &Report) -> Recording {
+    if report.verdict.valid {
+        return Recording::NotRejected;
+    }
+    let Some(repository) = ctx.repo else {
+        return Recording::Skipped(
+            "not recorded for `patchgate review`: no git repository here".to_owned(),
+        );
+    };
+    let policy = match ctx.config.section::<ReviewPolicy>("review") {
+        Ok(policy) => policy,
+        Err(e) => return Recording::Failed(e.to_string()),
+    };
+    let step = serde_json::to_value(ctx.step).expect("steps serialize: string keys only");
+    let new = NewEntry {
+        base: resolve_base(repository, &step),
+        step,
+        result: String::from_utf8_lossy(ctx.result).into_owned(),
+        report: report.clone(),
+    };
+    let now = SystemTime::now();
+    let entry = Entry::new(new, now);
+    let store = Store::for_repo(repository);
+    let outcome = store.write(&entry).and_then(|_| store.prune(&policy, now));
+    match outcome {
+        Ok(pruned) => Recording::Recorded { id: entry.id[..SHORT_ID].to_owned(), pruned },
+        Err(e) => Recording::Failed(e.to_string()),
+    }
+}
+
+/// The commit the step's `base` (default `HEAD`) names, when it resolves.
+pub(crate) fn resolve_base(repository: &git2::Repository, step: &Value) -> Option<String> {
+    let spec = step.get("base").and_then(Value::as_str).unwrap_or("HEAD");
+    let object = repository.revparse_single(spec).ok()?;
+    object.peel_to_commit().ok().map(|c| c.id().to_string())
+}

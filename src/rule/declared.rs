@@ -1,0 +1,104 @@
+//! Rule 3, `declared`: the result's metadata agrees with its success flag and with its patch.
+//! Success needs a non-empty patch and `filesWritten`, every `filesWritten` entry among the
+//! patch's file headers, and `filesTouched` holding every `filesWritten` entry. Failure needs a
+//! summary and neither a patch nor written files.
+
+use super::input::short_list;
+use super::{Input, RuleId, Violation, patch_paths};
+use crate::path::RepoPath;
+use std::collections::HashSet;
+
+pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
+    if input.result.success { on_success(input) } else { on_failure(input) }
+}
+
+fn on_success(input: &Input<'_>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if !input.has_patch() {
+        out.push(violation("missing_patch", "success is true but the patch is missing or empty"));
+    }
+    // In the order given, so messages list entries as the executor wrote them.
+    let written: Vec<RepoPath> = input
+        .result
+        .files_written
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| crate::path::check(p).ok())
+        .collect();
+    if input.result.files_written.as_deref().unwrap_or_default().is_empty() {
+        out.push(violation(
+            "empty_files_written",
+            "success is true but filesWritten is missing or empty",
+        ));
+    }
+    out.extend(not_in_patch(input, &written));
+    out.extend(touched(input, &written));
+    out
+}
+
+/// `filesWritten` entries no file header of the (usable) patch names.
+fn not_in_patch(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
+    let Some(patch) = input.usable_patch() else { return Vec::new() };
+    let in_patch: HashSet<RepoPath> =
+        patch_paths(patch).into_iter().filter_map(|entry| entry.checked.ok()).collect();
+    written
+        .iter()
+        .filter(|w| !in_patch.contains(w))
+        .map(|w| {
+            violation(
+                "file_not_in_patch",
+                &format!("filesWritten lists {w}, but no file header in the patch names it"),
+            )
+            .in_file(w.as_str())
+        })
+        .collect()
+}
+
+fn touched(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
+    if input.result.files_touched.is_none() {
+        return vec![violation(
+            "files_touched_missing",
+            "success is true but filesTouched is missing; list every file read or written",
+        )];
+    }
+    let touched = input.files_touched();
+    let missing: Vec<&str> =
+        written.iter().filter(|w| !touched.contains(w)).map(RepoPath::as_str).collect();
+    let Some(first) = missing.first() else { return Vec::new() };
+    vec![
+        violation(
+            "files_touched_not_superset",
+            &format!("filesTouched lacks {} listed in filesWritten", short_list(&missing)),
+        )
+        .in_file(*first),
+    ]
+}
+
+fn on_failure(input: &Input<'_>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if input.has_patch() {
+        out.push(violation(
+            "failure_with_patch",
+            "success is false but the result carries a patch; drop it or report success",
+        ));
+    }
+    let written = input.result.files_written.as_deref().unwrap_or_default();
+    if !written.is_empty() {
+        out.push(violation(
+            "failure_with_files_written",
+            &format!("success is false but filesWritten lists {}", short_list(written)),
+        ));
+    }
+    if input.result.summary.as_deref().is_none_or(|s| s.trim().is_empty()) {
+        out.push(violation(
+            "failure_without_summary",
+            "success is false but there is no summary saying why",
+        ));
+    }
+    out
+}
+
+fn violation(code: &str, message: &str) -> Violation {
+    Violation::new(RuleId::Declared, code, message)
+}

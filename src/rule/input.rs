@@ -1,0 +1,158 @@
+//! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
+//! compiled once.
+
+use crate::patch::{Defect, DefectCode, FilePatch, Parsed, Patch};
+use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
+use crate::step::{ExecutorResult, Mode, Step};
+use std::collections::HashSet;
+
+/// The inputs of [`super::evaluate`]. Pure data: no repository, no I/O.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The orchestrator's step.
+    pub step: &'a Step,
+    /// The executor's result, already through [`super::schema::check`].
+    pub result: &'a ExecutorResult,
+    /// The result's `patch`, parsed; `None` when the result carries no (or an empty) patch.
+    pub patch: Option<&'a Parsed<'a>>,
+    /// The step's `applyPatch` (the earlier `apply` run), parsed without a defect.
+    pub apply_patch: Option<&'a Patch<'a>>,
+    /// The step's globs and the repository's excluded paths.
+    pub scope: &'a Scope,
+}
+
+impl<'a> Input<'a> {
+    /// The patch when it parsed without a structural defect and every header path passes the
+    /// path checks: the rules that read file entries and hunks only trust a patch in that state
+    /// (any other is the `malformed` rule's business). A context-only hunk is no structural
+    /// defect: it is the `zero-impact` rule's.
+    #[must_use]
+    pub fn usable_patch(&self) -> Option<&'a Patch<'a>> {
+        let parsed = self.patch.filter(|p| p.defects.iter().all(|d| !is_structural(d)))?;
+        let is_safe = patch_paths(&parsed.patch).iter().all(|p| p.checked.is_ok());
+        is_safe.then_some(&parsed.patch)
+    }
+
+    /// The result's mode, when it is one patchgate knows.
+    #[must_use]
+    pub fn mode(&self) -> Option<Mode> {
+        match self.result.mode.as_str() {
+            "apply" => Some(Mode::Apply),
+            "fix_regression" => Some(Mode::FixRegression),
+            _ => None,
+        }
+    }
+
+    /// Whether the result carries a non-empty patch.
+    #[must_use]
+    pub fn has_patch(&self) -> bool {
+        self.result.patch.as_deref().is_some_and(|p| !p.trim().is_empty())
+    }
+
+    /// `filesWritten` entries that pass the path checks, normalised.
+    #[must_use]
+    pub fn files_written(&self) -> HashSet<RepoPath> {
+        checked_list(self.result.files_written.as_deref())
+    }
+
+    /// `filesTouched` entries that pass the path checks, normalised.
+    #[must_use]
+    pub fn files_touched(&self) -> HashSet<RepoPath> {
+        checked_list(self.result.files_touched.as_deref())
+    }
+}
+
+/// Whether a parser defect makes the patch unreadable (all but a context-only hunk).
+#[must_use]
+pub fn is_structural(defect: &Defect) -> bool {
+    defect.code != DefectCode::ContextOnlyHunk
+}
+
+fn checked_list(list: Option<&[String]>) -> HashSet<RepoPath> {
+    list.unwrap_or_default().iter().filter_map(|p| path::check(p).ok()).collect()
+}
+
+/// The step's path policy, compiled: excluded globs (the step's and the repository's),
+/// `allowedFiles`, and `applyFiles`.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    /// `excludedPaths` plus `.patchgate.toml`'s `excluded`.
+    pub excluded: PathSet,
+    /// `allowedFiles`; `None` allows every path not excluded.
+    pub allowed: Option<PathSet>,
+    /// `applyFiles` (matched as globs too, so a directory name covers its files).
+    pub apply_files: Option<PathSet>,
+}
+
+impl Scope {
+    /// Compile the step's globs and the repository's `excluded` list.
+    pub fn new(step: &Step, repo_excluded: &[String]) -> Result<Self, GlobError> {
+        let mut excluded: Vec<&str> = step.excluded_paths.iter().map(String::as_str).collect();
+        excluded.extend(repo_excluded.iter().map(String::as_str));
+        Ok(Self {
+            excluded: PathSet::new(&excluded)?,
+            allowed: step.allowed_files.as_deref().map(PathSet::new).transpose()?,
+            apply_files: step.apply_files.as_deref().map(PathSet::new).transpose()?,
+        })
+    }
+}
+
+/// One path named by a file entry: both sides of a rename or copy count.
+#[derive(Debug, Clone)]
+pub struct PatchPath<'p, 'a> {
+    /// The entry naming it.
+    pub file: &'p FilePatch<'a>,
+    /// The path as written (decoded from C quoting), for messages.
+    pub raw: &'p [u8],
+    /// The path after the safety checks.
+    pub checked: Result<RepoPath, PathError>,
+}
+
+impl PatchPath<'_, '_> {
+    /// The path for messages: normalised when it passed, escaped bytes otherwise.
+    #[must_use]
+    pub fn display(&self) -> String {
+        match &self.checked {
+            Ok(p) => p.to_string(),
+            Err(_) => path::display_bytes(self.raw),
+        }
+    }
+}
+
+/// Every path every file entry of `patch` names, in patch order.
+#[must_use]
+pub fn patch_paths<'p, 'a>(patch: &'p Patch<'a>) -> Vec<PatchPath<'p, 'a>> {
+    patch
+        .files
+        .iter()
+        .flat_map(|file| {
+            file.paths().into_iter().map(move |raw| PatchPath {
+                file,
+                raw,
+                checked: path::check_bytes(raw),
+            })
+        })
+        .collect()
+}
+
+/// At most three names, then how many more: reasons stay short enough to feed back.
+#[must_use]
+pub fn short_list<S: AsRef<str>>(items: &[S]) -> String {
+    const SHOWN: usize = 3;
+    let mut out: Vec<&str> = items.iter().take(SHOWN).map(AsRef::as_ref).collect();
+    let more = items.len().saturating_sub(SHOWN);
+    let tail = format!("and {more} more");
+    if more > 0 {
+        out.push(&tail);
+    }
+    out.join(", ")
+}
+
+/// The display name of a file entry (its new path, or old for a deletion).
+#[must_use]
+pub fn file_name(file: &FilePatch<'_>) -> String {
+    match path::check_bytes(file.path()) {
+        Ok(p) => p.to_string(),
+        Err(_) => path::display_bytes(file.path()),
+    }
+}

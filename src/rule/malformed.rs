@@ -1,0 +1,99 @@
+//! Rule 6, `malformed`: the patch is a standard unified diff. Every parser defect is a
+//! violation with the defect's code and line; so is a header path failing the path checks, a
+//! binary entry (unless allowed), and a file mode other than a regular file, an executable, or
+//! (when allowed) a symbolic link. Whether it applies and rolls back is checked in scratch.
+
+use super::input::{file_name, is_structural};
+use super::{Input, RuleId, RulePolicy, Violation, patch_paths};
+use crate::patch::{FilePatch, Parsed};
+
+const REGULAR: u32 = 0o100_644;
+const EXECUTABLE: u32 = 0o100_755;
+const SYMLINK: u32 = 0o120_000;
+
+pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
+    let Some(parsed) = input.patch else { return Vec::new() };
+    let mut out = defects(parsed);
+    for entry in patch_paths(&parsed.patch) {
+        if let Err(e) = &entry.checked {
+            out.push(
+                Violation::new(RuleId::Malformed, e.code.as_str(), format!("file header: {e}"))
+                    .in_file(entry.display())
+                    .at(None, Some(entry.file.span.line)),
+            );
+        }
+    }
+    for file in &parsed.patch.files {
+        out.extend(binary(file, policy));
+        out.extend(modes(file, policy));
+    }
+    out
+}
+
+fn defects(parsed: &Parsed<'_>) -> Vec<Violation> {
+    parsed
+        .defects
+        .iter()
+        .filter(|d| is_structural(d))
+        .map(|d| {
+            let line = d.span.line;
+            let Some(file) = entry_at(parsed, line) else {
+                return Violation::new(
+                    RuleId::Malformed,
+                    d.code.as_str(),
+                    format!("patch line {line}: {}", d.message),
+                )
+                .at(None, Some(line));
+            };
+            let name = file_name(file);
+            let hunk = file.hunks.iter().rposition(|h| h.span.line <= line).map(|i| i + 1);
+            let at = hunk.map(|h| format!(" hunk {h}")).unwrap_or_default();
+            Violation::new(
+                RuleId::Malformed,
+                d.code.as_str(),
+                format!("{name}{at} (patch line {line}): {}", d.message),
+            )
+            .in_file(name)
+            .at(hunk, Some(line))
+        })
+        .collect()
+}
+
+/// The file entry a patch line belongs to: the last one starting at or before it.
+fn entry_at<'p, 'a>(parsed: &'p Parsed<'a>, line: usize) -> Option<&'p FilePatch<'a>> {
+    parsed.patch.files.iter().rev().find(|f| f.span.line <= line)
+}
+
+fn binary(file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
+    if file.binary.is_none() || policy.allow_binary {
+        return None;
+    }
+    let name = file_name(file);
+    Some(
+        Violation::new(
+            RuleId::Malformed,
+            "binary_patch",
+            format!("{name} is a binary change, which patchgate cannot check; send text changes"),
+        )
+        .in_file(name)
+        .at(None, Some(file.span.line)),
+    )
+}
+
+fn modes(file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
+    let mode = [file.new_mode, file.old_mode, file.index.as_ref().and_then(|i| i.mode)]
+        .into_iter()
+        .flatten()
+        .find(|&m| !(m == REGULAR || m == EXECUTABLE || (m == SYMLINK && policy.allow_symlinks)))?;
+    let name = file_name(file);
+    let (code, why) = match mode {
+        SYMLINK => ("symlink", "a symbolic link; symlinks are refused by policy"),
+        0o160_000 => ("gitlink", "a submodule (gitlink); submodules are never patched"),
+        _ => ("unsupported_mode", "not a regular file (100644) or executable (100755)"),
+    };
+    Some(
+        Violation::new(RuleId::Malformed, code, format!("{name} has mode {mode:06o}, {why}"))
+            .in_file(name)
+            .at(None, Some(file.span.line)),
+    )
+}

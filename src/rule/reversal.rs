@@ -1,0 +1,205 @@
+//! Rule 4, `reversal`: in `fix_regression`, the fix may correct the step but not undo it. With
+//! the step's `applyPatch`: most of the apply run's added lines removed without replacement
+//! (`added_lines_removed`), a hunk that is the exact inverse of an apply hunk (`hunk_reversed`),
+//! files the apply run never touched (`unrelated_modules`, when `applyFiles` is not given;
+//! otherwise `scope` reports them). Always: a body replaced by a no-op (`body_replaced_by_noop`).
+
+use super::input::file_name;
+use super::{Input, RuleId, RulePolicy, Violation, noop, patch_paths};
+use crate::patch::{FilePatch, Hunk, LineKind, Patch};
+use crate::path::{self, RepoPath};
+use crate::step::Mode;
+use std::collections::{HashMap, HashSet};
+
+pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
+    if input.mode() != Some(Mode::FixRegression) {
+        return Vec::new();
+    }
+    let Some(fix) = input.usable_patch() else { return Vec::new() };
+    // Most specific first: the first violation becomes the verdict's reason.
+    let mut out: Vec<Violation> = Vec::new();
+    if let Some(apply) = input.apply_patch {
+        out.extend(reversed_hunks(fix, apply));
+    }
+    out.extend(fix.files.iter().flat_map(noop_bodies));
+    if let Some(apply) = input.apply_patch {
+        out.extend(added_lines_removed(fix, apply, policy));
+        if input.step.apply_files.is_none() {
+            out.extend(unrelated_modules(fix, apply));
+        }
+    }
+    out
+}
+
+fn lines_of<'a>(hunk: &Hunk<'a>, kind: LineKind) -> Vec<&'a [u8]> {
+    hunk.lines.iter().filter(|l| l.kind == kind).map(|l| l.text).collect()
+}
+
+fn key(file: &FilePatch<'_>) -> Option<RepoPath> {
+    path::check_bytes(file.path()).ok()
+}
+
+/// Non-blank lines of `kind` in `file`, trimmed, counted.
+fn counted<'a>(file: &FilePatch<'a>, kind: LineKind) -> HashMap<&'a [u8], usize> {
+    let mut out = HashMap::new();
+    for line in file.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind == kind) {
+        let text = line.text.trim_ascii();
+        if !text.is_empty() {
+            *out.entry(text).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// How much of the apply run one fix file takes away.
+struct Undone {
+    /// Apply-run lines the fix removes and does not add back verbatim.
+    gone: usize,
+    /// Lines the fix adds to the file.
+    added: usize,
+}
+
+/// Compare one apply-run file with the fix's entry for the same path.
+fn undone_in(apply_added: &HashMap<&[u8], usize>, fix: &FilePatch<'_>) -> Undone {
+    let (removed, added) = (counted(fix, LineKind::Remove), counted(fix, LineKind::Add));
+    let count = |map: &HashMap<&[u8], usize>, text: &[u8]| map.get(text).copied().unwrap_or(0);
+    let gone = apply_added
+        .iter()
+        .map(|(text, n)| (*n).min(count(&removed, text).saturating_sub(count(&added, text))))
+        .sum();
+    Undone { gone, added: added.values().sum() }
+}
+
+/// The share test: most lines the apply run added are removed, and fewer are written instead.
+fn added_lines_removed(
+    fix: &Patch<'_>,
+    apply: &Patch<'_>,
+    policy: &RulePolicy,
+) -> Option<Violation> {
+    let (mut apply_added, mut gone, mut added) = (0usize, 0usize, 0usize);
+    let mut worst: Option<(usize, &FilePatch<'_>)> = None;
+    for a in &apply.files {
+        let lines = counted(a, LineKind::Add);
+        apply_added += lines.values().sum::<usize>();
+        let Some(f) = fix.files.iter().find(|f| key(f).is_some() && key(f) == key(a)) else {
+            continue;
+        };
+        let undone = undone_in(&lines, f);
+        (gone, added) = (gone + undone.gone, added + undone.added);
+        if undone.gone > worst.map_or(0, |w| w.0) {
+            worst = Some((undone.gone, f));
+        }
+    }
+    let (_, file) = worst?;
+    #[allow(clippy::cast_precision_loss, reason = "line counts are far below 2^52")]
+    let share = gone as f64 / apply_added as f64;
+    if apply_added < policy.reversal_min_lines || share < policy.reversal_share || added >= gone {
+        return None;
+    }
+    let name = file_name(file);
+    let message = format!(
+        "fix removes {gone} of the {apply_added} lines the apply run added (in {name}) while \
+         adding {added}; fix the regression instead of undoing the step"
+    );
+    Some(
+        Violation::new(RuleId::Reversal, "added_lines_removed", message)
+            .in_file(name)
+            .at(None, Some(file.span.line)),
+    )
+}
+
+/// Fix hunks that are the exact inverse of an apply hunk of the same file.
+fn reversed_hunks(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for f in &fix.files {
+        let Some(a) = apply.files.iter().find(|a| key(a).is_some() && key(a) == key(f)) else {
+            continue;
+        };
+        for (i, hunk) in f.hunks.iter().enumerate() {
+            let (removed, added) =
+                (lines_of(hunk, LineKind::Remove), lines_of(hunk, LineKind::Add));
+            if removed.is_empty() && added.is_empty() {
+                continue;
+            }
+            let is_inverse = a.hunks.iter().any(|ah| {
+                lines_of(ah, LineKind::Add) == removed && lines_of(ah, LineKind::Remove) == added
+            });
+            if is_inverse {
+                out.push(hunk_violation(
+                    f,
+                    i,
+                    hunk,
+                    "hunk_reversed",
+                    "is the exact inverse of an apply-run hunk; it undoes the step",
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn hunk_violation(
+    file: &FilePatch<'_>,
+    index: usize,
+    hunk: &Hunk<'_>,
+    code: &str,
+    why: &str,
+) -> Violation {
+    let name = file_name(file);
+    Violation::new(
+        RuleId::Reversal,
+        code,
+        format!("{name} hunk {} (patch line {}) {why}", index + 1, hunk.span.line),
+    )
+    .in_file(name)
+    .at(Some(index + 1), Some(hunk.span.line))
+}
+
+/// Files the fix changes that the apply run did not touch.
+fn unrelated_modules(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
+    let applied: HashSet<RepoPath> =
+        patch_paths(apply).into_iter().filter_map(|p| p.checked.ok()).collect();
+    let mut out: Vec<Violation> = Vec::new();
+    let mut reported: HashSet<RepoPath> = HashSet::new();
+    for entry in patch_paths(fix) {
+        let Ok(p) = entry.checked else { continue };
+        if applied.contains(&p) || !reported.insert(p.clone()) {
+            continue;
+        }
+        out.push(
+            Violation::new(
+                RuleId::Reversal,
+                "unrelated_modules",
+                format!("fix changes {p}, which the apply run did not touch; stay in its files"),
+            )
+            .in_file(p.as_str())
+            .at(None, Some(entry.file.span.line)),
+        );
+    }
+    out
+}
+
+/// Hunks that remove real lines and add back only do-nothing statements.
+fn noop_bodies(file: &FilePatch<'_>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for (i, hunk) in file.hunks.iter().enumerate() {
+        let text = |l: &[u8]| String::from_utf8_lossy(l).trim().to_owned();
+        let removed: Vec<String> = lines_of(hunk, LineKind::Remove).into_iter().map(text).collect();
+        let added: Vec<String> = lines_of(hunk, LineKind::Add).into_iter().map(text).collect();
+        let removes_code =
+            removed.iter().any(|l| !l.is_empty() && !noop::is_noop(l) && !noop::is_structure(l));
+        let adds_noop = added.iter().any(|l| noop::is_noop(l));
+        let adds_only_noop =
+            added.iter().all(|l| l.is_empty() || noop::is_noop(l) || noop::is_structure(l));
+        if removes_code && adds_noop && adds_only_noop {
+            out.push(hunk_violation(
+                file,
+                i,
+                hunk,
+                "body_replaced_by_noop",
+                "replaces code with a no-op; fix the behaviour instead of removing it",
+            ));
+        }
+    }
+    out
+}

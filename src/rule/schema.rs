@@ -1,0 +1,130 @@
+//! The `schema` rule: the result must be one JSON object fitting
+//! `schemas/execute-step.schema.json`. Fields are checked one by one on the raw JSON value so
+//! the message names the exact field and what it holds instead of serde's first complaint.
+
+use super::{RuleId, Violation};
+use crate::step::ExecutorResult;
+use serde_json::{Map, Value};
+
+/// Field names of the executor result and the JSON type each must have.
+const FIELDS: &[(&str, Kind)] = &[
+    ("mode", Kind::String),
+    ("success", Kind::Bool),
+    ("patch", Kind::String),
+    ("filesWritten", Kind::StringArray),
+    ("filesTouched", Kind::StringArray),
+    ("summary", Kind::String),
+];
+
+/// Fields the schema requires.
+const REQUIRED: &[&str] = &["mode", "success"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    String,
+    Bool,
+    StringArray,
+}
+
+/// Decode the raw result, or say every way it does not fit the schema.
+pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
+    let value: Value = serde_json::from_slice(raw).map_err(|e| {
+        vec![violation(
+            "not_json",
+            format!(
+                "result is not JSON ({e}); answer with one JSON object per execute-step.schema.json"
+            ),
+        )]
+    })?;
+    let Value::Object(object) = &value else {
+        let found = json_type(&value);
+        return Err(vec![violation(
+            "not_an_object",
+            format!("result is a JSON {found}, not an object with 'mode' and 'success'"),
+        )]);
+    };
+    let violations = check_object(object);
+    if !violations.is_empty() {
+        return Err(violations);
+    }
+    serde_json::from_value(value).map_err(|e| {
+        vec![violation("invalid_shape", format!("result does not fit the schema: {e}"))]
+    })
+}
+
+/// Field names the schema does not know, for a note (extra fields are tolerated).
+#[must_use]
+pub fn unknown_fields(raw: &[u8]) -> Vec<String> {
+    let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(raw) else {
+        return Vec::new();
+    };
+    object.keys().filter(|k| !FIELDS.iter().any(|(name, _)| name == k)).cloned().collect()
+}
+
+fn check_object(object: &Map<String, Value>) -> Vec<Violation> {
+    let mut out: Vec<Violation> = REQUIRED
+        .iter()
+        .filter(|name| object.get(**name).is_none_or(Value::is_null))
+        .map(|name| violation("missing_field", format!("result has no '{name}'")))
+        .collect();
+    for (name, kind) in FIELDS {
+        match object.get(*name) {
+            None | Some(Value::Null) => {}
+            Some(value) => out.extend(check_field(name, *kind, value)),
+        }
+    }
+    out
+}
+
+fn check_field(name: &str, kind: Kind, value: &Value) -> Option<Violation> {
+    let wrong = |expected: &str, found: String| {
+        Some(violation("wrong_type", format!("'{name}' is {found}, expected {expected}")))
+    };
+    match (kind, value) {
+        (Kind::String, Value::String(_))
+        | (Kind::Bool, Value::Bool(_))
+        | (Kind::StringArray, Value::Array(_)) => check_items(name, value),
+        (Kind::String, v) => wrong("a string", describe(v)),
+        (Kind::Bool, v) => wrong("true or false", describe(v)),
+        (Kind::StringArray, v) => wrong("an array of strings", describe(v)),
+    }
+}
+
+fn check_items(name: &str, value: &Value) -> Option<Violation> {
+    let Value::Array(items) = value else { return None };
+    let (index, item) = items.iter().enumerate().find(|(_, item)| !item.is_string())?;
+    Some(violation(
+        "wrong_type",
+        format!("'{name}[{index}]' is {}, expected a string path", describe(item)),
+    ))
+}
+
+/// `a number (3)`, `the string "yes"`: the type and a short quote of the value.
+fn describe(value: &Value) -> String {
+    let mut quoted = value.to_string();
+    if quoted.len() > 40 {
+        let cut = (0..=40).rev().find(|&i| quoted.is_char_boundary(i)).unwrap_or(0);
+        quoted.truncate(cut);
+        quoted.push_str("...");
+    }
+    format!("{} {quoted}", article(json_type(value)))
+}
+
+fn article(kind: &str) -> String {
+    if kind.starts_with(['a', 'o']) { format!("an {kind}") } else { format!("a {kind}") }
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn violation(code: &str, message: String) -> Violation {
+    Violation::new(RuleId::Schema, code, message)
+}

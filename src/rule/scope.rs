@@ -1,0 +1,82 @@
+//! Rule 2, `scope`: no excluded path, nothing outside `allowedFiles`, and in `fix_regression`
+//! nothing outside `applyFiles`. Also: every `filesWritten` / `filesTouched` entry passes the
+//! path-safety checks (patch paths that fail are `malformed`).
+
+use super::{Input, RuleId, Violation, patch_paths};
+use crate::path::{self, RepoPath};
+use crate::step::Mode;
+use std::collections::HashSet;
+
+pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut seen: HashSet<RepoPath> = HashSet::new();
+    if let Some(patch) = input.usable_patch() {
+        for entry in patch_paths(patch) {
+            let Ok(checked) = entry.checked else { continue };
+            if seen.contains(&checked) {
+                continue;
+            }
+            if let Some(v) = placement(input, &checked, "patch modifies") {
+                out.push(v.in_file(checked.as_str()).at(None, Some(entry.file.span.line)));
+            }
+            seen.insert(checked);
+        }
+    }
+    out.extend(list_entries(input, "filesWritten", input.result.files_written.as_deref(), &seen));
+    let none = HashSet::new();
+    out.extend(list_entries(input, "filesTouched", input.result.files_touched.as_deref(), &none));
+    out
+}
+
+/// Path safety for every entry; placement for `filesWritten` entries not already reported.
+fn list_entries(
+    input: &Input<'_>,
+    field: &str,
+    list: Option<&[String]>,
+    seen: &HashSet<RepoPath>,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for (index, raw) in list.unwrap_or_default().iter().enumerate() {
+        match path::check(raw) {
+            Err(e) => out.push(
+                Violation::new(RuleId::Scope, e.code.as_str(), format!("{field}[{index}]: {e}"))
+                    .in_file(e.input.clone()),
+            ),
+            Ok(p) if field == "filesWritten" && !seen.contains(&p) => {
+                let claim = format!("{field} claims");
+                out.extend(placement(input, &p, &claim).map(|v| v.in_file(p.as_str())));
+            }
+            Ok(_) => {}
+        }
+    }
+    out
+}
+
+/// Why `path` may not be written by this step, if it may not.
+fn placement(input: &Input<'_>, path: &RepoPath, verb: &str) -> Option<Violation> {
+    let scope = input.scope;
+    let p = path.as_str();
+    if let Some(pattern) = scope.excluded.matching_pattern(p) {
+        return Some(Violation::new(
+            RuleId::Scope,
+            "excluded_path",
+            format!("{verb} {p}, which is excluded by '{pattern}'"),
+        ));
+    }
+    if scope.allowed.as_ref().is_some_and(|allowed| !allowed.is_match(p)) {
+        return Some(Violation::new(
+            RuleId::Scope,
+            "outside_allowed_files",
+            format!("{verb} {p}, which is outside allowedFiles"),
+        ));
+    }
+    let is_fix = input.mode() == Some(Mode::FixRegression);
+    if is_fix && scope.apply_files.as_ref().is_some_and(|files| !files.is_match(p)) {
+        return Some(Violation::new(
+            RuleId::Scope,
+            "not_in_apply_files",
+            format!("{verb} {p}, which the apply run did not change (not in applyFiles)"),
+        ));
+    }
+    None
+}

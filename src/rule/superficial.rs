@@ -1,0 +1,158 @@
+//! Telling superficial edits from real ones: a file's change is whitespace-only when its removed
+//! and added lines are equal once all whitespace is dropped, and comment-only when they are
+//! equal once comments (by the file's language) are dropped too.
+
+use crate::patch::{FilePatch, LineKind};
+
+/// What one file's edit amounts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Change {
+    /// Only whitespace differs.
+    Whitespace,
+    /// Only comments (and whitespace) differ.
+    Comment,
+    /// Code changes, or metadata that is not text (create of an empty file, rename, mode).
+    Code,
+}
+
+/// Comment markers of one language.
+#[derive(Clone, Copy, Debug)]
+struct Syntax {
+    line: &'static [&'static str],
+    block: &'static [(&'static str, &'static str)],
+}
+
+const C_LIKE: Syntax = Syntax { line: &["//"], block: &[("/*", "*/")] };
+const HASH: Syntax = Syntax { line: &["#"], block: &[] };
+const PYTHON: Syntax = Syntax { line: &["#"], block: &[("\"\"\"", "\"\"\""), ("'''", "'''")] };
+const DASH: Syntax = Syntax { line: &["--"], block: &[("--[[", "]]"), ("{-", "-}")] };
+const MARKUP: Syntax = Syntax { line: &[], block: &[("<!--", "-->")] };
+const CSS: Syntax = Syntax { line: &[], block: &[("/*", "*/")] };
+const SEMI: Syntax = Syntax { line: &[";"], block: &[] };
+const PERCENT: Syntax = Syntax { line: &["%"], block: &[] };
+const PHP: Syntax = Syntax { line: &["//", "#"], block: &[("/*", "*/")] };
+const NONE: Syntax = Syntax { line: &[], block: &[] };
+
+fn syntax_for(path: &[u8]) -> Syntax {
+    let name = String::from_utf8_lossy(path).rsplit('/').next().unwrap_or_default().to_lowercase();
+    if matches!(name.as_str(), "makefile" | "dockerfile" | "cmakelists.txt" | ".gitignore") {
+        return HASH;
+    }
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext {
+        "rs" | "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "java" | "js" | "mjs" | "cjs"
+        | "jsx" | "ts" | "tsx" | "go" | "kt" | "kts" | "swift" | "cs" | "scala" | "dart"
+        | "groovy" | "gradle" | "proto" | "zig" | "scss" | "less" | "jsonc" | "sol" | "m" => C_LIKE,
+        "py" | "pyi" => PYTHON,
+        "sh" | "bash" | "zsh" | "fish" | "rb" | "pl" | "pm" | "yaml" | "yml" | "toml" | "r"
+        | "cmake" | "conf" | "cfg" | "nix" | "ex" | "exs" | "jl" | "ps1" | "tf" | "mk"
+        | "dockerfile" => HASH,
+        "sql" | "lua" | "hs" | "elm" | "ada" | "adb" | "ads" => DASH,
+        "html" | "htm" | "xml" | "svg" | "vue" | "md" | "markdown" | "xhtml" => MARKUP,
+        "css" => CSS,
+        "lisp" | "el" | "clj" | "cljs" | "scm" | "ini" | "asm" | "s" => SEMI,
+        "tex" | "erl" | "hrl" => PERCENT,
+        "php" => PHP,
+        _ => NONE,
+    }
+}
+
+/// Classify one file entry's edit.
+pub(super) fn classify(file: &FilePatch<'_>) -> Change {
+    if file.added() + file.removed() == 0 || file.binary.is_some() {
+        return Change::Code;
+    }
+    let syntax = syntax_for(file.path());
+    let (mut old, mut new) = (Side::default(), Side::default());
+    for hunk in &file.hunks {
+        let (mut old_block, mut new_block) = (None, None);
+        for line in &hunk.lines {
+            let text = String::from_utf8_lossy(line.text);
+            if line.kind != LineKind::Add {
+                old.push(&text, line.kind == LineKind::Remove, &syntax, &mut old_block);
+            }
+            if line.kind != LineKind::Remove {
+                new.push(&text, line.kind == LineKind::Add, &syntax, &mut new_block);
+            }
+        }
+    }
+    if old.raw == new.raw {
+        Change::Whitespace
+    } else if old.code == new.code {
+        Change::Comment
+    } else {
+        Change::Code
+    }
+}
+
+/// The changed lines of one side, without whitespace (`raw`) and also without comments (`code`).
+#[derive(Default)]
+struct Side {
+    raw: String,
+    code: String,
+}
+
+impl Side {
+    /// Feed one line; context lines only advance the block-comment state.
+    fn push(
+        &mut self,
+        text: &str,
+        is_changed: bool,
+        syntax: &Syntax,
+        block: &mut Option<&'static str>,
+    ) {
+        let code = strip_comments(text, syntax, block);
+        if is_changed {
+            self.raw.extend(text.chars().filter(|c| !c.is_whitespace()));
+            self.code.extend(code.chars().filter(|c| !c.is_whitespace()));
+        }
+    }
+}
+
+/// `text` without its comments. `block` is the end marker of a block comment open at the start
+/// of the line (updated for the next line). Double-quoted strings are skipped so `"http://x"`
+/// stays code; a block end seen while not in a block means the hunk started inside one.
+fn strip_comments(text: &str, syntax: &Syntax, block: &mut Option<&'static str>) -> String {
+    if block.is_none()
+        && let Some(end) = unopened_block_end(text, syntax)
+    {
+        *block = Some(end);
+    }
+    let mut out = String::new();
+    let mut rest = text;
+    let mut in_string = false;
+    while !rest.is_empty() {
+        if let Some(end) = *block {
+            let Some(at) = rest.find(end) else { return out };
+            rest = &rest[at + end.len()..];
+            *block = None;
+            continue;
+        }
+        if !in_string {
+            if let Some((start, end)) = syntax.block.iter().find(|(s, _)| rest.starts_with(s)) {
+                rest = &rest[start.len()..];
+                *block = Some(end);
+                continue;
+            }
+            if syntax.line.iter().any(|m| rest.starts_with(m)) {
+                return out;
+            }
+        }
+        let c = rest.chars().next().expect("rest is not empty");
+        if c == '"' {
+            in_string = !in_string;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// The end marker of a block comment the line closes without opening (`still a comment */`).
+fn unopened_block_end(text: &str, syntax: &Syntax) -> Option<&'static str> {
+    syntax.block.iter().find_map(|(start, end)| {
+        let at = text.find(end)?;
+        let opened = text.find(start).is_some_and(|s| s < at) && start != end;
+        (!opened && start != end).then_some(*end)
+    })
+}

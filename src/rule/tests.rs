@@ -1,0 +1,482 @@
+//! Unit tests per rule, on hand-built patch models (the parser is tested in `patch`).
+
+use super::*;
+use crate::patch::{
+    Binary, BinaryKind, Defect, DefectCode, FilePatch, Hunk, Line, LineKind, Operation, Parsed,
+    Patch, Span,
+};
+use crate::step::{ExecutorResult, Mode, Step};
+
+/// A hunk starting at patch line `at` (its `@@` line); body lines follow it.
+fn hunk(at: usize, body: &[&'static str]) -> Hunk<'static> {
+    let lines = body
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (kind, text) = match l.split_at(1) {
+                ("+", t) => (LineKind::Add, t),
+                ("-", t) => (LineKind::Remove, t),
+                (_, t) => (LineKind::Context, t),
+            };
+            Line { kind, text: text.as_bytes(), has_newline: true, line: at + 1 + i }
+        })
+        .collect();
+    Hunk {
+        span: Span { offset: 0, line: at },
+        old_start: 1,
+        old_count: 1,
+        new_start: 1,
+        new_count: 1,
+        section: b"",
+        lines,
+    }
+}
+
+fn file(path: &'static str, at: usize, hunks: Vec<Hunk<'static>>) -> FilePatch<'static> {
+    FilePatch {
+        span: Span { offset: 0, line: at },
+        is_git: true,
+        old_path: Some(path.as_bytes().to_vec()),
+        new_path: Some(path.as_bytes().to_vec()),
+        operation: Operation::Modify,
+        old_mode: None,
+        new_mode: None,
+        similarity: None,
+        dissimilarity: None,
+        index: None,
+        binary: None,
+        hunks,
+    }
+}
+
+fn parsed(files: Vec<FilePatch<'static>>) -> Parsed<'static> {
+    Parsed { patch: Patch { files }, ..Parsed::default() }
+}
+
+/// A successful apply result writing `files`, with a non-empty patch text.
+fn result(mode: &str, files: &[&str]) -> ExecutorResult {
+    let list: Vec<String> = files.iter().map(|f| (*f).to_owned()).collect();
+    ExecutorResult {
+        mode: mode.into(),
+        success: true,
+        patch: Some("diff --git ...\n".into()),
+        files_written: Some(list.clone()),
+        files_touched: Some(list),
+        summary: Some("done".into()),
+    }
+}
+
+fn step(description: &str) -> Step {
+    Step { description: description.into(), ..Step::default() }
+}
+
+fn run(step: &Step, result: &ExecutorResult, patch: Option<&Parsed<'_>>) -> Vec<(RuleId, String)> {
+    run_with(step, result, patch, None, &RulePolicy::default())
+}
+
+fn run_with(
+    step: &Step,
+    result: &ExecutorResult,
+    patch: Option<&Parsed<'_>>,
+    apply: Option<&Patch<'_>>,
+    policy: &RulePolicy,
+) -> Vec<(RuleId, String)> {
+    let scope = Scope::new(step, &["secrets/**".to_owned()]).unwrap();
+    let input = Input { step, result, patch, apply_patch: apply, scope: &scope };
+    evaluate(&input, policy).into_iter().map(|v| (v.rule, v.code)).collect()
+}
+
+fn codes(found: &[(RuleId, String)]) -> Vec<&str> {
+    found.iter().map(|(_, c)| c.as_str()).collect()
+}
+
+fn rename_patch() -> Parsed<'static> {
+    parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn foo() {}", "+fn bar() {}"])])])
+}
+
+#[test]
+fn a_clean_apply_result_passes_every_rule() {
+    let found =
+        run(&step("Rename foo to bar"), &result("apply", &["src/a.rs"]), Some(&rename_patch()));
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn mode_invalid_mismatch_and_speculative() {
+    let p = rename_patch();
+    let found = run(&step("x"), &result("patch", &["src/a.rs"]), Some(&p));
+    assert_eq!(found[0], (RuleId::Mode, "invalid_mode".into()));
+    let mut s = step("x");
+    s.mode = Some(Mode::FixRegression);
+    assert_eq!(codes(&run(&s, &result("apply", &["src/a.rs"]), Some(&p))), ["mode_mismatch"]);
+    let policy = RulePolicy { fix_regression_max_changed_lines: 1, ..RulePolicy::default() };
+    let found = run_with(&s, &result("fix_regression", &["src/a.rs"]), Some(&p), None, &policy);
+    assert_eq!(codes(&found), ["speculative_fix"]);
+    let policy = RulePolicy { fix_regression_max_changed_lines: 2, ..RulePolicy::default() };
+    let found = run_with(&s, &result("fix_regression", &["src/a.rs"]), Some(&p), None, &policy);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn scope_excluded_outside_allowed_and_apply_files() {
+    let p = parsed(vec![file("secrets/key.pem", 1, vec![hunk(4, &["+k"])])]);
+    let found = run(&step("x"), &result("apply", &["secrets/key.pem"]), Some(&p));
+    assert_eq!(found, [(RuleId::Scope, "excluded_path".into())]);
+    let mut s = step("x");
+    s.allowed_files = Some(vec!["src/**/*.rs".into()]);
+    let p = parsed(vec![file("docs/a.md", 1, vec![hunk(4, &["+k"])])]);
+    assert_eq!(
+        codes(&run(&s, &result("apply", &["docs/a.md"]), Some(&p))),
+        ["outside_allowed_files"]
+    );
+    s.apply_files = Some(vec!["src/b.rs".into()]);
+    let found = run(&s, &result("fix_regression", &["src/a.rs"]), Some(&rename_patch()));
+    assert_eq!(codes(&found), ["not_in_apply_files"]);
+    let found = run(&s, &result("apply", &["src/a.rs"]), Some(&rename_patch()));
+    assert!(found.is_empty(), "applyFiles only binds fix_regression: {found:?}");
+}
+
+#[test]
+fn scope_checks_list_entries_for_path_safety() {
+    let mut r = result("apply", &["src/a.rs"]);
+    r.files_touched = Some(vec!["src/a.rs".into(), "../etc/passwd".into()]);
+    let found = run(&step("x"), &r, Some(&rename_patch()));
+    assert_eq!(found, [(RuleId::Scope, "path_traversal".into())]);
+    r.files_written = Some(vec!["src/a.rs".into(), ".git/hooks/pre-commit".into()]);
+    let found = run(&step("x"), &r, Some(&rename_patch()));
+    assert!(codes(&found).contains(&"git_dir"), "{found:?}");
+}
+
+#[test]
+fn declared_on_success() {
+    let p = rename_patch();
+    let mut r = result("apply", &["src/a.rs"]);
+    r.patch = Some("  \n".into());
+    assert!(codes(&run(&step("x"), &r, None)).contains(&"missing_patch"));
+    let mut r = result("apply", &[]);
+    r.files_touched = Some(vec!["src/a.rs".into()]);
+    assert!(codes(&run(&step("x"), &r, Some(&p))).contains(&"empty_files_written"));
+    let r = result("apply", &["src/a.rs", "src/b.rs"]);
+    assert_eq!(codes(&run(&step("x"), &r, Some(&p))), ["file_not_in_patch"]);
+    let mut r = result("apply", &["src/a.rs"]);
+    r.files_touched = None;
+    assert_eq!(codes(&run(&step("x"), &r, Some(&p))), ["files_touched_missing"]);
+    r.files_touched = Some(vec!["src/lib.rs".into()]);
+    assert_eq!(codes(&run(&step("x"), &r, Some(&p))), ["files_touched_not_superset"]);
+    r.files_touched = Some(vec!["./src/a.rs".into(), "src/lib.rs".into()]);
+    assert!(run(&step("x"), &r, Some(&p)).is_empty(), "paths are compared normalised");
+}
+
+#[test]
+fn declared_on_failure() {
+    let mut r = ExecutorResult { mode: "apply".into(), success: false, ..Default::default() };
+    assert_eq!(codes(&run(&step("x"), &r, None)), ["failure_without_summary"]);
+    r.summary = Some("src/a.rs has no foo".into());
+    assert!(run(&step("x"), &r, None).is_empty());
+    r.patch = Some("diff".into());
+    r.files_written = Some(vec!["src/a.rs".into()]);
+    let found = run(&step("x"), &r, None);
+    assert_eq!(codes(&found), ["failure_with_patch", "failure_with_files_written"]);
+}
+
+#[test]
+fn undeclared_counts_both_sides_of_a_rename() {
+    let mut f = file("src/new.rs", 1, vec![]);
+    f.old_path = Some(b"src/old.rs".to_vec());
+    f.operation = Operation::Rename;
+    let p = parsed(vec![f]);
+    let found = run(&step("Move old.rs to new.rs"), &result("apply", &["src/new.rs"]), Some(&p));
+    assert_eq!(found, [(RuleId::Undeclared, "undeclared_file".into())]);
+    let found = run(&step("Move"), &result("apply", &["src/new.rs", "src/old.rs"]), Some(&p));
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn malformed_reuses_parser_and_path_codes() {
+    let mut p = rename_patch();
+    p.defects.push(Defect {
+        code: DefectCode::HunkTooShort,
+        message: "hunk ends early".into(),
+        span: Span { offset: 0, line: 6 },
+    });
+    let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
+    assert_eq!(found, [(RuleId::Malformed, "hunk_too_short".into())]);
+    let p = parsed(vec![file("../evil", 1, vec![hunk(4, &["+x"])])]);
+    let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
+    assert!(found.contains(&(RuleId::Malformed, "path_traversal".into())), "{found:?}");
+}
+
+#[test]
+fn malformed_binary_and_modes_by_policy() {
+    let mut f = file("img.png", 1, vec![]);
+    f.binary = Some(Binary { kind: BinaryKind::Marker, payload: b"" });
+    let p = parsed(vec![f]);
+    let r = result("apply", &["img.png"]);
+    assert_eq!(codes(&run(&step("x"), &r, Some(&p))), ["binary_patch"]);
+    let allow = RulePolicy { allow_binary: true, ..RulePolicy::default() };
+    assert!(run_with(&step("x"), &r, Some(&p), None, &allow).is_empty());
+    for (mode, code) in
+        [(0o104_755, "unsupported_mode"), (0o160_000, "gitlink"), (0o120_000, "symlink")]
+    {
+        let mut f = file("x", 1, vec![hunk(4, &["+y"])]);
+        f.new_mode = Some(mode);
+        f.operation = Operation::Create;
+        let found = run(&step("x"), &result("apply", &["x"]), Some(&parsed(vec![f])));
+        assert_eq!(codes(&found), [code]);
+    }
+}
+
+#[test]
+fn zero_impact_whole_patch_and_context_only_hunk() {
+    let p = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &[" a", " b"])])]);
+    let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
+    assert_eq!(found, [(RuleId::ZeroImpact, "no_changes".into())]);
+    let p = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-a", "+b"]), hunk(7, &[" c"])])]);
+    let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
+    assert_eq!(codes(&found), ["context_only_hunk"]);
+    let mut f = file("src/a.rs", 1, vec![]);
+    f.old_mode = Some(0o100_644);
+    f.new_mode = Some(0o100_755);
+    let found =
+        run(&step("Make a.rs executable"), &result("apply", &["src/a.rs"]), Some(&parsed(vec![f])));
+    assert!(found.is_empty(), "a mode change is a change: {found:?}");
+}
+
+#[test]
+fn not_implemented_whitespace_and_comment_only() {
+    let ws = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn  foo() {}", "+fn foo() {}"])])]);
+    let r = result("apply", &["src/a.rs"]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&ws))), ["whitespace_only"]);
+    assert!(run(&step("Fix the indentation of foo"), &r, Some(&ws)).is_empty());
+    let comment = parsed(vec![file(
+        "src/a.rs",
+        1,
+        vec![hunk(
+            4,
+            &["-let x = 1; // old", "+let x = 1; // renamed foo", "+/* more", "+ words */"],
+        )],
+    )]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&comment))), ["comment_only"]);
+    assert!(run(&step("Update the comment on x"), &r, Some(&comment)).is_empty());
+    let py = parsed(vec![file(
+        "m.py",
+        1,
+        vec![hunk(
+            4,
+            &[" def f():", "+    \"\"\"Return one.", "+    \"\"\"", "     return 1  # one"],
+        )],
+    )]);
+    let found = run(&step("Make f return two"), &result("apply", &["m.py"]), Some(&py));
+    assert_eq!(codes(&found), ["comment_only"]);
+    let url =
+        parsed(vec![file("a.js", 1, vec![hunk(4, &["-f(\"http://a\")", "+f(\"http://b\")"])])]);
+    assert!(run(&step("Point f at b"), &result("apply", &["a.js"]), Some(&url)).is_empty());
+}
+
+#[test]
+fn not_implemented_placeholder_unless_asked() {
+    let p = parsed(vec![file(
+        "src/a.rs",
+        1,
+        vec![hunk(4, &["+fn parse() -> u32 {", "+    todo!()", "+}"])],
+    )]);
+    let r = result("apply", &["src/a.rs"]);
+    assert_eq!(codes(&run(&step("Implement parse"), &r, Some(&p))), ["placeholder_added"]);
+    assert!(run(&step("Add a stub for parse"), &r, Some(&p)).is_empty());
+    let found = run(&step("Implement parse"), &result("fix_regression", &["src/a.rs"]), Some(&p));
+    assert!(found.is_empty(), "rule 8 is apply mode only: {found:?}");
+}
+
+fn fix_step() -> Step {
+    Step { mode: Some(Mode::FixRegression), ..step("Add retry to fetch") }
+}
+
+#[test]
+fn reversal_hunk_reversed_and_added_lines_removed() {
+    let apply = parsed(vec![file(
+        "src/a.rs",
+        1,
+        vec![hunk(4, &[" fn fetch() {", "+    retry(3);", "+    log();", "-    once();"])],
+    )]);
+    let fix = parsed(vec![file(
+        "src/a.rs",
+        1,
+        vec![hunk(4, &[" fn fetch() {", "-    retry(3);", "-    log();", "+    once();"])],
+    )]);
+    let r = result("fix_regression", &["src/a.rs"]);
+    let found = run_with(&fix_step(), &r, Some(&fix), Some(&apply.patch), &RulePolicy::default());
+    assert_eq!(codes(&found), ["hunk_reversed", "added_lines_removed"]);
+    let refine =
+        parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-    retry(3);", "+    retry(5);"])])]);
+    let found =
+        run_with(&fix_step(), &r, Some(&refine), Some(&apply.patch), &RulePolicy::default());
+    assert!(found.is_empty(), "a refinement is not a reversal: {found:?}");
+}
+
+#[test]
+fn reversal_noop_body_and_unrelated_modules() {
+    let fix = parsed(vec![file(
+        "m.py",
+        1,
+        vec![hunk(4, &[" def fetch():", "-    return get(url)", "+    pass"])],
+    )]);
+    let found = run(&fix_step(), &result("fix_regression", &["m.py"]), Some(&fix));
+    assert_eq!(found, [(RuleId::Reversal, "body_replaced_by_noop".into())]);
+    let apply = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["+x"])])]);
+    let other = parsed(vec![file("src/other.rs", 1, vec![hunk(4, &["-y", "+z"])])]);
+    let r = result("fix_regression", &["src/other.rs"]);
+    let found = run_with(&fix_step(), &r, Some(&other), Some(&apply.patch), &RulePolicy::default());
+    assert_eq!(codes(&found), ["unrelated_modules"]);
+}
+
+#[test]
+fn noop_and_placeholder_patterns() {
+    for line in [
+        "pass",
+        "return;",
+        "return None",
+        "todo!()",
+        "unimplemented!(\"later\")",
+        "...",
+        "throw new Error(\"not implemented\");",
+        "raise NotImplementedError",
+    ] {
+        assert!(noop::is_noop(line), "{line}");
+    }
+    for line in ["return x;", "passed = true", "todo_list.push(1)"] {
+        assert!(!noop::is_noop(line), "{line}");
+    }
+    assert!(noop::is_placeholder("    throw new Error('Not implemented yet');"));
+    assert!(!noop::is_placeholder("let todo = 1;"));
+}
+
+#[test]
+fn schema_names_fields_and_types() {
+    let err = |raw: &str| -> Vec<String> {
+        schema::check(raw.as_bytes())
+            .unwrap_err()
+            .into_iter()
+            .map(|v| format!("{}:{}", v.code, v.message))
+            .collect()
+    };
+    assert_eq!(err("I did it")[0].split(':').next(), Some("not_json"));
+    assert_eq!(
+        err("[1]"),
+        ["not_an_object:result is a JSON array, not an object with 'mode' and 'success'"]
+    );
+    assert_eq!(err(r#"{"mode": "apply"}"#), ["missing_field:result has no 'success'"]);
+    assert_eq!(
+        err(r#"{"mode": "apply", "success": "yes", "filesWritten": ["a", 3]}"#),
+        [
+            "wrong_type:'success' is a string \"yes\", expected true or false",
+            "wrong_type:'filesWritten[1]' is a number 3, expected a string path"
+        ]
+    );
+    let ok =
+        schema::check(br#"{"mode": "x", "success": false, "patch": null, "extra": 1}"#).unwrap();
+    assert_eq!(ok.mode, "x");
+    assert_eq!(schema::unknown_fields(br#"{"mode": "x", "extra": 1}"#), ["extra"]);
+}
+
+#[test]
+fn policy_reads_from_config_and_refuses_unknown_keys() {
+    let cfg = crate::config::Config::from_toml(
+        "[rules]\nfix_regression_max_files = 2\nreversal_share = 0.8\n",
+        std::path::Path::new("x.toml"),
+    )
+    .unwrap();
+    let policy: RulePolicy = cfg.section("rules").unwrap();
+    assert_eq!(policy.fix_regression_max_files, 2);
+    assert!((policy.reversal_share - 0.8).abs() < f64::EPSILON);
+    assert_eq!(policy.fix_regression_max_changed_lines, 200);
+    let bad = crate::config::Config::from_toml(
+        "[rules]\nmax_files = 2\n",
+        std::path::Path::new("x.toml"),
+    )
+    .unwrap();
+    assert!(bad.section::<RulePolicy>("rules").is_err());
+}
+
+#[test]
+fn a_context_only_hunk_defect_is_zero_impact_not_malformed() {
+    let mut p = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &[" a", " b"])])]);
+    p.defects.push(Defect {
+        code: DefectCode::ContextOnlyHunk,
+        message: "hunk has no added or removed line".into(),
+        span: Span { offset: 0, line: 4 },
+    });
+    let found = run(&step("x"), &result("apply", &["src/a.rs"]), Some(&p));
+    assert_eq!(found, [(RuleId::ZeroImpact, "no_changes".into())]);
+}
+
+#[test]
+fn superficial_exemptions_need_the_step_to_ask_for_them() {
+    let ws = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn  foo() {}", "+fn foo() {}"])])]);
+    let r = result("apply", &["src/a.rs"]);
+    for asks in ["Run rustfmt on src/a.rs", "Reformat src/a.rs", "Convert tabs to spaces"] {
+        assert!(run(&step(asks), &r, Some(&ws)).is_empty(), "{asks}");
+    }
+    for not in ["Add a format_date helper", "Add tabs to the settings page", "Handle newlines"] {
+        assert_eq!(codes(&run(&step(not), &r, Some(&ws))), ["whitespace_only"], "{not}");
+    }
+    let cm = parsed(vec![file("a.sh", 1, vec![hunk(4, &["+# explain the loop"])])]);
+    let r = result("apply", &["a.sh"]);
+    assert!(run(&step("Document the loop in a.sh"), &r, Some(&cm)).is_empty());
+    assert_eq!(codes(&run(&step("Parse the document body"), &r, Some(&cm))), ["comment_only"]);
+}
+
+#[test]
+fn intent_reads_renames_and_named_files() {
+    let r = |d: &str| -> Vec<(String, String)> {
+        intent::renames(d).into_iter().map(|r| (r.from, r.to)).collect()
+    };
+    assert_eq!(r("Rename foo to bar in src/a.rs"), [("foo".into(), "bar".into())]);
+    assert_eq!(
+        r("Rename the function `load_cfg` to `load_config`."),
+        [("load_cfg".into(), "load_config".into())]
+    );
+    assert_eq!(r("rename Config::new as Config::build"), [("new".into(), "build".into())]);
+    assert!(r("Rename util.rs to helpers.rs").is_empty(), "file renames are not identifiers");
+    assert!(r("Add retries to fetch").is_empty());
+    let files = |d: &str| -> Vec<String> {
+        intent::named_files(d).into_iter().map(|p| p.as_str().to_owned()).collect()
+    };
+    assert_eq!(
+        files("Fix ./src/a.rs and README.md, see https://x.org/a.rs"),
+        ["src/a.rs", "README.md"]
+    );
+    assert!(files("Call config.load() e.g. twice").is_empty());
+    assert!(intent::has_word("let bar = 1;", "bar"));
+    assert!(!intent::has_word("let barrel = foo_bar;", "bar"));
+}
+
+#[test]
+fn not_implemented_rename_and_named_files() {
+    let r = result("apply", &["src/a.rs"]);
+    let p = rename_patch();
+    assert!(run(&step("Rename foo to bar in src/a.rs"), &r, Some(&p)).is_empty());
+    let found = run(&step("Rename foo to baz in src/a.rs"), &r, Some(&p));
+    assert_eq!(codes(&found), ["rename_missing"]);
+    let found = run(&step("Rename foo to bar in src/b.rs"), &r, Some(&p));
+    assert_eq!(codes(&found), ["named_file_untouched"]);
+    assert!(run(&step("Rename foo to bar under src"), &r, Some(&p)).is_empty());
+    assert!(
+        run(&step("Rename foo to bar in src/"), &r, Some(&p)).is_empty(),
+        "a directory covers its files"
+    );
+}
+
+#[test]
+fn intent_rename_ends_at_punctuation() {
+    let r = |d: &str| -> Vec<(String, String)> {
+        intent::renames(d).into_iter().map(|r| (r.from, r.to)).collect()
+    };
+    assert_eq!(r("Rename foo to bar: it reads better"), [("foo".into(), "bar".into())]);
+    assert_eq!(r("Please rename 'a_b' to 'c_d', then test."), [("a_b".into(), "c_d".into())]);
+}
+
+#[test]
+fn lists_in_reasons_are_short() {
+    assert_eq!(input::short_list(&["a", "b"]), "a, b");
+    assert_eq!(input::short_list(&["a", "b", "c", "d", "e"]), "a, b, c, and 2 more");
+}

@@ -1,0 +1,30 @@
+//! Rule 5, `undeclared`: every path a file header names (both sides of a rename or copy) is in
+//! `filesWritten`; a patch may not hide extra files.
+
+use super::{Input, RuleId, Violation, patch_paths};
+use crate::path::RepoPath;
+use std::collections::HashSet;
+
+pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
+    let Some(patch) = input.usable_patch() else { return Vec::new() };
+    let written = input.files_written();
+    let mut reported: HashSet<RepoPath> = HashSet::new();
+    let mut out = Vec::new();
+    for entry in patch_paths(patch) {
+        let Ok(named) = entry.checked else { continue };
+        if written.contains(&named) || reported.contains(&named) {
+            continue;
+        }
+        out.push(
+            Violation::new(
+                RuleId::Undeclared,
+                "undeclared_file",
+                format!("patch modifies {named}, which is not in filesWritten"),
+            )
+            .in_file(named.as_str())
+            .at(None, Some(entry.file.span.line)),
+        );
+        reported.insert(named);
+    }
+    out
+}

@@ -1,0 +1,367 @@
+//! One file entry against the base: existence, modes, `index` ids, binary; then its hunks
+//! applied and rolled back in memory.
+
+use super::base::{BaseEntry, BaseTree, mode};
+use super::hunk::{self, Direction, Mismatch};
+use super::symlink::{Plan, after_mode};
+use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, code, note, violation};
+use crate::patch::{FilePatch, Operation, Patch};
+use crate::path::{check_bytes, display_bytes};
+use crate::rule::{RuleId, Violation};
+
+/// Refuse the repository check outright when a path is unsafe: no lookup or write may use it.
+pub(super) fn paths_are_safe(patch: &Patch<'_>, outcome: &mut Outcome) -> bool {
+    for file in &patch.files {
+        for path in file.paths() {
+            if let Err(e) = check_bytes(path) {
+                outcome.reject(
+                    Violation::new(RuleId::Malformed, code::UNSAFE_PATH, e.to_string())
+                        .in_file(display_bytes(path))
+                        .at(None, Some(file.span.line)),
+                );
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Check one entry; push violations and notes, and on success its [`FileChange`]s.
+pub(super) fn check_file(
+    base: &BaseTree<'_>,
+    plan: &Plan,
+    policy: &ScratchPolicy,
+    file: &FilePatch<'_>,
+    outcome: &mut Outcome,
+) -> Result<(), ScratchError> {
+    let name = display_bytes(file.path());
+    let before = outcome.violations.len();
+    let preimage = check_preimage(base, plan, policy, file, &name, outcome)?;
+    check_modes(base, policy, file, preimage, &name, outcome)?;
+    if outcome.violations.len() > before {
+        return Ok(());
+    }
+    let content = match &file.binary {
+        Some(_) => binary_content(policy, file, preimage, &name, outcome),
+        None => text_content(base, file, preimage, &name, outcome)?,
+    };
+    if let Some(content) = content {
+        record_changes(base, file, content, outcome)?;
+    }
+    Ok(())
+}
+
+fn is_reading(op: Operation) -> bool {
+    !matches!(op, Operation::Create)
+}
+
+/// The preimage entry for entries that read one; refusals for missing, mismatching or
+/// overwritten paths.
+fn check_preimage(
+    base: &BaseTree<'_>,
+    plan: &Plan,
+    policy: &ScratchPolicy,
+    file: &FilePatch<'_>,
+    name: &str,
+    outcome: &mut Outcome,
+) -> Result<Option<BaseEntry>, ScratchError> {
+    if let (Some(new), false) = (&file.new_path, file.operation == Operation::Delete) {
+        let is_target = file.operation != Operation::Modify;
+        if is_target && base.entry(new)?.is_some() && !plan.is_removed(new) {
+            let what = if file.operation == Operation::Create { "create" } else { "write" };
+            outcome.reject(malformed(
+                file,
+                code::CREATE_OVER_EXISTING,
+                name,
+                format!(
+                    "{name} already exists in the base ({}); the patch would {what} over it",
+                    base.rev
+                ),
+            ));
+        }
+    }
+    let Some(old) = file.old_path.as_deref().filter(|_| is_reading(file.operation)) else {
+        return Ok(None);
+    };
+    let old_name = display_bytes(old);
+    let entry = match base.entry(old)? {
+        Some(entry) if !entry.is_tree() => entry,
+        found => {
+            let why = if found.is_some() { "is a directory" } else { "does not exist" };
+            outcome.reject(malformed(
+                file,
+                code::MISSING_PREIMAGE,
+                name,
+                format!("{old_name} {why} in the base ({}); the patch expects a file", base.rev),
+            ));
+            return Ok(None);
+        }
+    };
+    check_ids(policy, file, entry, &old_name, outcome);
+    Ok(Some(entry))
+}
+
+/// The `index` line's old id and mode, and `old mode`, must describe the base entry.
+fn check_ids(
+    policy: &ScratchPolicy,
+    file: &FilePatch<'_>,
+    entry: BaseEntry,
+    name: &str,
+    outcome: &mut Outcome,
+) {
+    let base_id = entry.oid.to_string();
+    if let Some(index) = file.index.as_ref().filter(|_| policy.check_index_ids) {
+        let claimed = String::from_utf8_lossy(index.old).to_ascii_lowercase();
+        if claimed.is_empty() || !base_id.starts_with(&claimed) {
+            outcome.reject(malformed(
+                file,
+                code::PREIMAGE_MISMATCH,
+                name,
+                format!("{name}: the index line names blob {claimed}, but the base has {}; the patch was made against other content", &base_id[..12]),
+            ));
+            return;
+        }
+    }
+    let claimed_mode = file.old_mode.or(file.index.as_ref().and_then(|i| i.mode));
+    if let Some(claimed) = claimed_mode.filter(|&m| m != entry.mode) {
+        outcome.reject(malformed(
+            file,
+            code::PREIMAGE_MISMATCH,
+            name,
+            format!("{name}: the patch says mode {claimed:o}, but the base has {:o}", entry.mode),
+        ));
+    }
+}
+
+/// Modes after the patch must be 100644/100755 (plus links by policy); no in-place type change.
+fn check_modes(
+    base: &BaseTree<'_>,
+    policy: &ScratchPolicy,
+    file: &FilePatch<'_>,
+    preimage: Option<BaseEntry>,
+    name: &str,
+    outcome: &mut Outcome,
+) -> Result<(), ScratchError> {
+    if let Some(entry) = preimage {
+        refuse_mode(policy, file, entry.mode, name, outcome);
+    }
+    if file.operation == Operation::Delete {
+        return Ok(());
+    }
+    let after = after_mode(base, file)?;
+    if preimage.is_none_or(|e| e.mode != after) {
+        refuse_mode(policy, file, after, name, outcome);
+    }
+    if let Some(entry) = preimage.filter(|e| kind(e.mode) != kind(after)) {
+        outcome.reject(malformed(
+            file,
+            code::TYPE_CHANGE,
+            name,
+            format!(
+                "{name} changes type in place ({:o} to {after:o}); write a deletion and a creation",
+                entry.mode
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn kind(mode: u32) -> u32 {
+    mode & 0o170_000
+}
+
+fn refuse_mode(
+    policy: &ScratchPolicy,
+    file: &FilePatch<'_>,
+    mode: u32,
+    name: &str,
+    outcome: &mut Outcome,
+) {
+    let (code, message) = match mode {
+        mode::FILE | mode::EXECUTABLE => return,
+        mode::SYMLINK if policy.allow_symlinks => return,
+        mode::GITLINK if policy.allow_gitlinks => return,
+        mode::SYMLINK => (
+            code::SYMLINK_REFUSED,
+            format!(
+                "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [scratch] allow_symlinks = true"
+            ),
+        ),
+        mode::GITLINK => (
+            code::GITLINK_REFUSED,
+            format!(
+                "{name} is a submodule (mode 160000); gitlinks are refused unless .patchgate.toml [scratch] allow_gitlinks = true"
+            ),
+        ),
+        odd => (
+            code::ODD_MODE,
+            format!(
+                "{name} has mode {odd:o}; only 100644 and 100755 are accepted (no setuid, setgid or odd permissions)"
+            ),
+        ),
+    };
+    outcome.reject(malformed(file, code, name, message));
+}
+
+fn malformed(file: &FilePatch<'_>, code: &str, name: &str, message: String) -> Violation {
+    violation(RuleId::Malformed, code, name, message).at(None, Some(file.span.line))
+}
+
+/// Binary entries: refused unless policy allows them and the full `index` ids match the base.
+fn binary_content(
+    policy: &ScratchPolicy,
+    file: &FilePatch<'_>,
+    preimage: Option<BaseEntry>,
+    name: &str,
+    outcome: &mut Outcome,
+) -> Option<Content> {
+    let full = file.index.as_ref().filter(|i| i.is_full());
+    let why = match (policy.allow_binary, full) {
+        (false, _) => {
+            "patchgate cannot check binary content; commit it by hand, or set .patchgate.toml [scratch] allow_binary = true for full-index binary patches"
+        }
+        (true, None) => {
+            "it has no full index line (git diff --binary --full-index), so the base content cannot be verified"
+        }
+        (true, Some(index)) => {
+            let old = String::from_utf8_lossy(index.old).to_ascii_lowercase();
+            let expected = preimage.map_or_else(|| "0".repeat(old.len()), |e| e.oid.to_string());
+            match git2::Oid::from_str(&String::from_utf8_lossy(index.new)) {
+                Ok(new) if old == expected => {
+                    outcome.notes.push(note(
+                        code::BINARY_UNCHECKED,
+                        format!(
+                            "{name}: binary change accepted on its index ids; content not checked"
+                        ),
+                        Some(file.span.line),
+                    ));
+                    return Some(Content::Blob(new));
+                }
+                _ => "its index line does not name the base's blob",
+            }
+        }
+    };
+    outcome.reject(malformed(
+        file,
+        code::BINARY_REFUSED,
+        name,
+        format!("binary patch for {name} refused: {why}"),
+    ));
+    None
+}
+
+/// Apply the hunks to the preimage bytes, roll them back, and require the preimage again.
+fn text_content(
+    base: &BaseTree<'_>,
+    file: &FilePatch<'_>,
+    preimage: Option<BaseEntry>,
+    name: &str,
+    outcome: &mut Outcome,
+) -> Result<Option<Content>, ScratchError> {
+    let before = match preimage {
+        Some(entry) if entry.mode == mode::GITLINK => {
+            format!("Subproject commit {}\n", entry.oid).into_bytes()
+        }
+        Some(entry) => base.blob(entry.oid)?,
+        None => Vec::new(),
+    };
+    let applied = match hunk::apply(&before, &file.hunks, Direction::Forward) {
+        Ok(applied) => applied,
+        Err(m) => {
+            outcome.reject(context_violation(name, &m));
+            return Ok(None);
+        }
+    };
+    let rolled = hunk::apply(&applied.bytes, &file.hunks, Direction::Reverse);
+    if rolled.as_ref().map(|r| &r.bytes) != Ok(&before) {
+        outcome.reject(malformed(file, code::ROLLBACK_MISMATCH, name, format!("{name}: applying the patch in reverse does not give the base content back; the hunks are ambiguous")));
+        return Ok(None);
+    }
+    if file.operation == Operation::Delete && !applied.bytes.is_empty() {
+        outcome.reject(malformed(file, code::DELETE_LEAVES_CONTENT, name, format!("{name} is deleted but its hunks leave {} bytes; the deletion must remove every line", applied.bytes.len())));
+        return Ok(None);
+    }
+    for offset in &applied.offsets {
+        outcome.notes.push(note(
+            code::HUNK_OFFSET,
+            format!(
+                "{name}: hunk {} applied {} lines {} its stated position",
+                offset.hunk,
+                offset.offset.abs(),
+                if offset.offset > 0 { "after" } else { "before" }
+            ),
+            Some(offset.patch_line),
+        ));
+    }
+    note_new_id(file, &applied.bytes, name, outcome);
+    Ok(Some(Content::Bytes(applied.bytes)))
+}
+
+fn note_new_id(file: &FilePatch<'_>, bytes: &[u8], name: &str, outcome: &mut Outcome) {
+    let Some(index) = &file.index else { return };
+    let claimed = String::from_utf8_lossy(index.new).to_ascii_lowercase();
+    let Ok(actual) = git2::Oid::hash_object(git2::ObjectType::Blob, bytes) else { return };
+    let is_deleted = claimed.bytes().all(|b| b == b'0');
+    if !is_deleted && !actual.to_string().starts_with(&claimed) {
+        outcome.notes.push(note(
+            code::INDEX_NEW_MISMATCH,
+            format!(
+                "{name}: the index line names result {claimed}, but the patched content is {}",
+                &actual.to_string()[..12]
+            ),
+            Some(file.span.line),
+        ));
+    }
+}
+
+fn context_violation(name: &str, m: &Mismatch) -> Violation {
+    let show = |text: &Option<Vec<u8>>, has_newline: bool| match text {
+        Some(t) => format!(
+            "'{}'{}",
+            display_bytes(t),
+            if has_newline { "" } else { " (no newline at end of file)" }
+        ),
+        None => "end of file".to_owned(),
+    };
+    let message = match &m.expected_text {
+        Some(_) => format!(
+            "{name}: hunk {} does not apply: at line {} expected {}, found {}",
+            m.hunk,
+            m.file_line,
+            show(&m.expected_text, m.expected_has_newline),
+            show(&m.actual, m.actual_has_newline)
+        ),
+        None => format!(
+            "{name}: hunk {} does not apply: its lines are there, but it must match at the {} of the file",
+            m.hunk,
+            if m.file_line <= 1 { "start" } else { "end" }
+        ),
+    };
+    violation(RuleId::Malformed, code::CONTEXT_MISMATCH, name, message)
+        .at(Some(m.hunk), Some(m.patch_line))
+}
+
+/// The paths this entry leaves behind: its new path with content; a removed old path.
+fn record_changes(
+    base: &BaseTree<'_>,
+    file: &FilePatch<'_>,
+    content: Content,
+    outcome: &mut Outcome,
+) -> Result<(), ScratchError> {
+    let removes_old = matches!(file.operation, Operation::Delete | Operation::Rename);
+    if let (Some(old), true) = (&file.old_path, removes_old) {
+        // In a swap (a to b, b to a) the other entry's write to this path wins.
+        if !outcome.changes.iter().any(|c| c.path.as_bytes() == old.as_slice()) {
+            let path = String::from_utf8_lossy(old).into_owned();
+            outcome.changes.push(FileChange { path, mode: None, content: None });
+        }
+    }
+    if let (Some(new), false) = (&file.new_path, file.operation == Operation::Delete) {
+        let mode = after_mode(base, file)?;
+        // A rename target may be another entry's removed path: the write wins.
+        outcome.changes.retain(|c| c.path.as_bytes() != new.as_slice());
+        let path = String::from_utf8_lossy(new).into_owned();
+        outcome.changes.push(FileChange { path, mode: Some(mode), content: Some(content) });
+    }
+    Ok(())
+}

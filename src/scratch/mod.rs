@@ -1,0 +1,272 @@
+//! Repository-aware validation: a parsed patch checked against its base tree, applied and rolled
+//! back in memory, its post-conditions checked, and (on request) a command run on a temporary
+//! copy of the patched tree. Also `apply`'s all-or-nothing write into the real worktree.
+//!
+//! This is the only module that writes files for a validation, and it writes only below the
+//! git directory's `patchgate/scratch/` (temporary trees) and, for `apply`, the touched files of
+//! the worktree. Everything else is read through git2.
+//!
+//! Phases of [`check`]: resolve the base, check each file entry against it (existence, modes,
+//! `index` ids, binary) and apply + roll back its hunks ([`entry`]), then the symbolic-link walk
+//! over the tree as it will be after the patch ([`symlink`]), then `expect` ([`expect`]), then
+//! `--check-cmd` ([`command`]).
+
+mod base;
+mod command;
+mod entry;
+mod expect;
+pub mod hunk;
+mod symlink;
+#[cfg(test)]
+mod tests;
+mod tree;
+mod write;
+
+pub use base::{BaseEntry, BaseTree, mode};
+pub use command::CommandOutcome;
+pub use tree::{ScratchDir, clean_stale, scratch_root};
+pub use write::{WorktreeError, apply_to_worktree, dirty_files};
+
+use crate::patch::Patch;
+use crate::rule::{Note, RuleId, Violation};
+use crate::step::Step;
+use git2::Repository;
+use serde::Deserialize;
+use std::time::Duration;
+
+/// Stable violation and note codes of this module.
+pub mod code {
+    /// A create, rename or copy target that already exists in the base.
+    pub const CREATE_OVER_EXISTING: &str = "create_over_existing";
+    /// An update, delete, rename or copy of a path the base does not have.
+    pub const MISSING_PREIMAGE: &str = "missing_preimage";
+    /// The `index` line's old id or the old mode disagrees with the base.
+    pub const PREIMAGE_MISMATCH: &str = "preimage_mismatch";
+    /// A mode outside 100644/100755 (setuid, 100664, ...).
+    pub const ODD_MODE: &str = "odd_mode";
+    /// A symbolic link (120000) while `[scratch] allow_symlinks` is off.
+    pub const SYMLINK_REFUSED: &str = "symlink_refused";
+    /// A gitlink (160000) while `[scratch] allow_gitlinks` is off.
+    pub const GITLINK_REFUSED: &str = "gitlink_refused";
+    /// A file whose type changes in place (file to symlink, ...) instead of delete + create.
+    pub const TYPE_CHANGE: &str = "type_change";
+    /// A path that goes through a symbolic link of the base or of the patched tree.
+    pub const BEYOND_SYMLINK: &str = "beyond_symlink";
+    /// A path below something that is a file (or submodule) in the patched tree.
+    pub const FILE_IN_THE_WAY: &str = "file_in_the_way";
+    /// `.gitmodules` as a symbolic link.
+    pub const GITMODULES_SYMLINK: &str = "gitmodules_symlink";
+    /// A binary entry that cannot be verified.
+    pub const BINARY_REFUSED: &str = "binary_refused";
+    /// A hunk whose lines are not in the base where it applies.
+    pub const CONTEXT_MISMATCH: &str = "context_mismatch";
+    /// The reverse patch does not give the base back.
+    pub const ROLLBACK_MISMATCH: &str = "rollback_mismatch";
+    /// A deletion that leaves content behind.
+    pub const DELETE_LEAVES_CONTENT: &str = "delete_leaves_content";
+    /// A path the patch touches fails the path-safety checks.
+    pub const UNSAFE_PATH: &str = "unsafe_path";
+    /// An `expect` post-condition does not hold.
+    pub const EXPECT_FAILED: &str = "expect_failed";
+    /// `--check-cmd` failed or timed out.
+    pub const CHECK_CMD_FAILED: &str = "check_cmd_failed";
+    /// Note: a hunk applied at an offset.
+    pub const HUNK_OFFSET: &str = "hunk_offset";
+    /// Note: the `index` line's new id is not the id of the patched content.
+    pub const INDEX_NEW_MISMATCH: &str = "index_new_mismatch";
+    /// Note: a binary entry accepted on its full index ids, content unchecked.
+    pub const BINARY_UNCHECKED: &str = "binary_unchecked";
+    /// Note: `--check-cmd` passed.
+    pub const CHECK_CMD_PASSED: &str = "check_cmd_passed";
+}
+
+/// `.patchgate.toml` `[scratch]`: what the repository check lets through.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScratchPolicy {
+    /// Accept symbolic links (mode 120000). Paths through a link are refused regardless.
+    pub allow_symlinks: bool,
+    /// Accept gitlinks (mode 160000, submodule commits).
+    pub allow_gitlinks: bool,
+    /// Accept `GIT binary patch` entries whose full `index` ids match the base (content is not
+    /// checked).
+    pub allow_binary: bool,
+    /// Require the `index` line's old id, when present, to match the base blob.
+    pub check_index_ids: bool,
+    /// Default `--check-timeout`, in seconds.
+    pub check_timeout_secs: u64,
+}
+
+impl Default for ScratchPolicy {
+    fn default() -> Self {
+        Self {
+            allow_symlinks: false,
+            allow_gitlinks: false,
+            allow_binary: false,
+            check_index_ids: true,
+            check_timeout_secs: 300,
+        }
+    }
+}
+
+/// Required inputs of [`check`].
+pub struct Context<'a> {
+    /// The repository (its object database; the worktree is never read by `check`).
+    pub repo: &'a Repository,
+    /// The parsed patch; it must have parsed without defects.
+    pub patch: &'a Patch<'a>,
+    /// The step (for `base` and `expect`).
+    pub step: &'a Step,
+    /// The repository's `[scratch]` policy.
+    pub policy: &'a ScratchPolicy,
+}
+
+impl std::fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("repo", &self.repo.path())
+            .field("files", &self.patch.files.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What has defaults.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--base REV`: overrides the step's `base`; default `HEAD`.
+    pub base: Option<String>,
+    /// `--check-cmd CMD`: run with `sh -c` in a temporary copy of the patched tree.
+    pub check_cmd: Option<String>,
+    /// `--check-timeout`; `None` takes the policy's.
+    pub check_timeout: Option<Duration>,
+}
+
+/// The patched content of one path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Content {
+    /// The bytes, checked by applying and rolling back the hunks.
+    Bytes(Vec<u8>),
+    /// A binary blob accepted on its full `index` id; not decoded.
+    Blob(git2::Oid),
+}
+
+/// One path's state after the patch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileChange {
+    /// The repo-relative path.
+    pub path: String,
+    /// The mode after the patch; `None` when the path is removed (delete, rename source).
+    pub mode: Option<u32>,
+    /// The content after the patch; `None` when removed.
+    pub content: Option<Content>,
+}
+
+/// Everything [`check`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// Rejections, in the order found.
+    pub violations: Vec<Violation>,
+    /// Findings that do not reject (offsets, skipped checks).
+    pub notes: Vec<Note>,
+    /// Every touched path's state after the patch (complete only when `violations` is empty).
+    pub changes: Vec<FileChange>,
+    /// The base's tree id.
+    pub base_tree: Option<git2::Oid>,
+}
+
+impl Outcome {
+    fn reject(&mut self, violation: Violation) {
+        self.violations.push(violation);
+    }
+}
+
+/// The repository check could not be evaluated.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScratchError {
+    /// The base revision does not resolve to a tree.
+    #[error("base revision '{rev}' cannot be used: {reason}; pass --base with an existing commit")]
+    BadBase {
+        /// The revision as given.
+        rev: String,
+        /// git's reason.
+        reason: String,
+    },
+    /// An `expect` regex does not compile.
+    #[error("expect entry for '{file}': invalid regex '{pattern}': {reason}; fix the step")]
+    BadExpect {
+        /// The entry's file.
+        file: String,
+        /// The pattern.
+        pattern: String,
+        /// The regex crate's reason.
+        reason: String,
+    },
+    /// Reading the repository failed.
+    #[error("cannot {action}: {reason}")]
+    Git {
+        /// What was being done.
+        action: &'static str,
+        /// git's message.
+        reason: String,
+    },
+    /// A file operation on the scratch tree failed.
+    #[error(
+        "cannot {action} '{path}': {source}; check free space and permissions of the git directory"
+    )]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// SIGINT or SIGTERM arrived while a check command ran; the scratch tree was removed.
+    #[error("interrupted by a signal; the scratch tree was removed")]
+    Interrupted,
+}
+
+impl ScratchError {
+    fn git(action: &'static str, error: &git2::Error) -> Self {
+        Self::Git { action, reason: error.message().to_owned() }
+    }
+
+    fn io(action: &'static str, path: &std::path::Path, source: std::io::Error) -> Self {
+        Self::Io { action, path: path.display().to_string(), source }
+    }
+}
+
+/// Check `ctx.patch` against its base in `ctx.repo`: the phases in the module docs.
+pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchError> {
+    let rev = options.base.as_deref().or(ctx.step.base.as_deref()).unwrap_or("HEAD");
+    let base = BaseTree::resolve(ctx.repo, rev)?;
+    let mut outcome = Outcome { base_tree: Some(base.tree().id()), ..Outcome::default() };
+    if !entry::paths_are_safe(ctx.patch, &mut outcome) {
+        return Ok(outcome);
+    }
+    let plan = symlink::Plan::new(&base, ctx.patch)?;
+    for file in &ctx.patch.files {
+        entry::check_file(&base, &plan, ctx.policy, file, &mut outcome)?;
+    }
+    symlink::check(&base, &plan, ctx.patch, &mut outcome)?;
+    if !outcome.violations.is_empty() {
+        return Ok(outcome);
+    }
+    expect::check(&base, &outcome.changes.clone(), &ctx.step.expect, &mut outcome)?;
+    if let (Some(cmd), true) = (&options.check_cmd, outcome.violations.is_empty()) {
+        let timeout =
+            options.check_timeout.unwrap_or(Duration::from_secs(ctx.policy.check_timeout_secs));
+        let run = command::run_in_scratch(&base, &outcome.changes, cmd, timeout)?;
+        command::judge(&run, cmd, &mut outcome);
+    }
+    Ok(outcome)
+}
+
+fn violation(rule: RuleId, code: &str, file: &str, message: String) -> Violation {
+    Violation::new(rule, code, message).in_file(file)
+}
+
+fn note(code: &str, message: String, patch_line: Option<usize>) -> Note {
+    Note { code: code.to_owned(), message, patch_line }
+}

@@ -1,0 +1,504 @@
+use super::hunk::{self, Direction};
+use super::*;
+use crate::patch::{FilePatch, Hunk, IndexLine, Line, LineKind, Operation, Patch, Span};
+use std::path::Path;
+use std::process::Command;
+
+/// A hunk from a compact body: one line per body line, prefixed ` `, `+`, `-`; a line `\`
+/// marks the previous one as having no final newline.
+fn hunk(old: (u64, u64), new: (u64, u64), body: &str) -> Hunk<'static> {
+    let body: &'static str = Box::leak(body.to_owned().into_boxed_str());
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for (i, raw) in body.split('\n').filter(|l| !l.is_empty()).enumerate() {
+        if raw == "\\" {
+            lines.last_mut().unwrap().has_newline = false;
+            continue;
+        }
+        let kind = match raw.as_bytes()[0] {
+            b' ' => LineKind::Context,
+            b'+' => LineKind::Add,
+            b'-' => LineKind::Remove,
+            other => panic!("bad prefix {other}"),
+        };
+        lines.push(Line { kind, text: &raw.as_bytes()[1..], has_newline: true, line: 10 + i });
+    }
+    Hunk {
+        span: Span { offset: 0, line: 9 },
+        old_start: old.0,
+        old_count: old.1,
+        new_start: new.0,
+        new_count: new.1,
+        section: b"",
+        lines,
+    }
+}
+
+fn forward(base: &str, hunks: &[Hunk<'_>]) -> Result<hunk::Applied, hunk::Mismatch> {
+    hunk::apply(base.as_bytes(), hunks, Direction::Forward)
+}
+
+fn text(applied: &hunk::Applied) -> &str {
+    std::str::from_utf8(&applied.bytes).unwrap()
+}
+
+#[test]
+fn applies_at_the_stated_line_and_rolls_back() {
+    let h = [hunk((2, 3), (2, 3), " b\n-c\n+C\n d")];
+    let out = forward("a\nb\nc\nd\ne\n", &h).unwrap();
+    assert_eq!(text(&out), "a\nb\nC\nd\ne\n");
+    assert!(out.offsets.is_empty());
+    let back = hunk::apply(&out.bytes, &h, Direction::Reverse).unwrap();
+    assert_eq!(back.bytes, b"a\nb\nc\nd\ne\n");
+}
+
+#[test]
+fn reports_an_offset_instead_of_failing() {
+    let h = [hunk((2, 3), (2, 3), " b\n-c\n+C\n d")];
+    let out = forward("x\ny\na\nb\nc\nd\ne\n", &h).unwrap();
+    assert_eq!(text(&out), "x\ny\na\nb\nC\nd\ne\n");
+    assert_eq!(out.offsets.len(), 1);
+    assert_eq!(out.offsets[0].offset, 2);
+}
+
+#[test]
+fn stale_context_names_the_first_differing_line() {
+    let h = [hunk((2, 3), (2, 3), " b\n-c\n+C\n d")];
+    let err = forward("a\nb\ncc\nd\ne\n", &h).unwrap_err();
+    assert_eq!(err.hunk, 1);
+    assert_eq!(err.file_line, 3);
+    assert_eq!(err.patch_line, 11);
+    assert_eq!(err.expected_text.as_deref(), Some(&b"c"[..]));
+    assert_eq!(err.actual.as_deref(), Some(&b"cc"[..]));
+}
+
+#[test]
+fn whitespace_and_carriage_returns_are_exact() {
+    let h = [hunk((2, 3), (2, 3), " b\n-c\n+C\n d")];
+    assert!(forward("a\nb \nc\nd\n", &h).is_err());
+    assert!(forward("a\r\nb\r\nc\r\nd\r\n", &h).is_err());
+}
+
+#[test]
+fn a_hunk_at_line_one_must_match_at_the_start() {
+    let h = [hunk((1, 2), (1, 2), "-a\n+A\n b")];
+    assert!(forward("z\na\nb\n", &h).is_err());
+    assert_eq!(text(&forward("a\nb\nz\n", &h).unwrap()), "A\nb\nz\n");
+}
+
+#[test]
+fn a_hunk_without_trailing_context_must_match_at_the_end() {
+    let h = [hunk((3, 2), (3, 2), " b\n-c\n+C")];
+    assert!(forward("a\na\nb\nc\nd\n", &h).is_err());
+    assert_eq!(text(&forward("a\na\nb\nc\n", &h).unwrap()), "a\na\nb\nC\n");
+}
+
+#[test]
+fn no_newline_at_end_of_file_must_agree_with_the_base() {
+    let add_newline = [hunk((1, 2), (1, 2), " a\n-b\n\\\n+b")];
+    assert_eq!(text(&forward("a\nb", &add_newline).unwrap()), "a\nb\n");
+    let err = forward("a\nb\n", &add_newline).unwrap_err();
+    assert!(!err.expected_has_newline && err.actual_has_newline);
+    let drop_newline = [hunk((1, 2), (1, 2), " a\n-b\n+b\n\\")];
+    let out = forward("a\nb\n", &drop_newline).unwrap();
+    assert_eq!(text(&out), "a\nb");
+    assert_eq!(
+        hunk::apply(&out.bytes, &drop_newline, Direction::Reverse).unwrap().bytes,
+        b"a\nb\n"
+    );
+}
+
+#[test]
+fn creation_needs_an_empty_preimage() {
+    let h = [hunk((0, 0), (1, 2), "+x\n+y")];
+    assert_eq!(text(&forward("", &h).unwrap()), "x\ny\n");
+    assert!(forward("already\n", &h).is_err());
+}
+
+#[test]
+fn later_hunks_never_match_before_the_previous_one() {
+    let h = [hunk((4, 3), (4, 3), " k\n-x\n+X\n k"), hunk((2, 3), (2, 3), " k\n-x\n+Y\n k")];
+    // The second hunk's text exists only before the first hunk's position.
+    assert!(forward("k\nx\nk\nk\nx\nk\n", &h[..1]).is_ok());
+    assert!(forward("a\nk\nx\nk\nz\n", &h).is_err());
+}
+
+// ---- repository-level checks, with hand-built patches ----
+
+struct Repo {
+    dir: tempfile::TempDir,
+    repo: git2::Repository,
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "T")
+        .env("GIT_AUTHOR_EMAIL", "t@e")
+        .env("GIT_COMMITTER_NAME", "T")
+        .env("GIT_COMMITTER_EMAIL", "t@e")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A repository with `files` committed; `@target` content makes a symbolic link.
+fn repo(files: &[(&str, &str)]) -> Repo {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    for (path, content) in files {
+        let target = dir.path().join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        match content.strip_prefix('@') {
+            Some(link) => std::os::unix::fs::symlink(link, &target).unwrap(),
+            None => std::fs::write(&target, content).unwrap(),
+        }
+    }
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "base"]);
+    let repo = git2::Repository::open(dir.path()).unwrap();
+    Repo { dir, repo }
+}
+
+fn entry(
+    op: Operation,
+    old: Option<&str>,
+    new: Option<&str>,
+    hunks: Vec<Hunk<'static>>,
+) -> FilePatch<'static> {
+    FilePatch {
+        span: Span { offset: 0, line: 1 },
+        is_git: true,
+        old_path: old.map(|p| p.as_bytes().to_vec()),
+        new_path: new.map(|p| p.as_bytes().to_vec()),
+        operation: op,
+        old_mode: None,
+        new_mode: None,
+        similarity: None,
+        dissimilarity: None,
+        index: None,
+        binary: None,
+        hunks,
+    }
+}
+
+fn modify(path: &str, hunks: Vec<Hunk<'static>>) -> FilePatch<'static> {
+    entry(Operation::Modify, Some(path), Some(path), hunks)
+}
+
+fn create(path: &str, body: &str) -> FilePatch<'static> {
+    let n = body.lines().count() as u64;
+    let mut f = entry(Operation::Create, None, Some(path), vec![hunk((0, 0), (1, n), body)]);
+    f.new_mode = Some(mode::FILE);
+    f
+}
+
+fn run_with(
+    r: &Repo,
+    files: Vec<FilePatch<'static>>,
+    step: &Step,
+    policy: &ScratchPolicy,
+) -> Outcome {
+    let patch = Patch { files };
+    let ctx = Context { repo: &r.repo, patch: &patch, step, policy };
+    check(&ctx, &Options::default()).unwrap()
+}
+
+fn run(r: &Repo, files: Vec<FilePatch<'static>>) -> Outcome {
+    run_with(r, files, &Step::default(), &ScratchPolicy::default())
+}
+
+fn codes(outcome: &Outcome) -> Vec<&str> {
+    outcome.violations.iter().map(|v| v.code.as_str()).collect()
+}
+
+#[test]
+fn a_clean_modification_yields_its_content() {
+    let r = repo(&[("a.txt", "a\nb\nc\n")]);
+    let out = run(&r, vec![modify("a.txt", vec![hunk((1, 3), (1, 3), " a\n-b\n+B\n c")])]);
+    assert!(out.violations.is_empty(), "{:?}", out.violations);
+    assert_eq!(out.changes[0].content, Some(Content::Bytes(b"a\nB\nc\n".to_vec())));
+    assert_eq!(out.changes[0].mode, Some(mode::FILE));
+}
+
+#[test]
+fn create_over_existing_and_missing_preimage() {
+    let r = repo(&[("a.txt", "a\n")]);
+    assert_eq!(codes(&run(&r, vec![create("a.txt", "+x")])), ["create_over_existing"]);
+    let out = run(&r, vec![modify("nope.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")])]);
+    assert_eq!(codes(&out), ["missing_preimage"]);
+}
+
+#[test]
+fn stale_context_is_malformed_with_file_and_hunk() {
+    let r = repo(&[("a.txt", "a\nb\nc\n")]);
+    let out = run(&r, vec![modify("a.txt", vec![hunk((1, 3), (1, 3), " a\n-x\n+B\n c")])]);
+    let v = &out.violations[0];
+    assert_eq!((v.rule, v.code.as_str(), v.hunk), (RuleId::Malformed, "context_mismatch", Some(1)));
+    assert_eq!(v.message, "a.txt: hunk 1 does not apply: at line 2 expected 'x', found 'b'");
+}
+
+#[test]
+fn index_line_must_name_the_base_blob() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let mut f = modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")]);
+    f.index = Some(IndexLine { old: b"1234567", new: b"89abcde", mode: Some(mode::FILE) });
+    assert_eq!(codes(&run(&r, vec![f.clone()])), ["preimage_mismatch"]);
+    // 78981922 is the blob id of "a\n".
+    f.index = Some(IndexLine { old: b"7898192", new: b"89abcde", mode: Some(mode::FILE) });
+    let out = run(&r, vec![f]);
+    assert!(out.violations.is_empty(), "{:?}", out.violations);
+    assert!(out.notes.iter().any(|n| n.code == "index_new_mismatch"));
+}
+
+#[test]
+fn odd_modes_symlinks_and_gitlinks_are_refused() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let mut setuid = create("s.sh", "+x");
+    setuid.new_mode = Some(0o104_755);
+    assert_eq!(codes(&run(&r, vec![setuid])), ["odd_mode"]);
+    let mut link = create("l", "+a.txt\n\\");
+    link.new_mode = Some(mode::SYMLINK);
+    assert_eq!(codes(&run(&r, vec![link.clone()])), ["symlink_refused"]);
+    let allow = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
+    assert!(run_with(&r, vec![link], &Step::default(), &allow).violations.is_empty());
+    let mut gitlink = create("sub", "+Subproject commit 1111111111111111111111111111111111111111");
+    gitlink.new_mode = Some(mode::GITLINK);
+    assert_eq!(codes(&run(&r, vec![gitlink])), ["gitlink_refused"]);
+}
+
+#[test]
+fn a_type_change_in_place_is_refused() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let mut f = modify("a.txt", vec![]);
+    f.old_mode = Some(mode::FILE);
+    f.new_mode = Some(mode::SYMLINK);
+    let allow = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
+    assert_eq!(codes(&run_with(&r, vec![f], &Step::default(), &allow)), ["type_change"]);
+}
+
+#[test]
+fn writing_through_a_base_symlink_is_refused() {
+    let r = repo(&[("a.txt", "a\n"), ("link", "@/tmp")]);
+    let out = run(&r, vec![create("link/evil", "+x")]);
+    assert_eq!(codes(&out), ["beyond_symlink"]);
+    assert_eq!(out.violations[0].rule, RuleId::Scope);
+}
+
+#[test]
+fn writing_through_a_link_the_patch_creates_is_refused() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let mut link = create("link", "+..\n\\");
+    link.new_mode = Some(mode::SYMLINK);
+    let allow = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
+    let out = run_with(&r, vec![link, create("link/evil", "+x")], &Step::default(), &allow);
+    assert_eq!(codes(&out), ["beyond_symlink"]);
+}
+
+#[test]
+fn renaming_a_link_then_writing_through_it_is_refused() {
+    // CVE-2023-23946 / t4115: the symlink set is the one after the patch.
+    let r = repo(&[("a.txt", "a\n"), ("symlink", "@.git")]);
+    let allow = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
+    let rename = entry(Operation::Rename, Some("symlink"), Some("renamed-symlink"), vec![]);
+    let out = run_with(
+        &r,
+        vec![rename, create("renamed-symlink/create-me", "+x")],
+        &Step::default(),
+        &allow,
+    );
+    assert_eq!(codes(&out), ["beyond_symlink"]);
+    // Without the policy, the rename of a link is refused too.
+    let rename = entry(Operation::Rename, Some("symlink"), Some("renamed-symlink"), vec![]);
+    let out = run(&r, vec![rename, create("renamed-symlink/create-me", "+x")]);
+    assert_eq!(codes(&out), ["symlink_refused", "beyond_symlink"]);
+}
+
+#[test]
+fn gitmodules_may_not_become_a_link() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let mut link = create(".gitmodules", "+a.txt\n\\");
+    link.new_mode = Some(mode::SYMLINK);
+    let allow = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
+    assert_eq!(codes(&run_with(&r, vec![link], &Step::default(), &allow)), ["gitmodules_symlink"]);
+}
+
+#[test]
+fn a_swap_rename_is_valid() {
+    let r = repo(&[("a", "one\n"), ("b", "two\n")]);
+    let ab = entry(Operation::Rename, Some("a"), Some("b"), vec![]);
+    let ba = entry(Operation::Rename, Some("b"), Some("a"), vec![]);
+    let out = run(&r, vec![ab, ba]);
+    assert!(out.violations.is_empty(), "{:?}", out.violations);
+    let b = out.changes.iter().find(|c| c.path == "b").unwrap();
+    assert_eq!(b.content, Some(Content::Bytes(b"one\n".to_vec())));
+    assert_eq!(out.changes.len(), 2);
+}
+
+#[test]
+fn a_deletion_must_remove_everything() {
+    let r = repo(&[("a.txt", "a\nb\n")]);
+    let del = entry(Operation::Delete, Some("a.txt"), None, vec![hunk((1, 1), (0, 0), "-a")]);
+    assert!(!run(&r, vec![del]).violations.is_empty());
+    let del = entry(Operation::Delete, Some("a.txt"), None, vec![hunk((1, 2), (0, 0), "-a\n-b")]);
+    let out = run(&r, vec![del]);
+    assert!(out.violations.is_empty(), "{:?}", out.violations);
+    assert_eq!(out.changes[0].content, None);
+}
+
+#[test]
+fn binary_is_refused_by_default() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let mut f = create("img.png", "");
+    f.hunks.clear();
+    f.binary = Some(crate::patch::Binary { kind: crate::patch::BinaryKind::Marker, payload: b"" });
+    assert_eq!(codes(&run(&r, vec![f])), ["binary_refused"]);
+}
+
+#[test]
+fn expect_is_checked_on_patched_content() {
+    let r = repo(&[("a.txt", "fn foo() {}\n")]);
+    let step = Step {
+        expect: vec![crate::step::Expect {
+            file: "a.txt".into(),
+            present: Some(r"^fn bar\(".into()),
+            absent: Some(r"\bfoo\b".into()),
+        }],
+        ..Step::default()
+    };
+    let good = modify("a.txt", vec![hunk((1, 1), (1, 1), "-fn foo() {}\n+fn bar() {}")]);
+    assert!(run_with(&r, vec![good], &step, &ScratchPolicy::default()).violations.is_empty());
+    let bad = modify("a.txt", vec![hunk((1, 1), (1, 1), "-fn foo() {}\n+fn foo() { }")]);
+    let out = run_with(&r, vec![bad], &step, &ScratchPolicy::default());
+    assert_eq!(codes(&out), ["expect_failed", "expect_failed"]);
+    assert_eq!(out.violations[0].rule, RuleId::NotImplemented);
+}
+
+#[test]
+fn check_cmd_runs_on_the_patched_tree_and_leaves_nothing() {
+    let r = repo(&[("a.txt", "a\n"), ("bin/x", "keep\n")]);
+    let patch = Patch { files: vec![modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")])] };
+    let step = Step::default();
+    let policy = ScratchPolicy::default();
+    let ctx = Context { repo: &r.repo, patch: &patch, step: &step, policy: &policy };
+    let opts = |cmd: &str| Options { check_cmd: Some(cmd.into()), ..Options::default() };
+    let ok = check(&ctx, &opts("grep -qx b a.txt && test -f bin/x && ! git status 2>/dev/null"))
+        .unwrap();
+    assert!(ok.violations.is_empty(), "{:?}", ok.violations);
+    let bad = check(&ctx, &opts("echo boom >&2; exit 3")).unwrap();
+    assert_eq!(codes(&bad), ["check_cmd_failed"]);
+    assert!(bad.violations[0].message.contains("exited with 3"));
+    let slow =
+        Options { check_timeout: Some(std::time::Duration::from_millis(200)), ..opts("sleep 5") };
+    let started = std::time::Instant::now();
+    let out = check(&ctx, &slow).unwrap();
+    assert_eq!(codes(&out), ["check_cmd_failed"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+    let left: Vec<_> = std::fs::read_dir(scratch_root(&r.repo)).unwrap().collect();
+    assert!(left.is_empty(), "scratch trees left behind: {left:?}");
+}
+
+#[test]
+fn stale_scratch_dirs_of_dead_processes_are_removed() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let root = scratch_root(&r.repo);
+    std::fs::create_dir_all(root.join("999999999-dead/tree")).unwrap();
+    let live = root.join(format!("{}-live", std::process::id()));
+    std::fs::create_dir_all(&live).unwrap();
+    clean_stale(&root);
+    assert!(!root.join("999999999-dead").exists());
+    assert!(live.exists());
+}
+
+// ---- apply into the worktree ----
+
+fn changes_for(r: &Repo, files: Vec<FilePatch<'static>>) -> Vec<FileChange> {
+    let out = run(r, files);
+    assert!(out.violations.is_empty(), "{:?}", out.violations);
+    out.changes
+}
+
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in walk(dir) {
+        let rel = entry.strip_prefix(dir).unwrap().display().to_string();
+        if rel.starts_with(".git") {
+            continue;
+        }
+        let bytes = if entry.is_dir() { b"<dir>".to_vec() } else { std::fs::read(&entry).unwrap() };
+        out.push((rel, bytes));
+    }
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
+
+#[test]
+fn apply_writes_all_changes_and_the_index() {
+    let r = repo(&[("a.txt", "a\n"), ("d/gone.txt", "x\n")]);
+    let changes = changes_for(
+        &r,
+        vec![
+            modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")]),
+            create("new/dir/n.txt", "+n"),
+            entry(Operation::Delete, Some("d/gone.txt"), None, vec![hunk((1, 1), (0, 0), "-x")]),
+        ],
+    );
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    assert!(dirty_files(&base, r.dir.path(), &changes, true).unwrap().is_empty());
+    apply_to_worktree(&base, r.dir.path(), &changes, true).unwrap();
+    let snap = snapshot(r.dir.path());
+    let names: Vec<&str> = snap.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["a.txt", "new", "new/dir", "new/dir/n.txt"]);
+    assert_eq!(std::fs::read(r.dir.path().join("a.txt")).unwrap(), b"b\n");
+    let index = r.repo.index().unwrap();
+    assert!(index.get_path(Path::new("new/dir/n.txt"), 0).is_some());
+    assert!(index.get_path(Path::new("d/gone.txt"), 0).is_none());
+}
+
+#[test]
+fn a_failed_commit_restores_the_worktree_byte_for_byte() {
+    let r = repo(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+    let changes = changes_for(
+        &r,
+        vec![
+            modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+A")]),
+            entry(Operation::Delete, Some("b.txt"), None, vec![hunk((1, 1), (0, 0), "-b")]),
+            create("n/new.txt", "+n"),
+        ],
+    );
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    let before = snapshot(r.dir.path());
+    for step in 0..3 {
+        write::FAIL_COMMIT_AT.with(|c| c.set(Some(step)));
+        assert!(apply_to_worktree(&base, r.dir.path(), &changes, false).is_err());
+        assert_eq!(snapshot(r.dir.path()), before, "after a failure at step {step}");
+    }
+    write::FAIL_COMMIT_AT.with(|c| c.set(None));
+}
+
+#[test]
+fn dirty_files_names_edits_and_untracked_targets() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let changes = changes_for(
+        &r,
+        vec![modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")]), create("n.txt", "+n")],
+    );
+    std::fs::write(r.dir.path().join("a.txt"), "edited\n").unwrap();
+    std::fs::write(r.dir.path().join("n.txt"), "untracked\n").unwrap();
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    assert_eq!(dirty_files(&base, r.dir.path(), &changes, false).unwrap(), ["a.txt", "n.txt"]);
+}

@@ -1,0 +1,583 @@
+//! The git hook end to end: real `git commit`, `git am` and `git push` in throwaway repositories
+//! with the shims installed by `patchgate hook install`.
+
+use crate::support::{TestRepo, code, json, patchgate, run_with_stdin};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn repo_with_base() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit(&[("src/a.rs", "a\n"), ("src/b.rs", "b\n"), ("docs/x.md", "x\n")], "base");
+    repo
+}
+
+fn run(repo: &TestRepo, args: &[&str]) -> Output {
+    repo.patchgate().args(args).output().expect("run patchgate")
+}
+
+fn hook_json(repo: &TestRepo) -> (i32, serde_json::Value) {
+    let out = run(repo, &["--format", "json", "hook", "run", "pre-commit"]);
+    (code(&out), json(&out))
+}
+
+fn declare(repo: &TestRepo, patterns: &[&str]) {
+    let out = run(repo, &[&["declare"], patterns].concat());
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn install(repo: &TestRepo, extra: &[&str]) -> Output {
+    run(repo, &[&["--format", "json", "hook", "install"], extra].concat())
+}
+
+/// `git commit` with the hooks running; returns whether it succeeded.
+fn git_commit(repo: &TestRepo, args: &[&str]) -> Output {
+    repo.git_command(&[&["commit", "-q", "-m", "change"], args].concat()).output().expect("git")
+}
+
+fn head(repo: &TestRepo) -> String {
+    repo.git(&["rev-parse", "HEAD"]).trim().to_owned()
+}
+
+fn paths(report: &serde_json::Value) -> Vec<(String, String, String)> {
+    report["violations"]
+        .as_array()
+        .expect("violations")
+        .iter()
+        .map(|v| {
+            let s = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
+            (s("path"), s("status"), s("reason"))
+        })
+        .collect()
+}
+
+#[test]
+fn undeclared_path_blocks_the_commit_and_declared_one_passes() {
+    let repo = repo_with_base();
+    assert_eq!(code(&install(&repo, &[])), 0);
+    declare(&repo, &["src/a.rs"]);
+    repo.write("src/a.rs", "a2\n");
+    repo.write("src/b.rs", "b2\n");
+    repo.git(&["add", "-A"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    assert_eq!(report["allowed"], false);
+    assert_eq!(paths(&report), [("src/b.rs".into(), "modified".into(), "undeclared".into())]);
+    assert_eq!(report["violations"][0]["declare"], "patchgate declare 'src/b.rs'");
+    assert_eq!(report["violations"][0]["unstage"], "git restore --staged 'src/b.rs'");
+
+    let before = head(&repo);
+    let out = git_commit(&repo, &[]);
+    assert!(!out.status.success(), "the real git commit must be blocked");
+    assert_eq!(head(&repo), before);
+
+    declare(&repo, &["src/b.rs"]);
+    let out = git_commit(&repo, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_ne!(head(&repo), before);
+}
+
+#[test]
+fn no_declaration_and_no_policy_allows_silently() {
+    let repo = repo_with_base();
+    repo.write("src/b.rs", "b2\n");
+    repo.git(&["add", "-A"]);
+    let out = run(&repo, &["hook", "run", "pre-commit"]);
+    assert_eq!(code(&out), 0);
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn excluded_path_blocks_even_when_declared() {
+    let repo = repo_with_base();
+    repo.commit(&[(".patchgate.toml", "excluded = [\".github/**\"]\n")], "policy");
+    declare(&repo, &["**"]);
+    repo.write(".github/workflows/ci.yml", "on: push\n");
+    repo.git(&["add", "-A"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    assert_eq!(report["violations"][0]["reason"], "excluded");
+    assert_eq!(report["violations"][0]["detail"], ".github/**");
+    assert_eq!(report["violations"][0]["declare"], serde_json::Value::Null);
+}
+
+#[test]
+fn require_declaration_blocks_without_one() {
+    let repo = repo_with_base();
+    repo.commit(&[(".patchgate.toml", "[hook]\nrequire_declaration = true\n")], "policy");
+    repo.write("src/a.rs", "a2\n");
+    repo.git(&["add", "-A"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    assert_eq!(paths(&report), [("src/a.rs".into(), "modified".into(), "no_declaration".into())]);
+}
+
+#[test]
+fn rename_with_only_one_side_declared_is_blocked() {
+    let repo = repo_with_base();
+    declare(&repo, &["src/new.rs"]);
+    repo.git(&["mv", "src/a.rs", "src/new.rs"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    assert_eq!(paths(&report), [("src/a.rs".into(), "renamed".into(), "undeclared".into())]);
+    assert_eq!(report["violations"][0]["other_path"], "src/new.rs");
+    declare(&repo, &["src/a.rs"]);
+    assert_eq!(hook_json(&repo).0, 0);
+}
+
+#[test]
+fn rename_with_edits_is_reported_as_a_rename() {
+    let repo = TestRepo::new();
+    let body: String = (0..40).fold(String::new(), |acc, i| acc + &format!("line {i}\n"));
+    repo.commit(&[("old.txt", &body)], "base");
+    declare(&repo, &["new.txt"]);
+    repo.git(&["mv", "old.txt", "new.txt"]);
+    repo.write("new.txt", &format!("{body}one more\n"));
+    repo.git(&["add", "-A"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    assert_eq!(paths(&report), [("old.txt".into(), "renamed".into(), "undeclared".into())]);
+}
+
+#[test]
+fn deletion_and_mode_only_change_are_checked() {
+    let repo = repo_with_base();
+    declare(&repo, &["docs"]);
+    repo.git(&["rm", "-q", "src/a.rs"]);
+    repo.git(&["update-index", "--chmod=+x", "src/b.rs"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    assert_eq!(
+        paths(&report),
+        [
+            ("src/a.rs".into(), "deleted".into(), "undeclared".into()),
+            ("src/b.rs".into(), "modified".into(), "undeclared".into())
+        ]
+    );
+}
+
+#[test]
+fn symlink_and_submodule_changes_are_checked() {
+    let repo = repo_with_base();
+    declare(&repo, &["docs"]);
+    std::os::unix::fs::symlink("a.rs", repo.path().join("src/link")).unwrap();
+    repo.git(&["add", "src/link"]);
+    let sub = "1111111111111111111111111111111111111111";
+    repo.git(&["update-index", "--add", "--cacheinfo", &format!("160000,{sub},vendor/lib")]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    let got = paths(&report);
+    assert_eq!(
+        got,
+        [
+            ("src/link".into(), "added".into(), "undeclared".into()),
+            ("vendor/lib".into(), "added".into(), "undeclared".into())
+        ]
+    );
+}
+
+#[test]
+fn commit_all_uses_the_index_git_exports() {
+    // `git commit -a` stages into a temporary index named by GIT_INDEX_FILE.
+    let repo = repo_with_base();
+    assert_eq!(code(&install(&repo, &[])), 0);
+    declare(&repo, &["src/a.rs"]);
+    repo.write("src/b.rs", "b2\n");
+    let before = head(&repo);
+    assert!(!git_commit(&repo, &["-a"]).status.success());
+    assert_eq!(head(&repo), before);
+}
+
+#[test]
+fn git_am_runs_pre_applypatch() {
+    let repo = repo_with_base();
+    repo.commit(&[("src/b.rs", "b2\n")], "touch b");
+    let patch = repo.git(&["format-patch", "-1", "--stdout"]);
+    repo.git(&["reset", "-q", "--hard", "HEAD~1"]);
+    assert_eq!(code(&install(&repo, &[])), 0);
+    declare(&repo, &["src/a.rs"]);
+    let before = head(&repo);
+    let out = run_with_stdin(&mut repo.git_command(&["am", "-q"]), patch.as_bytes());
+    assert!(!out.status.success(), "git am must be blocked");
+    assert_eq!(head(&repo), before);
+    let (exit, report) = {
+        let out = run(&repo, &["--format", "json", "hook", "run", "pre-applypatch"]);
+        (code(&out), json(&out))
+    };
+    assert_eq!(exit, 1);
+    assert_eq!(report["hook"], "pre-applypatch");
+    assert_eq!(paths(&report), [("src/b.rs".into(), "modified".into(), "undeclared".into())]);
+    repo.git(&["am", "--abort"]);
+    declare(&repo, &["src/b.rs"]);
+    let out = run_with_stdin(&mut repo.git_command(&["am", "-q"]), patch.as_bytes());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_ne!(head(&repo), before);
+}
+
+fn write_hook(path: &Path, body: &str, mode: u32) {
+    std::fs::create_dir_all(path.parent().expect("test setup")).expect("test setup");
+    std::fs::write(path, body).expect("test setup");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("test setup");
+}
+
+#[test]
+fn existing_hook_is_chained_and_its_no_still_blocks_and_uninstall_restores_it() {
+    let repo = repo_with_base();
+    let hook = repo.path().join(".git/hooks/pre-commit");
+    let user_hook = "#!/bin/sh\necho ran >> \"$(git rev-parse --git-dir)/user-hook-ran\"\n\
+                     test ! -e \"$(git rev-parse --show-toplevel)/BLOCK\"\n";
+    write_hook(&hook, user_hook, 0o750);
+    let out = install(&repo, &[]);
+    assert_eq!(code(&out), 0);
+    let report = json(&out);
+    assert_eq!(report["hooks"][0]["action"], "installed");
+    assert!(
+        report["hooks"][0]["chained"]
+            .as_str()
+            .expect("test setup")
+            .ends_with("pre-commit.patchgate-chained")
+    );
+    // Idempotent: a second install updates the shim and keeps the chained hook.
+    let again = json(&install(&repo, &[]));
+    assert_eq!(again["hooks"][0]["action"], "updated");
+
+    repo.write("src/a.rs", "a2\n");
+    repo.write("BLOCK", "");
+    repo.git(&["add", "src/a.rs"]);
+    assert!(!git_commit(&repo, &[]).status.success(), "the user's hook said no");
+    let ran = std::fs::read_to_string(repo.path().join(".git/user-hook-ran")).expect("test setup");
+    assert_eq!(ran, "ran\n");
+    std::fs::remove_file(repo.path().join("BLOCK")).expect("test setup");
+    assert!(git_commit(&repo, &[]).status.success());
+
+    let out = run(&repo, &["--format", "json", "hook", "uninstall"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(std::fs::read_to_string(&hook).expect("test setup"), user_hook);
+    let mode = std::fs::metadata(&hook).expect("test setup").permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o750);
+    assert!(!repo.path().join(".git/hooks/pre-commit.patchgate-chained").exists());
+    assert!(!repo.path().join(".git/hooks/pre-applypatch").exists());
+}
+
+#[test]
+fn core_hooks_path_is_respected() {
+    let repo = repo_with_base();
+    repo.git(&["config", "core.hooksPath", "githooks"]);
+    let report = json(&install(&repo, &["--hooks", "pre-commit"]));
+    let dir = PathBuf::from(report["hooks_dir"].as_str().expect("test setup"));
+    assert_eq!(dir, repo.path().join("githooks"));
+    assert!(repo.path().join("githooks/pre-commit").is_file());
+    assert!(!repo.path().join(".git/hooks/pre-commit").exists());
+    let status = json(&run(&repo, &["--format", "json", "hook", "status"]));
+    assert_eq!(status["hooks_path"], "githooks");
+    assert_eq!(status["hooks"][0]["state"], "patchgate");
+    declare(&repo, &["src/a.rs"]);
+    repo.write("src/b.rs", "b2\n");
+    repo.git(&["add", "-A"]);
+    assert!(!git_commit(&repo, &[]).status.success(), "git runs the shim from core.hooksPath");
+}
+
+#[test]
+fn husky_is_detected_and_nothing_is_written() {
+    let repo = repo_with_base();
+    std::fs::create_dir_all(repo.path().join(".husky/_")).expect("test setup");
+    repo.git(&["config", "core.hooksPath", ".husky/_"]);
+    let out = install(&repo, &[]);
+    assert_eq!(code(&out), 2);
+    let report = json(&out);
+    assert_eq!(report["managers"][0]["manager"], "husky");
+    assert!(report["hooks"].as_array().expect("test setup").is_empty());
+    assert!(!repo.path().join(".husky/_/pre-commit").exists());
+    assert_eq!(code(&install(&repo, &["--force"])), 0);
+    assert!(repo.path().join(".husky/_/pre-commit").exists());
+}
+
+#[test]
+fn shim_fails_closed_when_the_binary_is_gone() {
+    let repo = repo_with_base();
+    let bin_dir = tempfile::tempdir().expect("test setup");
+    let copy = bin_dir.path().join("patchgate");
+    std::fs::copy(env!("CARGO_BIN_EXE_patchgate"), &copy).expect("test setup");
+    let out = std::process::Command::new(&copy)
+        .current_dir(repo.path())
+        .args(["hook", "install"])
+        .output()
+        .expect("test setup");
+    assert_eq!(code(&out), 0);
+    std::fs::remove_file(&copy).expect("test setup");
+    repo.write("src/a.rs", "a2\n");
+    repo.git(&["add", "-A"]);
+    let before = head(&repo);
+    let out = repo
+        .git_command(&["commit", "-q", "-m", "x"])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .expect("test setup");
+    assert!(!out.status.success());
+    assert_eq!(head(&repo), before);
+    let status = json(&run(&repo, &["--format", "json", "hook", "status"]));
+    assert_eq!(status["hooks"][0]["binary_present"], false);
+}
+
+#[test]
+fn concurrent_declare_writers_never_corrupt_the_file() {
+    let repo = repo_with_base();
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            repo.patchgate()
+                .args(["declare", &format!("dir{i}/**"), &format!("file{i}.rs")])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("test setup")
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().expect("test setup").success());
+    }
+    let report = json(&run(&repo, &["--format", "json", "declare", "--show"]));
+    let mut got: Vec<String> = report["entries"]
+        .as_array()
+        .expect("test setup")
+        .iter()
+        .map(|e| e["pattern"].as_str().expect("test setup").to_owned())
+        .collect();
+    got.sort();
+    let mut want: Vec<String> =
+        (0..8).flat_map(|i| [format!("dir{i}/**"), format!("file{i}.rs")]).collect();
+    want.sort();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn declare_refuses_unsafe_patterns_and_reads_results() {
+    let repo = repo_with_base();
+    for bad in ["../x", "/etc/passwd", ".git/config", "src/**/../../x"] {
+        let out = run(&repo, &["--format", "json", "declare", bad]);
+        assert_eq!(code(&out), 2, "{bad}");
+        assert_eq!(json(&out)["ok"], false);
+    }
+    let result = r#"{"mode":"apply","success":true,"filesWritten":["src/a.rs"],"patch":""}"#;
+    let out = run_with_stdin(
+        repo.patchgate().args(["--format", "json", "declare", "--from-result", "-"]),
+        result.as_bytes(),
+    );
+    assert_eq!(code(&out), 0);
+    let report = json(&out);
+    assert_eq!(report["entries"][0]["pattern"], "src/a.rs");
+    assert_eq!(report["entries"][0]["source"], "result:-");
+    let out = run(&repo, &["--format", "json", "declare", "--trailer"]);
+    assert_eq!(json(&out)["trailers"][0], "Patchgate-Declared: src/a.rs");
+    let out = run(&repo, &["--format", "json", "declare", "--clear"]);
+    assert_eq!(json(&out)["active"], false);
+}
+
+/// A bare server repository with the pre-receive hook and a policy, and a clone to push from.
+fn server(policy: &str) -> (tempfile::TempDir, TestRepo) {
+    let bare = tempfile::tempdir().expect("test setup");
+    let init = patchgate_git(bare.path(), &["init", "-q", "--bare", "-b", "main"]);
+    assert!(init.status.success());
+    std::fs::write(bare.path().join("patchgate.toml"), policy).expect("test setup");
+    let out = patchgate()
+        .args(["--format", "json", "hook", "install", "--hooks", "pre-receive", "--repo"])
+        .arg(bare.path())
+        .output()
+        .expect("test setup");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let client = TestRepo::new();
+    client.git(&["remote", "add", "origin", bare.path().to_str().expect("test setup")]);
+    (bare, client)
+}
+
+fn patchgate_git(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("test setup")
+}
+
+fn bare_main(bare: &Path) -> String {
+    String::from_utf8_lossy(&patchgate_git(bare, &["rev-parse", "--verify", "-q", "main"]).stdout)
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn pre_receive_requires_the_trailer_when_the_policy_says_so() {
+    let (bare, client) = server("[hook]\nrequire_declaration = true\n");
+    client.write("src/a.rs", "a\n");
+    client.git(&["add", "-A"]);
+    client.git(&["commit", "-q", "-m", "first\n\nPatchgate-Declared: src/a.rs"]);
+    client.write("src/b.rs", "b\n");
+    client.git(&["add", "-A"]);
+    client.git(&["commit", "-q", "-m", "no trailer"]);
+    // First push into an empty repository: both commits are new; the second has no trailer.
+    let push = client.git_command(&["push", "-q", "origin", "main"]).output().unwrap();
+    assert!(!push.status.success(), "push without the trailer must be rejected");
+    assert_eq!(bare_main(bare.path()), "", "nothing was accepted");
+
+    client.git(&["commit", "-q", "--amend", "-m", "second\n\nPatchgate-Declared: src/b.rs"]);
+    let push = client.git_command(&["push", "-q", "origin", "main"]).output().unwrap();
+    assert!(push.status.success(), "{}", String::from_utf8_lossy(&push.stderr));
+    assert_eq!(bare_main(bare.path()), head(&client));
+}
+
+#[test]
+fn pre_receive_rejects_excluded_paths_and_names_commit_path_and_reason() {
+    let (bare, client) = server("excluded = [\"secrets/**\"]\n");
+    client.commit(&[("src/a.rs", "a\n")], "base");
+    client.git(&["push", "-q", "origin", "main"]);
+    let first = head(&client);
+    client.write("secrets/key.pem", "k\n");
+    client.write("src/a.rs", "a2\n");
+    client.git(&["add", "-A"]);
+    client.git(&["commit", "-q", "-m", "key\n\nPatchgate-Declared: src/a.rs"]);
+    let new = head(&client);
+    let push = client.git_command(&["push", "-q", "origin", "main"]).output().unwrap();
+    assert!(!push.status.success(), "the server's policy excludes secrets/**");
+    assert_eq!(bare_main(bare.path()), first);
+
+    // The same check as JSON: fetch the objects without a ref (FETCH_HEAD only), then run the
+    // hook on the update lines git would give, with a new branch and a deletion beside it.
+    let fetch =
+        patchgate_git(bare.path(), &["fetch", "-q", client.path().to_str().unwrap(), "main"]);
+    assert!(fetch.status.success());
+    let zero = "0".repeat(40);
+    let input = format!(
+        "{first} {new} refs/heads/main\n{zero} {new} refs/heads/feature\n{first} {zero} refs/heads/gone\n"
+    );
+    let out = run_with_stdin(
+        patchgate()
+            .args(["--format", "json", "hook", "run", "pre-receive", "--repo"])
+            .arg(bare.path()),
+        input.as_bytes(),
+    );
+    assert_eq!(code(&out), 1);
+    let report = json(&out);
+    assert_eq!(report["allowed"], false);
+    assert_eq!(report["commits"].as_array().unwrap().len(), 1, "each new commit once");
+    let commit = &report["commits"][0];
+    assert_eq!(commit["commit"], new);
+    assert_eq!(commit["ref"], "refs/heads/main");
+    assert_eq!(commit["declared"], serde_json::json!(["src/a.rs"]));
+    assert_eq!(paths(commit), [("secrets/key.pem".into(), "added".into(), "excluded".into())]);
+}
+
+/// The `pre-commit` framework from `PyPI`, or `None` (skipped with a reason) outside CI. Under
+/// `CI=true` a missing pre-commit fails the test: `.ci/run` installs it.
+fn pre_commit() -> Option<std::process::Command> {
+    let found = std::process::Command::new("python3")
+        .args(["-m", "pre_commit", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        let mut cmd = std::process::Command::new("python3");
+        cmd.args(["-m", "pre_commit"]);
+        return Some(cmd);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "pre-commit is missing under CI; .ci/run installs it with pip"
+    );
+    eprintln!("skipped: pre-commit is not installed (python3 -m pip install pre-commit)");
+    None
+}
+
+/// patchgate as a `repo: local` hook run by the real pre-commit framework on a real commit.
+/// (`language: rust` would make pre-commit `cargo install` this crate inside the test; the
+/// manifest that uses it is checked separately below.)
+#[test]
+fn pre_commit_framework_runs_patchgate() {
+    let Some(mut pc) = pre_commit() else { return };
+    let repo = repo_with_base();
+    let cache = tempfile::tempdir().expect("cache");
+    let config = format!(
+        "repos:\n  - repo: local\n    hooks:\n      - id: patchgate\n        name: patchgate\n        \
+         entry: {} hook run pre-commit\n        language: system\n        pass_filenames: false\n        \
+         always_run: true\n",
+        env!("CARGO_BIN_EXE_patchgate")
+    );
+    repo.commit(&[(".pre-commit-config.yaml", &config)], "pre-commit config");
+    // patchgate's own installer defers to the framework.
+    let out = install(&repo, &[]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["managers"][0]["manager"], "pre-commit");
+    let env = [("PRE_COMMIT_HOME", cache.path()), ("GIT_CONFIG_GLOBAL", Path::new("/dev/null"))];
+    let installed = pc.current_dir(repo.path()).arg("install").envs(env).output().expect("run");
+    assert!(installed.status.success(), "{}", String::from_utf8_lossy(&installed.stderr));
+
+    declare(&repo, &["src/a.rs"]);
+    repo.write("src/b.rs", "b2\n");
+    repo.git(&["add", "-A"]);
+    let before = head(&repo);
+    let commit = |repo: &TestRepo| {
+        repo.git_command(&["commit", "-q", "-m", "x"]).envs(env).output().expect("git commit")
+    };
+    assert!(!commit(&repo).status.success(), "pre-commit must run patchgate and block");
+    assert_eq!(head(&repo), before);
+    declare(&repo, &["src/b.rs"]);
+    let out = commit(&repo);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// The shipped `.pre-commit-hooks.yaml` is a valid manifest for the real pre-commit and runs
+/// `patchgate hook run pre-commit` as a Rust hook, once per commit, without file names.
+#[test]
+fn pre_commit_manifest_is_valid() {
+    let Some(mut pc) = pre_commit() else { return };
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml");
+    let out = pc.arg("validate-manifest").arg(&manifest).output().expect("run pre-commit");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let script = "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&manifest)
+        .output()
+        .expect("python3");
+    let hooks = json(&out);
+    assert_eq!(hooks[0]["id"], "patchgate");
+    assert_eq!(hooks[0]["entry"], "patchgate hook run pre-commit");
+    assert_eq!(hooks[0]["language"], "rust");
+    assert_eq!(hooks[0]["pass_filenames"], false);
+    assert_eq!(hooks[0]["always_run"], true);
+}
+
+#[test]
+fn install_sh_says_what_is_missing() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh");
+    let empty = tempfile::tempdir().expect("dir");
+    let out = std::process::Command::new("/bin/sh")
+        .arg(&script)
+        .env("PATH", empty.path())
+        .output()
+        .expect("run install.sh");
+    assert_eq!(code(&out), 3, "no cargo on PATH");
+    let out = std::process::Command::new("/bin/sh")
+        .arg(&script)
+        .arg("--bogus")
+        .output()
+        .expect("run install.sh");
+    assert_eq!(code(&out), 2, "unknown option");
+}
+
+#[test]
+fn concluding_a_merge_checks_only_what_the_merge_itself_writes() {
+    let repo = repo_with_base();
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.commit(&[("src/a.rs", "side\n"), ("docs/new.md", "from side\n")], "side work");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit(&[("src/a.rs", "main\n")], "main work");
+    assert_eq!(code(&install(&repo, &[])), 0);
+    assert!(!repo.git_command(&["merge", "-q", "side"]).output().expect("merge").status.success());
+    repo.write("src/a.rs", "resolved\n");
+    repo.git(&["add", "src/a.rs"]);
+    declare(&repo, &["src/b.rs"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    // docs/new.md comes from the side branch as committed there: not the merge's own change.
+    assert_eq!(paths(&report), [("src/a.rs".into(), "modified".into(), "undeclared".into())]);
+    declare(&repo, &["src/a.rs"]);
+    let out = repo.git_command(&["commit", "-q", "--no-edit"]).output().expect("commit");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

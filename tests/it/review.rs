@@ -1,0 +1,321 @@
+//! `patchgate review` through the real binary: rejections recorded by `validate`, then listed,
+//! shown, exported, applied over an override, and dropped, in throwaway repositories.
+
+use crate::support::{TestRepo, code, fixtures, json};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// Adds `b.txt` without declaring it: an `undeclared` rejection whose patch still applies.
+const PATCH: &str = "diff --git a/a.txt b/a.txt
+--- a/a.txt
++++ b/a.txt
+@@ -1 +1 @@
+-old
++new
+diff --git a/b.txt b/b.txt
+new file mode 100644
+--- /dev/null
++++ b/b.txt
+@@ -0,0 +1 @@
++hello
+";
+
+/// A repository with `a.txt` committed, and a place outside it for step and result files.
+struct Setup {
+    repo: TestRepo,
+    inputs: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let repo = TestRepo::new();
+        repo.commit(&[("a.txt", "old\n")], "init");
+        Self { repo, inputs: tempfile::tempdir().expect("tempdir") }
+    }
+
+    fn input(&self, name: &str, value: &Value) -> PathBuf {
+        let path = self.inputs.path().join(name);
+        std::fs::write(&path, value.to_string()).expect("write input");
+        path
+    }
+
+    /// Run `validate` on the undeclared-file result for step `step_id`; extra args appended.
+    fn reject(&self, step_id: &str, extra: &[&str]) -> Output {
+        let step = serde_json::json!({
+            "id": step_id,
+            "description": "Change old to new in a.txt",
+            "allowedFiles": ["a.txt", "b.txt"],
+        });
+        let result = serde_json::json!({
+            "mode": "apply", "success": true, "patch": PATCH,
+            "filesWritten": ["a.txt"], "filesTouched": ["a.txt"],
+            "summary": "Changed old to new in a.txt",
+        });
+        let (step, result) = (self.input("step.json", &step), self.input("result.json", &result));
+        let mut cmd = self.repo.patchgate();
+        cmd.arg("validate").arg("--step").arg(&step).arg("--result").arg(&result).args(extra);
+        let out = cmd.output().expect("run validate");
+        assert_eq!(code(&out), 1, "validate must reject: {}", String::from_utf8_lossy(&out.stdout));
+        out
+    }
+
+    fn review(&self, args: &[&str]) -> Output {
+        self.repo.patchgate().arg("review").args(args).output().expect("run review")
+    }
+
+    /// `review list --format json`, checked to succeed.
+    fn list(&self) -> Vec<Value> {
+        let out = self.review(&["list", "--format", "json"]);
+        assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+        json(&out).as_array().expect("list is an array").clone()
+    }
+
+    fn store(&self) -> PathBuf {
+        self.repo.path().join(".git/patchgate/rejected")
+    }
+
+    fn only_id(&self) -> String {
+        let list = self.list();
+        assert_eq!(list.len(), 1, "{list:?}");
+        list[0]["id"].as_str().expect("id").to_owned()
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_rejected_result_appears_in_the_list() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let list = s.list();
+    assert_eq!(list.len(), 1);
+    let row = &list[0];
+    assert_eq!(row["step_id"], "step-1");
+    assert_eq!(row["rule"], "undeclared");
+    assert!(row["reason"].as_str().unwrap().starts_with("undeclared: "), "{row}");
+    assert_eq!(row["id"].as_str().unwrap().len(), 8);
+    assert!(row["full_id"].as_str().unwrap().starts_with(row["id"].as_str().unwrap()));
+    assert_eq!(row["base"].as_str().unwrap(), s.repo.git(&["rev-parse", "HEAD"]).trim());
+    let files: Vec<&str> =
+        row["files"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(files.contains(&"b.txt"), "{files:?}");
+}
+
+#[test]
+fn no_record_records_nothing() {
+    let s = Setup::new();
+    s.reject("step-1", &["--no-record"]);
+    assert!(s.list().is_empty());
+    assert!(!s.store().exists());
+}
+
+#[test]
+fn review_without_subcommand_lists_as_text() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let out = s.review(&[]);
+    assert_eq!(code(&out), 0);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let cols: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!((cols[0], cols[2], cols[3]), (s.only_id().as_str(), "step-1", "undeclared"));
+}
+
+#[test]
+fn filters_select_by_rule_step_and_time() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    s.reject("step-2", &[]);
+    let count = |args: &[&str]| {
+        let out = s.review(&[&["list", "--format", "json"], args].concat());
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        json(&out).as_array().unwrap().len()
+    };
+    assert_eq!(count(&[]), 2);
+    assert_eq!(count(&["--step", "step-2"]), 1);
+    assert_eq!(count(&["--rule", "undeclared"]), 2);
+    assert_eq!(count(&["--rule", "scope"]), 0);
+    assert_eq!(count(&["--since", "1h"]), 2);
+    assert_eq!(count(&["--since", "2999-01-01"]), 0);
+    let list = s.list();
+    assert_eq!(
+        (&list[0]["step_id"], &list[1]["step_id"]),
+        (&Value::from("step-2"), &"step-1".into())
+    );
+    assert_eq!(code(&s.review(&["list", "--rule", "nope"])), 2);
+    assert_eq!(code(&s.review(&["list", "--since", "yesterday"])), 2);
+}
+
+#[test]
+fn show_json_annotates_the_violation_at_its_line() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let out = s.review(&["show", &id, "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["short_id"], id.as_str());
+    assert_eq!(v["entry"]["step"]["id"], "step-1");
+    assert_eq!(v["patch"], PATCH);
+    let undeclared: Vec<&Value> =
+        v["annotations"].as_array().unwrap().iter().filter(|a| a["rule"] == "undeclared").collect();
+    assert_eq!(undeclared.len(), 1, "{v}");
+    let a = undeclared[0];
+    assert_eq!(a["severity"], "error");
+    assert_eq!(a["file"], "b.txt");
+    let line = a["line"].as_u64().expect("placed on a patch line");
+    let text = PATCH.lines().nth(usize::try_from(line).unwrap() - 1).unwrap();
+    assert_eq!(a["line_text"], text);
+    assert!(text.contains("b.txt"), "annotated line {line}: {text}");
+}
+
+/// The text form with colours off, against `fixtures/review/show.txt` (`PATCHGATE_BLESS=1`
+/// rewrites it). The id, base commit and date change every run, the version every release:
+/// they are masked.
+#[test]
+fn show_text_matches_the_snapshot() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let out = s.review(&["show", &id, "--color", "never"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let head = s.repo.git(&["rev-parse", "HEAD"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\u{1b}'), "colour codes with --color never");
+    let masked: String = text
+        .replace(&id, "<ID>")
+        .replace(&head.trim()[..12], "<BASE>")
+        .replace(concat!("patchgate ", env!("CARGO_PKG_VERSION")), "patchgate <VERSION>")
+        .lines()
+        .map(|l| if l.starts_with("date:") { "date:     <DATE>" } else { l })
+        .fold(String::new(), |acc, l| acc + l + "\n");
+    let expected_path = fixtures().join("review/show.txt");
+    if std::env::var_os("PATCHGATE_BLESS").is_some() {
+        std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
+        std::fs::write(&expected_path, &masked).unwrap();
+    }
+    let expected = std::fs::read_to_string(&expected_path).expect("run with PATCHGATE_BLESS=1");
+    assert_eq!(masked, expected);
+}
+
+#[test]
+fn show_colours_only_when_asked() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let always = s.review(&["show", &id, "--color", "always"]);
+    assert!(always.stdout.contains(&0x1b));
+    let auto = s.repo.patchgate().args(["review", "show", &id]).output().unwrap();
+    assert!(!auto.stdout.contains(&0x1b), "not a terminal: no colour");
+    let no_color = s.repo.patchgate().env("NO_COLOR", "1").args(["review", "show", &id]).output();
+    assert!(!no_color.unwrap().stdout.contains(&0x1b));
+}
+
+#[test]
+fn the_store_stays_bounded() {
+    let s = Setup::new();
+    s.repo.write(".patchgate.toml", "[review]\nkeep = 2\nmax_age_days = 0\n");
+    for n in 1..=5 {
+        s.reject(&format!("step-{n}"), &[]);
+    }
+    let steps: Vec<Value> = s.list().iter().map(|e| e["step_id"].clone()).collect();
+    assert_eq!(steps, ["step-5", "step-4"]);
+    assert_eq!(std::fs::read_dir(s.store()).unwrap().count(), 2);
+}
+
+#[test]
+fn a_corrupted_entry_is_skipped_with_a_warning() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    s.reject("step-2", &[]);
+    let list = s.list();
+    let victim = list[0]["full_id"].as_str().unwrap().to_owned();
+    let file = entry_file(&s.store(), &victim);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, &text[..text.len() / 2]).unwrap();
+    std::fs::write(s.store().join("garbage"), b"\x00\xff not json").unwrap();
+    let out = s.review(&["list", "--format", "json"]);
+    assert_eq!(code(&out), 0);
+    let rows = json(&out);
+    assert_eq!(rows.as_array().unwrap().len(), 1);
+    assert_eq!(rows[0]["step_id"], "step-1");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(err.contains(&victim[..8]), "the warning names the entry: {err}");
+    // Showing it fails cleanly, and it can be dropped.
+    assert_eq!(code(&s.review(&["show", &victim[..8]])), 3);
+    assert_eq!(code(&s.review(&["drop", &victim[..8]])), 0);
+    assert_eq!(stderr(&s.review(&["list"])).lines().count(), 1, "only the garbage file is left");
+}
+
+/// A 4-digit prefix no id in the test store starts with (ids are random; one entry is known).
+fn absent_prefix(id: &str) -> String {
+    if id.starts_with("ffff") { "0000" } else { "ffff" }.to_owned()
+}
+
+fn entry_file(store: &Path, full_id: &str) -> PathBuf {
+    std::fs::read_dir(store)
+        .expect("read the store")
+        .map(|e| e.expect("read a store entry").path())
+        .find(|p| p.to_string_lossy().contains(full_id))
+        .expect("entry file")
+}
+
+#[test]
+fn unknown_and_ambiguous_ids_are_refused() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let full = s.list()[0]["full_id"].as_str().unwrap().to_owned();
+    let out = s.review(&["show", &absent_prefix(&full), "--format", "json"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["error"]["code"], "unknown_id");
+    assert_eq!(code(&s.review(&["show", "zz"])), 2);
+    // A second file whose id shares the first 12 digits, not the 13th.
+    let digit = if full.as_bytes()[12] == b'0' { '1' } else { '0' };
+    let twin = format!("{}{digit}{}", &full[..12], "0".repeat(51));
+    std::fs::write(s.store().join(format!("{:020}-{twin}.json", 1)), "{}").unwrap();
+    let out = s.review(&["show", &full[..8], "--format", "json"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["error"]["code"], "ambiguous_id");
+    assert_eq!(code(&s.review(&["show", &full[..13], "--format", "json"])), 0);
+}
+
+#[test]
+fn export_round_trips_through_git_apply() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let file = s.inputs.path().join("out.patch");
+    let out = s.review(&["export", &id, "-o", file.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), PATCH);
+    s.repo.git(&["apply", "--check", file.to_str().unwrap()]);
+    let stdout = s.review(&["export", &id]);
+    assert_eq!(stdout.stdout, PATCH.as_bytes());
+    let as_json = json(&s.review(&["export", &id, "--format", "json"]));
+    assert_eq!(as_json["patch"], PATCH);
+}
+
+#[test]
+fn drop_removes_entries() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    s.reject("step-2", &[]);
+    let list = s.list();
+    let first = list[0]["id"].as_str().unwrap();
+    let out = s.review(&["drop", first, "--format", "json"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(json(&out)["ids"], serde_json::json!([first]));
+    assert_eq!(s.list().len(), 1);
+    // One unknown id refuses the whole drop.
+    let rest = s.list()[0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(code(&s.review(&["drop", &rest, &absent_prefix(&rest)])), 2);
+    assert_eq!(s.list().len(), 1);
+    assert_eq!(code(&s.review(&["drop", "--all"])), 0);
+    assert!(s.list().is_empty());
+    assert_eq!(code(&s.review(&["drop"])), 2, "drop needs ids or --all");
+}

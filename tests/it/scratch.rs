@@ -1,0 +1,426 @@
+//! Repository-aware validation and `apply` through the real binary: the fixture cases in
+//! `fixtures/scratch/`, the "validate never touches the repository" fingerprint test (including a
+//! run killed with SIGKILL mid-check), signals, and `apply`'s all-or-nothing write.
+//!
+//! A case is a folder with `setup.sh` (run in a fresh repository, then everything is committed),
+//! `patch.diff`, `files.txt` (the result's `filesWritten`), optional `step.json` and `args.txt`
+//! (one argument per line), and `expected.json` (`{"exit", "stdout"}`). Run with
+//! `PATCHGATE_BLESS=1` to rewrite the expectations.
+
+use crate::support::{TestRepo, code, fixtures, json};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The command the fixtures run.
+const COMMAND: &str = "apply";
+
+struct Case {
+    name: String,
+    dir: PathBuf,
+}
+
+fn cases() -> Vec<Case> {
+    let root = fixtures().join("scratch");
+    let mut out: Vec<Case> = std::fs::read_dir(&root)
+        .expect("test fixture io")
+        .map(|e| e.expect("test fixture io").path())
+        .filter(|p| p.join("patch.diff").exists())
+        .map(|dir| Case {
+            name: dir.file_name().expect("test fixture io").to_string_lossy().into_owned(),
+            dir,
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn read(dir: &Path, name: &str) -> Option<String> {
+    std::fs::read_to_string(dir.join(name)).ok()
+}
+
+/// A repository set up by the case's `setup.sh` and committed.
+fn setup(case_dir: &Path) -> TestRepo {
+    let repo = TestRepo::new();
+    let script = case_dir.join("setup.sh");
+    let status = Command::new("bash")
+        .arg(&script)
+        .current_dir(repo.path())
+        .status()
+        .expect("test fixture io");
+    assert!(status.success(), "{} failed", script.display());
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "base"]);
+    repo
+}
+
+/// Step and result files for the case, written outside the repository.
+fn inputs(case_dir: &Path, name: &str, out: &Path) -> (PathBuf, PathBuf) {
+    let files: Vec<String> = read(case_dir, "files.txt")
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let step: Value = read(case_dir, "step.json").map_or_else(
+        || json!({"description": format!("fixture {name}"), "mode": "apply"}),
+        |s| serde_json::from_str(&s).expect("test fixture io"),
+    );
+    let result = json!({
+        "mode": "apply", "success": true, "patch": read(case_dir, "patch.diff").expect("test fixture io"),
+        "filesWritten": files, "filesTouched": files, "summary": format!("fixture {name}"),
+    });
+    let (step_path, result_path) = (out.join("step.json"), out.join("result.json"));
+    std::fs::write(&step_path, step.to_string()).expect("test fixture io");
+    std::fs::write(&result_path, result.to_string()).expect("test fixture io");
+    (step_path, result_path)
+}
+
+fn run_case(case: &Case) -> (TestRepo, Output) {
+    let repo = setup(&case.dir);
+    let io = tempfile::tempdir().expect("test fixture io");
+    let (step, result) = inputs(&case.dir, &case.name, io.path());
+    let extra: Vec<String> =
+        read(&case.dir, "args.txt").unwrap_or_default().lines().map(str::to_owned).collect();
+    let out = repo
+        .patchgate()
+        .arg(COMMAND)
+        .arg("--step")
+        .arg(&step)
+        .arg("--result")
+        .arg(&result)
+        .args(&extra)
+        .output()
+        .expect("test fixture io");
+    (repo, out)
+}
+
+#[test]
+fn fixture_cases_give_their_exit_code_and_verdict() {
+    let bless = std::env::var_os("PATCHGATE_BLESS").is_some();
+    let mut failures = Vec::new();
+    for case in cases() {
+        let (_repo, out) = run_case(&case);
+        let actual = json!({"exit": code(&out), "stdout": json(&out)});
+        let path = case.dir.join("expected.json");
+        if bless {
+            std::fs::write(
+                &path,
+                serde_json::to_string_pretty(&actual).expect("test fixture io") + "\n",
+            )
+            .expect("test fixture io");
+            continue;
+        }
+        let expected: Value =
+            serde_json::from_str(&read(&case.dir, "expected.json").unwrap_or_default())
+                .unwrap_or(Value::Null);
+        if expected != actual {
+            failures.push(format!(
+                "{}:\n  expected {expected}\n  actual   {actual}\n  stderr {}",
+                case.name,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} case(s) differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_refusal_code_has_a_fixture() {
+    let names: Vec<String> = cases().into_iter().map(|c| c.name).collect();
+    for needed in [
+        "stale_context",
+        "create_over_existing",
+        "missing_preimage",
+        "mode_setuid",
+        "mode_gitlink",
+        "binary_marker",
+        "symlink_in_base",
+        "symlink_created_then_written",
+        "symlink_renamed_then_written",
+        "gitmodules_symlink",
+        "expect_failed",
+        "check_cmd_failed",
+    ] {
+        assert!(names.iter().any(|n| n == needed), "no fixture {needed}");
+    }
+}
+
+// ---- validate never touches the repository ----
+
+/// Every file of the worktree and of `.git` except patchgate's own `.git/patchgate/`, with its
+/// permission bits and a hash of its content (or link target).
+fn fingerprint(root: &Path) -> BTreeMap<String, (u32, u64)> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    use std::os::unix::fs::MetadataExt;
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("test fixture io") {
+            let path = entry.expect("test fixture io").path();
+            let rel = path.strip_prefix(root).expect("test fixture io").display().to_string();
+            if rel == ".git/patchgate" {
+                continue;
+            }
+            let meta = std::fs::symlink_metadata(&path).expect("test fixture io");
+            let content = if meta.file_type().is_symlink() {
+                std::fs::read_link(&path)
+                    .expect("test fixture io")
+                    .display()
+                    .to_string()
+                    .into_bytes()
+            } else if meta.is_dir() {
+                stack.push(path.clone());
+                Vec::new()
+            } else {
+                std::fs::read(&path).expect("test fixture io")
+            };
+            let mut hasher = DefaultHasher::new();
+            content.hash(&mut hasher);
+            out.insert(rel, (meta.mode(), hasher.finish()));
+        }
+    }
+    out
+}
+
+fn validate_command(repo: &TestRepo, case: &str, io: &Path, extra: &[&str]) -> Command {
+    let case_dir = fixtures().join("scratch").join(case);
+    let (step, result) = inputs(&case_dir, case, io);
+    let mut cmd = repo.patchgate();
+    cmd.arg("validate").arg("--step").arg(step).arg("--result").arg(result).args(extra);
+    cmd
+}
+
+fn scratch_entries(repo: &TestRepo) -> Vec<PathBuf> {
+    match std::fs::read_dir(repo.path().join(".git/patchgate/scratch")) {
+        Ok(dir) => dir.map(|e| e.expect("test fixture io").path()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn validate_leaves_worktree_index_refs_config_and_hooks_unchanged() {
+    for (name, extra) in [
+        ("accepted_with_offset", vec![]),
+        ("stale_context", vec![]),
+        ("accepted_with_offset", vec!["--check-cmd", "echo x > list.txt; git add -A; true"]),
+        ("check_cmd_failed", vec!["--check-cmd", "rm -rf * .patchgate.toml; exit 1"]),
+    ] {
+        let repo = setup(&fixtures().join("scratch").join(name));
+        let before = fingerprint(repo.path());
+        let io = tempfile::tempdir().expect("test fixture io");
+        let out =
+            validate_command(&repo, name, io.path(), &extra).output().expect("test fixture io");
+        assert!(matches!(code(&out), 0 | 1), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(fingerprint(repo.path()), before, "{name} {extra:?} changed the repository");
+        assert!(scratch_entries(&repo).is_empty(), "{name}: scratch tree left behind");
+    }
+}
+
+/// Start `validate --check-cmd` that records its shell's pid and sleeps; return once the
+/// scratch tree exists.
+fn start_sleeping_check(repo: &TestRepo, io: &Path) -> (std::process::Child, PathBuf) {
+    let pidfile = io.join("check.pid");
+    let cmd = format!("echo $$ > '{}'; exec sleep 30", pidfile.display());
+    let mut validate = validate_command(repo, "accepted_with_offset", io, &["--check-cmd", &cmd]);
+    let child =
+        validate.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("test fixture io");
+    let started = Instant::now();
+    while !pidfile.exists()
+        || std::fs::read_to_string(&pidfile).expect("test fixture io").trim().is_empty()
+    {
+        assert!(started.elapsed() < Duration::from_secs(20), "check command never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (child, pidfile)
+}
+
+fn kill(signal: &str, pid: &str) {
+    let _ = Command::new("kill").args([signal, pid]).status();
+}
+
+#[test]
+fn a_run_killed_mid_check_changes_nothing_and_the_next_run_cleans_up() {
+    let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
+    let before = fingerprint(repo.path());
+    let io = tempfile::tempdir().expect("test fixture io");
+    let (mut child, pidfile) = start_sleeping_check(&repo, io.path());
+    assert_eq!(scratch_entries(&repo).len(), 1);
+    kill("-KILL", &child.id().to_string());
+    let _ = child.wait();
+    kill("-KILL", std::fs::read_to_string(&pidfile).expect("test fixture io").trim());
+    assert_eq!(fingerprint(repo.path()), before, "SIGKILL mid-check changed the repository");
+    assert_eq!(scratch_entries(&repo).len(), 1, "the killed run's tree is still there");
+    let again =
+        validate_command(&repo, "accepted_with_offset", io.path(), &["--check-cmd", "true"])
+            .output()
+            .expect("test fixture io");
+    assert_eq!(code(&again), 0, "{}", String::from_utf8_lossy(&again.stderr));
+    assert!(scratch_entries(&repo).is_empty(), "the stale tree was not cleaned up");
+    assert_eq!(fingerprint(repo.path()), before);
+}
+
+#[test]
+fn sigterm_mid_check_removes_the_tree_and_the_command() {
+    let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
+    let io = tempfile::tempdir().expect("test fixture io");
+    let (child, pidfile) = start_sleeping_check(&repo, io.path());
+    kill("-TERM", &child.id().to_string());
+    let out = child.wait_with_output().expect("test fixture io");
+    assert_eq!(code(&out), 3);
+    assert!(scratch_entries(&repo).is_empty(), "scratch tree left after SIGTERM");
+    let pid = std::fs::read_to_string(&pidfile).expect("test fixture io");
+    assert!(!Path::new("/proc").join(pid.trim()).exists(), "check command still running");
+}
+
+// ---- apply ----
+
+fn apply(repo: &TestRepo, case: &str, io: &Path, extra: &[&str]) -> Output {
+    let case_dir = fixtures().join("scratch").join(case);
+    let (step, result) = inputs(&case_dir, case, io);
+    repo.patchgate()
+        .args(["--format", "json", "apply", "--step"])
+        .arg(step)
+        .arg("--result")
+        .arg(result)
+        .args(extra)
+        .output()
+        .expect("test fixture io")
+}
+
+fn worktree(root: &Path) -> BTreeMap<String, (u32, u64)> {
+    fingerprint(root).into_iter().filter(|(k, _)| !k.starts_with(".git")).collect()
+}
+
+#[test]
+fn apply_writes_the_patched_files_and_stages_them_with_index() {
+    let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
+    let io = tempfile::tempdir().expect("test fixture io");
+    let out = apply(&repo, "accepted_with_offset", io.path(), &["--index"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["valid"], true);
+    let list = std::fs::read_to_string(repo.path().join("list.txt")).expect("test fixture io");
+    assert_eq!(list, "x\ny\na\nb\nC\nd\ne\nf\ng\n");
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "list.txt\n");
+    assert_eq!(repo.git(&["diff", "--name-only"]), "");
+}
+
+#[test]
+fn apply_refuses_over_uncommitted_edits_and_names_them() {
+    let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
+    repo.write("list.txt", "edited by hand\n");
+    let before = worktree(repo.path());
+    let io = tempfile::tempdir().expect("test fixture io");
+    let out = apply(&repo, "accepted_with_offset", io.path(), &[]);
+    assert_eq!(code(&out), 3);
+    let env = json(&out);
+    assert_eq!(env["error"]["code"], "worktree_dirty");
+    assert_eq!(worktree(repo.path()), before);
+}
+
+#[test]
+fn apply_is_all_or_nothing_when_a_write_fails() {
+    let case = fixtures().join("scratch").join("accepted_with_offset");
+    let repo = setup(&case);
+    // The patch modifies list.txt, then creates sub/new.txt; an untracked *file* named `sub`
+    // makes the second write fail after the first was prepared.
+    repo.write("sub", "i am a file, not a directory\n");
+    let patch = std::fs::read_to_string(case.join("patch.diff")).expect("test fixture io")
+        + "diff --git a/sub/new.txt b/sub/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/sub/new.txt\n@@ -0,0 +1 @@\n+new\n";
+    let files = ["list.txt", "sub/new.txt"];
+    let io = tempfile::tempdir().expect("test fixture io");
+    let result = json!({"mode": "apply", "success": true, "patch": patch, "filesWritten": files,
+        "filesTouched": files, "summary": "two files"});
+    let step = json!({"description": "two files", "mode": "apply"});
+    std::fs::write(io.path().join("r.json"), result.to_string()).expect("test fixture io");
+    std::fs::write(io.path().join("s.json"), step.to_string()).expect("test fixture io");
+    let before = worktree(repo.path());
+    let out = repo
+        .patchgate()
+        .args(["--format", "json", "apply", "--step"])
+        .arg(io.path().join("s.json"))
+        .arg("--result")
+        .arg(io.path().join("r.json"))
+        .output()
+        .expect("test fixture io");
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["error"]["code"], "write_failed");
+    assert_eq!(worktree(repo.path()), before, "a failed apply changed the worktree");
+}
+
+// ---- agreement with `git apply --check` on real patches: this project's own history ----
+
+fn git_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run git")
+}
+
+/// `git apply --check --cached` against `base`'s tree in a throwaway index file.
+fn git_accepts(project: &Path, base: &str, patch: &[u8], index: &Path) -> bool {
+    let _ = std::fs::remove_file(index);
+    let read = Command::new("git")
+        .current_dir(project)
+        .args(["read-tree", base])
+        .env("GIT_INDEX_FILE", index)
+        .status()
+        .expect("git read-tree");
+    assert!(read.success());
+    let mut apply = Command::new("git");
+    apply
+        .current_dir(project)
+        .args(["apply", "--check", "--cached", "-"])
+        .env("GIT_INDEX_FILE", index);
+    crate::support::run_with_stdin(&mut apply, patch).status.success()
+}
+
+fn patchgate_accepts(repo: &git2::Repository, base: &str, patch: &[u8]) -> Result<(), String> {
+    use patchgate::patch::{ParseOptions, parse};
+    use patchgate::scratch::{Context, Options, ScratchPolicy, check};
+    let parsed = parse(patch, &ParseOptions::default());
+    if let Some(d) = parsed.defects.first() {
+        return Err(format!("parse: {d}"));
+    }
+    let step = patchgate::step::Step::default();
+    let policy = ScratchPolicy::default();
+    let ctx = Context { repo, patch: &parsed.patch, step: &step, policy: &policy };
+    let options = Options { base: Some(base.to_owned()), ..Options::default() };
+    let outcome = check(&ctx, &options).map_err(|e| e.to_string())?;
+    match outcome.violations.first() {
+        Some(v) => Err(v.reason()),
+        None => Ok(()),
+    }
+}
+
+#[test]
+fn every_commit_of_this_project_applies_to_its_parent_under_git_and_patchgate() {
+    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = git2::Repository::discover(project).expect("the project is a git repository");
+    let listed = git_in(project, &["rev-list", "--no-merges", "--max-count=60", "HEAD"]);
+    let commits = String::from_utf8(listed.stdout).expect("hex ids");
+    let index = tempfile::tempdir().expect("tempdir");
+    let index = index.path().join("index");
+    let mut checked = 0;
+    for commit in commits.lines() {
+        let parent = format!("{commit}^");
+        if !git_in(project, &["rev-parse", "-q", "--verify", &parent]).status.success() {
+            continue; // the root commit, or a shallow clone's boundary
+        }
+        let diff = git_in(project, &["diff", "--full-index", &parent, commit]).stdout;
+        if diff.is_empty() || diff.windows(13).any(|w| w == b"Binary files ") {
+            continue;
+        }
+        assert!(git_accepts(project, &parent, &diff, &index), "git apply --check refuses {commit}");
+        if let Err(reason) = patchgate_accepts(&repo, &parent, &diff) {
+            panic!("patchgate refuses {commit} against its parent: {reason}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} commits with a parent to check");
+}
