@@ -3,7 +3,7 @@
 
 use super::check::{self, Checker, Missing, Standing};
 use super::session::{Event, Store};
-use super::suggest::{Index, suggest};
+use super::suggest::suggest;
 use super::{
     Denial, DenyCode, GuardError, GuardPolicy, OnError, Outcome, PathArg, Protocol, Role, ToolCall,
     ToolKind, envelope, files, parse_call, shell, strategy_shift_instruction,
@@ -312,12 +312,12 @@ fn missing_message(
 fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
     let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return Vec::new() };
     let Some(relative) = relative.to_str() else { return Vec::new() };
-    let list = match &env.repo {
-        Some(repo) => files::from_git(repo, env.state_dir.as_deref()).unwrap_or_default(),
-        None => files::from_walk(&env.list_root),
+    let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
+    let index = match &env.repo {
+        Some(repo) => files::from_git(repo, env.state_dir.as_deref(), kind).unwrap_or_default(),
+        None => files::from_walk(&env.list_root, kind),
     };
-    let index = Index::new(list.entries());
-    suggest(&index, relative, want_dir, env.policy.suggestion_limit)
+    suggest(&index, relative, env.policy.suggestion_limit)
         .iter()
         .map(|s| env.list_root.join(s))
         .collect()

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 const SEED_PATH: &str = "backend/tests/coverage_improvement/manual/services/test_cache_simple.py";
 
-fn index_of<'a>(files: &'a [&'a str]) -> Index<'a> {
+fn index_of(files: &[&str]) -> Index {
     Index::new(files.iter().copied())
 }
 
@@ -21,7 +21,7 @@ fn fuzzy_search_finds_test_cache_simple_py() {
         "backend/tests/test_cache_simpler.py",
         "backend/tests/coverage_improvement/test_api.py",
     ];
-    let found = suggest(&index_of(&files), SEED_PATH, false, 5);
+    let found = suggest(&index_of(&files), SEED_PATH, 5);
     assert_eq!(found[0], "backend/tests/test_cache_simple.py");
     assert_eq!(found[1], "frontend/tests/test_cache_simple.py");
     assert_eq!(found[2], "backend/tests/test_cache_simpler.py");
@@ -33,25 +33,23 @@ fn suggestions_survive_typos_extensions_and_prefixes() {
     let files = ["src/utils/db.ts", "src/utils/selector.rs", "lib/other.py", "pkg/app/src/main.rs"];
     let index = index_of(&files);
     // Wrong directory.
-    assert_eq!(suggest(&index, "src/utlis/db.ts", false, 3)[0], "src/utils/db.ts");
+    assert_eq!(suggest(&index, "src/utlis/db.ts", 3)[0], "src/utils/db.ts");
     // One-character basename typo.
-    assert_eq!(suggest(&index, "src/utils/selectr.rs", false, 3)[0], "src/utils/selector.rs");
+    assert_eq!(suggest(&index, "src/utils/selectr.rs", 3)[0], "src/utils/selector.rs");
     // Wrong extension.
-    assert_eq!(suggest(&index, "src/utils/db.js", false, 3)[0], "src/utils/db.ts");
+    assert_eq!(suggest(&index, "src/utils/db.js", 3)[0], "src/utils/db.ts");
     // Dropped and added prefixes.
-    assert_eq!(suggest(&index, "src/main.rs", false, 3)[0], "pkg/app/src/main.rs");
-    assert_eq!(suggest(&index, "repo/lib/other.py", false, 3)[0], "lib/other.py");
+    assert_eq!(suggest(&index, "src/main.rs", 3)[0], "pkg/app/src/main.rs");
+    assert_eq!(suggest(&index, "repo/lib/other.py", 3)[0], "lib/other.py");
     // Nothing alike: nothing suggested.
-    assert!(suggest(&index, "docs/architecture.md", false, 3).is_empty());
+    assert!(suggest(&index, "docs/architecture.md", 3).is_empty());
 }
 
 #[test]
-fn directory_suggestions_come_from_directories() {
-    let files = ["src/components/", "src/components/button.tsx", "src/compose.ts"];
-    let found = suggest(&index_of(&files), "src/compnents", true, 3);
-    assert_eq!(found, ["src/components"]);
-    let found = suggest(&index_of(&["backend/app/", "backend/app/x.py"]), "backend/ap", true, 3);
-    assert_eq!(found, ["backend/app"]);
+fn directory_suggestions_and_cut_short_names() {
+    let dirs = ["src", "src/components", "src/compose"];
+    assert_eq!(suggest(&index_of(&dirs), "src/compnents", 3), ["src/components"]);
+    assert_eq!(suggest(&index_of(&["backend", "backend/app"]), "backend/ap", 3), ["backend/app"]);
 }
 
 #[test]
