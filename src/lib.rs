@@ -18,6 +18,7 @@
 pub mod config;
 pub mod contract;
 pub mod declare;
+pub mod guard;
 pub mod hook;
 pub mod patch;
 pub mod path;
