@@ -5,7 +5,7 @@ use patchgate::config::{Config, FILE_NAME};
 use patchgate::declare::Store;
 use patchgate::hook::install::{InstallOutcome, detect_managers, hooks_dir, status};
 use patchgate::hook::receive::{check_push, parse_updates, server_policy};
-use patchgate::hook::staged::{open, staged_changes, staged_changes_exact};
+use patchgate::hook::staged::{merge_own_changes, open, staged_changes, staged_changes_exact};
 use patchgate::hook::{HookError, HookName, HookPolicy, Policy, evaluate, install};
 use patchgate::report::hook::{ReceiveReport, RunReport, receive_text, run_text};
 use patchgate::report::hook_install::{ActionReport, StatusReport, action_text, status_text};
@@ -110,11 +110,12 @@ fn run_hook(hook: HookName, global: &Global) -> CliResult {
         .transpose()
         .map_err(|e| error(e.into()))?;
     let staged = staged_changes(&repo, global.repo.is_none()).map_err(error)?;
-    let mut changes = staged.changes;
+    let mut changes = merge_own_changes(&repo, staged.changes).map_err(error)?;
     let mut violations = evaluate(&changes, declared.as_ref(), &policy);
     if !violations.is_empty() && !staged.is_rename_settled {
         // Blocking: describe renames with edits as renames, not as a deletion and an addition.
-        changes = staged_changes_exact(&repo).map_err(error)?;
+        let exact = staged_changes_exact(&repo).map_err(error)?;
+        changes = merge_own_changes(&repo, exact).map_err(error)?;
         violations = evaluate(&changes, declared.as_ref(), &policy);
     }
     let patterns = declaration.map(|d| d.patterns().into_iter().map(str::to_owned).collect());

@@ -6,6 +6,7 @@ mod check_arg;
 mod contract;
 mod declare;
 mod escape_md;
+mod guard;
 mod hook;
 mod input;
 mod parse;
@@ -54,7 +55,7 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
-    /// Browse and act on rejected results kept in the repository: list (default), show,
+    /// Browse and act on rejected results kept in the repository: list (default), show, apply,
     /// export, drop.
     Review(review::Args),
     /// Record which files the current piece of work may change (the git hook enforces it).
@@ -78,6 +79,9 @@ enum Command {
     /// Validate a result and, only if valid, write its patch into the worktree (and index with
     /// --index), all or nothing; refuses over uncommitted edits to the touched files.
     Apply(apply::Args),
+    /// Check one agent tool call (stdin) before it runs: missing paths with the parent listing
+    /// and likely intended files, traversal, paths outside the workspace, hook bypasses.
+    Guard(guard::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -125,6 +129,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Contract(args) => contract::run(&args, &global),
         Command::EscapeMd(args) => escape_md::run(&args, &global),
         Command::Apply(args) => apply::run(&args, &global),
+        Command::Guard(args) => Ok(guard::run(&args, &global)),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -251,7 +251,7 @@ impl ArgOutcome {
 /// ```
 #[must_use]
 pub fn check_arg(ty: ArgType, value: &str) -> ArgOutcome {
-    ArgPolicy::default().check(ty, value, &ArgOptions::default())
+    ArgPolicy::builtin().check(ty, value, &ArgOptions::default())
 }
 
 /// Per-call options of [`ArgPolicy::check`].
@@ -310,11 +310,22 @@ pub const DEFAULT_OPERATIONS: &[(&str, &[&str])] = &[
 
 impl Default for ArgPolicy {
     fn default() -> Self {
-        Self::from_config(&ContractConfig::default()).expect("the seed's own patterns compile")
+        Self::builtin().clone()
     }
 }
 
 impl ArgPolicy {
+    /// The seeds' policy, compiled once per process: what [`check_arg`] uses, so a hot caller
+    /// (the guard, once per tool call) never recompiles the patterns.
+    #[must_use]
+    pub fn builtin() -> &'static Self {
+        static BUILTIN: std::sync::LazyLock<ArgPolicy> = std::sync::LazyLock::new(|| {
+            ArgPolicy::from_config(&ContractConfig::default())
+                .expect("the seed's own patterns compile")
+        });
+        &BUILTIN
+    }
+
     /// Build the policy from the `[contract]` table; a table left out keeps the seed's.
     pub fn from_config(config: &ContractConfig) -> Result<Self, ContractError> {
         let tickets: Vec<(String, String)> = match &config.ticket_patterns {

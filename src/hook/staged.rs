@@ -60,6 +60,32 @@ fn diff_index(repo: &Repository, head: Option<&Tree<'_>>) -> Result<Vec<Change>,
     changes(&mut diff)
 }
 
+/// While a merge is being concluded (`MERGE_HEAD` exists), keep only the changes that differ
+/// from every merged parent as well: what the merge itself writes (conflict resolutions), not
+/// what it brings from the other side, which was committed (and checked) there.
+pub fn merge_own_changes(repo: &Repository, staged: Vec<Change>) -> Result<Vec<Change>, HookError> {
+    let Ok(text) = std::fs::read_to_string(repo.path().join("MERGE_HEAD")) else {
+        return Ok(staged);
+    };
+    let index = repo.index().map_err(HookError::git("read the index"))?;
+    let mut kept = staged;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let oid = git2::Oid::from_str(line.trim()).map_err(HookError::git("read MERGE_HEAD"))?;
+        let tree = repo
+            .find_commit(oid)
+            .and_then(|c| c.tree())
+            .map_err(HookError::git("read a merged commit"))?;
+        let mut diff = repo
+            .diff_tree_to_index(Some(&tree), Some(&index), Some(&mut diff_options()))
+            .map_err(HookError::git("compare the index with a merged commit"))?;
+        let other = changes(&mut diff)?;
+        let touched: std::collections::HashSet<&[u8]> =
+            other.iter().flat_map(Change::touched).collect();
+        kept.retain(|c| c.touched().iter().any(|p| touched.contains(p)));
+    }
+    Ok(kept)
+}
+
 /// The changes between two trees (`None`: the empty tree).
 pub fn tree_changes(
     repo: &Repository,

@@ -560,3 +560,24 @@ fn install_sh_says_what_is_missing() {
         .expect("run install.sh");
     assert_eq!(code(&out), 2, "unknown option");
 }
+
+#[test]
+fn concluding_a_merge_checks_only_what_the_merge_itself_writes() {
+    let repo = repo_with_base();
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.commit(&[("src/a.rs", "side\n"), ("docs/new.md", "from side\n")], "side work");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit(&[("src/a.rs", "main\n")], "main work");
+    assert_eq!(code(&install(&repo, &[])), 0);
+    assert!(!repo.git_command(&["merge", "-q", "side"]).output().expect("merge").status.success());
+    repo.write("src/a.rs", "resolved\n");
+    repo.git(&["add", "src/a.rs"]);
+    declare(&repo, &["src/b.rs"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1);
+    // docs/new.md comes from the side branch as committed there: not the merge's own change.
+    assert_eq!(paths(&report), [("src/a.rs".into(), "modified".into(), "undeclared".into())]);
+    declare(&repo, &["src/a.rs"]);
+    let out = repo.git_command(&["commit", "-q", "--no-edit"]).output().expect("commit");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -1,0 +1,76 @@
+//! `patchgate guard`: one agent tool call on stdin, allow or deny on stdout.
+
+use super::Global;
+use clap::ValueEnum;
+use patchgate::guard::{self, Options, Protocol};
+use patchgate::report::Exit;
+use patchgate::report::guard::render;
+use std::io::Read as _;
+use std::path::PathBuf;
+
+/// Payloads larger than this are not tool calls (they are refused, failing closed).
+const STDIN_LIMIT: u64 = 16 << 20;
+
+/// Arguments of `patchgate guard`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The agent's hook protocol, for both the payload and the answer.
+    #[arg(long, value_enum, default_value = "generic")]
+    protocol: ProtocolArg,
+}
+
+/// `--protocol`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ProtocolArg {
+    /// `{"decision", "error", "strategy_shift", "instruction"}`, exit 0 (allow) or 2 (deny).
+    Generic,
+    /// Claude Code `PreToolUse` (also Devin CLI).
+    ClaudeCode,
+    /// Gemini CLI `BeforeTool`.
+    GeminiCli,
+    /// Codex CLI `PreToolUse`.
+    Codex,
+    /// Cursor hooks.
+    Cursor,
+    /// Cline `PreToolUse`.
+    Cline,
+    /// Detect the protocol from the payload.
+    Auto,
+}
+
+impl ProtocolArg {
+    fn protocol(self) -> Option<Protocol> {
+        Some(match self {
+            Self::Generic => Protocol::Generic,
+            Self::ClaudeCode => Protocol::ClaudeCode,
+            Self::GeminiCli => Protocol::GeminiCli,
+            Self::Codex => Protocol::Codex,
+            Self::Cursor => Protocol::Cursor,
+            Self::Cline => Protocol::Cline,
+            Self::Auto => return None,
+        })
+    }
+}
+
+/// Always answers (the guard fails closed inside the library), so there is no error path.
+pub(crate) fn run(args: &Args, global: &Global) -> Exit {
+    let mut bytes = Vec::new();
+    // An unreadable or oversized payload parses as nothing, which the guard denies.
+    if std::io::stdin().take(STDIN_LIMIT).read_to_end(&mut bytes).is_err() {
+        bytes.clear();
+    }
+    let options = Options {
+        protocol: args.protocol.protocol(),
+        repo: global.repo.clone(),
+        state_dir: std::env::var_os("PATCHGATE_STATE_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+    };
+    let outcome = guard::run(&bytes, &options);
+    for note in &outcome.notes {
+        eprintln!("patchgate: note: {note}");
+    }
+    let answer = render(&outcome);
+    println!("{}", answer.stdout);
+    answer.exit
+}

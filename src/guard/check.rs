@@ -1,0 +1,158 @@
+//! One path argument against the filesystem: seed-003 patterns first, then containment in the
+//! workspace after resolving symlinks, then existence as the argument's [`Role`] requires.
+
+use super::{PathArg, Role};
+use crate::path::{self, PathErrorCode};
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+/// A hallucination pattern in a path argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Rejection {
+    /// Seed-003 pattern name (`path_traversal`, `percent_encoded`, `git_dir`, ...).
+    pub pattern: String,
+    /// What is wrong with the input and what to do.
+    pub message: String,
+}
+
+/// The seed-003 checks for a path argument. Absolute paths are fine here (containment is
+/// checked later); `..`, encodings, `.git`, control bytes and look-alike separators are not.
+pub(super) fn reject_pattern(raw: &str) -> Option<Rejection> {
+    let relative = raw.trim_start_matches('/');
+    if relative.is_empty() {
+        return None;
+    }
+    match path::check(relative) {
+        Ok(_) => None,
+        Err(e) if e.code == PathErrorCode::EmptyPath => None,
+        Err(e) => Some(Rejection {
+            pattern: e.code.as_str().to_owned(),
+            message: e.message.replacen(relative, raw, 1),
+        }),
+    }
+}
+
+/// Where a path argument stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Standing {
+    /// It exists, or the role does not need it to.
+    Fine {
+        /// Whether it named something that exists (resets the hallucination counter).
+        is_real: bool,
+    },
+    /// It resolves outside every root; the resolved path.
+    Outside(PathBuf),
+    /// It (or, for a creation, its parent) is missing.
+    Missing(Missing),
+}
+
+/// A missing path, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Missing {
+    /// The path with symlinks of its existing part resolved.
+    pub real: PathBuf,
+    /// Its closest existing ancestor (resolved).
+    pub ancestor: PathBuf,
+    /// For creations: the parent directory is what is missing.
+    pub is_parent_gone: bool,
+}
+
+/// The filesystem view one call is checked against.
+#[derive(Debug, Default)]
+pub(super) struct Checker {
+    /// Canonical workspace roots and extra roots.
+    pub roots: Vec<PathBuf>,
+    /// Paths created earlier in the same call (`mkdir d && touch d/f`).
+    pub created: Vec<PathBuf>,
+}
+
+impl Checker {
+    pub fn check(&mut self, arg: &PathArg) -> io::Result<Standing> {
+        let lexical = lexical_join(&arg.base, &arg.raw);
+        let (ancestor, rest) = existing_ancestor(&lexical)?;
+        let real = rest.iter().fold(ancestor.clone(), |p, c| p.join(c));
+        if !self.roots.iter().any(|root| real.starts_with(root)) {
+            return Ok(Standing::Outside(real));
+        }
+        let exists = rest.is_empty() || self.is_created(&real);
+        let standing = match arg.role {
+            Role::Existing | Role::Directory if exists => Standing::Fine { is_real: true },
+            Role::Existing | Role::Directory => {
+                Standing::Missing(Missing { real, ancestor, is_parent_gone: false })
+            }
+            Role::Create => {
+                let parent_exists =
+                    rest.len() <= 1 || real.parent().is_some_and(|p| self.is_created(p));
+                if !parent_exists {
+                    return Ok(Standing::Missing(Missing { real, ancestor, is_parent_gone: true }));
+                }
+                self.created.push(real);
+                Standing::Fine { is_real: true }
+            }
+            Role::CreateDirs => {
+                self.created.push(real);
+                Standing::Fine { is_real: true }
+            }
+            Role::Unchecked => Standing::Fine { is_real: exists },
+        };
+        Ok(standing)
+    }
+
+    fn is_created(&self, path: &Path) -> bool {
+        self.created.iter().any(|c| c.starts_with(path))
+    }
+}
+
+/// `base/raw` with `.` dropped (absolute `raw` replaces `base`). `..` never reaches here in
+/// arguments; in a base it is resolved by the canonicalisation of the existing part.
+pub(super) fn lexical_join(base: &Path, raw: &str) -> PathBuf {
+    let joined = base.join(raw);
+    joined.components().filter(|c| !matches!(c, Component::CurDir)).collect()
+}
+
+/// The closest existing ancestor of `path` (itself when it exists), canonicalised, and the
+/// missing components below it.
+fn existing_ancestor(path: &Path) -> io::Result<(PathBuf, Vec<std::ffi::OsString>)> {
+    let mut rest = Vec::new();
+    let mut current = path;
+    loop {
+        match std::fs::canonicalize(current) {
+            Ok(real) => {
+                rest.reverse();
+                return Ok((real, rest));
+            }
+            Err(e) if is_missing(&e) => {}
+            Err(e) => return Err(e),
+        }
+        let Some(name) = current.file_name() else {
+            return Err(io::Error::new(io::ErrorKind::NotFound, "no existing ancestor"));
+        };
+        rest.push(name.to_owned());
+        current = current.parent().unwrap_or(Path::new("/"));
+    }
+}
+
+fn is_missing(e: &io::Error) -> bool {
+    // A file used as a directory (`README.md/x`) is as missing as a missing name.
+    matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory)
+}
+
+/// A directory's entries, sorted, directories marked with `/`, `.git` hidden; at most `limit`
+/// of them, and how many were left out.
+pub(super) fn listing(dir: &Path, limit: usize) -> io::Result<(Vec<String>, usize)> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == ".git" {
+            continue;
+        }
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir())
+            || entry.file_type().is_ok_and(|t| t.is_symlink()) && entry.path().is_dir();
+        names.push(if is_dir { format!("{name}/") } else { name });
+    }
+    names.sort();
+    let omitted = names.len().saturating_sub(limit);
+    names.truncate(limit);
+    Ok((names, omitted))
+}

@@ -1,0 +1,347 @@
+//! From payload to outcome in named phases: `parse_call` -> `Env::load` (roots, policy,
+//! repository) -> `evaluate` (the checks) -> `finish` (the session counter).
+
+use super::check::{self, Checker, Missing, Standing};
+use super::session::{Event, Store};
+use super::suggest::suggest;
+use super::{
+    Denial, DenyCode, GuardError, GuardPolicy, OnError, Outcome, PathArg, Protocol, Role, ToolCall,
+    ToolKind, envelope, files, parse_call, shell, strategy_shift_instruction,
+};
+use crate::config::Config;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How the guard is run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The payload's protocol; `None` detects it.
+    pub protocol: Option<Protocol>,
+    /// The workspace root (`--repo`); default: the payload's roots, else the repository around
+    /// the call's working directory, else that directory.
+    pub repo: Option<PathBuf>,
+    /// Where session files and the file-list cache live; default: `<gitdir>/patchgate/guard`,
+    /// else `$XDG_STATE_HOME/patchgate/guard`.
+    pub state_dir: Option<PathBuf>,
+}
+
+/// Judge one payload. Never fails: what cannot be evaluated is denied (writes always, reads
+/// per `[guard] on_error_read`).
+#[must_use]
+pub fn run(stdin: &[u8], options: &Options) -> Outcome {
+    let fallback = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    match parse_call(stdin, options.protocol, &fallback) {
+        Ok(call) => run_call(&call, options),
+        Err(e) => {
+            let detected = serde_json::from_slice(stdin).ok().map(|v| Protocol::detect(&v));
+            let protocol = options.protocol.or(detected).unwrap_or(Protocol::Generic);
+            deny_error(protocol, &e)
+        }
+    }
+}
+
+/// Judge one normalised call.
+#[must_use]
+pub fn run_call(call: &ToolCall, options: &Options) -> Outcome {
+    if call.kind == ToolKind::Unknown {
+        return outcome(call.protocol, None);
+    }
+    let env = match Env::load(call, options) {
+        Ok(env) => env,
+        Err(e) => return on_error(call, &GuardPolicy::default(), &e),
+    };
+    match evaluate(call, &env) {
+        Ok(decision) => finish(call, &env, decision),
+        Err(e) => on_error(call, &env.policy, &e),
+    }
+}
+
+fn outcome(protocol: Protocol, denial: Option<Denial>) -> Outcome {
+    Outcome {
+        protocol,
+        denial,
+        hallucination_count: 0,
+        strategy_shift: false,
+        instruction: None,
+        notes: Vec::new(),
+    }
+}
+
+fn deny_error(protocol: Protocol, e: &GuardError) -> Outcome {
+    let message = format!(
+        "GUARD_ERROR: patchgate could not check this tool call ({e}); the call was blocked \
+         because the guard fails closed. Fix the hook setup or the repository's .patchgate.toml."
+    );
+    outcome(protocol, Some(Denial::simple(DenyCode::GuardError, message, None)))
+}
+
+fn on_error(call: &ToolCall, policy: &GuardPolicy, e: &GuardError) -> Outcome {
+    if call.kind.is_write() || policy.on_error_read == OnError::Deny {
+        return deny_error(call.protocol, e);
+    }
+    let mut allowed = outcome(call.protocol, None);
+    allowed.notes.push(format!("guard skipped (on_error_read = \"allow\"): {e}"));
+    allowed
+}
+
+/// The filesystem and policy one call is judged against.
+struct Env {
+    /// Canonical workspace roots.
+    workspace: Vec<PathBuf>,
+    /// Workspace roots and extra roots: where paths may point.
+    allowed: Vec<PathBuf>,
+    repo: Option<git2::Repository>,
+    /// Canonical root of the suggestions' file list.
+    list_root: PathBuf,
+    cwd_real: Option<PathBuf>,
+    policy: GuardPolicy,
+    state_dir: Option<PathBuf>,
+}
+
+impl Env {
+    fn load(call: &ToolCall, options: &Options) -> Result<Self, GuardError> {
+        let start = options.repo.clone().or_else(|| call.roots.first().cloned());
+        let repo = crate::repo::discover(Some(start.as_deref().unwrap_or(&call.cwd))).ok();
+        let workdir = repo.as_ref().and_then(git2::Repository::workdir).map(Path::to_path_buf);
+        let roots = match (&options.repo, &workdir) {
+            (Some(dir), _) => vec![dir.clone()],
+            (None, _) if !call.roots.is_empty() => call.roots.clone(),
+            (None, dir) => vec![dir.clone().unwrap_or_else(|| call.cwd.clone())],
+        };
+        let workspace = roots.iter().map(|r| canonical_root(r)).collect::<Result<Vec<_>, _>>()?;
+        let policy = load_policy(&workspace[0])?;
+        let mut allowed = workspace.clone();
+        allowed.extend(policy.extra_roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()));
+        let list_root = match workdir.as_deref().map(std::fs::canonicalize) {
+            Some(Ok(dir)) => dir,
+            _ => workspace[0].clone(),
+        };
+        let state_dir = options.state_dir.clone().or_else(|| default_state_dir(repo.as_ref()));
+        let cwd_real = std::fs::canonicalize(&call.cwd).ok();
+        Ok(Self { workspace, allowed, repo, list_root, cwd_real, policy, state_dir })
+    }
+
+    /// `path` as the agent should read it: relative to its working directory when below it
+    /// and the agent used relative paths, else absolute.
+    fn show(&self, path: &Path, as_absolute: bool) -> String {
+        let relative = self.cwd_real.as_deref().and_then(|cwd| path.strip_prefix(cwd).ok());
+        match relative {
+            Some(rel) if !as_absolute && rel.as_os_str().is_empty() => ".".into(),
+            Some(rel) if !as_absolute => rel.display().to_string(),
+            _ => path.display().to_string(),
+        }
+    }
+}
+
+fn canonical_root(root: &Path) -> Result<PathBuf, GuardError> {
+    std::fs::canonicalize(root).map_err(|e| {
+        GuardError::Environment(format!(
+            "the workspace root '{}' cannot be resolved ({e}); run the hook inside the project",
+            root.display()
+        ))
+    })
+}
+
+fn load_policy(root: &Path) -> Result<GuardPolicy, GuardError> {
+    let config = Config::load(root).map_err(|e| GuardError::Environment(e.to_string()))?;
+    config.section("guard").map_err(|e| GuardError::Environment(e.to_string()))
+}
+
+fn default_state_dir(repo: Option<&git2::Repository>) -> Option<PathBuf> {
+    if let Some(repo) = repo {
+        return Some(repo.path().join("patchgate").join("guard"));
+    }
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))?;
+    Some(base.join("patchgate").join("guard"))
+}
+
+/// What the checks found.
+#[derive(Debug, Default)]
+struct Decision {
+    denial: Option<Denial>,
+    is_discovery: bool,
+    /// Some argument named something that exists (or a legitimate new file).
+    is_real: bool,
+    /// The resolved missing path, for the counter's similarity test.
+    missing: Option<String>,
+}
+
+/// Every path argument of the call, expanded from shell commands and patch envelopes.
+struct Plan {
+    operands: Vec<PathArg>,
+    bypass: Option<shell::ShellFinding>,
+    is_discovery: bool,
+}
+
+fn expand(call: &ToolCall) -> Plan {
+    let mut plan = Plan { operands: call.paths.clone(), bypass: None, is_discovery: false };
+    plan.is_discovery = call.kind == ToolKind::Discovery;
+    if let Some(envelope) = &call.patch {
+        plan.operands.extend(envelope::paths(envelope, &call.cwd));
+    }
+    if let Some(command) = &call.command {
+        if envelope::is_shell_envelope(command) {
+            plan.operands.extend(envelope::paths(command, &call.command_dir));
+        } else {
+            let shell = shell::analyse(command, &call.command_dir);
+            plan.operands.extend(shell.operands);
+            plan.bypass = shell.bypass;
+            plan.is_discovery |= shell.is_discovery;
+        }
+    }
+    plan
+}
+
+fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
+    let plan = expand(call);
+    let mut decision = Decision { is_discovery: plan.is_discovery, ..Decision::default() };
+    if let Some(finding) = plan.bypass {
+        let message = format!("HOOK_BYPASS: '{}' {}.", finding.command, finding.reason);
+        decision.denial = Some(Denial::simple(DenyCode::HookBypass, message, None));
+        return Ok(decision);
+    }
+    // Seed 003: hallucination patterns are refused before anything touches the filesystem.
+    for arg in &plan.operands {
+        if let Some(rejection) = check::reject_pattern(&arg.raw) {
+            let message = format!(
+                "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
+                rejection.message, rejection.pattern
+            );
+            let mut denial =
+                Denial::simple(DenyCode::InvalidAgentInput, message, Some(arg.raw.clone()));
+            denial.rejected_pattern = Some(rejection.pattern);
+            decision.denial = Some(denial);
+            return Ok(decision);
+        }
+    }
+    let mut checker = Checker { roots: env.allowed.clone(), created: Vec::new() };
+    for arg in &plan.operands {
+        let standing = checker
+            .check(arg)
+            .map_err(|e| GuardError::Environment(format!("cannot inspect '{}': {e}", arg.raw)))?;
+        match standing {
+            Standing::Fine { is_real } => decision.is_real |= is_real,
+            Standing::Outside(real) => {
+                decision.denial = Some(outside_denial(arg, &real, env));
+                return Ok(decision);
+            }
+            Standing::Missing(missing) => {
+                decision.missing = Some(missing.real.display().to_string());
+                decision.denial = Some(missing_denial(arg, &missing, env));
+                return Ok(decision);
+            }
+        }
+    }
+    Ok(decision)
+}
+
+fn outside_denial(arg: &PathArg, real: &Path, env: &Env) -> Denial {
+    let roots: Vec<String> = env.workspace.iter().map(|r| r.display().to_string()).collect();
+    let message = format!(
+        "PATH_OUTSIDE_WORKSPACE: '{}' resolves to '{}', outside the workspace ({}). Use a path \
+         inside the workspace; a directory agents may use outside it belongs in [guard] \
+         extra_roots of .patchgate.toml.",
+        arg.raw,
+        real.display(),
+        roots.join(", ")
+    );
+    Denial::simple(DenyCode::PathOutsideWorkspace, message, Some(arg.raw.clone()))
+}
+
+fn missing_denial(arg: &PathArg, missing: &Missing, env: &Env) -> Denial {
+    let as_absolute = Path::new(&arg.raw).is_absolute();
+    let (listing, omitted) =
+        check::listing(&missing.ancestor, env.policy.listing_limit).unwrap_or_default();
+    let suggestions: Vec<String> = suggestions(env, missing, arg.role == Role::Directory)
+        .iter()
+        .map(|p| env.show(p, as_absolute))
+        .collect();
+    let parent = env.show(&missing.ancestor, as_absolute);
+    let message = missing_message(arg, missing, &parent, (&listing, omitted), &suggestions);
+    Denial {
+        code: DenyCode::PathNotFound,
+        message,
+        path: Some(arg.raw.clone()),
+        parent: Some(parent),
+        parent_listing: listing,
+        parent_listing_omitted: omitted,
+        suggestions,
+        rejected_pattern: None,
+    }
+}
+
+fn missing_message(
+    arg: &PathArg,
+    missing: &Missing,
+    parent: &str,
+    (listing, omitted): (&[String], usize),
+    suggestions: &[String],
+) -> String {
+    let kind = if arg.role == Role::Directory { "directory" } else { "file" };
+    let what = if missing.is_parent_gone { "the directory of " } else { "" };
+    let mut text = format!("PATH_NOT_FOUND: {what}'{}' does not exist. ", arg.raw);
+    let more = if omitted > 0 { format!(" (and {omitted} more)") } else { String::new() };
+    let contents = if listing.is_empty() { "nothing".to_owned() } else { listing.join(", ") };
+    let _ = write!(
+        text,
+        "The closest existing directory is '{parent}', which contains: {contents}{more}. "
+    );
+    if suggestions.is_empty() {
+        let _ = write!(
+            text,
+            "No similarly named {kind} exists in the repository; search for it (glob, grep) \
+             before retrying. "
+        );
+    } else {
+        let _ = write!(text, "Did you mean: {}? ", suggestions.join(", "));
+    }
+    text.push_str("The tool call was blocked; retry with an existing path");
+    if missing.is_parent_gone {
+        text.push_str(", or create the directory first if a new one is intended");
+    }
+    text.push('.');
+    text
+}
+
+/// Absolute paths of the likely intended entries (empty when the path is outside the
+/// repository or the file list is unavailable).
+fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
+    let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return Vec::new() };
+    let Some(relative) = relative.to_str() else { return Vec::new() };
+    let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
+    let index = match &env.repo {
+        Some(repo) => files::from_git(repo, env.state_dir.as_deref(), kind).unwrap_or_default(),
+        None => files::from_walk(&env.list_root, kind),
+    };
+    suggest(&index, relative, env.policy.suggestion_limit)
+        .iter()
+        .map(|s| env.list_root.join(s))
+        .collect()
+}
+
+fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
+    let is_not_found = decision.denial.as_ref().is_some_and(|d| d.code == DenyCode::PathNotFound);
+    let event = match decision.missing {
+        Some(path) if is_not_found && !decision.is_discovery => Event::Hallucination(path),
+        _ if decision.is_discovery || decision.denial.is_none() && decision.is_real => Event::Reset,
+        _ => Event::Neutral,
+    };
+    let mut result = outcome(call.protocol, decision.denial);
+    let is_hallucination = matches!(event, Event::Hallucination(_));
+    result.hallucination_count = u32::from(is_hallucination);
+    if let (Some(session), Some(dir)) = (&call.session, &env.state_dir) {
+        let ttl = Duration::from_secs(env.policy.session_ttl_hours.saturating_mul(3600));
+        match Store::new(dir.clone(), ttl).record(session, &event) {
+            Ok(state) => result.hallucination_count = state.count,
+            Err(e) => result.notes.push(format!("session state unavailable: {e}")),
+        }
+    }
+    result.strategy_shift = is_hallucination && result.hallucination_count >= 2;
+    result.instruction =
+        result.strategy_shift.then(|| strategy_shift_instruction(result.hallucination_count));
+    result
+}

@@ -1,0 +1,303 @@
+//! The most likely intended files for a hallucinated path.
+//!
+//! Agents invent directories, misspell names, change extensions and drop or add prefixes;
+//! subsequence matchers (fzf, nucleo) find nothing for those. This engine matches basenames
+//! instead: exact first (any directory), the same stem with another extension, else
+//! Damerau-Levenshtein (optimal string alignment) over the unique basenames (length differences
+//! over 3 skipped, a character-count bound before the full distance, threshold 0.75). Exact basenames rank before
+//! every other candidate; within each tier, candidates are ranked by name similarity and by the
+//! directory components they share with the request.
+//!
+//! ```
+//! use patchgate::guard::suggest::{Index, suggest};
+//! let files = ["backend/tests/test_cache_simple.py", "backend/app/cache.py"];
+//! let index = Index::new(files.iter().copied());
+//! let wanted = "backend/tests/coverage_improvement/manual/services/test_cache_simple.py";
+//! assert_eq!(suggest(&index, wanted, 5)[0], "backend/tests/test_cache_simple.py");
+//! ```
+
+use std::fmt::Write as _;
+
+/// Weight of the name against the directory evidence.
+const NAME_WEIGHT: f64 = 0.7;
+/// Name scores from here up are the same basename (up to letter case).
+const EXACT: f64 = 0.98;
+/// Lowest normalised Damerau-Levenshtein similarity of basenames worth suggesting.
+const FUZZY_THRESHOLD: f64 = 0.75;
+/// Basenames whose lengths differ by more than this are never similar enough.
+const MAX_LENGTH_DIFFERENCE: usize = 3;
+
+/// Repository paths of one kind (files, or directories) grouped by basename.
+///
+/// Two parts: the names, one line each (`name\0offset\0length\n`), and per name the
+/// NUL-separated parent directories of its paths at that offset. A query scans the names only
+/// and reads the directories of the few that match; a cached index (see `guard::files`) keeps
+/// the second part on disk and reads those lines with positioned reads.
+#[derive(Debug)]
+pub struct Index {
+    names: String,
+    dirs: Dirs,
+}
+
+#[derive(Debug)]
+enum Dirs {
+    Memory(String),
+    /// A cache file and the offset of the directories part in it.
+    File(std::fs::File, u64),
+}
+
+impl Default for Index {
+    fn default() -> Self {
+        Self { names: String::new(), dirs: Dirs::Memory(String::new()) }
+    }
+}
+
+impl Index {
+    /// Index repository-relative `paths` (paths holding a newline or NUL are left out).
+    pub fn new<'a>(paths: impl Iterator<Item = &'a str>) -> Self {
+        let mut pairs: Vec<(&str, &str)> = paths
+            .filter(|p| !p.is_empty() && !p.contains(['\n', '\0']))
+            .map(|p| match p.rsplit_once('/') {
+                Some((dir, name)) => (name, dir),
+                None => (p, ""),
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut names = String::new();
+        let mut dirs = String::with_capacity(pairs.iter().map(|(_, d)| d.len() + 1).sum());
+        for run in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let offset = dirs.len();
+            for (i, (_, dir)) in run.iter().enumerate() {
+                if i > 0 {
+                    dirs.push('\0');
+                }
+                dirs.push_str(dir);
+            }
+            let _ = writeln!(names, "{}\0{offset}\0{}", run[0].0, dirs.len() - offset);
+        }
+        Self { names, dirs: Dirs::Memory(dirs) }
+    }
+
+    /// An index whose directories part is in `file` at `offset` (the cache).
+    pub(crate) fn on_disk(names: String, file: std::fs::File, offset: u64) -> Self {
+        Self { names, dirs: Dirs::File(file, offset) }
+    }
+
+    /// The two parts, for writing the cache; `None` for an index read from one.
+    pub(crate) fn parts(&self) -> Option<(&str, &str)> {
+        match &self.dirs {
+            Dirs::Memory(dirs) => Some((&self.names, dirs)),
+            Dirs::File(..) => None,
+        }
+    }
+
+    /// Each basename with the location of its directories.
+    fn groups(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.names.split('\n').filter_map(|line| line.split_once('\0'))
+    }
+
+    /// The paths named `name`, from the location part of its line (`offset\0length`).
+    fn paths(&self, name: &str, location: &str) -> Vec<String> {
+        let Some((offset, length)) = location.split_once('\0') else { return Vec::new() };
+        let (Ok(offset), Ok(length)) = (offset.parse::<usize>(), length.parse::<usize>()) else {
+            return Vec::new();
+        };
+        let read;
+        let dirs = match &self.dirs {
+            Dirs::Memory(dirs) => dirs.get(offset..offset + length).unwrap_or(""),
+            Dirs::File(file, base) => {
+                read = read_at(file, base + offset as u64, length).unwrap_or_default();
+                read.as_str()
+            }
+        };
+        let join =
+            |dir: &str| if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
+        dirs.split('\0').map(join).collect()
+    }
+
+    /// Number of unique basenames.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.groups().count()
+    }
+
+    /// Whether nothing is indexed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<String> {
+    use std::os::unix::fs::FileExt as _;
+    let mut buf = vec![0; length];
+    file.read_exact_at(&mut buf, offset).ok()?;
+    String::from_utf8(buf).ok()
+}
+
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Up to `limit` paths of `index` most likely meant by `requested` (repository-relative), best
+/// first.
+#[must_use]
+pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
+    let requested = requested.trim_end_matches('/');
+    let query = basename(requested);
+    if query.is_empty() {
+        return Vec::new();
+    }
+    let query = Query::new(query);
+    let wanted_dirs: Vec<&str> = parent_components(requested).collect();
+    let mut ranked: Vec<(bool, f64, String)> = Vec::new();
+    for (name, location) in index.groups() {
+        let Some(name_score) = name_score(&query, name) else {
+            continue;
+        };
+        for entry in index.paths(name, location) {
+            let dirs: Vec<&str> = parent_components(&entry).collect();
+            let score =
+                NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
+            ranked.push((name_score >= EXACT, score, entry));
+        }
+    }
+    ranked.sort_by(|a, b| {
+        (b.0.cmp(&a.0))
+            .then(b.1.total_cmp(&a.1))
+            .then(a.2.len().cmp(&b.2.len()))
+            .then(a.2.cmp(&b.2))
+    });
+    ranked.into_iter().take(limit).map(|(_, _, e)| e).collect()
+}
+
+fn parent_components(path: &str) -> impl Iterator<Item = &str> {
+    let parent = path.rsplit_once('/').map_or("", |(parent, _)| parent);
+    parent.split('/').filter(|c| !c.is_empty())
+}
+
+/// The requested basename, with what every comparison needs computed once.
+struct Query<'a> {
+    name: &'a str,
+    lower: String,
+    stem: &'a str,
+    counts: [u8; 64],
+    mask: u64,
+}
+
+impl<'a> Query<'a> {
+    fn new(name: &'a str) -> Self {
+        let lower = name.to_lowercase();
+        let counts = char_counts(&lower);
+        Self { name, stem: stem(name), counts, mask: char_mask(&lower), lower }
+    }
+}
+
+/// How well `name` matches the requested basename, `None` below the threshold. The cheap
+/// tests come first: most of a repository's names fail the length gate.
+fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
+    let difference = query.name.len().abs_diff(name.len());
+    if difference == 0 && name == query.name {
+        return Some(1.0);
+    }
+    if difference == 0 && name.eq_ignore_ascii_case(query.name) {
+        return Some(EXACT);
+    }
+    if is_same_stem(query.stem, name) {
+        return Some(0.9);
+    }
+    if difference > MAX_LENGTH_DIFFERENCE {
+        return None;
+    }
+    if is_truncation(&query.lower, name) {
+        return Some(0.8);
+    }
+    fuzzy(query, name)
+}
+
+/// `db.js` for `db.ts`, `Makefile` for `Makefile.txt`: the same name up to the extension.
+fn is_same_stem(query_stem: &str, name: &str) -> bool {
+    let n = query_stem.len();
+    n > 0
+        && name.len() >= n
+        && name.as_bytes()[..n].eq_ignore_ascii_case(query_stem.as_bytes())
+        && stem(name).len() == n
+}
+
+/// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
+/// threshold, yet a common agent slip.
+fn is_truncation(query_lower: &str, name: &str) -> bool {
+    let shorter = query_lower.len().min(name.len());
+    shorter >= 2
+        && query_lower.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
+        && name.get(..query_lower.len()).is_some_and(|head| head.eq_ignore_ascii_case(query_lower))
+}
+
+/// The name without its last extension (`db.test.ts` gives `db.test`; `.env` stays).
+fn stem(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(at) if at > 0 => &name[..at],
+        _ => name,
+    }
+}
+
+fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
+    let (a, b) = (query.lower.len(), name.len());
+    let longest = a.max(b);
+    let allowed = longest / 4;
+    if a.abs_diff(b) > MAX_LENGTH_DIFFERENCE.min(allowed) {
+        return None;
+    }
+    // Each edit changes which characters occur, and how often, by at most two: cheap lower
+    // bounds of the distance, the set first, then the counts.
+    let present = (char_mask(name) ^ query.mask).count_ones() as usize;
+    if present.div_ceil(2) > allowed {
+        return None;
+    }
+    let name_counts = char_counts(name);
+    let difference: usize =
+        query.counts.iter().zip(&name_counts).map(|(x, y)| usize::from(x.abs_diff(*y))).sum();
+    if difference.div_ceil(2) > allowed {
+        return None;
+    }
+    let name_lower = name.to_lowercase();
+    let distance = strsim::osa_distance(&query.lower, &name_lower);
+    let length = query.lower.chars().count().max(name_lower.chars().count()).max(1);
+    #[allow(clippy::cast_precision_loss, reason = "file names are short")]
+    let score = 1.0 - distance as f64 / length as f64;
+    (score >= FUZZY_THRESHOLD).then_some(score)
+}
+
+/// Which (lowercased) bytes occur, folded into 64 bits; folding only weakens the bound.
+fn char_mask(text: &str) -> u64 {
+    text.bytes().fold(0, |mask, b| mask | 1 << (b.to_ascii_lowercase() & 63))
+}
+
+/// Counts of (lowercased) bytes folded into 64 buckets; folding only weakens the bound.
+fn char_counts(text: &str) -> [u8; 64] {
+    let mut counts = [0u8; 64];
+    for b in text.bytes() {
+        let slot = &mut counts[usize::from(b.to_ascii_lowercase() & 63)];
+        *slot = slot.saturating_add(1);
+    }
+    counts
+}
+
+/// Shared directory components (in any order), with a bonus for a shared trailing run.
+fn dir_score(wanted: &[&str], candidate: &[&str]) -> f64 {
+    let mut unused: Vec<&str> = candidate.to_vec();
+    let mut shared = 0usize;
+    for dir in wanted {
+        if let Some(at) = unused.iter().position(|c| c == dir) {
+            unused.swap_remove(at);
+            shared += 1;
+        }
+    }
+    let suffix =
+        wanted.iter().rev().zip(candidate.iter().rev()).take_while(|(a, b)| a == b).count();
+    let denominator = wanted.len().max(candidate.len()).max(1);
+    #[allow(clippy::cast_precision_loss, reason = "path depths are tiny")]
+    let score = (shared as f64 + 0.5 * suffix as f64) / (1.5 * denominator as f64);
+    score
+}

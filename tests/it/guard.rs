@@ -1,0 +1,425 @@
+//! `patchgate guard` through the real binary: recorded-shape payloads of every protocol
+//! (`fixtures/guard/<protocol>/<case>/`), seed 001's acceptance criteria, seed 003's patterns
+//! inside the guard, sessions across processes.
+
+use crate::support::{TestRepo, code, fixtures, json, run_with_stdin};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+const SEED_PATH: &str = "backend/tests/coverage_improvement/manual/services/test_cache_simple.py";
+/// Environment an agent may set that would change which workspace or session is used.
+const AGENT_VARS: &[&str] =
+    &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_SESSION_ID", "PATCHGATE_STATE_DIR"];
+
+/// The project every fixture runs against.
+fn project() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit(
+        &[
+            ("README.md", "# demo\n"),
+            ("src/main.rs", "fn main() {}\n"),
+            ("src/utils/db.ts", "export const db = 1;\n"),
+            ("backend/app/cache.py", "CACHE = {}\n"),
+            ("backend/tests/conftest.py", ""),
+            ("backend/tests/test_cache_simple.py", "def test_x(): pass\n"),
+            ("backend/tests/fixtures/data.json", "{}\n"),
+            ("scripts/run.sh", "echo run\n"),
+        ],
+        "project",
+    );
+    repo
+}
+
+fn root(repo: &TestRepo) -> String {
+    std::fs::canonicalize(repo.path()).expect("temp repo resolves").display().to_string()
+}
+
+fn guard(repo: &TestRepo, protocol: &str, payload: &str) -> Output {
+    let mut cmd = repo.patchgate();
+    cmd.args(["guard", "--protocol", protocol]);
+    for var in AGENT_VARS {
+        cmd.env_remove(var);
+    }
+    run_with_stdin(&mut cmd, payload.as_bytes())
+}
+
+/// A generic call of `tool` with `input` in session `session`.
+fn call(repo: &TestRepo, session: &str, tool: &str, input: &Value) -> Output {
+    let payload =
+        json!({"session_id": session, "cwd": root(repo), "tool_name": tool, "tool_input": input});
+    guard(repo, "generic", &payload.to_string())
+}
+
+fn error_code(out: &Output) -> Value {
+    json(out)["error"]["code"].clone()
+}
+
+// ---- recorded-shape payloads of every protocol ----
+
+fn fixture_cases() -> Vec<(String, PathBuf)> {
+    let mut cases = Vec::new();
+    let listed = |dir: &Path| std::fs::read_dir(dir).expect("fixture directory").flatten();
+    for protocol in listed(&fixtures().join("guard")).map(|e| e.path()) {
+        let name = protocol.file_name().expect("named").to_string_lossy().into_owned();
+        for case in listed(&protocol) {
+            cases.push((name.clone(), case.path()));
+        }
+    }
+    cases.sort();
+    cases
+}
+
+/// Run one case; the answer with the repository root written as `{{ROOT}}`.
+fn run_case(protocol: &str, case: &Path) -> Value {
+    let repo = project();
+    let root = root(&repo);
+    let payload = std::fs::read_to_string(case.join("payload.json")).expect("payload.json");
+    let out = guard(&repo, protocol, &payload.replace("{{ROOT}}", &root));
+    let stdout = String::from_utf8_lossy(&out.stdout).replace(&root, "{{ROOT}}");
+    let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!("{}: stdout is not one JSON object ({e}): {stdout}", case.display())
+    });
+    json!({"exit": code(&out), "stdout": answer})
+}
+
+#[test]
+fn protocol_fixtures_match_recorded_answers() {
+    let bless = std::env::var_os("PATCHGATE_BLESS").is_some();
+    let mut failures = Vec::new();
+    for (protocol, case) in fixture_cases() {
+        let actual = run_case(&protocol, &case);
+        let path = case.join("expected.json");
+        if bless {
+            std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+            continue;
+        }
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        if actual != expected {
+            failures
+                .push(format!("{}:\n  expected {expected}\n  actual   {actual}", case.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} case(s) differ (PATCHGATE_BLESS=1 rewrites):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn auto_detects_the_protocol_of_every_fixture() {
+    for (protocol, case) in fixture_cases() {
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(case.join("expected.json")).unwrap())
+                .unwrap();
+        assert_eq!(run_case("auto", &case), expected, "{protocol}: {}", case.display());
+    }
+}
+
+#[test]
+fn protocol_denials_exit_zero_with_their_deny_shape() {
+    let repo = project();
+    let root = root(&repo);
+    let claude = json!({"session_id": "c", "cwd": root, "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_input": {"file_path": format!("{root}/src/mian.rs")}});
+    let out = guard(&repo, "claude-code", &claude.to_string());
+    assert_eq!(code(&out), 0);
+    let specific = &json(&out)["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "deny");
+    assert_eq!(specific["hookEventName"], "PreToolUse");
+    assert!(specific["permissionDecisionReason"].as_str().unwrap().starts_with("PATH_NOT_FOUND"));
+    let gemini = json!({"session_id": "g", "cwd": root, "hook_event_name": "BeforeTool",
+        "tool_name": "read_file", "tool_input": {"file_path": "src/mian.rs"}});
+    let out = guard(&repo, "gemini-cli", &gemini.to_string());
+    assert_eq!((code(&out), json(&out)["decision"].clone()), (0, json!("deny")));
+}
+
+// ---- seed 001 acceptance criteria ----
+
+#[test]
+fn agents_stop_modification_tool_on_hallucinated_path() {
+    let repo = project();
+    let cases = [
+        ("replace", json!({"file_path": SEED_PATH, "old_string": "a", "new_string": "b"})),
+        (
+            "Edit",
+            json!({"file_path": format!("{}/{SEED_PATH}", root(&repo)), "old_string": "a", "new_string": "b"}),
+        ),
+        ("write_file", json!({"file_path": SEED_PATH, "content": "x"})),
+        ("run_shell_command", json!({"command": format!("sed -i 's/a/b/' {SEED_PATH}")})),
+        ("run_shell_command", json!({"command": format!("echo x >> {SEED_PATH}")})),
+    ];
+    for (i, (tool, input)) in cases.into_iter().enumerate() {
+        let out = call(&repo, &format!("stop-{i}"), tool, &input);
+        assert_eq!(code(&out), 2, "{tool} must be stopped");
+        assert_eq!(json(&out)["decision"], "deny");
+        assert_eq!(error_code(&out), "PATH_NOT_FOUND", "{tool}");
+    }
+    assert!(!repo.path().join(SEED_PATH).exists());
+}
+
+#[test]
+fn parent_directory_contents_provided_when_path_missing() {
+    let repo = project();
+    let out = call(&repo, "parent", "read_file", &json!({"file_path": SEED_PATH}));
+    let error = &json(&out)["error"];
+    assert_eq!(error["path"], SEED_PATH);
+    assert_eq!(error["parent"], "backend/tests");
+    assert_eq!(
+        error["parent_listing"],
+        json!(["conftest.py", "fixtures/", "test_cache_simple.py"])
+    );
+    assert_eq!(error["parent_listing_omitted"], 0);
+}
+
+#[test]
+fn parent_listing_is_bounded() {
+    let repo = project();
+    for i in 0..60 {
+        repo.write(&format!("many/file_{i:02}.txt"), "");
+    }
+    let out = call(&repo, "bounded", "read_file", &json!({"file_path": "many/missing/x.txt"}));
+    let error = &json(&out)["error"];
+    assert_eq!(error["parent"], "many");
+    assert_eq!(error["parent_listing"].as_array().unwrap().len(), 50);
+    assert_eq!(error["parent_listing"][0], "file_00.txt");
+    assert_eq!(error["parent_listing_omitted"], 10);
+}
+
+#[test]
+fn fuzzy_search_finds_test_cache_simple_py() {
+    let repo = project();
+    repo.commit(&[("frontend/tests/test_cache_simple.py", "")], "another");
+    let out = call(&repo, "fuzzy", "replace", &json!({"file_path": SEED_PATH}));
+    let suggestions = json(&out)["error"]["suggestions"].clone();
+    assert_eq!(suggestions[0], "backend/tests/test_cache_simple.py");
+    assert_eq!(suggestions[1], "frontend/tests/test_cache_simple.py");
+}
+
+#[test]
+fn strategy_shift_injected_across_two_separate_processes() {
+    let repo = project();
+    let first = call(&repo, "two-procs", "replace", &json!({"file_path": SEED_PATH}));
+    assert_eq!(
+        (json(&first)["strategy_shift"].clone(), json(&first)["instruction"].clone()),
+        (json!(false), Value::Null)
+    );
+    let second = call(
+        &repo,
+        "two-procs",
+        "read_file",
+        &json!({"file_path": "backend/services/test_cache_simple.py"}),
+    );
+    let answer = json(&second);
+    assert_eq!(answer["strategy_shift"], true);
+    assert_eq!(answer["hallucination_count"], 2);
+    assert!(answer["instruction"].as_str().unwrap().contains("discovery tools"));
+    // Another session is not affected.
+    let other = call(&repo, "someone-else", "replace", &json!({"file_path": SEED_PATH}));
+    assert_eq!(json(&other)["strategy_shift"], false);
+}
+
+#[test]
+fn strategy_shift_reaches_the_model_in_every_protocol() {
+    let repo = project();
+    let root = root(&repo);
+    let claude = |_: usize| {
+        json!({"session_id": "shift", "cwd": root, "hook_event_name": "PreToolUse",
+        "tool_name": "Read", "tool_input": {"file_path": format!("{root}/{SEED_PATH}")}})
+        .to_string()
+    };
+    guard(&repo, "claude-code", &claude(1));
+    let out = json(&guard(&repo, "claude-code", &claude(2)));
+    assert!(
+        out["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .starts_with("STRATEGY SHIFT")
+    );
+    let cline = json!({"taskId": "shift-task", "workspaceRoots": [root],
+        "preToolUse": {"toolName": "replace_in_file", "parameters": {"path": SEED_PATH}}})
+    .to_string();
+    guard(&repo, "cline", &cline);
+    let out = json(&guard(&repo, "cline", &cline));
+    assert_eq!(out["cancel"], true);
+    assert!(out["contextModification"].as_str().unwrap().starts_with("STRATEGY SHIFT"));
+}
+
+#[test]
+fn discovery_call_resets_the_counter() {
+    let repo = project();
+    call(&repo, "reset", "replace", &json!({"file_path": SEED_PATH}));
+    let glob = call(&repo, "reset", "glob", &json!({"pattern": "**/test_cache_simple.py"}));
+    assert_eq!(code(&glob), 0);
+    let again = call(&repo, "reset", "replace", &json!({"file_path": SEED_PATH}));
+    assert_eq!(
+        (json(&again)["hallucination_count"].clone(), json(&again)["strategy_shift"].clone()),
+        (json!(1), json!(false))
+    );
+}
+
+#[test]
+fn parallel_guards_on_one_session_count_exactly() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let repo = project();
+    let payload = json!({"session_id": "parallel", "cwd": root(&repo), "tool_name": "replace",
+        "tool_input": {"file_path": SEED_PATH}})
+    .to_string();
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            let mut cmd = repo.patchgate();
+            cmd.args(["guard"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+            let mut child = cmd.spawn().unwrap();
+            child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+            child
+        })
+        .collect();
+    let mut counts: Vec<u64> = children
+        .into_iter()
+        .map(|c| json(&c.wait_with_output().unwrap())["hallucination_count"].as_u64().unwrap())
+        .collect();
+    counts.sort_unstable();
+    assert_eq!(counts, (1..=8).collect::<Vec<u64>>());
+}
+
+// ---- what else the guard refuses, and what it lets through ----
+
+#[test]
+fn git_commit_no_verify_is_refused() {
+    let repo = project();
+    for command in [
+        "git commit --no-verify -m x",
+        "git commit -nm x",
+        "git -c core.hooksPath=/dev/null commit -m x",
+    ] {
+        let out = call(&repo, "git", "Bash", &json!({"command": command}));
+        assert_eq!((code(&out), error_code(&out)), (2, json!("HOOK_BYPASS")), "{command}");
+    }
+    let fine = call(&repo, "git", "Bash", &json!({"command": "git commit -m 'no -n here'"}));
+    assert_eq!(code(&fine), 0);
+}
+
+#[test]
+fn traversal_is_rejected_before_anything_else() {
+    let repo = project();
+    for (raw, pattern) in [
+        ("../../etc/passwd", "path_traversal"),
+        ("src/%2e%2e/x", "percent_encoded"),
+        (".git/config", "git_dir"),
+    ] {
+        let out = call(&repo, "t", "read_file", &json!({"file_path": raw}));
+        let error = &json(&out)["error"];
+        assert_eq!((code(&out), error["code"].clone()), (2, json!("INVALID_AGENT_INPUT")), "{raw}");
+        assert_eq!(
+            (error["input_value"].clone(), error["rejected_pattern"].clone()),
+            (json!(raw), json!(pattern))
+        );
+    }
+    let shell = call(&repo, "t", "Bash", &json!({"command": "cat ../secrets.txt"}));
+    assert_eq!(json(&shell)["error"]["rejected_pattern"], "path_traversal");
+}
+
+#[test]
+fn valid_absolute_path_inside_workspace_passes() {
+    let repo = project();
+    let out = call(
+        &repo,
+        "abs",
+        "read_file",
+        &json!({"file_path": format!("{}/src/main.rs", root(&repo))}),
+    );
+    assert_eq!(
+        (code(&out), json(&out)),
+        (
+            0,
+            json!({"decision": "allow", "error": null,
+        "strategy_shift": false, "instruction": null, "hallucination_count": 0})
+        )
+    );
+}
+
+#[test]
+fn paths_outside_the_workspace_are_denied_after_resolving_symlinks() {
+    let repo = project();
+    std::os::unix::fs::symlink("/etc", repo.path().join("etc-link")).unwrap();
+    for raw in ["/etc/hostname", "etc-link/hostname"] {
+        let out = call(&repo, "out", "read_file", &json!({"file_path": raw}));
+        assert_eq!((code(&out), error_code(&out)), (2, json!("PATH_OUTSIDE_WORKSPACE")), "{raw}");
+    }
+    let cd = call(&repo, "out", "Bash", &json!({"command": "cd /etc && cat hostname"}));
+    assert_eq!(error_code(&cd), "PATH_OUTSIDE_WORKSPACE");
+    // /dev and /tmp are extra roots by default: redirections to /dev/null are fine.
+    let null = call(&repo, "out", "Bash", &json!({"command": "cat README.md 2>/dev/null"}));
+    assert_eq!(code(&null), 0);
+}
+
+#[test]
+fn creating_needs_an_existing_parent() {
+    let repo = project();
+    let new_file =
+        call(&repo, "c", "write_file", &json!({"file_path": "src/utils/new.ts", "content": ""}));
+    assert_eq!(code(&new_file), 0);
+    let deep = call(&repo, "c", "write_file", &json!({"file_path": "src/nope/deeper/new.ts"}));
+    assert_eq!((code(&deep), json(&deep)["error"]["parent"].clone()), (2, json!("src")));
+    let chained = call(
+        &repo,
+        "c",
+        "Bash",
+        &json!({"command": "mkdir -p src/nope/deeper && touch src/nope/deeper/new.ts && cat src/nope/deeper/new.ts"}),
+    );
+    assert_eq!(code(&chained), 0);
+}
+
+#[test]
+fn unknown_tools_are_allowed_and_garbage_is_denied() {
+    let repo = project();
+    let unknown = call(&repo, "u", "mcp__x__y", &json!({"file_path": "nope/nothing"}));
+    assert_eq!(code(&unknown), 0);
+    let garbage = guard(&repo, "generic", "this is not json");
+    assert_eq!((code(&garbage), error_code(&garbage)), (2, json!("GUARD_ERROR")));
+    let claude = guard(&repo, "claude-code", "{\"tool_input\": 1}");
+    assert_eq!(code(&claude), 0);
+    assert_eq!(json(&claude)["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+#[test]
+fn reads_fail_open_or_closed_by_policy_and_writes_always_closed() {
+    let repo = project();
+    std::os::unix::fs::symlink("loop", repo.path().join("loop")).unwrap();
+    let read = || call(&repo, "e", "read_file", &json!({"file_path": "loop/x"}));
+    assert_eq!((code(&read()), error_code(&read())), (2, json!("GUARD_ERROR")));
+    repo.write(".patchgate.toml", "[guard]\non_error_read = \"allow\"\n");
+    assert_eq!(code(&read()), 0);
+    let write = call(&repo, "e", "write_file", &json!({"file_path": "loop/x"}));
+    assert_eq!((code(&write), error_code(&write)), (2, json!("GUARD_ERROR")));
+}
+
+#[test]
+fn suggestions_without_git_come_from_a_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("pkg/src")).unwrap();
+    std::fs::write(dir.path().join("pkg/src/lib.rs"), "").unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let payload = json!({"session_id": "w", "cwd": root, "tool_name": "Read",
+        "tool_input": {"file_path": root.join("src/lib.rs")}});
+    let mut cmd = crate::support::patchgate();
+    cmd.current_dir(&root).args(["guard", "--repo"]).arg(&root);
+    cmd.env("PATCHGATE_STATE_DIR", root.join(".state"));
+    let out = run_with_stdin(&mut cmd, payload.to_string().as_bytes());
+    assert_eq!(json(&out)["error"]["suggestions"], json!([root.join("pkg/src/lib.rs")]));
+}
+
+#[test]
+fn the_file_list_cache_follows_the_index() {
+    let repo = project();
+    let miss = || call(&repo, "cache", "read_file", &json!({"file_path": "lib/helpers.py"}));
+    assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
+    let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
+    assert!(git_dir.join("patchgate/guard/files-v4.cache").exists());
+    repo.commit(&[("tools/helpers.py", "")], "helpers");
+    assert_eq!(json(&miss())["error"]["suggestions"], json!(["tools/helpers.py"]));
+}
