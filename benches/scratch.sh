@@ -112,8 +112,10 @@ t_pg=$(median "$bin" --repo "$big/repo" validate --base "v$old" --step "$big/ste
     --result "$big/result.json" --no-record)
 t_git=$(cd "$big/repo" && median git apply --check "$big/big.diff")
 # The same run outside any repository: the rules alone, so the repository check's share shows.
-t_rules=$(cd "$work" && GIT_CEILING_DIRECTORIES="$work" median "$bin" validate \
+outside=$(mktemp -d)
+t_rules=$(cd "$outside" && GIT_CEILING_DIRECTORIES="$(dirname "$outside")" median "$bin" validate \
     --step "$big/step.json" --result "$big/result.json" --no-record)
+rmdir "$outside"
 echo "large diff: $crate $old..$new, $files files, $lines lines (target: patchgate <= 0.8x git)"
 show "git apply --check" $t_git
 show "patchgate validate" $t_pg $t_git

@@ -78,7 +78,8 @@ fn inputs(case_dir: &Path, name: &str, out: &Path) -> (PathBuf, PathBuf) {
     (step_path, result_path)
 }
 
-/// Run the case; return its output and the violation codes of its `--report`.
+/// Run the case; return its output and the violation codes of its `--report`. An accepted
+/// patch must also pass `git apply --check` in the same repository (the oracle).
 fn run_case(case: &Case) -> (Output, Value) {
     let repo = setup(&case.dir);
     let io = tempfile::tempdir().expect("test fixture io");
@@ -100,6 +101,16 @@ fn run_case(case: &Case) -> (Output, Value) {
         .expect("test fixture io");
     let report: Value = std::fs::read(&report)
         .map_or(Value::Null, |bytes| serde_json::from_slice(&bytes).expect("the report is JSON"));
+    if code(&out) == 0 {
+        let patch = read(&case.dir, "patch.diff").expect("patch.diff");
+        let mut git = repo.git_command(&["apply", "--check", "-"]);
+        let checked = crate::support::run_with_stdin(&mut git, patch.as_bytes());
+        assert!(
+            checked.status.success(),
+            "{}: accepted, but git apply --check refuses it",
+            case.name
+        );
+    }
     let codes: Vec<Value> = report["violations"]
         .as_array()
         .map(|v| {
