@@ -256,7 +256,9 @@ pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchErr
     if !outcome.violations.is_empty() {
         return Ok(outcome);
     }
-    expect::check(&base, &outcome.changes.clone(), &ctx.step.expect, &mut outcome)?;
+    let changes = std::mem::take(&mut outcome.changes);
+    expect::check(&base, &changes, &ctx.step.expect, &mut outcome)?;
+    outcome.changes = changes;
     if let (Some(cmd), true) = (&options.check_cmd, outcome.violations.is_empty()) {
         let timeout =
             options.check_timeout.unwrap_or(Duration::from_secs(ctx.policy.check_timeout_secs));

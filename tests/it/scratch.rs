@@ -458,3 +458,35 @@ fn every_commit_of_this_project_applies_to_its_parent_under_git_and_patchgate() 
     }
     assert!(checked >= 3, "only {checked} commits with a parent to check");
 }
+
+#[test]
+fn the_base_is_base_flag_else_step_base_else_head() {
+    let repo = setup(&fixtures().join("scratch").join("stale_context"));
+    // HEAD has 'E' on line 5; the commit before it has the 'e' the patch expects.
+    repo.commit(&[("list.txt", "a\nb\nc\nd\ne\nf\ng\n")], "lower e");
+    repo.commit(&[("list.txt", "a\nb\nc\nd\nE\nf\ng\n")], "upper E");
+    let io = tempfile::tempdir().expect("tempdir");
+    let run = |extra: &[&str]| {
+        let out = validate_command(&repo, "stale_context", io.path(), extra).output().expect("run");
+        (code(&out), out)
+    };
+    assert_eq!(run(&[]).0, 1);
+    let (exit, out) = run(&["--base", "HEAD~1"]);
+    assert_eq!(exit, 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["valid"], true);
+    let (exit, out) = run(&["--format", "json", "--base", "no-such-rev"]);
+    assert_eq!(exit, 2);
+    assert_eq!(json(&out)["error"]["code"], "invalid_step");
+    let step = io.path().join("based.json");
+    std::fs::write(&step, json!({"description": "x", "base": "HEAD~1"}).to_string())
+        .expect("write");
+    let out = repo
+        .patchgate()
+        .args(["validate", "--no-record", "--step"])
+        .arg(&step)
+        .arg("--result")
+        .arg(io.path().join("result.json"))
+        .output()
+        .expect("run");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+}
