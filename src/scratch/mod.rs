@@ -244,6 +244,7 @@ pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchErr
     git2::opts::strict_hash_verification(false);
     let rev = options.base.as_deref().or(ctx.step.base.as_deref()).unwrap_or("HEAD");
     let base = BaseTree::resolve(ctx.repo, rev)?;
+    clean_stale(&scratch_root(ctx.repo));
     let mut outcome = Outcome { base_tree: Some(base.tree().id()), ..Outcome::default() };
     if !entry::paths_are_safe(ctx.patch, &mut outcome) {
         return Ok(outcome);

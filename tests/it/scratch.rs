@@ -284,10 +284,9 @@ fn a_run_killed_mid_check_changes_nothing_and_the_next_run_cleans_up() {
     kill("-KILL", std::fs::read_to_string(&pidfile).expect("test fixture io").trim());
     assert_eq!(fingerprint(repo.path()), before, "SIGKILL mid-check changed the repository");
     assert_eq!(scratch_entries(&repo).len(), 1, "the killed run's tree is still there");
-    let again =
-        validate_command(&repo, "accepted_with_offset", io.path(), &["--check-cmd", "true"])
-            .output()
-            .expect("test fixture io");
+    let again = validate_command(&repo, "accepted_with_offset", io.path(), &[])
+        .output()
+        .expect("test fixture io");
     assert_eq!(code(&again), 0, "{}", String::from_utf8_lossy(&again.stderr));
     assert!(scratch_entries(&repo).is_empty(), "the stale tree was not cleaned up");
     assert_eq!(fingerprint(repo.path()), before);
