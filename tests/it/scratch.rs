@@ -293,16 +293,18 @@ fn a_run_killed_mid_check_changes_nothing_and_the_next_run_cleans_up() {
 }
 
 #[test]
-fn sigterm_mid_check_removes_the_tree_and_the_command() {
-    let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
-    let io = tempfile::tempdir().expect("test fixture io");
-    let (child, pidfile) = start_sleeping_check(&repo, io.path());
-    kill("-TERM", &child.id().to_string());
-    let out = child.wait_with_output().expect("test fixture io");
-    assert_eq!(code(&out), 3);
-    assert!(scratch_entries(&repo).is_empty(), "scratch tree left after SIGTERM");
-    let pid = std::fs::read_to_string(&pidfile).expect("test fixture io");
-    assert!(!Path::new("/proc").join(pid.trim()).exists(), "check command still running");
+fn sigterm_or_sigint_mid_check_removes_the_tree_and_the_command() {
+    for signal in ["-TERM", "-INT"] {
+        let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
+        let io = tempfile::tempdir().expect("test fixture io");
+        let (child, pidfile) = start_sleeping_check(&repo, io.path());
+        kill(signal, &child.id().to_string());
+        let out = child.wait_with_output().expect("test fixture io");
+        assert_eq!(code(&out), 3, "{signal}");
+        assert!(scratch_entries(&repo).is_empty(), "scratch tree left after {signal}");
+        let pid = std::fs::read_to_string(&pidfile).expect("test fixture io");
+        assert!(!Path::new("/proc").join(pid.trim()).exists(), "check command still running");
+    }
 }
 
 // ---- apply ----
