@@ -119,7 +119,7 @@ rmdir "$outside"
 echo "large diff: $crate $old..$new, $files files, $lines lines (target: patchgate <= 0.8x git)"
 show "git apply --check" $t_git
 show "patchgate validate" $t_pg $t_git
-show "  of which rules only" $t_rules $t_git
+show "  same, no repository" $t_rules $t_git
 
 # ---- 2. one small patch on a repository of git's size ----
 small="$work/small"
