@@ -207,10 +207,14 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
     // Seed 003: hallucination patterns are refused before anything touches the filesystem.
     for arg in &plan.operands {
         if let Some(rejection) = check::reject_pattern(&arg.raw) {
-            let message = format!(
-                "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
-                rejection.message, rejection.pattern
-            );
+            let message = if rejection.message.contains(&rejection.pattern) {
+                format!("INVALID_AGENT_INPUT: {}.", rejection.message)
+            } else {
+                format!(
+                    "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
+                    rejection.message, rejection.pattern
+                )
+            };
             let mut denial =
                 Denial::simple(DenyCode::InvalidAgentInput, message, Some(arg.raw.clone()));
             denial.rejected_pattern = Some(rejection.pattern);

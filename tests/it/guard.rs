@@ -308,7 +308,8 @@ fn traversal_is_rejected_before_anything_else() {
     let repo = project();
     for (raw, pattern) in [
         ("../../etc/passwd", "path_traversal"),
-        ("src/%2e%2e/x", "percent_encoded"),
+        ("src/%2e%2e/x", "path_traversal"),
+        ("src/a%20b.rs", "percent_encoded_segment"),
         (".git/config", "git_dir"),
     ] {
         let out = call(&repo, "t", "read_file", &json!({"file_path": raw}));
