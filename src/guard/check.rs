@@ -2,7 +2,7 @@
 //! workspace after resolving symlinks, then existence as the argument's [`Role`] requires.
 
 use super::{PathArg, Role};
-use crate::contract::{ArgOutcome, ArgType, RejectedPattern, check_arg};
+use crate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, RejectedPattern};
 use crate::path;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -16,12 +16,12 @@ pub(super) struct Rejection {
     pub message: String,
 }
 
-/// The seed-003 checks for a path argument: the same `contract::check_arg` that
+/// The seed-003 checks for a path argument: the same checks (`contract::check_arg`) that
 /// `patchgate check-arg --type path` runs (absolute paths pass; traversal, encodings, control
 /// bytes and look-alike separators do not), then the guard's own workspace rules: nothing in
 /// the git directory, no `~` (file tools do not expand it).
-pub(super) fn reject_pattern(raw: &str) -> Option<Rejection> {
-    if let ArgOutcome::Rejected(r) = check_arg(ArgType::Path, raw) {
+pub(super) fn reject_pattern(policy: &ArgPolicy, raw: &str) -> Option<Rejection> {
+    if let ArgOutcome::Rejected(r) = policy.check(ArgType::Path, raw, &ArgOptions::default()) {
         return Some(Rejection { pattern: r.pattern.as_str().to_owned(), message: r.message });
     }
     let reject = |pattern: RejectedPattern, why: &str| {

@@ -225,8 +225,8 @@ struct Query<'a> {
     name: &'a str,
     lower: String,
     stem: &'a str,
-    counts: [u8; 64],
-    mask: u64,
+    counts: [u8; 128],
+    mask: u128,
 }
 
 impl<'a> Query<'a> {
@@ -312,16 +312,17 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     (score >= FUZZY_THRESHOLD).then_some(score)
 }
 
-/// Which (lowercased) bytes occur, folded into 64 bits; folding only weakens the bound.
-fn char_mask(text: &str) -> u64 {
-    text.bytes().fold(0, |mask, b| mask | 1 << (b.to_ascii_lowercase() & 63))
+/// Which (lowercased) bytes occur, folded into 128 bits (exact for ASCII); folding only
+/// weakens the bound.
+fn char_mask(text: &str) -> u128 {
+    text.bytes().fold(0, |mask, b| mask | 1 << (b.to_ascii_lowercase() & 127))
 }
 
-/// Counts of (lowercased) bytes folded into 64 buckets; folding only weakens the bound.
-fn char_counts(text: &str) -> [u8; 64] {
-    let mut counts = [0u8; 64];
+/// Counts of (lowercased) bytes folded into 128 buckets; folding only weakens the bound.
+fn char_counts(text: &str) -> [u8; 128] {
+    let mut counts = [0u8; 128];
     for b in text.bytes() {
-        let slot = &mut counts[usize::from(b.to_ascii_lowercase() & 63)];
+        let slot = &mut counts[usize::from(b.to_ascii_lowercase() & 127)];
         *slot = slot.saturating_add(1);
     }
     counts

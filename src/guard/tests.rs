@@ -185,7 +185,8 @@ fn apply_patch_envelopes_name_their_files() {
 
 #[test]
 fn seed_003_patterns_are_rejected_in_path_arguments() {
-    let pattern = |raw: &str| super::check::reject_pattern(raw).map(|r| r.pattern);
+    let policy = crate::contract::ArgPolicy::default();
+    let pattern = |raw: &str| super::check::reject_pattern(&policy, raw).map(|r| r.pattern);
     assert_eq!(pattern("../etc/passwd").as_deref(), Some("path_traversal"));
     assert_eq!(pattern("src/%2e%2e/x").as_deref(), Some("path_traversal"));
     assert_eq!(pattern("src/a%20b.rs").as_deref(), Some("percent_encoded_segment"));
