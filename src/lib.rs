@@ -6,7 +6,8 @@
 //!
 //! Modules, in dependency order: [`patch`] and [`path`] (pure parsing and path safety), [`rule`]
 //! (the eight rules of seed 002), [`step`] and [`config`] (inputs and policy), [`report`]
-//! (every output format).
+//! (every output format), [`contract`] (agent reply contracts and argument checks, seeds 000,
+//! 003, 004).
 //!
 //! ```
 //! use patchgate::path::check;

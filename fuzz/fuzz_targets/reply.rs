@@ -28,9 +28,9 @@ fuzz_target!(|data: &[u8]| {
         lines_inside(&out.violations, data);
         lines_inside(&out.warnings, data);
     }
-    let policy = ArgPolicy::default();
+    let policy = ArgPolicy::builtin();
     let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
-    let out = check_agent_reply(data, &expect, &policy);
+    let out = check_agent_reply(data, &expect, policy);
     assert_eq!(out.ok, out.violations.is_empty());
     lines_inside(&out.violations, data);
     let Ok(text) = std::str::from_utf8(data) else { return };

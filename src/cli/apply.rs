@@ -1,13 +1,14 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
+use super::validate::{into_cli_error, load_config, patch_text};
 use super::{CliError, CliResult, Format, Global, read_input};
-use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
-use patchgate::report::{Exit, report_text, to_json_line};
-use patchgate::rule::{Report, RuleId, Violation};
-use patchgate::scratch::{self, BaseTree, FileChange, ScratchError, ScratchPolicy};
+use patchgate::report::{Exit, verdict_json, verdict_text};
+use patchgate::rule::Report;
+use patchgate::scratch::{self, BaseTree, FileChange, ScratchError};
 use patchgate::step::{ExecutorResult, Step};
+use patchgate::validate::{self, Context, Options};
 use std::path::Path;
 use std::time::Duration;
 
@@ -53,93 +54,69 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    let step: Step = read_json(&args.step, "step")?;
-    let result: ExecutorResult = read_json(&args.result, "result")?;
+    if args.step == "-" && args.result == "-" {
+        return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
+    }
+    let step = validate::read_step(&read_input(&args.step, "step")?)
+        .map_err(|e| CliError::input("invalid_step", format!("{e} (in '{}')", args.step)))?;
+    let result = read_input(&args.result, "result")?;
     let repo = patchgate::repo::discover(global.repo.as_deref())
         .map_err(|e| CliError::failure("repository", e.message))?;
     let root = patchgate::repo::workdir(&repo)
         .map_err(|e| CliError::failure("repository", e.message))?
         .to_owned();
-    let policy = load_policy(&root)?;
-    let (report, changes) = validate(&repo, &step, &result, &policy, &args.scratch)?;
+    let config = load_config(Some(&repo))?;
+    let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
+    let options = Options { scratch: args.scratch.options(), ..Options::default() };
+    let report = validate::validate(&ctx, &options).map_err(|e| into_cli_error(&e))?;
     if !report.verdict.valid {
-        print_report(&report, global, &args.result);
+        print_report(&report, global, args, &result);
         return Ok(Exit::Rejected);
     }
+    let changes = patched_files(&repo, &step, &result, &config, &args.scratch)?;
     write(&repo, &root, &step, args, &changes)?;
-    let names: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
     let staged = if args.index { " and the index" } else { "" };
-    let reason = format!("applied to the worktree{staged}: {}", names.join(", "));
+    let reason = format!("{}; applied to the worktree{staged}", report.verdict.reason);
     let applied = Report::from_violations(Vec::new(), report.notes, &reason);
-    print_report(&applied, global, &args.result);
+    print_report(&applied, global, args, &result);
     Ok(Exit::Accepted)
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(arg: &str, what: &str) -> Result<T, CliError> {
-    let bytes = read_input(arg, what)?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        CliError::input(
-            "invalid_input",
-            format!("the {what} '{arg}' is not valid {what} JSON: {e}"),
-        )
-    })
-}
-
-/// The `[scratch]` table of the repository's `.patchgate.toml`.
-pub(crate) fn load_policy(root: &Path) -> Result<ScratchPolicy, CliError> {
-    Config::load(root)
-        .and_then(|c| c.section("scratch"))
-        .map_err(|e| CliError::input("invalid_config", e.to_string()))
-}
-
-/// A library error as the CLI reports it: a bad base or `expect` regex is refused input.
-pub(crate) fn scratch_error(e: &ScratchError) -> CliError {
+/// A library error as the CLI reports it: a bad base is refused input.
+fn scratch_error(e: &ScratchError) -> CliError {
     match e {
         ScratchError::BadBase { .. } | ScratchError::BadExpect { .. } => {
             CliError::input("invalid_input", e.to_string())
         }
-        ScratchError::Interrupted => CliError::failure("interrupted", e.to_string()),
         _ => CliError::failure("repository", e.to_string()),
     }
 }
 
-/// Parse the patch strictly and run the repository check.
-fn validate(
+/// The accepted patch's files after the patch: the repository check again, without the
+/// check command (it already passed), which is deterministic over the same inputs.
+fn patched_files(
     repo: &git2::Repository,
     step: &Step,
-    result: &ExecutorResult,
-    policy: &ScratchPolicy,
+    result: &[u8],
+    config: &patchgate::config::Config,
     args: &ScratchArgs,
-) -> Result<(Report, Vec<FileChange>), CliError> {
-    let text = result.patch.as_deref().unwrap_or_default().as_bytes();
-    let parsed = parse(text, &ParseOptions::default());
-    if !parsed.is_ok() || parsed.patch.files.is_empty() || !result.success {
-        let violations = parsed
-            .defects
-            .iter()
-            .map(|d| {
-                Violation::new(RuleId::Malformed, d.code.as_str(), d.message.clone())
-                    .at(None, Some(d.span.line))
-            })
-            .chain((!result.success).then(|| {
-                Violation::new(
-                    RuleId::Declared,
-                    "not_successful",
-                    "the result reports failure; there is nothing to apply",
-                )
-            }))
-            .collect::<Vec<_>>();
-        let violations = if violations.is_empty() {
-            vec![Violation::new(RuleId::Declared, "empty_patch", "the result carries no patch")]
-        } else {
-            violations
-        };
-        return Ok((Report::from_violations(violations, Vec::new(), ""), Vec::new()));
+) -> Result<Vec<FileChange>, CliError> {
+    let result: ExecutorResult = serde_json::from_slice(result)
+        .map_err(|e| CliError::input("invalid_input", format!("the result is not valid: {e}")))?;
+    let text = result.patch.unwrap_or_default();
+    let parsed = parse(text.as_bytes(), &ParseOptions::default());
+    let policy =
+        config.section("scratch").map_err(|e| CliError::input("invalid_config", e.to_string()))?;
+    let ctx = scratch::Context { repo, patch: &parsed.patch, step, policy: &policy };
+    let options = scratch::Options { check_cmd: None, ..args.options() };
+    let outcome = scratch::check(&ctx, &options).map_err(|e| scratch_error(&e))?;
+    if let Some(v) = outcome.violations.first() {
+        return Err(CliError::failure(
+            "repository",
+            format!("the second check disagrees: {}", v.reason()),
+        ));
     }
-    let ctx = scratch::Context { repo, patch: &parsed.patch, step, policy };
-    let outcome = scratch::check(&ctx, &args.options()).map_err(|e| scratch_error(&e))?;
-    let report = Report::from_violations(outcome.violations, outcome.notes, "valid");
-    Ok((report, outcome.changes))
+    Ok(outcome.changes)
 }
 
 /// Refuse over uncommitted edits, then write all or nothing.
@@ -167,9 +144,12 @@ fn write(
         .map_err(|e| CliError::failure("write_failed", e.to_string()))
 }
 
-fn print_report(report: &Report, global: &Global, patch_name: &str) {
+fn print_report(report: &Report, global: &Global, args: &Args, result: &[u8]) {
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => println!("{}", to_json_line(&report.verdict)),
-        Format::Text => print!("{}", report_text(report, patch_name)),
+        Format::Json => println!("{}", verdict_json(report)),
+        Format::Text => {
+            let patch = patch_text(result);
+            print!("{}", verdict_text(report, patch.as_deref(), &args.result));
+        }
     }
 }

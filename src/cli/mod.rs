@@ -55,7 +55,7 @@ pub(crate) enum Format {
 enum Command {
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
-    /// Browse and act on rejected results kept in the repository: list (default), show,
+    /// Browse and act on rejected results kept in the repository: list (default), show, apply,
     /// export, drop.
     Review(review::Args),
     /// Record which files the current piece of work may change (the git hook enforces it).

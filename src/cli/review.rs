@@ -1,5 +1,6 @@
 //! `patchgate review`: list, show, apply, export and drop rejected results.
 
+mod apply;
 mod output;
 
 use super::{CliError, CliResult, Format, Global};
@@ -30,6 +31,9 @@ enum Sub {
     /// Show one rejected result: its step, its verdict, and the patch with every violation
     /// annotated at its line.
     Show(ShowArgs),
+    /// Re-validate one result against the current HEAD and apply it (worktree, and index with
+    /// `--index`) only if every remaining violation's rule is named with `--override`.
+    Apply(ApplyArgs),
     /// Write one result's patch as a file `git apply` takes (default: standard output).
     Export(ExportArgs),
     /// Remove rejected results from the store.
@@ -63,6 +67,18 @@ struct ShowArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct ApplyArgs {
+    /// The entry's id, or any unique prefix of 4 or more hex digits.
+    id: String,
+    /// A rule whose violations you accept (`--override scope --override undeclared`).
+    #[arg(long = "override", value_name = "RULE")]
+    overrides: Vec<String>,
+    /// Also stage the changes in the index.
+    #[arg(long)]
+    index: bool,
+}
+
+#[derive(Debug, clap::Args)]
 struct ExportArgs {
     /// The entry's id, or any unique prefix of 4 or more hex digits.
     id: String,
@@ -88,6 +104,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         None => list(&store, &args.list, json),
         Some(Sub::List(list_args)) => list(&store, list_args, json),
         Some(Sub::Show(show_args)) => show(&repository, &store, show_args, json),
+        Some(Sub::Apply(apply_args)) => apply::run(&repository, &store, apply_args, json),
         Some(Sub::Export(export_args)) => export(&store, export_args, json),
         Some(Sub::Drop(drop_args)) => drop_entries(&store, drop_args, json),
     }
@@ -111,23 +128,10 @@ fn failure(e: &ReviewError) -> CliError {
 
 fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
     let now = SystemTime::now();
-    let rule = match args.rule.as_deref() {
-        Some(name) => Some(RuleId::from_name(name).ok_or_else(|| unknown_rule(name))?),
-        None => None,
-    };
-    let since = match args.since.as_deref() {
-        Some(text) => Some(parse_since(text, now).map_err(|m| CliError::input("usage", m))?),
-        None => None,
-    };
+    let filter = Filter::new(args, now)?;
     let listing = store.list().map_err(|e| failure(&e))?;
     warn_skipped(&listing.skipped);
-    let kept: Vec<Entry> = listing
-        .entries
-        .into_iter()
-        .filter(|e| rule.is_none_or(|r| e.report.has(r)))
-        .filter(|e| args.step.as_deref().is_none_or(|s| e.step_id() == Some(s)))
-        .filter(|e| since.is_none_or(|t| e.time >= t))
-        .collect();
+    let kept: Vec<Entry> = listing.entries.into_iter().filter(|e| filter.keeps(e)).collect();
     let rows = list_rows(&kept, now);
     if json {
         emit(&format!("{}\n", to_json_pretty(&rows)));
@@ -137,6 +141,33 @@ fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
         emit(&list_text(&rows));
     }
     Ok(Exit::Accepted)
+}
+
+/// `review list`'s filters, checked before the store is read.
+struct Filter<'a> {
+    rule: Option<RuleId>,
+    step: Option<&'a str>,
+    since: Option<SystemTime>,
+}
+
+impl<'a> Filter<'a> {
+    fn new(args: &'a ListArgs, now: SystemTime) -> Result<Self, CliError> {
+        let rule = match args.rule.as_deref() {
+            Some(name) => Some(RuleId::from_name(name).ok_or_else(|| unknown_rule(name))?),
+            None => None,
+        };
+        let since = match args.since.as_deref() {
+            Some(text) => Some(parse_since(text, now).map_err(|m| CliError::input("usage", m))?),
+            None => None,
+        };
+        Ok(Self { rule, step: args.step.as_deref(), since })
+    }
+
+    fn keeps(&self, e: &Entry) -> bool {
+        self.rule.is_none_or(|r| e.report.has(r))
+            && self.step.is_none_or(|s| e.step_id() == Some(s))
+            && self.since.is_none_or(|t| e.time >= t)
+    }
 }
 
 pub(super) fn unknown_rule(name: &str) -> CliError {

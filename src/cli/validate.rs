@@ -30,6 +30,8 @@ pub(crate) struct Args {
     /// Do not keep a rejected result for `patchgate review`.
     #[arg(long)]
     no_record: bool,
+    #[command(flatten)]
+    scratch: super::apply::ScratchArgs,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
@@ -63,7 +65,7 @@ fn options(args: &Args) -> Options {
         command: command.clone(),
         timeout: Duration::from_secs(args.judge_timeout),
     });
-    Options { judge, ..Options::default() }
+    Options { judge, scratch: args.scratch.options(), ..Options::default() }
 }
 
 /// `--repo DIR` must be a repository; without it, no repository around the current directory
@@ -77,7 +79,7 @@ fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
     }
 }
 
-fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
+pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
     match repo.and_then(git2::Repository::workdir) {
         Some(root) => {
             Config::load(root).map_err(|e| CliError::input("invalid_config", one_line(&e)))
@@ -86,7 +88,7 @@ fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
     }
 }
 
-fn into_cli_error(e: &ValidateError) -> CliError {
+pub(super) fn into_cli_error(e: &ValidateError) -> CliError {
     if e.is_input_refused() {
         CliError::input(e.code(), one_line(e))
     } else {
@@ -109,7 +111,7 @@ fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
 }
 
 /// The result's `patch` field, for pointing diagnostics at its lines.
-fn patch_text(result: &[u8]) -> Option<String> {
+pub(super) fn patch_text(result: &[u8]) -> Option<String> {
     let value: serde_json::Value = serde_json::from_slice(result).ok()?;
     value.get("patch")?.as_str().map(str::to_owned)
 }

@@ -6,7 +6,7 @@
 //! `` ```json `` block and nothing else is read too, with a `fenced_reply` warning, because models
 //! fence by habit and every orchestrator strips it; prose around the JSON is a violation.
 
-use super::reply::{self, Block};
+use super::reply::{self, Block, ReplyOutcome as _};
 use super::{ArgPolicy, Finding, KeyLines, datatype};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -190,27 +190,19 @@ pub struct AgentOutcome {
 /// Check a whole agent reply against seed 004's envelope; `policy` holds the operation registry.
 #[must_use]
 pub fn check_agent_reply(bytes: &[u8], expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutcome {
-    let text = match reply::decode(bytes) {
-        Ok(text) => text,
-        Err(violation) => return AgentOutcome::default().finish(vec![violation]),
-    };
-    let mut out = check_text(&text.text, expect, policy);
-    reply::clamp_lines(&mut out.violations, &text.text);
-    reply::clamp_lines(&mut out.warnings, &text.text);
-    out.warnings.splice(0..0, text.notes);
-    out
+    reply::check_reply(bytes, |text| check_text(text, expect, policy))
 }
 
 fn check_text(text: &str, expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutcome {
     let mut out = AgentOutcome::default();
     let mut violations = Vec::new();
     let Some(block) = locate(text, &mut violations, &mut out.warnings) else {
-        return out.finish(violations);
+        return out.finish_with(violations);
     };
     let read = reply::read_json(&block.content, block.content_line());
     violations.extend(read.findings);
     let Some(value) = read.value else {
-        return out.finish(violations);
+        return out.finish_with(violations);
     };
     let lines = KeyLines { content: &block.content, first_line: block.content_line() };
     let mut envelope = super::envelope::check(&value, expect, policy);
@@ -230,14 +222,16 @@ fn check_text(text: &str, expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutc
         .and_then(Value::as_str)
         .filter(|s| matches!(*s, "success" | "partial" | "error"))
         .map(str::to_string);
-    out.finish(violations)
+    out.finish_with(violations)
 }
 
-impl AgentOutcome {
-    fn finish(mut self, violations: Vec<Finding>) -> Self {
-        self.ok = violations.is_empty();
-        self.violations = violations;
-        self
+impl reply::ReplyOutcome for AgentOutcome {
+    fn findings_mut(&mut self) -> (&mut Vec<Finding>, &mut Vec<Finding>) {
+        (&mut self.violations, &mut self.warnings)
+    }
+
+    fn set_ok(&mut self, ok: bool) {
+        self.ok = ok;
     }
 }
 

@@ -3,7 +3,7 @@
 //! with nothing after it; every path is filtered as `validateFilePaths` does.
 
 use super::paths::{FilteredPath, filter_paths};
-use super::reply::{self, Block};
+use super::reply::{self, Block, ReplyOutcome as _};
 use super::{Finding, KeyLines, describe};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -93,27 +93,19 @@ pub fn check_executor_output(
     root: &Path,
     options: ExecutorOptions,
 ) -> ExecutorOutcome {
-    let text = match reply::decode(bytes) {
-        Ok(text) => text,
-        Err(violation) => return ExecutorOutcome::default().finish(vec![violation]),
-    };
-    let mut out = check_text(&text.text, root, options);
-    reply::clamp_lines(&mut out.violations, &text.text);
-    reply::clamp_lines(&mut out.warnings, &text.text);
-    out.warnings.splice(0..0, text.notes);
-    out
+    reply::check_reply(bytes, |text| check_text(text, root, options))
 }
 
 fn check_text(text: &str, root: &Path, options: ExecutorOptions) -> ExecutorOutcome {
     let mut out = ExecutorOutcome::default();
     let mut violations = Vec::new();
     let Some(block) = find_block(text, options, &mut violations) else {
-        return out.finish(violations);
+        return out.finish_with(violations);
     };
     let read = reply::read_json(&block.content, block.content_line());
     violations.extend(read.findings);
     let Some(value) = read.value else {
-        return out.finish(violations);
+        return out.finish_with(violations);
     };
     let lines = KeyLines { content: &block.content, first_line: block.content_line() };
     let (object, shape_violations) = check_shape(&value, &lines);
@@ -126,7 +118,7 @@ fn check_text(text: &str, root: &Path, options: ExecutorOptions) -> ExecutorOutc
         o
     });
     out.warnings.extend(object_warnings(&value, &lines));
-    out.finish(violations)
+    out.finish_with(violations)
 }
 
 impl<T> PerList<T> {
@@ -139,13 +131,17 @@ impl<T> PerList<T> {
     }
 }
 
-impl ExecutorOutcome {
-    fn finish(mut self, violations: Vec<Finding>) -> Self {
-        self.ok = violations.is_empty();
-        self.violations = violations;
-        self
+impl reply::ReplyOutcome for ExecutorOutcome {
+    fn findings_mut(&mut self) -> (&mut Vec<Finding>, &mut Vec<Finding>) {
+        (&mut self.violations, &mut self.warnings)
     }
 
+    fn set_ok(&mut self, ok: bool) {
+        self.ok = ok;
+    }
+}
+
+impl ExecutorOutcome {
     /// Filter each list that is a list of strings; the kept paths per list.
     fn filter_lists(
         &mut self,

@@ -167,3 +167,43 @@ pub fn clamp_lines(findings: &mut [Finding], text: &str) {
         f.line = f.line.map(|l| l.min(last));
     }
 }
+
+/// The verdict types of the reply checks, so decoding and line clamping are written once.
+pub(crate) trait ReplyOutcome: Default {
+    /// The violations and the warnings.
+    fn findings_mut(&mut self) -> (&mut Vec<Finding>, &mut Vec<Finding>);
+    /// Set whether the contract holds.
+    fn set_ok(&mut self, ok: bool);
+
+    /// Mark the verdict from its violations.
+    fn finish(mut self) -> Self {
+        let ok = self.findings_mut().0.is_empty();
+        self.set_ok(ok);
+        self
+    }
+
+    /// Take `violations` as the reply's violations and mark the verdict.
+    fn finish_with(mut self, violations: Vec<Finding>) -> Self {
+        *self.findings_mut().0 = violations;
+        self.finish()
+    }
+}
+
+/// Decode `bytes`, run `check` on the text, keep every line inside the reply, and put the
+/// decoding notes first among the warnings.
+pub(crate) fn check_reply<O: ReplyOutcome>(bytes: &[u8], check: impl FnOnce(&str) -> O) -> O {
+    let text = match decode(bytes) {
+        Ok(text) => text,
+        Err(violation) => {
+            let mut out = O::default();
+            out.findings_mut().0.push(violation);
+            return out.finish();
+        }
+    };
+    let mut out = check(&text.text);
+    let (violations, warnings) = out.findings_mut();
+    clamp_lines(violations, &text.text);
+    clamp_lines(warnings, &text.text);
+    warnings.splice(0..0, text.notes);
+    out
+}

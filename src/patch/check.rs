@@ -148,7 +148,7 @@ impl Parser<'_, '_> {
 
     /// The entry must do something, and creations/deletions must have matching hunks.
     fn check_content(&mut self, file: &FilePatch<'_>, is_meta: bool) {
-        let is_broken = self.out.defects.iter().rev().any(|d| d.span.offset >= file.span.offset);
+        let is_broken = self.out.defects.len() > self.entry_defects;
         if file.hunks.is_empty() && file.binary.is_none() && !is_meta && !is_broken {
             let message = format!(
                 "entry for `{}` has no hunks and changes nothing; drop it or add its hunks",

@@ -10,8 +10,6 @@ pub(super) struct Raw<'a> {
     pub text: &'a [u8],
     /// Where the line starts.
     pub span: Span,
-    /// Whether a `\n` ends the line (false only for the input's last line).
-    pub has_lf: bool,
 }
 
 impl<'a> Raw<'a> {
@@ -36,89 +34,96 @@ pub(super) struct Endings {
     pub unterminated: Option<Span>,
 }
 
-/// A forward-only cursor over the input's lines.
+/// A forward-only cursor over the input's lines. The current line is kept as plain offsets
+/// (not a cached `Raw`), so the hot loop reads scalars instead of reloading a struct it has
+/// just written.
 #[derive(Debug)]
 pub(super) struct Cursor<'a> {
     input: &'a [u8],
-    current: Option<Raw<'a>>,
-    next_offset: usize,
+    /// Start of the current line; the input length at the end.
+    start: usize,
+    /// End of the current line: its `\n`, or the input length.
+    end: usize,
+    /// 1-based number of the current line.
+    line: usize,
     pub endings: Endings,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(input: &'a [u8]) -> Self {
-        let mut cursor = Self { input, current: None, next_offset: 0, endings: Endings::default() };
-        cursor.load(0, 1);
+        let mut cursor = Self { input, start: 0, end: 0, line: 1, endings: Endings::default() };
+        cursor.locate();
         cursor
     }
 
-    fn read_at(input: &'a [u8], offset: usize, line: usize) -> Option<(Raw<'a>, usize)> {
-        let rest = input.get(offset..).filter(|rest| !rest.is_empty())?;
-        let (text, has_lf, next) = match memchr::memchr(b'\n', rest) {
-            Some(i) => (&rest[..i], true, offset + i + 1),
-            None => (rest, false, input.len()),
+    /// Find the end of the line at `start` and count its ending.
+    #[inline]
+    fn locate(&mut self) {
+        let Some(rest) = self.input.get(self.start..).filter(|r| !r.is_empty()) else {
+            self.end = self.start;
+            return;
         };
-        Some((Raw { text, span: Span { offset, line }, has_lf }, next))
+        if let Some(i) = memchr::memchr(b'\n', rest) {
+            self.end = self.start + i;
+            if i > 0 && rest[i - 1] == b'\r' {
+                self.endings.crlf += 1;
+                self.endings.first_crlf.get_or_insert(self.span());
+            } else {
+                self.endings.lf += 1;
+            }
+        } else {
+            self.end = self.input.len();
+            self.endings.unterminated = Some(self.span());
+        }
     }
 
-    fn load(&mut self, offset: usize, line: usize) {
-        match Self::read_at(self.input, offset, line) {
-            Some((raw, next)) => {
-                if !raw.has_lf {
-                    self.endings.unterminated = Some(raw.span);
-                } else if raw.text.last() == Some(&b'\r') {
-                    self.endings.crlf += 1;
-                    self.endings.first_crlf.get_or_insert(raw.span);
-                } else {
-                    self.endings.lf += 1;
-                }
-                self.current = Some(raw);
-                self.next_offset = next;
-            }
-            None => self.current = None,
-        }
+    fn span(&self) -> Span {
+        Span { offset: self.start, line: self.line }
     }
 
     /// The current line, or `None` at the end of the input.
     #[inline]
     pub fn peek(&self) -> Option<Raw<'a>> {
-        self.current
+        (self.start < self.input.len())
+            .then(|| Raw { text: &self.input[self.start..self.end], span: self.span() })
     }
 
-    /// The line after the current one (computed on demand: only header detection needs it).
-    pub fn peek_next(&self) -> Option<Raw<'a>> {
-        let line = self.current?.span.line + 1;
-        Self::read_at(self.input, self.next_offset, line).map(|(raw, _)| raw)
-    }
-
-    /// The `n`th line after the current one (`n == 1` is [`Cursor::peek_next`]).
+    /// The `n`th line after the current one (computed on demand: only header detection
+    /// needs it).
     pub fn peek_nth(&self, n: usize) -> Option<Raw<'a>> {
-        let mut raw = self.current?;
-        let mut offset = self.next_offset;
+        let mut raw = self.peek()?;
         for _ in 0..n {
-            let (next, after) = Self::read_at(self.input, offset, raw.span.line + 1)?;
-            raw = next;
-            offset = after;
+            let start = raw.span.offset + raw.text.len() + 1;
+            let rest = self.input.get(start..).filter(|r| !r.is_empty())?;
+            let text = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+            raw = Raw { text, span: Span { offset: start, line: raw.span.line + 1 } };
         }
         Some(raw)
+    }
+
+    /// The line after the current one.
+    pub fn peek_next(&self) -> Option<Raw<'a>> {
+        self.peek_nth(1)
     }
 
     /// Move to the next line.
     #[inline]
     pub fn bump(&mut self) {
-        if let Some(cur) = self.current {
-            self.load(self.next_offset, cur.span.line + 1);
+        if self.start < self.input.len() {
+            self.start = (self.end + 1).min(self.input.len());
+            self.line += 1;
+            self.locate();
         }
     }
 
     /// Byte offset where the current line starts (the input length at the end).
     pub fn offset(&self) -> usize {
-        self.current.map_or(self.input.len(), |c| c.span.offset)
+        self.start
     }
 
     /// The input bytes from `start` up to the current line.
     pub fn since(&self, start: usize) -> &'a [u8] {
-        &self.input[start..self.offset()]
+        &self.input[start..self.start]
     }
 
     /// The whole input.

@@ -101,6 +101,7 @@ impl<'a> Parser<'a, '_> {
     /// binary block, or nothing (header-only entries).
     pub fn git_entry(&mut self) {
         let line = self.cur.peek().expect("classify saw a line");
+        self.entry_defects = self.out.defects.len();
         let mut file = FilePatch::empty(line.span, true);
         let mut headers = Headers::default();
         match git_names(&line.trimmed()[b"diff --git ".len()..]) {
@@ -301,6 +302,7 @@ impl<'a> Parser<'a, '_> {
             self.cur.bump();
         }
         let minus = self.cur.peek().expect("classify saw `---` then `+++`");
+        self.entry_defects = self.out.defects.len();
         let mut file = FilePatch::empty(minus.span, false);
         let mut headers = Headers::default();
         if self.minus_plus(minus, false, &mut headers) {

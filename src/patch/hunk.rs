@@ -23,6 +23,12 @@ impl Closed {
     }
 }
 
+/// How a body ended.
+struct Body {
+    is_complete: bool,
+    has_marker: bool,
+}
+
 /// Why a hunk header could not be read.
 enum HeaderError {
     Malformed,
@@ -72,6 +78,7 @@ fn header(t: &[u8], max: u64) -> Result<([u64; 4], &[u8]), HeaderError> {
 impl<'a> Parser<'a, '_> {
     /// Hunks of one entry, then the check for hunk-like lines left over after them.
     pub fn hunks(&mut self, file: &mut FilePatch<'a>) {
+        let mut has_marker = false;
         while let Some(line) = self.cur.peek() {
             let t = line.trimmed();
             if !t.starts_with(b"@@") {
@@ -91,10 +98,15 @@ impl<'a> Parser<'a, '_> {
                 return;
             };
             self.cur.bump();
-            let is_complete = self.body(&mut hunk);
-            self.check_order(file, &hunk);
+            let body = self.body(&mut hunk);
+            self.check_order(file, &hunk, has_marker);
+            has_marker = body.has_marker;
+            if !body.is_complete {
+                // Counts are untrusted: give back what they reserved beyond the lines read.
+                hunk.lines.shrink_to_fit();
+            }
             file.hunks.push(hunk);
-            if !is_complete {
+            if !body.is_complete {
                 self.skip_to_entry();
                 return;
             }
@@ -104,7 +116,7 @@ impl<'a> Parser<'a, '_> {
 
     fn hunk_header(&mut self, line: Raw<'a>) -> Option<Hunk<'a>> {
         let t = line.trimmed();
-        let quoted = quote_input(line.text);
+        let quoted = || quote_input(line.text);
         let ([old_start, old_count, new_start, new_count], section) = match header(
             t,
             self.options.max_line_number,
@@ -112,7 +124,8 @@ impl<'a> Parser<'a, '_> {
             Ok(numbers) => numbers,
             Err(HeaderError::Malformed) => {
                 let message = format!(
-                    "hunk header `{quoted}` does not read `@@ -a,b +c,d @@`; give real line numbers and counts"
+                    "hunk header `{}` does not read `@@ -a,b +c,d @@`; give real line numbers and counts",
+                    quoted()
                 );
                 self.defect(DefectCode::BadHunkHeader, line.span, message);
                 return None;
@@ -120,14 +133,15 @@ impl<'a> Parser<'a, '_> {
             Err(HeaderError::TooLarge) => {
                 let max = self.options.max_line_number;
                 let message =
-                    format!("hunk header `{quoted}` has a line number or count beyond {max}");
+                    format!("hunk header `{}` has a line number or count beyond {max}", quoted());
                 self.defect(DefectCode::LineNumberTooLarge, line.span, message);
                 return None;
             }
         };
         if (old_start == 0 && old_count > 0) || (new_start == 0 && new_count > 0) {
             let message = format!(
-                "hunk header `{quoted}` starts at line 0 but has lines; lines count from 1"
+                "hunk header `{}` starts at line 0 but has lines; lines count from 1",
+                quoted()
             );
             self.defect(DefectCode::BadHunkHeader, line.span, message);
             return None;
@@ -143,12 +157,20 @@ impl<'a> Parser<'a, '_> {
         })
     }
 
-    /// Read the body by its counts; false (after a defect) when it is broken.
-    fn body(&mut self, hunk: &mut Hunk<'a>) -> bool {
-        let (mut old, mut new) = (hunk.old_count, hunk.new_count);
-        let wanted = old.saturating_add(new).min(1 << 16);
-        hunk.lines.reserve(usize::try_from(wanted).unwrap_or(0));
+    /// Read the body by its counts.
+    fn body(&mut self, hunk: &mut Hunk<'a>) -> Body {
         let mut closed = Closed::default();
+        let is_complete =
+            self.body_lines(hunk, &mut closed) && self.trailing_marker(hunk, &mut closed);
+        Body { is_complete, has_marker: closed.old || closed.new }
+    }
+
+    /// The lines the counts ask for; false (after a defect) when they are not there.
+    fn body_lines(&mut self, hunk: &mut Hunk<'a>, closed: &mut Closed) -> bool {
+        let (mut old, mut new) = (hunk.old_count, hunk.new_count);
+        let wanted = old.saturating_add(new).min(1 << 12);
+        hunk.lines.reserve(usize::try_from(wanted).unwrap_or(0));
+        let mut has_change = false;
         while old > 0 || new > 0 {
             let Some(line) = self.cur.peek() else {
                 self.too_short(hunk, None, old, new);
@@ -163,7 +185,7 @@ impl<'a> Parser<'a, '_> {
                     LineKind::Context
                 }
                 Some(b'\\') => {
-                    if !self.no_newline(hunk, &mut closed, line) {
+                    if !self.no_newline(hunk, closed, line) {
                         return false;
                     }
                     self.cur.bump();
@@ -189,21 +211,29 @@ impl<'a> Parser<'a, '_> {
             }
             match kind {
                 LineKind::Context => (old, new) = (old - 1, new - 1),
-                LineKind::Add => new -= 1,
-                LineKind::Remove => old -= 1,
+                LineKind::Add => (new, has_change) = (new - 1, true),
+                LineKind::Remove => (old, has_change) = (old - 1, true),
             }
             let text = line.text.get(1..).unwrap_or_default();
             hunk.lines.push(Line { kind, text, has_newline: true, line: line.span.line });
             self.cur.bump();
         }
-        if let Some(line) = self.cur.peek().filter(|l| l.first() == Some(b'\\')) {
-            if !self.no_newline(hunk, &mut closed, line) {
-                return false;
-            }
+        if !has_change {
+            self.context_only(hunk);
+        }
+        true
+    }
+
+    /// A marker right after the counts are used up belongs to the hunk's last line.
+    fn trailing_marker(&mut self, hunk: &mut Hunk<'a>, closed: &mut Closed) -> bool {
+        let Some(line) = self.cur.peek().filter(|l| l.first() == Some(b'\\')) else {
+            return true;
+        };
+        let is_ok = self.no_newline(hunk, closed, line);
+        if is_ok {
             self.cur.bump();
         }
-        self.check_effect(hunk);
-        true
+        is_ok
     }
 
     /// A `\ No newline at end of file` marker: it belongs to the line before it.
@@ -234,7 +264,7 @@ impl<'a> Parser<'a, '_> {
     fn interrupted(&mut self, hunk: &Hunk<'a>, line: Raw<'a>, old: u64, new: u64) {
         let t = line.trimmed();
         if t.starts_with(b"```") && self.options.is_strict {
-            let message = format!("markdown fence `{}` inside a hunk", quote_input(line.text));
+            let message = format!("markdown fence line {} inside a hunk", quote_input(line.text));
             self.defect(DefectCode::MarkdownFence, line.span, message);
         } else if t.starts_with(b"@@") || t.starts_with(b"diff ") || self.is_entry_start(line) {
             self.too_short(hunk, Some(line), old, new);
@@ -277,14 +307,12 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// A hunk with no added and no removed line does nothing (git: corrupt patch).
-    fn check_effect(&mut self, hunk: &Hunk<'a>) {
-        if hunk.lines.iter().all(|l| l.kind == LineKind::Context) {
-            let message = format!(
-                "hunk `{}` has no added or removed line; drop it",
-                quote_input(hunk_header_text(self, hunk))
-            );
-            self.defect(DefectCode::ContextOnlyHunk, hunk.span, message);
-        }
+    fn context_only(&mut self, hunk: &Hunk<'a>) {
+        let message = format!(
+            "hunk `{}` has no added or removed line; drop it",
+            quote_input(hunk_header_text(self, hunk))
+        );
+        self.defect(DefectCode::ContextOnlyHunk, hunk.span, message);
     }
 
     /// Hunk-like lines after the last hunk's counts are used up: `git apply` drops them.
@@ -302,19 +330,23 @@ impl<'a> Parser<'a, '_> {
             _ => false,
         };
         if is_hunk_like {
-            let message = format!(
-                "`{}` follows a hunk whose counts are used up (git would drop it); fix the hunk counts",
-                quote_input(line.text)
-            );
+            let message = if line.text.is_empty() {
+                "a blank line follows a hunk whose counts are used up; git reads it as an empty context line and drops it: remove it or fix the counts".to_owned()
+            } else {
+                format!(
+                    "`{}` follows a hunk whose counts are used up (git would drop it); fix the hunk counts",
+                    quote_input(line.text)
+                )
+            };
             self.defect(DefectCode::HunkTooLong, line.span, message);
             self.skip_to_entry();
         }
     }
 
     /// Hunks of one file must ascend and not overlap; a `\ No newline` must be in the last.
-    fn check_order(&mut self, file: &FilePatch<'a>, hunk: &Hunk<'a>) {
+    fn check_order(&mut self, file: &FilePatch<'a>, hunk: &Hunk<'a>, prev_has_marker: bool) {
         let Some(prev) = file.hunks.last() else { return };
-        if prev.lines.iter().any(|l| !l.has_newline) {
+        if prev_has_marker {
             let message =
                 "a hunk follows one that ends its file with `\\ No newline at end of file`"
                     .to_owned();

@@ -45,6 +45,8 @@ pub(super) struct Parser<'a, 'o> {
     /// A defect that names a foreign format (ed, normal, context, combined, bare hunk): then
     /// "no file headers" would only repeat it.
     pub saw_foreign: bool,
+    /// How many defects there were when the current entry started.
+    pub entry_defects: usize,
 }
 
 /// What a line at the top level starts.
@@ -72,6 +74,7 @@ pub(super) fn run<'a>(input: &'a [u8], options: &ParseOptions) -> Parsed<'a> {
         out: Parsed::default(),
         notes: Notes::default(),
         saw_foreign: false,
+        entry_defects: 0,
     };
     parser.document();
     parser.finish()
@@ -179,9 +182,9 @@ impl<'a> Parser<'a, '_> {
         is_start || line.text.starts_with(b"diff --cc ")
     }
 
-    /// Skip the current line and everything up to the next entry.
+    /// Skip everything up to the next entry (the current line too, unless it starts one: a
+    /// hunk cut short by the next `diff --git` must not swallow that entry).
     pub fn skip_to_entry(&mut self) {
-        self.cur.bump();
         while let Some(line) = self.cur.peek() {
             if self.is_entry_start(line) {
                 break;
@@ -263,7 +266,7 @@ impl<'a> Parser<'a, '_> {
     fn fence(&mut self, line: Raw<'a>) {
         if self.options.is_strict {
             let message = format!(
-                "markdown fence `{}` around the patch; send the raw diff without ``` lines",
+                "markdown fence line {} around the patch; send the raw diff without fence lines",
                 quote_input(line.text)
             );
             self.defect(DefectCode::MarkdownFence, line.span, message);

@@ -125,8 +125,11 @@ pub(super) fn git_names(rest: &[u8]) -> Result<Option<NamePair>, &'static str> {
         let after = after.strip_prefix(b" ").ok_or("no space after the first quoted name")?;
         Some((old, second_name(after)?))
     } else if rest.last() == Some(&b'"') {
-        let i = memchr::memmem::rfind(rest, b" \"").ok_or("malformed quoted name")?;
-        Some((rest[..i].to_vec(), second_name(&rest[i + 1..])?))
+        // An unquoted first name: the second starts at the first ` "` that unquotes to the end.
+        let second = memchr::memmem::find_iter(rest, b" \"")
+            .find_map(|i| Some((i, second_name(&rest[i + 1..]).ok()?)))
+            .ok_or("malformed quoted name")?;
+        Some((rest[..second.0].to_vec(), second.1))
     } else {
         return Ok(split_unquoted(rest));
     };

@@ -56,15 +56,14 @@ pub fn paths_text(report: &PathsReport) -> String {
         let _ = writeln!(out, "kept     {path}");
     }
     for f in &report.filtered {
-        let _ = writeln!(
-            out,
-            "filtered {}: {}: {}",
-            display_bytes(f.path.as_bytes()),
-            f.code,
-            f.reason
-        );
+        let _ = writeln!(out, "filtered {}", filtered_line(f));
     }
     out
+}
+
+/// `PATH: code: reason`, the path escaped.
+fn filtered_line(f: &FilteredPath) -> String {
+    format!("{}: {}: {}", display_bytes(f.path.as_bytes()), f.code, f.reason)
 }
 
 /// Compiler-style lines for `contract executor-output` and `contract agent`:
@@ -100,13 +99,7 @@ pub fn executor_text(outcome: &ExecutorOutcome, name: &str) -> String {
     ];
     for (key, filtered) in lists {
         for f in filtered {
-            let _ = writeln!(
-                out,
-                "{name}: filtered[{key}] {}: {}: {}",
-                display_bytes(f.path.as_bytes()),
-                f.code,
-                f.reason
-            );
+            let _ = writeln!(out, "{name}: filtered[{key}] {}", filtered_line(f));
         }
     }
     out.push_str(&findings_text(name, &outcome.violations, &outcome.warnings));

@@ -211,14 +211,34 @@ pub fn apply_text(outcome: &ActionOutcome) -> String {
     let mut out = String::new();
     let id = outcome.ids.join(", ");
     if outcome.action == "applied" {
-        let _ = writeln!(out, "applied {id}: {} file(s) written", outcome.files.len());
+        let _ = writeln!(out, "applied {id}: wrote {}", sanitize(&outcome.files.join(", ")));
     } else {
-        let _ =
-            writeln!(out, "refused to apply {id}: violations remain that --override does not name");
+        let _ = writeln!(out, "refused to apply {id}: violations remain that no --override names");
     }
     for v in &outcome.remaining {
         let mark = if v.is_overridden { "overridden" } else { "remaining " };
         let _ = writeln!(out, "  {mark}  {}: {} [{}]", v.rule, sanitize(&v.message), v.code);
+    }
+    let mut missing: Vec<&str> = Vec::new();
+    for v in outcome.remaining.iter().filter(|v| !v.is_overridden) {
+        if !missing.contains(&v.rule.as_str()) {
+            missing.push(v.rule.as_str());
+        }
+    }
+    // A patch that does not parse or apply cannot be written whatever a person decides, so
+    // overriding `malformed` is never suggested.
+    let is_unappliable = missing.contains(&RuleId::Malformed.as_str());
+    missing.retain(|r| *r != RuleId::Malformed.as_str());
+    if is_unappliable {
+        let _ = writeln!(
+            out,
+            "the patch does not apply to HEAD as it stands: `patchgate review export {id}` and \
+             fix it by hand"
+        );
+    } else if !missing.is_empty() {
+        let flags: Vec<String> = missing.iter().map(|r| format!("--override {r}")).collect();
+        let _ =
+            writeln!(out, "to apply it anyway: patchgate review apply {id} {}", flags.join(" "));
     }
     out
 }

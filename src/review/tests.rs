@@ -324,3 +324,24 @@ fn overrides_must_name_every_remaining_rule() {
     let clean = Report::from_violations(Vec::new(), Vec::new(), "ok");
     assert!(decide_override(&clean, &[]).is_allowed());
 }
+
+#[test]
+fn concurrent_writers_and_pruners_never_fail_and_stay_bounded() {
+    let (_dir, store) = store();
+    let policy = ReviewPolicy { keep: 5, max_age_days: 0, max_entries: 100 };
+    std::thread::scope(|scope| {
+        for t in 0..6 {
+            let store = &store;
+            scope.spawn(move || {
+                for n in 0..10 {
+                    let entry = Entry::new(new_entry(&format!("t{t}-{n}")), SystemTime::now());
+                    store.write(&entry).unwrap();
+                    store.prune(&policy, SystemTime::now()).unwrap();
+                }
+            });
+        }
+    });
+    let listing = store.list().unwrap();
+    assert!(listing.skipped.is_empty(), "{:?}", listing.skipped);
+    assert_eq!(listing.entries.len(), 5);
+}

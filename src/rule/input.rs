@@ -1,7 +1,7 @@
 //! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
 //! compiled once.
 
-use crate::patch::{Defect, DefectCode, FilePatch, Parsed, Patch};
+use crate::patch::{Defect, DefectCode, FilePatch, Operation, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
 use std::collections::HashSet;
@@ -109,6 +109,24 @@ pub struct PatchPath<'p, 'a> {
 }
 
 impl PatchPath<'_, '_> {
+    /// What the entry does to this path, as a verb phrase with the path (`creates src/a.rs`,
+    /// `renames a file to src/b.rs`), for messages.
+    #[must_use]
+    pub fn action(&self) -> String {
+        let name = self.display();
+        let is_source = self.file.old_path.as_deref() == Some(self.raw)
+            && self.file.new_path.as_deref() != Some(self.raw);
+        match (self.file.operation, is_source) {
+            (Operation::Create, _) => format!("creates {name}"),
+            (Operation::Delete, _) => format!("deletes {name}"),
+            (Operation::Modify, _) => format!("modifies {name}"),
+            (Operation::Rename, true) => format!("renames {name}"),
+            (Operation::Rename, false) => format!("renames a file to {name}"),
+            (Operation::Copy, true) => format!("copies {name}"),
+            (Operation::Copy, false) => format!("copies a file to {name}"),
+        }
+    }
+
     /// The path for messages: normalised when it passed, escaped bytes otherwise.
     #[must_use]
     pub fn display(&self) -> String {

@@ -12,11 +12,12 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
     let mut seen: HashSet<RepoPath> = HashSet::new();
     if let Some(patch) = input.usable_patch() {
         for entry in patch_paths(patch) {
-            let Ok(checked) = entry.checked else { continue };
+            let Ok(checked) = entry.checked.clone() else { continue };
             if seen.contains(&checked) {
                 continue;
             }
-            if let Some(v) = placement(input, &checked, "patch modifies") {
+            let subject = format!("patch {}", entry.action());
+            if let Some(v) = placement(input, &checked, &subject) {
                 out.push(v.in_file(checked.as_str()).at(None, Some(entry.file.span.line)));
             }
             seen.insert(checked);
@@ -43,7 +44,7 @@ fn list_entries(
                     .in_file(e.input.clone()),
             ),
             Ok(p) if field == "filesWritten" && !seen.contains(&p) => {
-                let claim = format!("{field} claims");
+                let claim = format!("{field} lists {p}");
                 out.extend(placement(input, &p, &claim).map(|v| v.in_file(p.as_str())));
             }
             Ok(_) => {}
@@ -52,22 +53,23 @@ fn list_entries(
     out
 }
 
-/// Why `path` may not be written by this step, if it may not.
-fn placement(input: &Input<'_>, path: &RepoPath, verb: &str) -> Option<Violation> {
+/// Why `path` may not be written by this step, if it may not. `subject` names the path and
+/// who writes it (`patch creates src/a.rs`).
+fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violation> {
     let scope = input.scope;
     let p = path.as_str();
     if let Some(pattern) = scope.excluded.matching_pattern(p) {
         return Some(Violation::new(
             RuleId::Scope,
             "excluded_path",
-            format!("{verb} {p}, which is excluded by '{pattern}'"),
+            format!("{subject}, which is excluded by '{pattern}'"),
         ));
     }
     if scope.allowed.as_ref().is_some_and(|allowed| !allowed.is_match(p)) {
         return Some(Violation::new(
             RuleId::Scope,
             "outside_allowed_files",
-            format!("{verb} {p}, which is outside allowedFiles"),
+            format!("{subject}, which is outside allowedFiles"),
         ));
     }
     let is_fix = input.mode() == Some(Mode::FixRegression);
@@ -75,7 +77,7 @@ fn placement(input: &Input<'_>, path: &RepoPath, verb: &str) -> Option<Violation
         return Some(Violation::new(
             RuleId::Scope,
             "not_in_apply_files",
-            format!("{verb} {p}, which the apply run did not change (not in applyFiles)"),
+            format!("{subject}, which the apply run did not change (not in applyFiles)"),
         ));
     }
     None

@@ -11,7 +11,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
     let mut reported: HashSet<RepoPath> = HashSet::new();
     let mut out = Vec::new();
     for entry in patch_paths(patch) {
-        let Ok(named) = entry.checked else { continue };
+        let Ok(named) = entry.checked.clone() else { continue };
         if written.contains(&named) || reported.contains(&named) {
             continue;
         }
@@ -19,7 +19,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
             Violation::new(
                 RuleId::Undeclared,
                 "undeclared_file",
-                format!("patch modifies {named}, which is not in filesWritten"),
+                format!("patch {}, which is not in filesWritten", entry.action()),
             )
             .in_file(named.as_str())
             .at(None, Some(entry.file.span.line)),

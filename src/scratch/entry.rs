@@ -180,18 +180,15 @@ fn refuse_mode(
     let (code, message) = match mode {
         mode::FILE | mode::EXECUTABLE => return,
         mode::SYMLINK if policy.allow_symlinks => return,
-        mode::GITLINK if policy.allow_gitlinks => return,
         mode::SYMLINK => (
             code::SYMLINK_REFUSED,
             format!(
-                "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [scratch] allow_symlinks = true"
+                "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [rules] allow_symlinks = true"
             ),
         ),
         mode::GITLINK => (
             code::GITLINK_REFUSED,
-            format!(
-                "{name} is a submodule (mode 160000); gitlinks are refused unless .patchgate.toml [scratch] allow_gitlinks = true"
-            ),
+            format!("{name} is a submodule (mode 160000); submodule commits are never patched"),
         ),
         odd => (
             code::ODD_MODE,
@@ -218,7 +215,7 @@ fn binary_content(
     let full = file.index.as_ref().filter(|i| i.is_full());
     let why = match (policy.allow_binary, full) {
         (false, _) => {
-            "patchgate cannot check binary content; commit it by hand, or set .patchgate.toml [scratch] allow_binary = true for full-index binary patches"
+            "patchgate cannot check binary content; commit it by hand, or set .patchgate.toml [rules] allow_binary = true for full-index binary patches"
         }
         (true, None) => {
             "it has no full index line (git diff --binary --full-index), so the base content cannot be verified"

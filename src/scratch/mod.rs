@@ -44,9 +44,9 @@ pub mod code {
     pub const PREIMAGE_MISMATCH: &str = "preimage_mismatch";
     /// A mode outside 100644/100755 (setuid, 100664, ...).
     pub const ODD_MODE: &str = "odd_mode";
-    /// A symbolic link (120000) while `[scratch] allow_symlinks` is off.
+    /// A symbolic link (120000) while `[rules] allow_symlinks` is off.
     pub const SYMLINK_REFUSED: &str = "symlink_refused";
-    /// A gitlink (160000) while `[scratch] allow_gitlinks` is off.
+    /// A gitlink (160000): submodule commits are never patched.
     pub const GITLINK_REFUSED: &str = "gitlink_refused";
     /// A file whose type changes in place (file to symlink, ...) instead of delete + create.
     pub const TYPE_CHANGE: &str = "type_change";
@@ -80,16 +80,19 @@ pub mod code {
     pub const CHECK_CMD_PASSED: &str = "check_cmd_passed";
 }
 
-/// `.patchgate.toml` `[scratch]`: what the repository check lets through.
+/// What the repository check lets through. `.patchgate.toml` `[scratch]` sets
+/// `check_index_ids` and `check_timeout_secs`; `allow_symlinks` and `allow_binary` are the
+/// `[rules]` keys of the same name (one switch for the rules and this check), filled in by the
+/// caller. Gitlinks (mode 160000) are always refused, as the `malformed` rule does.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScratchPolicy {
     /// Accept symbolic links (mode 120000). Paths through a link are refused regardless.
+    #[serde(skip)]
     pub allow_symlinks: bool,
-    /// Accept gitlinks (mode 160000, submodule commits).
-    pub allow_gitlinks: bool,
     /// Accept `GIT binary patch` entries whose full `index` ids match the base (content is not
     /// checked).
+    #[serde(skip)]
     pub allow_binary: bool,
     /// Require the `index` line's old id, when present, to match the base blob.
     pub check_index_ids: bool,
@@ -101,7 +104,6 @@ impl Default for ScratchPolicy {
     fn default() -> Self {
         Self {
             allow_symlinks: false,
-            allow_gitlinks: false,
             allow_binary: false,
             check_index_ids: true,
             check_timeout_secs: 300,

@@ -26,6 +26,7 @@ mod schemas;
 mod tests;
 
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
+pub use repository::scratch_policy;
 pub use schemas::json_schemas;
 
 use crate::config::{Config, ConfigError};
@@ -66,6 +67,8 @@ pub struct Options {
     pub judge: Option<JudgeOptions>,
     /// How strictly to parse the patch (strict by default).
     pub parse: ParseOptions,
+    /// The repository phase: `--base`, `--check-cmd`, `--check-timeout`.
+    pub scratch: crate::scratch::Options,
 }
 
 /// Why a result could not be evaluated.
@@ -156,9 +159,10 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
         apply_patch: apply_parsed.as_ref().map(|p| &p.patch),
         scope: &scope,
     };
+    note_unknown_apply_run(&input, &mut findings);
     findings.violations = rule::evaluate(&input, &policy);
     note_warnings(parsed.as_ref(), &mut findings);
-    repository::check_repository(ctx, &input, &mut findings)?;
+    repository::check_repository(ctx, &input, options, &mut findings)?;
     if findings.violations.is_empty()
         && let Some(judge) = &options.judge
     {
@@ -203,6 +207,19 @@ fn note_unknown_fields(raw: &[u8], findings: &mut Findings) {
         findings.notes.push(Note {
             code: "unknown_field".into(),
             message: format!("result field '{name}' is not part of the schema and was ignored"),
+            patch_line: None,
+        });
+    }
+}
+
+/// A `fix_regression` result against a step without `applyPatch` cannot be compared with the
+/// apply run; say so rather than imply the reversal checks ran in full.
+fn note_unknown_apply_run(input: &Input<'_>, findings: &mut Findings) {
+    if input.mode() == Some(crate::step::Mode::FixRegression) && input.apply_patch.is_none() {
+        findings.notes.push(Note {
+            code: "apply_run_unknown".into(),
+            message: "the step has no applyPatch: only no-op bodies were checked for reversal"
+                .into(),
             patch_line: None,
         });
     }

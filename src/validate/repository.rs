@@ -1,24 +1,74 @@
 //! The repository phase of `validate`: checks that need the base tree (applies and rolls back,
-//! symlinks in the base tree, `expect` post-conditions). The scratch work adds them here.
+//! symlinks in the base tree, `expect` post-conditions, `--check-cmd`), run by
+//! [`crate::scratch::check`].
 
-use super::{Context, Findings, ValidateError};
-use crate::rule::{Input, Note};
+use super::{Context, Findings, Options, ValidateError};
+use crate::rule::{Input, Note, Violation};
+use crate::scratch::{self, ScratchError, ScratchPolicy};
 
 /// Run the repository-aware checks. Without a repository they are skipped, and a
-/// `repository_checks_skipped` note says so. Returns `Err` when the repository cannot be read.
-#[allow(clippy::unnecessary_wraps, reason = "the scratch checks read git objects and can fail")]
+/// `repository_checks_skipped` note says so; without a usable patch there is nothing to check.
+/// `--check-cmd` runs only when nothing was rejected so far. Returns `Err` when the repository
+/// cannot be read, or the base or an `expect` regex is unusable (refused input).
 pub(super) fn check_repository(
     ctx: &Context<'_>,
     input: &Input<'_>,
+    options: &Options,
     findings: &mut Findings,
 ) -> Result<(), ValidateError> {
-    let _ = input;
-    if ctx.repo.is_none() {
+    let Some(repo) = ctx.repo else {
         findings.notes.push(Note {
             code: "repository_checks_skipped".into(),
             message: "no repository: applying, rolling back and `expect` were not checked".into(),
             patch_line: None,
         });
+        return Ok(());
+    };
+    let Some(patch) = input.usable_patch() else { return Ok(()) };
+    let policy = scratch_policy(ctx.config)?;
+    let mut scratch_options = options.scratch.clone();
+    if !findings.violations.is_empty() {
+        scratch_options.check_cmd = None;
     }
+    let scratch_ctx = scratch::Context { repo, patch, step: ctx.step, policy: &policy };
+    let outcome = scratch::check(&scratch_ctx, &scratch_options).map_err(into_validate_error)?;
+    let fresh: Vec<_> =
+        outcome.violations.into_iter().filter(|v| !is_reported(&findings.violations, v)).collect();
+    findings.violations.extend(fresh);
+    findings.notes.extend(outcome.notes);
     Ok(())
+}
+
+/// The rules' own code for what a scratch refusal says again (a mode or binary entry the
+/// `malformed` rule already read from the headers).
+const TWINS: [(&str, &str); 4] = [
+    (scratch::code::SYMLINK_REFUSED, "symlink"),
+    (scratch::code::GITLINK_REFUSED, "gitlink"),
+    (scratch::code::ODD_MODE, "unsupported_mode"),
+    (scratch::code::BINARY_REFUSED, "binary_patch"),
+];
+
+fn is_reported(found: &[Violation], v: &Violation) -> bool {
+    let Some((_, twin)) = TWINS.iter().find(|(code, _)| *code == v.code) else { return false };
+    found.iter().any(|f| f.code == *twin && f.file == v.file)
+}
+
+/// `[scratch]`, plus the `[rules]` switches for links and binary entries.
+pub fn scratch_policy(config: &crate::config::Config) -> Result<ScratchPolicy, ValidateError> {
+    let rules: crate::rule::RulePolicy = config.section("rules")?;
+    let scratch: ScratchPolicy = config.section("scratch")?;
+    Ok(ScratchPolicy {
+        allow_symlinks: rules.allow_symlinks,
+        allow_binary: rules.allow_binary,
+        ..scratch
+    })
+}
+
+fn into_validate_error(e: ScratchError) -> ValidateError {
+    match e {
+        ScratchError::BadBase { .. } | ScratchError::BadExpect { .. } => {
+            ValidateError::InvalidStep { message: e.to_string() }
+        }
+        other => ValidateError::Repository { message: other.to_string() },
+    }
 }

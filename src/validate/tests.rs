@@ -142,3 +142,10 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn fix_regression_without_apply_patch_is_noted() {
+    let result = br#"{"mode": "fix_regression", "success": false, "summary": "cannot reproduce"}"#;
+    let report = run(&step(), result, &Options::default()).unwrap();
+    assert!(report.notes.iter().any(|n| n.code == "apply_run_unknown"), "{:?}", report.notes);
+}

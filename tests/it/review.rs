@@ -42,19 +42,26 @@ impl Setup {
 
     /// Run `validate` on the undeclared-file result for step `step_id`; extra args appended.
     fn reject(&self, step_id: &str, extra: &[&str]) -> Output {
-        let step = serde_json::json!({
-            "id": step_id,
-            "description": "Change old to new in a.txt",
-            "allowedFiles": ["a.txt", "b.txt"],
-        });
         let result = serde_json::json!({
             "mode": "apply", "success": true, "patch": PATCH,
             "filesWritten": ["a.txt"], "filesTouched": ["a.txt"],
             "summary": "Changed old to new in a.txt",
         });
-        let (step, result) = (self.input("step.json", &step), self.input("result.json", &result));
+        self.reject_result(step_id, result.to_string().as_bytes(), extra)
+    }
+
+    /// Run `validate` on `result` (raw bytes) for step `step_id`; it must reject.
+    fn reject_result(&self, step_id: &str, result: &[u8], extra: &[&str]) -> Output {
+        let step = serde_json::json!({
+            "id": step_id,
+            "description": "Change old to new in a.txt",
+            "allowedFiles": ["a.txt", "b.txt"],
+        });
+        let step = self.input("step.json", &step);
+        let result_file = self.inputs.path().join("result.json");
+        std::fs::write(&result_file, result).expect("write input");
         let mut cmd = self.repo.patchgate();
-        cmd.arg("validate").arg("--step").arg(&step).arg("--result").arg(&result).args(extra);
+        cmd.arg("validate").arg("--step").arg(&step).arg("--result").arg(&result_file).args(extra);
         let out = cmd.output().expect("run validate");
         assert_eq!(code(&out), 1, "validate must reject: {}", String::from_utf8_lossy(&out.stdout));
         out
@@ -318,4 +325,112 @@ fn drop_removes_entries() {
     assert_eq!(code(&s.review(&["drop", "--all"])), 0);
     assert!(s.list().is_empty());
     assert_eq!(code(&s.review(&["drop"])), 2, "drop needs ids or --all");
+}
+
+#[test]
+fn apply_needs_every_remaining_rule_overridden() {
+    let s = Setup::new();
+    s.repo.git(&["config", "user.name", "Rev Iewer"]);
+    s.repo.git(&["config", "user.email", "rev@example.com"]);
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let worktree = || {
+        let read = |f: &str| std::fs::read_to_string(s.repo.path().join(f)).ok();
+        (read("a.txt"), read("b.txt"))
+    };
+    let untouched = (Some("old\n".to_owned()), None);
+
+    let out = s.review(&["apply", &id, "--format", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["action"], "refused");
+    assert_eq!(v["remaining"][0]["rule"], "undeclared");
+    assert_eq!(v["remaining"][0]["is_overridden"], false);
+    assert_eq!(worktree(), untouched);
+
+    let out = s.review(&["apply", &id, "--override", "scope", "--format", "json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(json(&out)["action"], "refused");
+    assert_eq!(worktree(), untouched);
+    assert_eq!(code(&s.review(&["apply", &id, "--override", "no-such-rule"])), 2);
+
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["action"], "applied");
+    assert_eq!(v["files"], serde_json::json!(["a.txt", "b.txt"]));
+    assert_eq!(worktree(), (Some("new\n".to_owned()), Some("hello\n".to_owned())));
+    assert_eq!(s.repo.git(&["diff", "--cached", "--name-only"]), "", "no --index: index untouched");
+
+    let shown = json(&s.review(&["show", &id, "--format", "json"]));
+    let recorded = &shown["entry"]["overrides"][0];
+    assert_eq!(recorded["who"], "Rev Iewer <rev@example.com>");
+    assert_eq!(recorded["rules"], serde_json::json!(["undeclared"]));
+    assert_eq!(recorded["head"].as_str().unwrap(), s.repo.git(&["rev-parse", "HEAD"]).trim());
+    assert_eq!(s.list()[0]["is_applied"], true);
+}
+
+#[test]
+fn apply_with_index_stages_the_files() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    let out = s.review(&["apply", &id, "--index", "--override", "undeclared"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(s.repo.git(&["diff", "--cached", "--name-only"]), "a.txt\nb.txt\n");
+    assert_eq!(s.repo.git(&["status", "--porcelain"]), "M  a.txt\nA  b.txt\n");
+}
+
+#[test]
+fn apply_leaves_uncommitted_edits_alone() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    s.repo.write("a.txt", "edited by hand\n");
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(json(&out)["error"]["code"], "worktree_dirty");
+    let a = std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap();
+    assert_eq!(a, "edited by hand\n");
+    assert!(!s.repo.path().join("b.txt").exists());
+    assert_eq!(s.list()[0]["is_applied"], false);
+}
+
+/// Re-validation runs against the current HEAD: once `a.txt` moved on, the stored patch no longer
+/// applies, and no override makes it.
+#[test]
+fn apply_revalidates_against_the_current_head() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let id = s.only_id();
+    s.repo.commit(&[("a.txt", "changed upstream\n")], "move on");
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let remaining = json(&out)["remaining"].clone();
+    let uncovered: Vec<&Value> =
+        remaining.as_array().unwrap().iter().filter(|v| v["is_overridden"] == false).collect();
+    assert_eq!(uncovered.len(), 1, "{remaining}");
+    assert_eq!(uncovered[0]["rule"], "malformed");
+    // Naming `malformed` too cannot make a patch apply that does not.
+    let args = ["apply", &id, "--override", "undeclared", "--override", "malformed"];
+    let out = s.review(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert_eq!(json(&out)["error"]["code"], "cannot_apply");
+    let a = std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap();
+    assert_eq!(a, "changed upstream\n");
+    assert!(!s.repo.path().join("b.txt").exists());
+}
+
+#[test]
+fn a_result_without_a_patch_is_kept_raw_and_cannot_be_exported() {
+    let s = Setup::new();
+    s.reject_result("step-1", b"Sorry, I could not find a.txt.", &[]);
+    let id = s.only_id();
+    let shown = json(&s.review(&["show", &id, "--format", "json"]));
+    assert_eq!(shown["entry"]["result"], "Sorry, I could not find a.txt.");
+    assert_eq!(shown["patch"], Value::Null);
+    assert_eq!(shown["annotations"][0]["rule"], "schema");
+    let out = s.review(&["export", &id, "--format", "json"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["error"]["code"], "no_patch");
 }

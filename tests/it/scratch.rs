@@ -15,7 +15,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The command the fixtures run.
-const COMMAND: &str = "apply";
+const COMMAND: &str = "validate";
 
 struct Case {
     name: String,
@@ -78,9 +78,11 @@ fn inputs(case_dir: &Path, name: &str, out: &Path) -> (PathBuf, PathBuf) {
     (step_path, result_path)
 }
 
-fn run_case(case: &Case) -> (TestRepo, Output) {
+/// Run the case; return its output and the violation codes of its `--report`.
+fn run_case(case: &Case) -> (Output, Value) {
     let repo = setup(&case.dir);
     let io = tempfile::tempdir().expect("test fixture io");
+    let report = io.path().join("report.json");
     let (step, result) = inputs(&case.dir, &case.name, io.path());
     let extra: Vec<String> =
         read(&case.dir, "args.txt").unwrap_or_default().lines().map(str::to_owned).collect();
@@ -91,10 +93,28 @@ fn run_case(case: &Case) -> (TestRepo, Output) {
         .arg(&step)
         .arg("--result")
         .arg(&result)
+        .arg("--report")
+        .arg(&report)
         .args(&extra)
         .output()
         .expect("test fixture io");
-    (repo, out)
+    let report: Value = std::fs::read(&report)
+        .map_or(Value::Null, |bytes| serde_json::from_slice(&bytes).expect("the report is JSON"));
+    let codes: Vec<Value> = report["violations"]
+        .as_array()
+        .map(|v| {
+            v.iter()
+                .map(|v| {
+                    json!(format!(
+                        "{}/{}",
+                        v["rule"].as_str().unwrap_or_default(),
+                        v["code"].as_str().unwrap_or_default()
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (out, Value::from(codes))
 }
 
 #[test]
@@ -102,8 +122,8 @@ fn fixture_cases_give_their_exit_code_and_verdict() {
     let bless = std::env::var_os("PATCHGATE_BLESS").is_some();
     let mut failures = Vec::new();
     for case in cases() {
-        let (_repo, out) = run_case(&case);
-        let actual = json!({"exit": code(&out), "stdout": json(&out)});
+        let (out, codes) = run_case(&case);
+        let actual = json!({"exit": code(&out), "stdout": json(&out), "violations": codes});
         let path = case.dir.join("expected.json");
         if bless {
             std::fs::write(
@@ -388,7 +408,10 @@ fn patchgate_accepts(repo: &git2::Repository, base: &str, patch: &[u8]) -> Resul
         return Err(format!("parse: {d}"));
     }
     let step = patchgate::step::Step::default();
-    let policy = ScratchPolicy::default();
+    // The project's own history adds symlinks (parser fixtures with base trees). Refusing links
+    // is a deliberate policy difference from git with its own fixture; this test is about
+    // applying, so it allows them as `[rules] allow_symlinks = true` would.
+    let policy = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
     let ctx = Context { repo, patch: &parsed.patch, step: &step, policy: &policy };
     let options = Options { base: Some(base.to_owned()), ..Options::default() };
     let outcome = check(&ctx, &options).map_err(|e| e.to_string())?;

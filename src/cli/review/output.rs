@@ -50,15 +50,19 @@ pub(super) fn show_paged(repository: &git2::Repository, text: &str) {
     }
 }
 
-/// git's order: `GIT_PAGER`, `core.pager`, `PAGER`, then `less`. An empty value or `cat`
-/// means no pager.
 fn pager_command(repository: &git2::Repository) -> Option<String> {
     let from_config = || repository.config().ok()?.get_string("core.pager").ok();
-    let chosen = std::env::var("GIT_PAGER")
-        .ok()
-        .or_else(from_config)
-        .or_else(|| std::env::var("PAGER").ok())
-        .unwrap_or_else(|| "less".to_owned());
+    choose_pager(std::env::var("GIT_PAGER").ok(), from_config, std::env::var("PAGER").ok())
+}
+
+/// git's order: `GIT_PAGER`, `core.pager`, `PAGER`, then `less`. An empty value or `cat`
+/// means no pager.
+fn choose_pager(
+    git_pager: Option<String>,
+    core_pager: impl FnOnce() -> Option<String>,
+    pager: Option<String>,
+) -> Option<String> {
+    let chosen = git_pager.or_else(core_pager).or(pager).unwrap_or_else(|| "less".to_owned());
     let chosen = chosen.trim();
     (!chosen.is_empty() && chosen != "cat").then(|| chosen.to_owned())
 }
@@ -99,4 +103,20 @@ pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     temp.as_file().sync_all().map_err(fail)?;
     temp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choose_pager;
+
+    #[test]
+    fn pager_follows_gits_order() {
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(choose_pager(some("most"), || some("more"), some("pg")), some("most"));
+        assert_eq!(choose_pager(None, || some("more"), some("pg")), some("more"));
+        assert_eq!(choose_pager(None, || None, some("pg")), some("pg"));
+        assert_eq!(choose_pager(None, || None, None), some("less"));
+        assert_eq!(choose_pager(some(""), || some("more"), None), None, "empty: no pager");
+        assert_eq!(choose_pager(None, || some("cat"), None), None);
+    }
 }

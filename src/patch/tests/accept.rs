@@ -1,6 +1,7 @@
 //! What git emits parses into the right model.
 
-use crate::patch::{LineKind, Operation, ParseOptions, parse};
+use super::ok;
+use crate::patch::{LineKind, Operation, ParseOptions, WarningCode, parse};
 
 #[test]
 fn modify_with_two_hunks() {
@@ -15,12 +16,6 @@ fn modify_with_two_hunks() {
     assert_eq!(file.hunks[1].old_count, 1);
     assert_eq!(file.hunks[0].lines[2].kind, LineKind::Context);
     assert_eq!(file.index.as_ref().unwrap().mode, Some(0o100_644));
-}
-
-fn ok(text: &[u8]) -> crate::patch::Parsed<'_> {
-    let parsed = parse(text, &ParseOptions::default());
-    assert_eq!(parsed.defects, vec![], "{}", String::from_utf8_lossy(text));
-    parsed
 }
 
 #[test]
@@ -64,4 +59,66 @@ fn quoted_and_spaced_paths_are_decoded() {
     let parsed = ok(text);
     assert_eq!(parsed.patch.files[0].path(), "café.txt".as_bytes());
     assert_eq!(parsed.patch.files[1].path(), b"my file.txt");
+}
+
+#[test]
+fn crlf_is_kept_and_reported() {
+    let parsed = ok(b"--- a/f\r\n+++ b/f\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n");
+    let file = &parsed.patch.files[0];
+    assert!(!file.is_git);
+    assert_eq!(file.path(), b"f");
+    assert_eq!(file.hunks[0].lines[1].text, b"b\r");
+    assert_eq!(parsed.warnings[0].code, WarningCode::Crlf);
+}
+
+#[test]
+fn non_utf8_content_is_kept_as_bytes() {
+    let parsed = ok(b"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-caf\xe9\n+caf\xe8\n");
+    assert_eq!(parsed.patch.files[0].hunks[0].lines[0].text, b"caf\xe9");
+}
+
+#[test]
+fn traditional_timestamps_and_dev_null() {
+    let text = b"--- /dev/null\t1970-01-01 00:00:00 +0000\n+++ b/new.txt\t2026-11-21 10:00:00 +0000\n@@ -0,0 +1 @@\n+x\n";
+    let parsed = ok(text);
+    let file = &parsed.patch.files[0];
+    assert_eq!((file.operation, file.old_path.as_deref()), (Operation::Create, None));
+    assert_eq!(file.new_path.as_deref(), Some(&b"new.txt"[..]));
+}
+
+#[test]
+fn blank_body_line_is_an_empty_context_line_with_a_warning() {
+    let parsed = ok(b"--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n");
+    let line = parsed.patch.files[0].hunks[0].lines[1];
+    assert_eq!((line.kind, line.text, line.line), (LineKind::Context, &b""[..], 5));
+    assert_eq!(parsed.warnings[0].code, WarningCode::BlankContextWithoutSpace);
+}
+
+#[test]
+fn binary_blocks_keep_their_payload() {
+    let text = b"diff --git a/b.bin b/b.bin\nindex 87ae6b695deceaf160611414f7dcd5c7366b2e79..22f6b3b038c9c8f81e86f801c481bbf851e477fe 100644\nGIT binary patch\nliteral 8\nPcmYew%wtF_sx$%s42c4`\n\nliteral 7\nOcmYew%wtF_sssQD(E^45\n\n";
+    let parsed = ok(text);
+    let file = &parsed.patch.files[0];
+    let binary = file.binary.as_ref().unwrap();
+    assert_eq!(binary.kind, crate::patch::BinaryKind::GitPatch);
+    assert!(binary.payload.starts_with(b"literal 8\n") && binary.payload.ends_with(b"45\n\n"));
+    assert!(file.index.as_ref().unwrap().is_full());
+}
+
+#[test]
+fn lenient_mode_skips_fences_and_chat_with_warnings() {
+    let text = b"Sure! Here it is:\n```diff\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n```\n";
+    let options = ParseOptions { is_strict: false, ..ParseOptions::default() };
+    let parsed = parse(text, &options);
+    assert_eq!(parsed.defects, vec![]);
+    let codes: Vec<_> = parsed.warnings.iter().map(|w| w.code).collect();
+    assert_eq!(codes, [WarningCode::SkippedText, WarningCode::MarkdownFence]);
+}
+
+#[test]
+fn copy_keeps_its_source() {
+    let parsed = ok(b"diff --git a/f b/g\nsimilarity index 100%\ncopy from f\ncopy to g\n");
+    let file = &parsed.patch.files[0];
+    assert_eq!(file.operation, Operation::Copy);
+    assert_eq!(file.paths(), [&b"f"[..], &b"g"[..]]);
 }

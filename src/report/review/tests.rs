@@ -91,3 +91,49 @@ fn a_result_without_a_patch_is_shown_raw() {
     let text = show_text(&annotate(&e, "abcd1234"), &Palette::plain(), now());
     assert!(text.lines().any(|l| l == "  I could not do it ^[[31m"), "{text}");
 }
+
+#[test]
+fn apply_refusal_names_the_overrides_it_needs() {
+    let remaining = |rule, is_overridden| RemainingViolation {
+        rule,
+        code: "c".into(),
+        message: "m".into(),
+        is_overridden,
+    };
+    let mut outcome = ActionOutcome::new("refused", vec!["abcd1234".into()]);
+    outcome.remaining = vec![
+        remaining(RuleId::Scope, true),
+        remaining(RuleId::Undeclared, false),
+        remaining(RuleId::Undeclared, false),
+    ];
+    let text = apply_text(&outcome);
+    let last = text.lines().last().unwrap();
+    assert_eq!(last, "to apply it anyway: patchgate review apply abcd1234 --override undeclared");
+    assert_eq!(text.lines().filter(|l| l.trim_start().starts_with("remaining")).count(), 2);
+}
+
+#[test]
+fn violations_without_a_line_sit_on_their_hunk_or_file_header() {
+    let by_hunk =
+        Violation::new(RuleId::Reversal, "hunk_reversed", "r").in_file("a.txt").at(Some(1), None);
+    let by_file = Violation::new(RuleId::Scope, "outside_allowed_files", "s").in_file("a.txt");
+    let unknown = Violation::new(RuleId::Scope, "outside_allowed_files", "s").in_file("zzz.txt");
+    let e = entry(vec![by_hunk, by_file, unknown], Vec::new());
+    let lines: Vec<Option<usize>> =
+        annotate(&e, "abcd1234").annotations.iter().map(|a| a.line).collect();
+    assert_eq!(lines, [Some(4), Some(1), None]);
+}
+
+#[test]
+fn apply_refusal_never_suggests_overriding_malformed() {
+    let mut outcome = ActionOutcome::new("refused", vec!["abcd1234".into()]);
+    outcome.remaining = vec![RemainingViolation {
+        rule: RuleId::Malformed,
+        code: "context_mismatch".into(),
+        message: "m".into(),
+        is_overridden: false,
+    }];
+    let text = apply_text(&outcome);
+    assert!(!text.contains("--override malformed"), "{text}");
+    assert!(text.contains("review export abcd1234"), "{text}");
+}

@@ -1,5 +1,6 @@
 //! Fixture cases: `fixtures/parse/<case>/patch.diff` run through `patchgate parse --format json`,
-//! compared with `expected.json`, and checked against `git apply --stat` (the oracle).
+//! compared with `expected.json`, and checked against `git apply --stat` (the oracle), and
+//! `git apply --check` where the case ships the tree it applies to (`base/`).
 //!
 //! `expected.json` holds authored keys (`args`: extra arguments such as `--lenient`;
 //! `near_miss_of`: defect codes this accepted case nearly triggers; `git_gap`: why patchgate
@@ -197,19 +198,54 @@ fn every_defect_code_has_a_rejected_and_a_near_miss_fixture() {
     assert!(missing.is_empty(), "codes without fixtures: {missing:?}");
 }
 
-/// `git apply --stat` on the fixture, outside any repository: whether git accepts it.
-fn git_accepts(patch: &Path) -> bool {
-    let scratch = tempfile::tempdir().expect("tempdir");
+/// Run `git apply ARGS PATCH` in `dir` (outside any repository); whether git accepts.
+fn git_apply(dir: &Path, args: &[&str], patch: &Path) -> bool {
     let out = Command::new("git")
-        .current_dir(scratch.path())
-        .args(["apply", "--stat"])
+        .current_dir(dir)
+        .arg("apply")
+        .args(args)
         .arg(patch)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CEILING_DIRECTORIES", scratch.path())
+        .env("GIT_CEILING_DIRECTORIES", dir)
         .output()
         .expect("git is installed");
     out.status.success()
+}
+
+/// `git apply --stat`: does git parse the fixture?
+fn git_accepts(patch: &Path) -> bool {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    git_apply(scratch.path(), &["--stat"], patch)
+}
+
+/// Copy `from` into `to`, keeping symbolic links and modes (`.keep` marks an empty tree).
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("readable base tree") {
+        let entry = entry.expect("readable base entry");
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type().expect("file type");
+        if kind.is_symlink() {
+            let link = std::fs::read_link(&source).expect("read link");
+            std::os::unix::fs::symlink(link, &target).expect("create link");
+        } else if kind.is_dir() {
+            std::fs::create_dir(&target).expect("mkdir");
+            copy_tree(&source, &target);
+        } else if entry.file_name() != ".keep" {
+            std::fs::copy(&source, &target).expect("copy base file");
+        }
+    }
+}
+
+/// `git apply --check` against the fixture's `base/` tree, when it ships one.
+fn git_applies_to_base(case: &Case) -> Option<bool> {
+    let base = case.dir.join("base");
+    if !base.is_dir() {
+        return None;
+    }
+    let scratch = tempfile::tempdir().expect("tempdir");
+    copy_tree(&base, scratch.path());
+    Some(git_apply(scratch.path(), &["--check"], &case.patch()))
 }
 
 #[test]
@@ -219,7 +255,11 @@ fn oracle_git_apply_agrees_or_the_gap_is_explained() {
         let is_accepted = case.expected.get("exit") == Some(&json!(0));
         let is_git_ok = git_accepts(&case.patch());
         let gap = case.expected.get("git_gap").and_then(Value::as_str);
+        let is_checked = git_applies_to_base(&case);
         let problem = match (is_accepted, is_git_ok, gap) {
+            _ if is_accepted && is_checked == Some(false) => Some(
+                "patchgate accepts what `git apply --check` refuses on the fixture's base tree",
+            ),
             (true, false, _) => Some("patchgate accepts what `git apply --stat` rejects"),
             (false, true, None) => {
                 Some("patchgate rejects what git accepts, and no `git_gap` says why")

@@ -1,8 +1,9 @@
 //! Real corpora: every commit of this project's own history, and a large real diff between two
 //! published versions of a crate (`benches/corpus.sh`). Both must parse without a defect and
-//! agree, file entry by file entry, with diffy 0.5 (git-diff mode) and `git apply --numstat`.
+//! agree, file entry by file entry, with diffy 0.5 (git-diff mode) and `git apply --numstat`;
+//! rendering the parsed model gives back git's bytes exactly.
 
-use patchgate::patch::{BinaryKind, FilePatch, Operation, ParseOptions, parse};
+use patchgate::patch::{BinaryKind, FilePatch, Operation, ParseOptions, parse, render};
 use std::path::Path;
 use std::process::Command;
 
@@ -103,6 +104,21 @@ fn numstat(patch_file: &Path) -> Vec<Option<(usize, usize)>> {
 fn check_corpus(label: &str, bytes: &[u8], patch_file: &Path) -> usize {
     let parsed = parse(bytes, &ParseOptions::default());
     assert!(parsed.defects.is_empty(), "{label}: defects {:#?}", parsed.defects);
+    let rendered = render(&parsed.patch);
+    if rendered != bytes {
+        let at = rendered
+            .iter()
+            .zip(bytes)
+            .position(|(a, b)| a != b)
+            .unwrap_or(rendered.len().min(bytes.len()));
+        panic!(
+            "{label}: rendering differs from git's own bytes at offset {at}:\n{}\n---\n{}",
+            String::from_utf8_lossy(&bytes[at.saturating_sub(80)..(at + 80).min(bytes.len())]),
+            String::from_utf8_lossy(
+                &rendered[at.saturating_sub(80)..(at + 80).min(rendered.len())]
+            )
+        );
+    }
     let ours: Vec<Entry> = parsed.patch.files.iter().map(ours).collect();
     let theirs = diffy_entries(bytes);
     assert_eq!(ours.len(), theirs.len(), "{label}: file count differs from diffy");

@@ -1,0 +1,171 @@
+//! `review apply ID --override RULE...`: re-validate a stored result against the current HEAD
+//! and apply it only when a person named the rule of every violation that remains.
+
+use super::{ApplyArgs, emit, load, unknown_rule};
+use crate::cli::{CliError, CliResult};
+use patchgate::config::Config;
+use patchgate::patch::{ParseOptions, parse};
+use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
+use patchgate::report::{Exit, to_json_pretty};
+use patchgate::review::{Entry, Override, OverrideDecision, Store, decide_override};
+use patchgate::rule::{Report, RuleId};
+use patchgate::scratch::{self, BaseTree, FileChange, ScratchError};
+use patchgate::step::Step;
+use patchgate::validate::{self, Context, Options, ValidateError};
+use std::path::Path;
+
+pub(super) fn run(
+    repository: &git2::Repository,
+    store: &Store,
+    args: &ApplyArgs,
+    json: bool,
+) -> CliResult {
+    let overrides = parse_overrides(&args.overrides)?;
+    let (_, mut entry, short) = load(store, &args.id)?;
+    let root = patchgate::repo::workdir(repository)
+        .map_err(|e| CliError::failure("repository", e.message))?
+        .to_owned();
+    let config =
+        Config::load(&root).map_err(|e| CliError::input("invalid_config", e.to_string()))?;
+    let (step, report) = revalidate(repository, &config, &entry)?;
+    let decision = decide_override(&report, &overrides);
+    let mut outcome = ActionOutcome::new("refused", vec![short]);
+    outcome.remaining = remaining(&decision);
+    if !decision.is_allowed() {
+        print(&outcome, json);
+        return Ok(Exit::Rejected);
+    }
+    let changes = changes(repository, &config, &step, &entry)?;
+    write(repository, &root, &changes, args.index)?;
+    outcome.action = "applied";
+    outcome.files = changes.into_iter().map(|c| c.path).collect();
+    let overridden = decision.remaining.iter().map(|(v, _)| v.reason()).collect();
+    entry.overrides.push(Override::now(repository, overrides, overridden, args.index));
+    if let Err(e) = store.write(&entry) {
+        // The worktree is written; only the note of who decided it is missing.
+        eprintln!("patchgate: warning: applied, but the override was not recorded: {e}");
+    }
+    print(&outcome, json);
+    Ok(Exit::Accepted)
+}
+
+fn parse_overrides(names: &[String]) -> Result<Vec<RuleId>, CliError> {
+    let mut rules = Vec::with_capacity(names.len());
+    for name in names {
+        let rule = RuleId::from_name(name).ok_or_else(|| unknown_rule(name))?;
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
+    Ok(rules)
+}
+
+/// The `validate` pipeline again, on the stored step (aimed at the current HEAD) and the raw
+/// result, under the repository's current policy.
+fn revalidate(
+    repository: &git2::Repository,
+    config: &Config,
+    entry: &Entry,
+) -> Result<(Step, Report), CliError> {
+    let step = current_step(entry)?;
+    let ctx =
+        Context { step: &step, result: entry.result.as_bytes(), config, repo: Some(repository) };
+    let report = validate::validate(&ctx, &Options::default()).map_err(|e| revalidate_error(&e))?;
+    Ok((step, report))
+}
+
+/// The stored step, re-read as `validate` reads steps, without its `base`: HEAD it is.
+fn current_step(entry: &Entry) -> Result<Step, CliError> {
+    let bytes = serde_json::to_vec(&entry.step).expect("JSON values serialize");
+    let mut step = validate::read_step(&bytes).map_err(|e| {
+        CliError::failure("corrupt_entry", format!("the stored step is no longer usable: {e}"))
+    })?;
+    step.base = None;
+    Ok(step)
+}
+
+fn remaining(decision: &OverrideDecision) -> Vec<RemainingViolation> {
+    decision
+        .remaining
+        .iter()
+        .map(|(v, is_overridden)| RemainingViolation {
+            rule: v.rule,
+            code: v.code.clone(),
+            message: v.message.clone(),
+            is_overridden: *is_overridden,
+        })
+        .collect()
+}
+
+/// The files the patch writes, from the scratch check against HEAD. An override decides
+/// whether a rule may be ignored; it cannot make a patch apply that does not.
+fn changes(
+    repository: &git2::Repository,
+    config: &Config,
+    step: &Step,
+    entry: &Entry,
+) -> Result<Vec<FileChange>, CliError> {
+    let cannot = |why: String| {
+        CliError::failure("cannot_apply", format!("cannot apply {}: {why}", &entry.id[..8]))
+    };
+    let text = entry.patch().unwrap_or_default();
+    let parsed = parse(text.as_bytes(), &ParseOptions::default());
+    if !parsed.is_ok() || parsed.patch.files.is_empty() {
+        return Err(cannot("its patch is not a usable unified diff".to_owned()));
+    }
+    let policy = validate::scratch_policy(config).map_err(|e| revalidate_error(&e))?;
+    let ctx = scratch::Context { repo: repository, patch: &parsed.patch, step, policy: &policy };
+    let outcome =
+        scratch::check(&ctx, &scratch::Options::default()).map_err(|e| scratch_error(&e))?;
+    if let Some(v) = outcome.violations.first() {
+        return Err(cannot(format!("{} does not apply to HEAD", v.reason())));
+    }
+    Ok(outcome.changes)
+}
+
+/// `patchgate apply`'s write path (the scratch library's): refuse over uncommitted edits, then
+/// write all or nothing.
+fn write(
+    repository: &git2::Repository,
+    root: &Path,
+    changes: &[FileChange],
+    index: bool,
+) -> Result<(), CliError> {
+    let base = BaseTree::resolve(repository, "HEAD").map_err(|e| scratch_error(&e))?;
+    let dirty = scratch::dirty_files(&base, root, changes, index).map_err(|e| scratch_error(&e))?;
+    if !dirty.is_empty() {
+        return Err(CliError::failure(
+            "worktree_dirty",
+            format!(
+                "uncommitted changes in {} would be overwritten; commit or stash them, then run \
+                 review apply again",
+                dirty.join(", ")
+            ),
+        ));
+    }
+    scratch::apply_to_worktree(&base, root, changes, index)
+        .map_err(|e| CliError::failure("write_failed", e.to_string()))
+}
+
+fn revalidate_error(e: &ValidateError) -> CliError {
+    let message = format!("cannot re-validate: {e}");
+    if e.is_input_refused() {
+        CliError::input(e.code(), message)
+    } else {
+        CliError::failure(e.code(), message)
+    }
+}
+
+/// HEAD and the stored `expect` were usable moments ago in re-validation, so any failure here
+/// is the repository's.
+fn scratch_error(e: &ScratchError) -> CliError {
+    CliError::failure("repository", e.to_string())
+}
+
+fn print(outcome: &ActionOutcome, json: bool) {
+    if json {
+        emit(&format!("{}\n", to_json_pretty(outcome)));
+    } else {
+        emit(&apply_text(outcome));
+    }
+}

@@ -1,0 +1,41 @@
+//! C-quoted names and `diff --git` name splitting.
+
+use crate::patch::quote::{git_names, quote, unquote};
+
+#[test]
+fn unquote_decodes_every_escape() {
+    let (name, rest) = unquote(br#""a\tb\"c\\d\303\251\n" tail"#).unwrap();
+    assert_eq!(name, b"a\tb\"c\\d\xc3\xa9\n");
+    assert_eq!(rest, b" tail");
+}
+
+#[test]
+fn unquote_refuses_malformed_quoting() {
+    assert_eq!(unquote(br#""unterminated"#), None);
+    assert_eq!(unquote(br#""bad \q escape""#), None);
+    assert_eq!(unquote(br#""short \30""#), None);
+}
+
+#[test]
+fn quote_round_trips() {
+    for name in [&b"plain.txt"[..], b"caf\xc3\xa9", b"tab\there", b"q\"uote\\", b"sp ace"] {
+        let mut out = Vec::new();
+        quote(name, &mut out);
+        if out.first() == Some(&b'"') {
+            assert_eq!(unquote(&out).unwrap(), (name.to_vec(), &b""[..]));
+        } else {
+            assert_eq!(out, name);
+        }
+    }
+}
+
+#[test]
+fn git_names_split_like_git() {
+    let pair = |a: &str, b: &str| Some((a.as_bytes().to_vec(), b.as_bytes().to_vec()));
+    assert_eq!(git_names(b"a/x y b/x y"), Ok(pair("x y", "x y")));
+    assert_eq!(git_names(b"a/old b/new"), Ok(pair("old", "new")));
+    assert_eq!(git_names(br#""a/caf\303\251" "b/caf\303\251""#), Ok(pair("café", "café")));
+    assert_eq!(git_names(br#"a/plain "b/sp\tc""#), Ok(pair("plain", "sp\tc")));
+    assert_eq!(git_names(b"a/x y b/z w"), Ok(None));
+    assert!(git_names(br#""a/unterminated b/x"#).is_err());
+}
