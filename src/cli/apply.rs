@@ -3,13 +3,13 @@
 
 use super::validate::{into_cli_error, load_config, patch_text};
 use super::{CliError, CliResult, Format, Global, read_input};
+use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
 use patchgate::report::{Exit, verdict_json, verdict_text};
 use patchgate::rule::Report;
-use patchgate::scratch::{self, BaseTree, FileChange, ScratchError};
-use patchgate::step::{ExecutorResult, Step};
+use patchgate::scratch::{self, FileChange, LandError, ScratchError};
+use patchgate::step::Step;
 use patchgate::validate::{self, Context, Options};
-use std::path::Path;
 use std::time::Duration;
 
 /// The repository-check options `validate` and `apply` share.
@@ -62,9 +62,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let result = read_input(&args.result, "result")?;
     let repo = patchgate::repo::discover(global.repo.as_deref())
         .map_err(|e| CliError::failure("repository", e.message))?;
-    let root = patchgate::repo::workdir(&repo)
-        .map_err(|e| CliError::failure("repository", e.message))?
-        .to_owned();
+    // A bare repository has nowhere to apply to: say so before validating.
+    patchgate::repo::workdir(&repo).map_err(|e| CliError::failure("repository", e.message))?;
     let config = load_config(Some(&repo))?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
     let options = Options { scratch: args.scratch.options(), ..Options::default() };
@@ -73,8 +72,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         print_report(&report, global, args, &result);
         return Ok(Exit::Rejected);
     }
-    let changes = patched_files(&repo, &step, &result, &config, &args.scratch)?;
-    write(&repo, &root, &step, args, &changes)?;
+    let patch = patch_text(&result).unwrap_or_default();
+    land(&repo, &config, &step, &patch, &args.scratch.options(), args.index)?;
     let staged = if args.index { " and the index" } else { "" };
     let reason = format!("{}; applied to the worktree{staged}", report.verdict.reason);
     let applied = Report::from_violations(Vec::new(), report.notes, &reason);
@@ -92,56 +91,29 @@ fn scratch_error(e: &ScratchError) -> CliError {
     }
 }
 
-/// The accepted patch's files after the patch: the repository check again, without the
-/// check command (it already passed), which is deterministic over the same inputs.
-fn patched_files(
+/// Land an accepted patch through the scratch library (second check, refusal over
+/// uncommitted edits, all-or-nothing write): shared by `apply` and `review apply`.
+pub(crate) fn land(
     repo: &git2::Repository,
+    config: &Config,
     step: &Step,
-    result: &[u8],
-    config: &patchgate::config::Config,
-    args: &ScratchArgs,
+    patch: &str,
+    options: &scratch::Options,
+    with_index: bool,
 ) -> Result<Vec<FileChange>, CliError> {
-    let result: ExecutorResult = serde_json::from_slice(result)
-        .map_err(|e| CliError::input("invalid_input", format!("the result is not valid: {e}")))?;
-    let text = result.patch.unwrap_or_default();
-    let parsed = parse(text.as_bytes(), &ParseOptions::default());
-    let policy =
-        config.section("scratch").map_err(|e| CliError::input("invalid_config", e.to_string()))?;
+    let root =
+        patchgate::repo::workdir(repo).map_err(|e| CliError::failure("repository", e.message))?;
+    let parsed = parse(patch.as_bytes(), &ParseOptions::default());
+    let policy = validate::scratch_policy(config).map_err(|e| into_cli_error(&e))?;
     let ctx = scratch::Context { repo, patch: &parsed.patch, step, policy: &policy };
-    let options = scratch::Options { check_cmd: None, ..args.options() };
-    let outcome = scratch::check(&ctx, &options).map_err(|e| scratch_error(&e))?;
-    if let Some(v) = outcome.violations.first() {
-        return Err(CliError::failure(
-            "repository",
-            format!("the second check disagrees: {}", v.reason()),
-        ));
-    }
-    Ok(outcome.changes)
-}
-
-/// Refuse over uncommitted edits, then write all or nothing.
-fn write(
-    repo: &git2::Repository,
-    root: &Path,
-    step: &Step,
-    args: &Args,
-    changes: &[FileChange],
-) -> Result<(), CliError> {
-    let rev = args.scratch.base.as_deref().or(step.base.as_deref()).unwrap_or("HEAD");
-    let base = BaseTree::resolve(repo, rev).map_err(|e| scratch_error(&e))?;
-    let dirty =
-        scratch::dirty_files(&base, root, changes, args.index).map_err(|e| scratch_error(&e))?;
-    if !dirty.is_empty() {
-        return Err(CliError::failure(
-            "worktree_dirty",
-            format!(
-                "uncommitted changes in {} would be overwritten; commit or stash them, then run apply again",
-                dirty.join(", ")
-            ),
-        ));
-    }
-    scratch::apply_to_worktree(&base, root, changes, args.index)
-        .map_err(|e| CliError::failure("write_failed", e.to_string()))
+    scratch::land(&ctx, options, root, with_index).map_err(|e| match &e {
+        LandError::Scratch(inner) => scratch_error(inner),
+        LandError::DoesNotApply { .. } => {
+            CliError::failure("cannot_apply", format!("cannot apply: {e}"))
+        }
+        LandError::Dirty { .. } => CliError::failure("worktree_dirty", e.to_string()),
+        _ => CliError::failure("write_failed", e.to_string()),
+    })
 }
 
 fn print_report(report: &Report, global: &Global, args: &Args, result: &[u8]) {

@@ -16,6 +16,7 @@ mod command;
 mod entry;
 mod expect;
 pub mod hunk;
+mod land;
 mod symlink;
 #[cfg(test)]
 mod tests;
@@ -24,6 +25,7 @@ mod write;
 
 pub use base::{BaseEntry, BaseTree, mode};
 pub use command::CommandOutcome;
+pub use land::{LandError, land};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
 pub use write::{WorktreeError, apply_to_worktree, dirty_files};
 
@@ -242,8 +244,7 @@ pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchErr
     // Objects are read as git reads them, without re-hashing each one (a third of the time on
     // large patches); the repository is the user's own, not untrusted input.
     git2::opts::strict_hash_verification(false);
-    let rev = options.base.as_deref().or(ctx.step.base.as_deref()).unwrap_or("HEAD");
-    let base = BaseTree::resolve(ctx.repo, rev)?;
+    let base = BaseTree::resolve(ctx.repo, land::base_rev(ctx, options))?;
     clean_stale(&scratch_root(ctx.repo));
     let mut outcome = Outcome { base_tree: Some(base.tree().id()), ..Outcome::default() };
     if !entry::paths_are_safe(ctx.patch, &mut outcome) {

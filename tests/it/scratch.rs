@@ -382,6 +382,36 @@ fn apply_is_all_or_nothing_when_a_write_fails() {
     assert_eq!(worktree(repo.path()), before, "a failed apply changed the worktree");
 }
 
+#[test]
+fn apply_lands_a_symlink_when_the_policy_allows_links() {
+    // validate and apply must read one policy: with `[rules] allow_symlinks = true` a patch
+    // creating a link inside the tree is valid, and apply writes it.
+    let repo = TestRepo::new();
+    repo.commit(
+        &[(".patchgate.toml", "[rules]\nallow_symlinks = true\n"), ("a.txt", "a\n")],
+        "base",
+    );
+    let patch = "diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+a.txt\n\\ No newline at end of file\n";
+    let io = tempfile::tempdir().expect("test fixture io");
+    let result = json!({"mode": "apply", "success": true, "patch": patch, "filesWritten": ["link"],
+        "filesTouched": ["link"], "summary": "add a link to a.txt"});
+    let step = json!({"description": "add a symbolic link named link", "mode": "apply"});
+    std::fs::write(io.path().join("r.json"), result.to_string()).expect("test fixture io");
+    std::fs::write(io.path().join("s.json"), step.to_string()).expect("test fixture io");
+    let out = repo
+        .patchgate()
+        .args(["--format", "json", "apply", "--step"])
+        .arg(io.path().join("s.json"))
+        .arg("--result")
+        .arg(io.path().join("r.json"))
+        .output()
+        .expect("test fixture io");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["valid"], true);
+    let target = std::fs::read_link(repo.path().join("link")).expect("link written");
+    assert_eq!(target, Path::new("a.txt"));
+}
+
 // ---- agreement with `git apply --check` on real patches: this project's own history ----
 
 fn git_in(dir: &Path, args: &[&str]) -> Output {

@@ -2,17 +2,16 @@
 //! and apply it only when a person named the rule of every violation that remains.
 
 use super::{ApplyArgs, emit, load, unknown_rule};
+use crate::cli::apply::land;
 use crate::cli::{CliError, CliResult};
 use patchgate::config::Config;
-use patchgate::patch::{ParseOptions, parse};
 use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
 use patchgate::report::{Exit, to_json_pretty};
 use patchgate::review::{Entry, Override, OverrideDecision, Store, decide_override};
 use patchgate::rule::{Report, RuleId};
-use patchgate::scratch::{self, BaseTree, FileChange, ScratchError};
+use patchgate::scratch;
 use patchgate::step::Step;
 use patchgate::validate::{self, Context, Options, ValidateError};
-use std::path::Path;
 
 pub(super) fn run(
     repository: &git2::Repository,
@@ -35,8 +34,11 @@ pub(super) fn run(
         print(&outcome, json);
         return Ok(Exit::Rejected);
     }
-    let changes = changes(repository, &config, &step, &entry)?;
-    write(repository, &root, &changes, args.index)?;
+    // An override decides whether a rule may be ignored; it cannot make a patch apply that
+    // does not (`land` checks it against HEAD once more).
+    let patch = entry.patch().unwrap_or_default();
+    let changes =
+        land(repository, &config, &step, &patch, &scratch::Options::default(), args.index)?;
     outcome.action = "applied";
     outcome.files = changes.into_iter().map(|c| c.path).collect();
     let overridden = decision.remaining.iter().map(|(v, _)| v.reason()).collect();
@@ -97,56 +99,6 @@ fn remaining(decision: &OverrideDecision) -> Vec<RemainingViolation> {
         .collect()
 }
 
-/// The files the patch writes, from the scratch check against HEAD. An override decides
-/// whether a rule may be ignored; it cannot make a patch apply that does not.
-fn changes(
-    repository: &git2::Repository,
-    config: &Config,
-    step: &Step,
-    entry: &Entry,
-) -> Result<Vec<FileChange>, CliError> {
-    let cannot = |why: String| {
-        CliError::failure("cannot_apply", format!("cannot apply {}: {why}", &entry.id[..8]))
-    };
-    let text = entry.patch().unwrap_or_default();
-    let parsed = parse(text.as_bytes(), &ParseOptions::default());
-    if !parsed.is_ok() || parsed.patch.files.is_empty() {
-        return Err(cannot("its patch is not a usable unified diff".to_owned()));
-    }
-    let policy = validate::scratch_policy(config).map_err(|e| revalidate_error(&e))?;
-    let ctx = scratch::Context { repo: repository, patch: &parsed.patch, step, policy: &policy };
-    let outcome =
-        scratch::check(&ctx, &scratch::Options::default()).map_err(|e| scratch_error(&e))?;
-    if let Some(v) = outcome.violations.first() {
-        return Err(cannot(format!("{} does not apply to HEAD", v.reason())));
-    }
-    Ok(outcome.changes)
-}
-
-/// `patchgate apply`'s write path (the scratch library's): refuse over uncommitted edits, then
-/// write all or nothing.
-fn write(
-    repository: &git2::Repository,
-    root: &Path,
-    changes: &[FileChange],
-    index: bool,
-) -> Result<(), CliError> {
-    let base = BaseTree::resolve(repository, "HEAD").map_err(|e| scratch_error(&e))?;
-    let dirty = scratch::dirty_files(&base, root, changes, index).map_err(|e| scratch_error(&e))?;
-    if !dirty.is_empty() {
-        return Err(CliError::failure(
-            "worktree_dirty",
-            format!(
-                "uncommitted changes in {} would be overwritten; commit or stash them, then run \
-                 review apply again",
-                dirty.join(", ")
-            ),
-        ));
-    }
-    scratch::apply_to_worktree(&base, root, changes, index)
-        .map_err(|e| CliError::failure("write_failed", e.to_string()))
-}
-
 fn revalidate_error(e: &ValidateError) -> CliError {
     let message = format!("cannot re-validate: {e}");
     if e.is_input_refused() {
@@ -154,12 +106,6 @@ fn revalidate_error(e: &ValidateError) -> CliError {
     } else {
         CliError::failure(e.code(), message)
     }
-}
-
-/// HEAD and the stored `expect` were usable moments ago in re-validation, so any failure here
-/// is the repository's.
-fn scratch_error(e: &ScratchError) -> CliError {
-    CliError::failure("repository", e.to_string())
 }
 
 fn print(outcome: &ActionOutcome, json: bool) {
