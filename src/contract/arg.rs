@@ -5,8 +5,8 @@
 //! `resource_id`, `identifier`). [`ArgPolicy::check`] adds the policy-driven seed 004 types
 //! (`ticket_id`, `branch`, `operation`) and `path` restricted to allowed directories.
 
+use super::patterns::Patterns;
 use super::{ContractConfig, ContractError, branch, hallucination};
-use regex::Regex;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -269,8 +269,8 @@ pub struct ArgOptions {
 /// The configurable tables behind the seed-004 types, from `.patchgate.toml` `[contract]`.
 #[derive(Clone, Debug)]
 pub struct ArgPolicy {
-    ticket_patterns: Vec<(String, Regex)>,
-    branch_shapes: Vec<Regex>,
+    ticket_patterns: Patterns,
+    branch_shapes: Patterns,
     operations: BTreeMap<String, Vec<String>>,
     allowed_dirs: Vec<String>,
 }
@@ -336,12 +336,9 @@ impl ArgPolicy {
             Some(list) => list.clone(),
             None => DEFAULT_BRANCH_PATTERNS.map(String::from).into(),
         };
-        let ticket_patterns = tickets
-            .into_iter()
-            .map(|(kind, p)| compile("ticket_patterns", &p).map(|re| (kind, re)))
-            .collect::<Result<_, _>>()?;
-        let branch_shapes =
-            shapes.iter().map(|p| compile("branch_patterns", p)).collect::<Result<_, _>>()?;
+        let ticket_patterns = Patterns::new("ticket_patterns", tickets)?;
+        let shapes = shapes.into_iter().map(|p| (p.clone(), p)).collect();
+        let branch_shapes = Patterns::new("branch_patterns", shapes)?;
         let operations = config.operations.clone().unwrap_or_else(default_operations);
         Ok(Self {
             ticket_patterns,
@@ -353,7 +350,7 @@ impl ArgPolicy {
 
     /// The ticket kinds, in pattern order.
     pub fn ticket_kinds(&self) -> impl Iterator<Item = &str> {
-        self.ticket_patterns.iter().map(|(k, _)| k.as_str())
+        self.ticket_patterns.names()
     }
 
     /// The operations `agent` supports, `None` for an unknown agent.
@@ -396,8 +393,7 @@ impl ArgPolicy {
         let list = |items: Vec<&str>| format!(" ({})", items.join(", "));
         match pattern {
             RejectedPattern::InvalidTicketId | RejectedPattern::TicketKindMismatch => {
-                let kinds =
-                    self.ticket_patterns.iter().map(|(k, re)| format!("{k}: {}", unanchored(re)));
+                let kinds = self.ticket_patterns.sources().map(|(k, p)| format!("{k}: {p}"));
                 Some(format!(" ({})", kinds.collect::<Vec<_>>().join(", ")))
             }
             RejectedPattern::UnknownAgent => {
@@ -407,9 +403,7 @@ impl ArgPolicy {
                 let ops = options.agent.as_deref().and_then(|a| self.operations(a))?;
                 Some(list(ops.iter().map(String::as_str).collect()))
             }
-            RejectedPattern::BranchShape => {
-                Some(list(self.branch_shapes.iter().map(unanchored).collect()))
-            }
+            RejectedPattern::BranchShape => Some(list(self.branch_shapes.names().collect())),
             RejectedPattern::OutsideAllowedDirs | RejectedPattern::AbsolutePath
                 if !(self.allowed_dirs.is_empty() && options.allow_dirs.is_empty()) =>
             {
@@ -424,21 +418,6 @@ impl ArgPolicy {
             _ => None,
         }
     }
-}
-
-/// A compiled pattern as the user wrote it (without the anchors [`compile`] adds).
-fn unanchored(re: &Regex) -> &str {
-    let s = re.as_str();
-    s.strip_prefix(r"\A(?:").and_then(|s| s.strip_suffix(r")\z")).unwrap_or(s)
-}
-
-fn compile(key: &str, pattern: &str) -> Result<Regex, ContractError> {
-    // Anchored on both ends whatever the pattern says: a pattern is a whole-value shape.
-    Regex::new(&format!(r"\A(?:{pattern})\z")).map_err(|e| ContractError::InvalidPattern {
-        key: key.to_string(),
-        pattern: pattern.to_string(),
-        message: e.to_string(),
-    })
 }
 
 fn default_operations() -> BTreeMap<String, Vec<String>> {
@@ -458,11 +437,7 @@ impl ArgPolicy {
         // Python's `\d` and `$` (the seed's) accept other scripts' digits and a trailing
         // newline; ticket ids are ASCII and anchored at both ends here.
         let kinds: Vec<&str> = if value.is_ascii() {
-            self.ticket_patterns
-                .iter()
-                .filter(|(_, re)| re.is_match(value))
-                .map(|(k, _)| k.as_str())
-                .collect()
+            self.ticket_patterns.matching(value).collect()
         } else {
             Vec::new()
         };

@@ -3,11 +3,11 @@
 //! applies them (refs.c `check_refname_component` and `strbuf_check_branch_ref`).
 
 use super::RejectedPattern;
-use regex::Regex;
+use super::patterns::Patterns;
 
 /// The first reason `name` is not an acceptable branch name, with the part that matched.
 /// `shapes` empty means git's rules only.
-pub(super) fn find(name: &str, shapes: &[Regex]) -> Option<(RejectedPattern, String)> {
+pub(super) fn find(name: &str, shapes: &Patterns) -> Option<(RejectedPattern, String)> {
     find_seed_rule(name)
         .or_else(|| super::hallucination::find(super::ArgType::Path, name))
         .or_else(|| find_git_rule(name))
@@ -67,7 +67,7 @@ fn find_component_rule(name: &str) -> Option<(RejectedPattern, String)> {
     None
 }
 
-fn find_shape(name: &str, shapes: &[Regex]) -> Option<(RejectedPattern, String)> {
-    let fits = shapes.is_empty() || shapes.iter().any(|re| re.is_match(name));
+fn find_shape(name: &str, shapes: &Patterns) -> Option<(RejectedPattern, String)> {
+    let fits = shapes.is_empty() || shapes.matching(name).next().is_some();
     (!fits).then(|| (RejectedPattern::BranchShape, name.to_string()))
 }

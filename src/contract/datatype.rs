@@ -44,6 +44,10 @@ fn check_scalar(value: &Value, key: &str) -> Option<(&'static str, String)> {
             "number_as_string",
             format!("is the string \"{s}\"; use the number {}", s.trim_end_matches('%')),
         )),
+        Value::String(s) if kind == KeyKind::Score => Some((
+            "wrong_type",
+            format!("is the string \"{s}\"; scores and percentages are numbers"),
+        )),
         Value::Number(n) if kind == KeyKind::Count => check_count(n),
         _ => None,
     }

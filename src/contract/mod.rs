@@ -25,6 +25,7 @@ mod hallucination;
 mod json_lenient;
 mod message;
 mod paths;
+mod patterns;
 pub mod reply;
 mod sanitize;
 mod schemas;

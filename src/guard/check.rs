@@ -2,34 +2,47 @@
 //! workspace after resolving symlinks, then existence as the argument's [`Role`] requires.
 
 use super::{PathArg, Role};
-use crate::path::{self, PathErrorCode};
+use crate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, RejectedPattern};
+use crate::path;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
 /// A hallucination pattern in a path argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Rejection {
-    /// Seed-003 pattern name (`path_traversal`, `percent_encoded`, `git_dir`, ...).
+    /// Seed-003 pattern name (`path_traversal`, `percent_encoded_segment`, `git_dir`, ...).
     pub pattern: String,
     /// What is wrong with the input and what to do.
     pub message: String,
 }
 
-/// The seed-003 checks for a path argument. Absolute paths are fine here (containment is
-/// checked later); `..`, encodings, `.git`, control bytes and look-alike separators are not.
-pub(super) fn reject_pattern(raw: &str) -> Option<Rejection> {
-    let relative = raw.trim_start_matches('/');
-    if relative.is_empty() {
-        return None;
+/// The seed-003 checks for a path argument: the same checks (`contract::check_arg`) that
+/// `patchgate check-arg --type path` runs (absolute paths pass; traversal, encodings, control
+/// bytes and look-alike separators do not), then the guard's own workspace rules: nothing in
+/// the git directory, no `~` (file tools do not expand it).
+pub(super) fn reject_pattern(policy: &ArgPolicy, raw: &str) -> Option<Rejection> {
+    if let ArgOutcome::Rejected(r) = policy.check(ArgType::Path, raw, &ArgOptions::default()) {
+        return Some(Rejection { pattern: r.pattern.as_str().to_owned(), message: r.message });
     }
-    match path::check(relative) {
-        Ok(_) => None,
-        Err(e) if e.code == PathErrorCode::EmptyPath => None,
-        Err(e) => Some(Rejection {
-            pattern: e.code.as_str().to_owned(),
-            message: e.message.replacen(relative, raw, 1),
-        }),
+    let reject = |pattern: RejectedPattern, why: &str| {
+        Some(Rejection {
+            pattern: pattern.as_str().to_owned(),
+            message: format!("path '{raw}' {why}"),
+        })
+    };
+    if raw.starts_with('~') {
+        return reject(
+            RejectedPattern::HomeDir,
+            "starts with '~', which the tool does not expand; give the path inside the workspace",
+        );
     }
+    if raw.split('/').any(path::is_git_dir_component) {
+        return reject(
+            RejectedPattern::GitDir,
+            "is inside the git directory, which agents may never touch; use git commands",
+        );
+    }
+    None
 }
 
 /// Where a path argument stands.

@@ -2,7 +2,7 @@
 //! the state directory, keyed by the index file's identity), else a gitignore-aware walk.
 //!
 //! Each kind (files, directories) is one [`Index`] and one cache file: a header line
-//! (`<key> <length of the names part>`), the names part, the directories part. A miss reads the
+//! (`<key> <length of the names part> <length table>`), the names part, the directories part. A miss reads the
 //! header and the names part; the directories of the few matching names are read in place.
 
 use super::suggest::Index;
@@ -12,8 +12,8 @@ use std::path::Path;
 
 /// Entries at most: a walk of something that is not really a project stops here.
 const WALK_LIMIT: usize = 200_000;
-const FILES_CACHE: &str = "files-v4.cache";
-const DIRS_CACHE: &str = "dirs-v4.cache";
+const FILES_CACHE: &str = "files-v5.cache";
+const DIRS_CACHE: &str = "dirs-v5.cache";
 
 /// Which entries a suggestion needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +99,8 @@ fn read_cache(path: &Path, key: &str) -> Option<Index> {
     let mut reader = std::io::BufReader::new(&file);
     let mut header = String::new();
     reader.read_line(&mut header).ok()?;
-    let (cached_key, names_len) = header.trim_end().rsplit_once(' ')?;
+    let (rest, lengths) = header.trim_end().rsplit_once(' ')?;
+    let (cached_key, names_len) = rest.rsplit_once(' ')?;
     if cached_key != key {
         return None;
     }
@@ -108,7 +109,7 @@ fn read_cache(path: &Path, key: &str) -> Option<Index> {
     reader.by_ref().take(names_len).read_to_string(&mut names).ok()?;
     let offset = header.len() as u64 + names_len;
     drop(reader);
-    Some(Index::on_disk(names, file, offset))
+    Index::on_disk(names, lengths, file, offset)
 }
 
 fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
@@ -116,7 +117,7 @@ fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    writeln!(file, "{key} {}", names.len())?;
+    writeln!(file, "{key} {} {}", names.len(), index.lengths_text())?;
     file.write_all(names.as_bytes())?;
     file.write_all(dirs.as_bytes())?;
     file.persist(path).map_err(|e| e.error)?;

@@ -9,6 +9,7 @@ use super::{
     ToolKind, envelope, files, parse_call, shell, strategy_shift_instruction,
 };
 use crate::config::Config;
+use crate::contract::ArgPolicy;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -205,12 +206,18 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
         return Ok(decision);
     }
     // Seed 003: hallucination patterns are refused before anything touches the filesystem.
+    // Built once per call: the default policy compiles its patterns.
+    let policy = ArgPolicy::default();
     for arg in &plan.operands {
-        if let Some(rejection) = check::reject_pattern(&arg.raw) {
-            let message = format!(
-                "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
-                rejection.message, rejection.pattern
-            );
+        if let Some(rejection) = check::reject_pattern(&policy, &arg.raw) {
+            let message = if rejection.message.contains(&rejection.pattern) {
+                format!("INVALID_AGENT_INPUT: {}.", rejection.message)
+            } else {
+                format!(
+                    "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
+                    rejection.message, rejection.pattern
+                )
+            };
             let mut denial =
                 Denial::simple(DenyCode::InvalidAgentInput, message, Some(arg.raw.clone()));
             denial.rejected_pattern = Some(rejection.pattern);

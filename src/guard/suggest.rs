@@ -29,13 +29,16 @@ const MAX_LENGTH_DIFFERENCE: usize = 3;
 
 /// Repository paths of one kind (files, or directories) grouped by basename.
 ///
-/// Two parts: the names, one line each (`name\0offset\0length\n`), and per name the
-/// NUL-separated parent directories of its paths at that offset. A query scans the names only
-/// and reads the directories of the few that match; a cached index (see `guard::files`) keeps
-/// the second part on disk and reads those lines with positioned reads.
+/// Two parts: the names, one line each (`name\0offset\0length\n`) ordered by length, and per
+/// name the NUL-separated parent directories of its paths at that offset. A query scans only
+/// the names within [`MAX_LENGTH_DIFFERENCE`] of its own length (no other can match) and reads
+/// the directories of the few that match; a cached index (see `guard::files`) keeps the second
+/// part on disk and reads those lines with positioned reads.
 #[derive(Debug)]
 pub struct Index {
     names: String,
+    /// For each name length present, ascending: the offset of its first line in `names`.
+    lengths: Vec<(usize, usize)>,
     dirs: Dirs,
 }
 
@@ -48,7 +51,7 @@ enum Dirs {
 
 impl Default for Index {
     fn default() -> Self {
-        Self { names: String::new(), dirs: Dirs::Memory(String::new()) }
+        Self { names: String::new(), lengths: Vec::new(), dirs: Dirs::Memory(String::new()) }
     }
 }
 
@@ -62,11 +65,15 @@ impl Index {
                 None => (p, ""),
             })
             .collect();
-        pairs.sort_unstable();
+        pairs.sort_unstable_by(|a, b| (a.0.len(), a.0, a.1).cmp(&(b.0.len(), b.0, b.1)));
         pairs.dedup();
+        let mut lengths = Vec::new();
         let mut names = String::new();
         let mut dirs = String::with_capacity(pairs.iter().map(|(_, d)| d.len() + 1).sum());
         for run in pairs.chunk_by(|a, b| a.0 == b.0) {
+            if lengths.last().is_none_or(|&(len, _)| len != run[0].0.len()) {
+                lengths.push((run[0].0.len(), names.len()));
+            }
             let offset = dirs.len();
             for (i, (_, dir)) in run.iter().enumerate() {
                 if i > 0 {
@@ -76,12 +83,33 @@ impl Index {
             }
             let _ = writeln!(names, "{}\0{offset}\0{}", run[0].0, dirs.len() - offset);
         }
-        Self { names, dirs: Dirs::Memory(dirs) }
+        Self { names, lengths, dirs: Dirs::Memory(dirs) }
     }
 
     /// An index whose directories part is in `file` at `offset` (the cache).
-    pub(crate) fn on_disk(names: String, file: std::fs::File, offset: u64) -> Self {
-        Self { names, dirs: Dirs::File(file, offset) }
+    /// `lengths` as [`Index::lengths_text`] wrote it.
+    pub(crate) fn on_disk(
+        names: String,
+        lengths: &str,
+        file: std::fs::File,
+        offset: u64,
+    ) -> Option<Self> {
+        let lengths = lengths
+            .split(',')
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let (len, at) = l.split_once(':')?;
+                Some((len.parse().ok()?, at.parse().ok()?))
+            })
+            .collect::<Option<Vec<(usize, usize)>>>()?;
+        Some(Self { names, lengths, dirs: Dirs::File(file, offset) })
+    }
+
+    /// The length table as one word (`3:0,4:120,...`), for the cache header.
+    pub(crate) fn lengths_text(&self) -> String {
+        let items: Vec<String> =
+            self.lengths.iter().map(|(len, at)| format!("{len}:{at}")).collect();
+        items.join(",")
     }
 
     /// The two parts, for writing the cache; `None` for an index read from one.
@@ -94,7 +122,18 @@ impl Index {
 
     /// Each basename with the location of its directories.
     fn groups(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.names.split('\n').filter_map(|line| line.split_once('\0'))
+        lines(&self.names)
+    }
+
+    /// The basenames within [`MAX_LENGTH_DIFFERENCE`] of `len`.
+    fn near(&self, len: usize) -> impl Iterator<Item = (&str, &str)> {
+        let end = self.names.len();
+        let start_of = |accept: &dyn Fn(usize) -> bool| {
+            self.lengths.iter().find(|(l, _)| accept(*l)).map_or(end, |&(_, at)| at)
+        };
+        let from = start_of(&|l| l + MAX_LENGTH_DIFFERENCE >= len);
+        let to = start_of(&|l| l > len + MAX_LENGTH_DIFFERENCE);
+        lines(self.names.get(from..to).unwrap_or(""))
     }
 
     /// The paths named `name`, from the location part of its line (`offset\0length`).
@@ -129,6 +168,10 @@ impl Index {
     }
 }
 
+fn lines(names: &str) -> impl Iterator<Item = (&str, &str)> {
+    names.split('\n').filter_map(|line| line.split_once('\0'))
+}
+
 fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<String> {
     use std::os::unix::fs::FileExt as _;
     let mut buf = vec![0; length];
@@ -152,7 +195,7 @@ pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
     let query = Query::new(query);
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
     let mut ranked: Vec<(bool, f64, String)> = Vec::new();
-    for (name, location) in index.groups() {
+    for (name, location) in index.near(query.name.len()) {
         let Some(name_score) = name_score(&query, name) else {
             continue;
         };
@@ -182,8 +225,8 @@ struct Query<'a> {
     name: &'a str,
     lower: String,
     stem: &'a str,
-    counts: [u8; 64],
-    mask: u64,
+    counts: [u8; 128],
+    mask: u128,
 }
 
 impl<'a> Query<'a> {
@@ -269,16 +312,17 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     (score >= FUZZY_THRESHOLD).then_some(score)
 }
 
-/// Which (lowercased) bytes occur, folded into 64 bits; folding only weakens the bound.
-fn char_mask(text: &str) -> u64 {
-    text.bytes().fold(0, |mask, b| mask | 1 << (b.to_ascii_lowercase() & 63))
+/// Which (lowercased) bytes occur, folded into 128 bits (exact for ASCII); folding only
+/// weakens the bound.
+fn char_mask(text: &str) -> u128 {
+    text.bytes().fold(0, |mask, b| mask | 1 << (b.to_ascii_lowercase() & 127))
 }
 
-/// Counts of (lowercased) bytes folded into 64 buckets; folding only weakens the bound.
-fn char_counts(text: &str) -> [u8; 64] {
-    let mut counts = [0u8; 64];
+/// Counts of (lowercased) bytes folded into 128 buckets; folding only weakens the bound.
+fn char_counts(text: &str) -> [u8; 128] {
+    let mut counts = [0u8; 128];
     for b in text.bytes() {
-        let slot = &mut counts[usize::from(b.to_ascii_lowercase() & 63)];
+        let slot = &mut counts[usize::from(b.to_ascii_lowercase() & 127)];
         *slot = slot.saturating_add(1);
     }
     counts

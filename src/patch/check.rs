@@ -98,7 +98,9 @@ impl Parser<'_, '_> {
         file.operation = operation([is_rename, is_copy, is_create, is_delete]);
         let is_mode_change =
             h.old_mode.is_some() && h.new_mode.is_some() && h.old_mode != h.new_mode;
-        let is_meta = is_rename || is_copy || is_create || is_delete || is_mode_change;
+        // A header-only entry never has `---`/`+++` lines: with them, hunks must follow.
+        let is_meta =
+            (is_rename || is_copy || is_create || is_delete || is_mode_change) && h.minus.is_none();
         self.check_paths(file);
         self.check_content(file, is_meta);
     }

@@ -5,14 +5,18 @@ use super::quote::{needs_quoting, quote};
 use super::{BinaryKind, FilePatch, Hunk, LineKind, Operation, Patch};
 use std::io::Write as _;
 
-/// Render `patch` as git would write it.
+/// Render `patch` as git would write it. A traditional entry keeps its `---`/`+++` form, except
+/// right after a header-only git entry, where a bare `---` would read as that entry's own: it
+/// then gets a `diff --git` line.
 #[must_use]
 pub fn render(patch: &Patch<'_>) -> Vec<u8> {
     let mut out = Vec::new();
+    let mut is_after_header_only = false;
     for file in &patch.files {
-        if file.is_git {
+        if file.is_git || is_after_header_only {
             git_header(file, &mut out);
         }
+        is_after_header_only = file.is_git && file.hunks.is_empty() && file.binary.is_none();
         if !file.hunks.is_empty() {
             minus_plus(file, &mut out);
         }

@@ -225,7 +225,17 @@ pub fn apply_text(outcome: &ActionOutcome) -> String {
             missing.push(v.rule.as_str());
         }
     }
-    if !missing.is_empty() {
+    // A patch that does not parse or apply cannot be written whatever a person decides, so
+    // overriding `malformed` is never suggested.
+    let is_unappliable = missing.contains(&RuleId::Malformed.as_str());
+    missing.retain(|r| *r != RuleId::Malformed.as_str());
+    if is_unappliable {
+        let _ = writeln!(
+            out,
+            "the patch does not apply to HEAD as it stands: `patchgate review export {id}` and \
+             fix it by hand"
+        );
+    } else if !missing.is_empty() {
         let flags: Vec<String> = missing.iter().map(|r| format!("--override {r}")).collect();
         let _ =
             writeln!(out, "to apply it anyway: patchgate review apply {id} {}", flags.join(" "));

@@ -1,7 +1,7 @@
 //! The base tree: the revision a patch applies to, read through git2 (no process per file).
 
 use super::ScratchError;
-use git2::{ObjectType, Oid, Repository, Tree};
+use git2::{Oid, Repository, Tree};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -100,11 +100,10 @@ impl<'r> BaseTree<'r> {
 
     /// The content of the blob `oid`.
     pub fn blob(&self, oid: Oid) -> Result<Vec<u8>, ScratchError> {
-        let object = self
+        let blob = self
             .repo
-            .find_object(oid, Some(ObjectType::Blob))
+            .find_blob(oid)
             .map_err(|e| ScratchError::git("read a blob of the base tree", &e))?;
-        let blob = object.as_blob().expect("found with ObjectType::Blob");
         Ok(blob.content().to_vec())
     }
 }

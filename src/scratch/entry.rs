@@ -290,25 +290,7 @@ fn text_content(
             Some(offset.patch_line),
         ));
     }
-    note_new_id(file, &applied.bytes, name, outcome);
     Ok(Some(Content::Bytes(applied.bytes)))
-}
-
-fn note_new_id(file: &FilePatch<'_>, bytes: &[u8], name: &str, outcome: &mut Outcome) {
-    let Some(index) = &file.index else { return };
-    let claimed = String::from_utf8_lossy(index.new).to_ascii_lowercase();
-    let Ok(actual) = git2::Oid::hash_object(git2::ObjectType::Blob, bytes) else { return };
-    let is_deleted = claimed.bytes().all(|b| b == b'0');
-    if !is_deleted && !actual.to_string().starts_with(&claimed) {
-        outcome.notes.push(note(
-            code::INDEX_NEW_MISMATCH,
-            format!(
-                "{name}: the index line names result {claimed}, but the patched content is {}",
-                &actual.to_string()[..12]
-            ),
-            Some(file.span.line),
-        ));
-    }
 }
 
 fn context_violation(name: &str, m: &Mismatch) -> Violation {

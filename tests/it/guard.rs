@@ -308,7 +308,8 @@ fn traversal_is_rejected_before_anything_else() {
     let repo = project();
     for (raw, pattern) in [
         ("../../etc/passwd", "path_traversal"),
-        ("src/%2e%2e/x", "percent_encoded"),
+        ("src/%2e%2e/x", "path_traversal"),
+        ("src/a%20b.rs", "percent_encoded_segment"),
         (".git/config", "git_dir"),
     ] {
         let out = call(&repo, "t", "read_file", &json!({"file_path": raw}));
@@ -419,7 +420,12 @@ fn the_file_list_cache_follows_the_index() {
     let miss = || call(&repo, "cache", "read_file", &json!({"file_path": "lib/helpers.py"}));
     assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
     let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
-    assert!(git_dir.join("patchgate/guard/files-v4.cache").exists());
+    assert!(git_dir.join("patchgate/guard/files-v5.cache").exists());
     repo.commit(&[("tools/helpers.py", "")], "helpers");
     assert_eq!(json(&miss())["error"]["suggestions"], json!(["tools/helpers.py"]));
+    // Unchanged index: the answers come from the cache, files and directories alike.
+    assert_eq!(json(&miss())["error"]["suggestions"], json!(["tools/helpers.py"]));
+    let dir_miss = || call(&repo, "cache", "list_directory", &json!({"dir_path": "tool"}));
+    assert_eq!(json(&dir_miss())["error"]["suggestions"], json!(["tools"]));
+    assert_eq!(json(&dir_miss())["error"]["suggestions"], json!(["tools"]));
 }

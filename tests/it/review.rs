@@ -404,6 +404,14 @@ fn apply_revalidates_against_the_current_head() {
     s.reject("step-1", &[]);
     let id = s.only_id();
     s.repo.commit(&[("a.txt", "changed upstream\n")], "move on");
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let remaining = json(&out)["remaining"].clone();
+    let uncovered: Vec<&Value> =
+        remaining.as_array().unwrap().iter().filter(|v| v["is_overridden"] == false).collect();
+    assert_eq!(uncovered.len(), 1, "{remaining}");
+    assert_eq!(uncovered[0]["rule"], "malformed");
+    // Naming `malformed` too cannot make a patch apply that does not.
     let args = ["apply", &id, "--override", "undeclared", "--override", "malformed"];
     let out = s.review(&[&args[..], &["--format", "json"]].concat());
     assert_eq!(code(&out), 3, "{}", stderr(&out));

@@ -78,7 +78,8 @@ fn inputs(case_dir: &Path, name: &str, out: &Path) -> (PathBuf, PathBuf) {
     (step_path, result_path)
 }
 
-/// Run the case; return its output and the violation codes of its `--report`.
+/// Run the case; return its output and the violation codes of its `--report`. An accepted
+/// patch must also pass `git apply --check` in the same repository (the oracle).
 fn run_case(case: &Case) -> (Output, Value) {
     let repo = setup(&case.dir);
     let io = tempfile::tempdir().expect("test fixture io");
@@ -100,6 +101,16 @@ fn run_case(case: &Case) -> (Output, Value) {
         .expect("test fixture io");
     let report: Value = std::fs::read(&report)
         .map_or(Value::Null, |bytes| serde_json::from_slice(&bytes).expect("the report is JSON"));
+    if code(&out) == 0 {
+        let patch = read(&case.dir, "patch.diff").expect("patch.diff");
+        let mut git = repo.git_command(&["apply", "--check", "-"]);
+        let checked = crate::support::run_with_stdin(&mut git, patch.as_bytes());
+        assert!(
+            checked.status.success(),
+            "{}: accepted, but git apply --check refuses it",
+            case.name
+        );
+    }
     let codes: Vec<Value> = report["violations"]
         .as_array()
         .map(|v| {
@@ -273,26 +284,27 @@ fn a_run_killed_mid_check_changes_nothing_and_the_next_run_cleans_up() {
     kill("-KILL", std::fs::read_to_string(&pidfile).expect("test fixture io").trim());
     assert_eq!(fingerprint(repo.path()), before, "SIGKILL mid-check changed the repository");
     assert_eq!(scratch_entries(&repo).len(), 1, "the killed run's tree is still there");
-    let again =
-        validate_command(&repo, "accepted_with_offset", io.path(), &["--check-cmd", "true"])
-            .output()
-            .expect("test fixture io");
+    let again = validate_command(&repo, "accepted_with_offset", io.path(), &[])
+        .output()
+        .expect("test fixture io");
     assert_eq!(code(&again), 0, "{}", String::from_utf8_lossy(&again.stderr));
     assert!(scratch_entries(&repo).is_empty(), "the stale tree was not cleaned up");
     assert_eq!(fingerprint(repo.path()), before);
 }
 
 #[test]
-fn sigterm_mid_check_removes_the_tree_and_the_command() {
-    let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
-    let io = tempfile::tempdir().expect("test fixture io");
-    let (child, pidfile) = start_sleeping_check(&repo, io.path());
-    kill("-TERM", &child.id().to_string());
-    let out = child.wait_with_output().expect("test fixture io");
-    assert_eq!(code(&out), 3);
-    assert!(scratch_entries(&repo).is_empty(), "scratch tree left after SIGTERM");
-    let pid = std::fs::read_to_string(&pidfile).expect("test fixture io");
-    assert!(!Path::new("/proc").join(pid.trim()).exists(), "check command still running");
+fn sigterm_or_sigint_mid_check_removes_the_tree_and_the_command() {
+    for signal in ["-TERM", "-INT"] {
+        let repo = setup(&fixtures().join("scratch").join("accepted_with_offset"));
+        let io = tempfile::tempdir().expect("test fixture io");
+        let (child, pidfile) = start_sleeping_check(&repo, io.path());
+        kill(signal, &child.id().to_string());
+        let out = child.wait_with_output().expect("test fixture io");
+        assert_eq!(code(&out), 3, "{signal}");
+        assert!(scratch_entries(&repo).is_empty(), "scratch tree left after {signal}");
+        let pid = std::fs::read_to_string(&pidfile).expect("test fixture io");
+        assert!(!Path::new("/proc").join(pid.trim()).exists(), "check command still running");
+    }
 }
 
 // ---- apply ----
@@ -446,4 +458,36 @@ fn every_commit_of_this_project_applies_to_its_parent_under_git_and_patchgate() 
         checked += 1;
     }
     assert!(checked >= 3, "only {checked} commits with a parent to check");
+}
+
+#[test]
+fn the_base_is_base_flag_else_step_base_else_head() {
+    let repo = setup(&fixtures().join("scratch").join("stale_context"));
+    // HEAD has 'E' on line 5; the commit before it has the 'e' the patch expects.
+    repo.commit(&[("list.txt", "a\nb\nc\nd\ne\nf\ng\n")], "lower e");
+    repo.commit(&[("list.txt", "a\nb\nc\nd\nE\nf\ng\n")], "upper E");
+    let io = tempfile::tempdir().expect("tempdir");
+    let run = |extra: &[&str]| {
+        let out = validate_command(&repo, "stale_context", io.path(), extra).output().expect("run");
+        (code(&out), out)
+    };
+    assert_eq!(run(&[]).0, 1);
+    let (exit, out) = run(&["--base", "HEAD~1"]);
+    assert_eq!(exit, 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["valid"], true);
+    let (exit, out) = run(&["--format", "json", "--base", "no-such-rev"]);
+    assert_eq!(exit, 2);
+    assert_eq!(json(&out)["error"]["code"], "invalid_step");
+    let step = io.path().join("based.json");
+    std::fs::write(&step, json!({"description": "x", "base": "HEAD~1"}).to_string())
+        .expect("write");
+    let out = repo
+        .patchgate()
+        .args(["validate", "--no-record", "--step"])
+        .arg(&step)
+        .arg("--result")
+        .arg(io.path().join("result.json"))
+        .output()
+        .expect("run");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
 }

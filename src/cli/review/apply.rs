@@ -9,9 +9,9 @@ use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
 use patchgate::report::{Exit, to_json_pretty};
 use patchgate::review::{Entry, Override, OverrideDecision, Store, decide_override};
 use patchgate::rule::{Report, RuleId};
-use patchgate::scratch::{self, BaseTree, FileChange, ScratchError, ScratchPolicy};
+use patchgate::scratch::{self, BaseTree, FileChange, ScratchError};
 use patchgate::step::Step;
-use patchgate::validate::{self, Context, Options};
+use patchgate::validate::{self, Context, Options, ValidateError};
 use std::path::Path;
 
 pub(super) fn run(
@@ -25,7 +25,9 @@ pub(super) fn run(
     let root = patchgate::repo::workdir(repository)
         .map_err(|e| CliError::failure("repository", e.message))?
         .to_owned();
-    let (step, report) = revalidate(repository, &root, &entry)?;
+    let config =
+        Config::load(&root).map_err(|e| CliError::input("invalid_config", e.to_string()))?;
+    let (step, report) = revalidate(repository, &config, &entry)?;
     let decision = decide_override(&report, &overrides);
     let mut outcome = ActionOutcome::new("refused", vec![short]);
     outcome.remaining = remaining(&decision);
@@ -33,7 +35,7 @@ pub(super) fn run(
         print(&outcome, json);
         return Ok(Exit::Rejected);
     }
-    let changes = changes(repository, &root, &step, &entry)?;
+    let changes = changes(repository, &config, &step, &entry)?;
     write(repository, &root, &changes, args.index)?;
     outcome.action = "applied";
     outcome.files = changes.into_iter().map(|c| c.path).collect();
@@ -62,26 +64,13 @@ fn parse_overrides(names: &[String]) -> Result<Vec<RuleId>, CliError> {
 /// result, under the repository's current policy.
 fn revalidate(
     repository: &git2::Repository,
-    root: &Path,
+    config: &Config,
     entry: &Entry,
 ) -> Result<(Step, Report), CliError> {
-    let config =
-        Config::load(root).map_err(|e| CliError::input("invalid_config", e.to_string()))?;
     let step = current_step(entry)?;
-    let ctx = Context {
-        step: &step,
-        result: entry.result.as_bytes(),
-        config: &config,
-        repo: Some(repository),
-    };
-    let report = validate::validate(&ctx, &Options::default()).map_err(|e| {
-        let message = format!("cannot re-validate: {e}");
-        if e.is_input_refused() {
-            CliError::input(e.code(), message)
-        } else {
-            CliError::failure(e.code(), message)
-        }
-    })?;
+    let ctx =
+        Context { step: &step, result: entry.result.as_bytes(), config, repo: Some(repository) };
+    let report = validate::validate(&ctx, &Options::default()).map_err(|e| revalidate_error(&e))?;
     Ok((step, report))
 }
 
@@ -112,7 +101,7 @@ fn remaining(decision: &OverrideDecision) -> Vec<RemainingViolation> {
 /// whether a rule may be ignored; it cannot make a patch apply that does not.
 fn changes(
     repository: &git2::Repository,
-    root: &Path,
+    config: &Config,
     step: &Step,
     entry: &Entry,
 ) -> Result<Vec<FileChange>, CliError> {
@@ -124,9 +113,7 @@ fn changes(
     if !parsed.is_ok() || parsed.patch.files.is_empty() {
         return Err(cannot("its patch is not a usable unified diff".to_owned()));
     }
-    let policy: ScratchPolicy = Config::load(root)
-        .and_then(|c| c.section("scratch"))
-        .map_err(|e| CliError::input("invalid_config", e.to_string()))?;
+    let policy = validate::scratch_policy(config).map_err(|e| revalidate_error(&e))?;
     let ctx = scratch::Context { repo: repository, patch: &parsed.patch, step, policy: &policy };
     let outcome =
         scratch::check(&ctx, &scratch::Options::default()).map_err(|e| scratch_error(&e))?;
@@ -158,6 +145,15 @@ fn write(
     }
     scratch::apply_to_worktree(&base, root, changes, index)
         .map_err(|e| CliError::failure("write_failed", e.to_string()))
+}
+
+fn revalidate_error(e: &ValidateError) -> CliError {
+    let message = format!("cannot re-validate: {e}");
+    if e.is_input_refused() {
+        CliError::input(e.code(), message)
+    } else {
+        CliError::failure(e.code(), message)
+    }
 }
 
 /// HEAD and the stored `expect` were usable moments ago in re-validation, so any failure here

@@ -105,3 +105,24 @@ fn fenced_reply_is_read_with_a_warning() {
     let out = check_agent_reply(prose.as_bytes(), &expect, &ArgPolicy::default());
     assert_eq!(found(&out), [("text_outside_json", "")]);
 }
+
+#[test]
+fn valid_fixtures_fit_the_schema_types() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/contract");
+    for case in ["seed004-valid-output", "seed004-valid-partial", "seed004-valid-error"] {
+        let text = std::fs::read_to_string(dir.join(case).join("reply.txt")).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert!(check(&value).ok, "{case}");
+        serde_json::from_value::<AgentEnvelope>(value).unwrap_or_else(|e| panic!("{case}: {e}"));
+    }
+}
+
+#[test]
+fn scores_are_numbers() {
+    let mut v = success();
+    v["result"] = json!({"quality_score": "high", "coverage": "85%", "label": "85"});
+    assert_eq!(
+        found(&check(&v)),
+        [("wrong_type", "/result/quality_score"), ("number_as_string", "/result/coverage")]
+    );
+}

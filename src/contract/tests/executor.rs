@@ -104,3 +104,14 @@ fn surroundings() {
     assert!(bare.reply.is_some(), "the object itself is still checked");
     assert_eq!(codes(&check("I could not do it.", dir.path())), ["no_json_block"]);
 }
+
+#[test]
+fn valid_fixtures_fit_the_schema_type() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/contract");
+    for case in ["seed000-valid-completed", "seed000-valid-failed"] {
+        let text = std::fs::read_to_string(dir.join(case).join("reply.txt")).unwrap();
+        let json = text.trim().trim_start_matches("```json").trim_end_matches("```");
+        serde_json::from_str::<crate::contract::ExecutorOutput>(json)
+            .unwrap_or_else(|e| panic!("{case}: {e}"));
+    }
+}

@@ -122,3 +122,17 @@ fn copy_keeps_its_source() {
     assert_eq!(file.operation, Operation::Copy);
     assert_eq!(file.paths(), [&b"f"[..], &b"g"[..]]);
 }
+
+#[test]
+fn render_keeps_a_traditional_entry_after_a_header_only_one_apart() {
+    // Reachable in lenient mode, where skipped text separated the two entries.
+    let text =
+        b"diff --git a/e b/e\nnew file mode 100644\nnote\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n";
+    let lenient = ParseOptions { is_strict: false, ..ParseOptions::default() };
+    let parsed = parse(text, &lenient);
+    assert!(parsed.is_ok() && !parsed.patch.files[1].is_git);
+    let rendered = crate::patch::render(&parsed.patch);
+    let again = ok(&rendered);
+    assert_eq!(again.patch.files.len(), 2);
+    assert_eq!(again.patch.files[1].path(), b"f");
+}

@@ -181,3 +181,10 @@ fn many_broken_entries_are_each_reported() {
     assert_eq!((short, empty), (5000, 5000));
     assert!(parsed.patch.files.iter().flat_map(|f| &f.hunks).all(|h| h.lines.capacity() < 8));
 }
+
+#[test]
+fn minus_plus_lines_need_hunks_even_for_a_deletion() {
+    let text = b"diff --git a/f b/f\ndeleted file mode 100644\n--- a/f\n+++ /dev/null\n";
+    assert_eq!(defects(text), [(NoHunks, 1)]);
+    assert_eq!(defects(b"diff --git a/f b/f\ndeleted file mode 100644\n"), []);
+}

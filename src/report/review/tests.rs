@@ -123,3 +123,17 @@ fn violations_without_a_line_sit_on_their_hunk_or_file_header() {
         annotate(&e, "abcd1234").annotations.iter().map(|a| a.line).collect();
     assert_eq!(lines, [Some(4), Some(1), None]);
 }
+
+#[test]
+fn apply_refusal_never_suggests_overriding_malformed() {
+    let mut outcome = ActionOutcome::new("refused", vec!["abcd1234".into()]);
+    outcome.remaining = vec![RemainingViolation {
+        rule: RuleId::Malformed,
+        code: "context_mismatch".into(),
+        message: "m".into(),
+        is_overridden: false,
+    }];
+    let text = apply_text(&outcome);
+    assert!(!text.contains("--override malformed"), "{text}");
+    assert!(text.contains("review export abcd1234"), "{text}");
+}
