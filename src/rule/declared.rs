@@ -4,7 +4,7 @@
 //! summary and neither a patch nor written files.
 
 use super::input::short_list;
-use super::{Input, RuleId, Violation, patch_paths};
+use super::{Input, RuleId, Violation};
 use crate::path::RepoPath;
 use std::collections::HashSet;
 
@@ -39,9 +39,11 @@ fn on_success(input: &Input<'_>) -> Vec<Violation> {
 
 /// `filesWritten` entries no file header of the (usable) patch names.
 fn not_in_patch(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
-    let Some(patch) = input.usable_patch() else { return Vec::new() };
-    let in_patch: HashSet<RepoPath> =
-        patch_paths(patch).into_iter().filter_map(|entry| entry.checked.ok()).collect();
+    if input.usable_patch().is_none() {
+        return Vec::new();
+    }
+    let in_patch: HashSet<&RepoPath> =
+        input.paths().iter().filter_map(|entry| entry.checked.as_ref().ok()).collect();
     written
         .iter()
         .filter(|w| !in_patch.contains(w))

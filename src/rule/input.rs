@@ -6,8 +6,9 @@ use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
 use std::collections::HashSet;
 
-/// The inputs of [`super::evaluate`]. Pure data: no repository, no I/O.
-#[derive(Debug, Clone, Copy)]
+/// The inputs of [`super::evaluate`]. Pure data: no repository, no I/O. Build it with
+/// [`Input::new`], which checks the patch's header paths once for every rule.
+#[derive(Debug, Clone)]
 pub struct Input<'a> {
     /// The orchestrator's step.
     pub step: &'a Step,
@@ -19,18 +20,42 @@ pub struct Input<'a> {
     pub apply_patch: Option<&'a Patch<'a>>,
     /// The step's globs and the repository's excluded paths.
     pub scope: &'a Scope,
+    /// Every header path of `patch`, checked once.
+    paths: Vec<PatchPath<'a, 'a>>,
+    /// Whether `patch` is usable (see [`Input::usable_patch`]).
+    is_usable: bool,
 }
 
 impl<'a> Input<'a> {
+    /// Gather the inputs; `patch` is the result's parsed patch (`None` without one) and
+    /// `apply_patch` the step's clean `applyPatch`.
+    #[must_use]
+    pub fn new(
+        step: &'a Step,
+        result: &'a ExecutorResult,
+        patch: Option<&'a Parsed<'a>>,
+        apply_patch: Option<&'a Patch<'a>>,
+        scope: &'a Scope,
+    ) -> Self {
+        let paths = patch.map(|p| patch_paths(&p.patch)).unwrap_or_default();
+        let is_usable = patch.is_some_and(|p| p.defects.iter().all(|d| !is_structural(d)))
+            && paths.iter().all(|p| p.checked.is_ok());
+        Self { step, result, patch, apply_patch, scope, paths, is_usable }
+    }
+
     /// The patch when it parsed without a structural defect and every header path passes the
     /// path checks: the rules that read file entries and hunks only trust a patch in that state
     /// (any other is the `malformed` rule's business). A context-only hunk is no structural
     /// defect: it is the `zero-impact` rule's.
     #[must_use]
     pub fn usable_patch(&self) -> Option<&'a Patch<'a>> {
-        let parsed = self.patch.filter(|p| p.defects.iter().all(|d| !is_structural(d)))?;
-        let is_safe = patch_paths(&parsed.patch).iter().all(|p| p.checked.is_ok());
-        is_safe.then_some(&parsed.patch)
+        self.patch.filter(|_| self.is_usable).map(|p| &p.patch)
+    }
+
+    /// Every path the patch's file entries name (both sides of renames and copies), checked.
+    #[must_use]
+    pub fn paths(&self) -> &[PatchPath<'a, 'a>] {
+        &self.paths
     }
 
     /// The result's mode, when it is one patchgate knows.

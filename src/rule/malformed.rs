@@ -4,7 +4,7 @@
 //! (when allowed) a symbolic link. Whether it applies and rolls back is checked in scratch.
 
 use super::input::{file_name, is_structural};
-use super::{Input, RuleId, RulePolicy, Violation, patch_paths};
+use super::{Input, RuleId, RulePolicy, Violation};
 use crate::patch::{FilePatch, Parsed};
 
 const REGULAR: u32 = 0o100_644;
@@ -14,7 +14,7 @@ const SYMLINK: u32 = 0o120_000;
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };
     let mut out = defects(parsed);
-    for entry in patch_paths(&parsed.patch) {
+    for entry in input.paths() {
         if let Err(e) = &entry.checked {
             out.push(
                 Violation::new(RuleId::Malformed, e.code.as_str(), format!("file header: {e}"))

@@ -7,7 +7,7 @@
 
 use super::input::{file_name, short_list};
 use super::superficial::{Change, classify};
-use super::{Input, RuleId, Violation, intent, noop, patch_paths};
+use super::{Input, RuleId, Violation, intent, noop};
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
 use regex::Regex;
@@ -58,20 +58,24 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(patch));
     }
-    out.extend(untouched_files(patch, description));
+    out.extend(untouched_files(input, description));
     out.extend(missing_renames(patch, description));
     out
 }
 
 /// The step names files, and the patch touches none of them (nor anything below them).
-fn untouched_files(patch: &Patch<'_>, description: &str) -> Option<Violation> {
+fn untouched_files(input: &Input<'_>, description: &str) -> Option<Violation> {
     let named = intent::named_files(description);
-    let touched: Vec<String> = patch_paths(patch)
-        .into_iter()
-        .filter_map(|p| p.checked.ok().map(|p| p.as_str().to_owned()))
+    if named.is_empty() {
+        return None;
+    }
+    let touched: Vec<&str> = input
+        .paths()
+        .iter()
+        .filter_map(|p| p.checked.as_ref().ok().map(crate::path::RepoPath::as_str))
         .collect();
-    let covers = |n: &str| touched.iter().any(|t| t == n || t.starts_with(&format!("{n}/")));
-    if named.is_empty() || touched.is_empty() || named.iter().any(|n| covers(n.as_str())) {
+    let covers = |n: &str| touched.iter().any(|t| *t == n || t.starts_with(&format!("{n}/")));
+    if touched.is_empty() || named.iter().any(|n| covers(n.as_str())) {
         return None;
     }
     let listed: Vec<&str> = named.iter().map(crate::path::RepoPath::as_str).collect();

@@ -25,7 +25,7 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(fix, apply, policy));
         if input.step.apply_files.is_none() {
-            out.extend(unrelated_modules(fix, apply));
+            out.extend(unrelated_modules(input, apply));
         }
     }
     out
@@ -156,13 +156,13 @@ fn hunk_violation(
 }
 
 /// Files the fix changes that the apply run did not touch.
-fn unrelated_modules(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
+fn unrelated_modules(input: &Input<'_>, apply: &Patch<'_>) -> Vec<Violation> {
     let applied: HashSet<RepoPath> =
         patch_paths(apply).into_iter().filter_map(|p| p.checked.ok()).collect();
     let mut out: Vec<Violation> = Vec::new();
     let mut reported: HashSet<RepoPath> = HashSet::new();
-    for entry in patch_paths(fix) {
-        let Ok(p) = entry.checked else { continue };
+    for entry in input.paths() {
+        let Ok(p) = entry.checked.clone() else { continue };
         if applied.contains(&p) || !reported.insert(p.clone()) {
             continue;
         }

@@ -2,7 +2,7 @@
 //! nothing outside `applyFiles`. Also: every `filesWritten` / `filesTouched` entry passes the
 //! path-safety checks (patch paths that fail are `malformed`).
 
-use super::{Input, RuleId, Violation, patch_paths};
+use super::{Input, RuleId, Violation};
 use crate::path::{self, RepoPath};
 use crate::step::Mode;
 use std::collections::HashSet;
@@ -10,8 +10,8 @@ use std::collections::HashSet;
 pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
     let mut out = Vec::new();
     let mut seen: HashSet<RepoPath> = HashSet::new();
-    if let Some(patch) = input.usable_patch() {
-        for entry in patch_paths(patch) {
+    if input.usable_patch().is_some() {
+        for entry in input.paths() {
             let Ok(checked) = entry.checked.clone() else { continue };
             if seen.contains(&checked) {
                 continue;

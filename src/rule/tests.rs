@@ -82,7 +82,7 @@ fn run_with(
     policy: &RulePolicy,
 ) -> Vec<(RuleId, String)> {
     let scope = Scope::new(step, &["secrets/**".to_owned()]).unwrap();
-    let input = Input { step, result, patch, apply_patch: apply, scope: &scope };
+    let input = Input::new(step, result, patch, apply, &scope);
     evaluate(&input, policy).into_iter().map(|v| (v.rule, v.code)).collect()
 }
 

@@ -1,16 +1,18 @@
 //! Rule 5, `undeclared`: every path a file header names (both sides of a rename or copy) is in
 //! `filesWritten`; a patch may not hide extra files.
 
-use super::{Input, RuleId, Violation, patch_paths};
+use super::{Input, RuleId, Violation};
 use crate::path::RepoPath;
 use std::collections::HashSet;
 
 pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
-    let Some(patch) = input.usable_patch() else { return Vec::new() };
+    if input.usable_patch().is_none() {
+        return Vec::new();
+    }
     let written = input.files_written();
     let mut reported: HashSet<RepoPath> = HashSet::new();
     let mut out = Vec::new();
-    for entry in patch_paths(patch) {
+    for entry in input.paths() {
         let Ok(named) = entry.checked.clone() else { continue };
         if written.contains(&named) || reported.contains(&named) {
             continue;

@@ -152,13 +152,8 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
     let patch_text = result.patch.as_deref().unwrap_or_default();
     let parsed =
         (!patch_text.trim().is_empty()).then(|| parse(patch_text.as_bytes(), &options.parse));
-    let input = Input {
-        step: ctx.step,
-        result: &result,
-        patch: parsed.as_ref(),
-        apply_patch: apply_parsed.as_ref().map(|p| &p.patch),
-        scope: &scope,
-    };
+    let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
+    let input = Input::new(ctx.step, &result, parsed.as_ref(), apply_patch, &scope);
     note_unknown_apply_run(&input, &mut findings);
     findings.violations = rule::evaluate(&input, &policy);
     note_warnings(parsed.as_ref(), &mut findings);
