@@ -3,17 +3,13 @@
 //! rewrites them).
 
 use super::{AgentEnvelope, ExecutorOutput};
+use crate::report::json_schema;
 
 /// `(file name under schemas/, pretty JSON)` for the executor reply and the agent envelope.
 #[must_use]
 pub fn json_schemas() -> Vec<(&'static str, String)> {
-    let pretty = |schema: schemars::Schema| {
-        let mut text = crate::report::to_json_pretty(&schema);
-        text.push('\n');
-        text
-    };
     vec![
-        ("executor-output.schema.json", pretty(schemars::schema_for!(ExecutorOutput))),
-        ("agent-envelope.schema.json", pretty(schemars::schema_for!(AgentEnvelope))),
+        ("executor-output.schema.json", json_schema::<ExecutorOutput>()),
+        ("agent-envelope.schema.json", json_schema::<AgentEnvelope>()),
     ]
 }

@@ -90,6 +90,14 @@ pub fn to_json_line<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("report types serialize: string keys, no floats NaN")
 }
 
+/// The JSON Schema of `T` as committed under `schemas/`: indented, with a final newline.
+#[must_use]
+pub fn json_schema<T: schemars::JsonSchema>() -> String {
+    let mut text = to_json_pretty(&schemars::schema_for!(T));
+    text.push('\n');
+    text
+}
+
 /// Serialize `value` as indented JSON.
 #[must_use]
 pub fn to_json_pretty<T: Serialize>(value: &T) -> String {
