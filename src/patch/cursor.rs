@@ -116,6 +116,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Whether everything from the current line on is empty lines (`\n` or `\r\n`).
+    pub fn rest_is_blank(&self) -> bool {
+        self.input[self.start..].iter().all(|&b| b == b'\n' || b == b'\r')
+    }
+
     /// Byte offset where the current line starts (the input length at the end).
     pub fn offset(&self) -> usize {
         self.start

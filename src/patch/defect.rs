@@ -143,6 +143,8 @@ codes! {
         Signature => "signature",
         /// Lenient mode: text outside file entries was skipped.
         SkippedText => "skipped_text",
+        /// Empty lines after the last hunk, up to the end of the input.
+        TrailingBlankLines => "trailing_blank_lines",
         /// Lenient mode: markdown fence lines were skipped.
         MarkdownFence => "markdown_fence",
     }

@@ -4,7 +4,7 @@
 
 use super::cursor::Raw;
 use super::parse::{Parser, quote_input};
-use super::{DefectCode, FilePatch, Hunk, Line, LineKind};
+use super::{DefectCode, FilePatch, Hunk, Line, LineKind, Warning, WarningCode};
 
 /// Which sides a `\ No newline at end of file` marker has closed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -318,6 +318,21 @@ impl<'a> Parser<'a, '_> {
     /// Hunk-like lines after the last hunk's counts are used up: `git apply` drops them.
     fn leftover(&mut self) {
         let Some(line) = self.cur.peek() else { return };
+        if self.cur.rest_is_blank() {
+            // Only empty lines up to the end (a patch string ending in "\n\n"): nothing can be
+            // dropped that changes the result, so say it and read on.
+            let message = "the patch ends with empty line(s) after its last hunk; they are ignored"
+                .to_owned();
+            self.out.warnings.push(Warning {
+                code: WarningCode::TrailingBlankLines,
+                message,
+                span: line.span,
+            });
+            while self.cur.peek().is_some() {
+                self.cur.bump();
+            }
+            return;
+        }
         let is_hunk_like = match line.first() {
             Some(b' ' | b'+') | None => true,
             Some(b'-') => line.trimmed() != b"-- " && !self.is_traditional_start(line),

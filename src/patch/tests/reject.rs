@@ -28,9 +28,22 @@ fn hunk_counts_decide() {
     assert_eq!(with_head("@@ -1,2 +1,2 @@\n-a\n+b\n"), [(HunkTooShort, 4)]);
     assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n+c\n"), [(HunkTooLong, 7)]);
     assert_eq!(with_head("@@ -1 +1 @@\n-a\n-b\n+c\n"), [(HunkTooLong, 6)]);
-    assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n\n"), [(HunkTooLong, 7)]);
+    // A blank line with more hunk lines after it is a miscount; blank lines up to the end of
+    // the input are only a warning (see `trailing_blank_lines_are_a_warning`).
+    assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n\n+c\n"), [(HunkTooLong, 7)]);
+    assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n\n"), []);
     assert_eq!(with_head("@@ -1,2 +1,2 @@\n-a\n+b\nx\n"), [(BadLinePrefix, 7)]);
     assert_eq!(with_head("@@ -1 +1 @@\n a\n"), [(ContextOnlyHunk, 4)]);
+}
+
+#[test]
+fn trailing_blank_lines_are_a_warning() {
+    let text = format!("{HEAD}@@ -1 +1 @@\n-a\n+b\n\n\r\n\n");
+    let parsed = parse(text.as_bytes(), &ParseOptions::default());
+    assert!(parsed.defects.is_empty(), "{:?}", parsed.defects);
+    let codes: Vec<_> = parsed.warnings.iter().map(|w| (w.code, w.span.line)).collect();
+    assert!(codes.contains(&(crate::patch::WarningCode::TrailingBlankLines, 7)), "{codes:?}");
+    assert_eq!(parsed.patch.files[0].hunks[0].lines.len(), 2);
 }
 
 #[test]
