@@ -298,11 +298,23 @@ fn shim_fails_closed_when_the_binary_is_gone() {
     let bin_dir = tempfile::tempdir().expect("test setup");
     let copy = bin_dir.path().join("patchgate");
     std::fs::copy(env!("CARGO_BIN_EXE_patchgate"), &copy).expect("test setup");
-    let out = std::process::Command::new(&copy)
-        .current_dir(repo.path())
-        .args(["hook", "install"])
-        .output()
-        .expect("test setup");
+    // Another test thread forking while the copy was open for writing leaves the child holding
+    // a write descriptor for a moment, and exec fails with ETXTBSY: retry that error only.
+    let out = (0..50)
+        .find_map(|_| {
+            let run = std::process::Command::new(&copy)
+                .current_dir(repo.path())
+                .args(["hook", "install"])
+                .output();
+            match run {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    None
+                }
+                other => Some(other.expect("test setup")),
+            }
+        })
+        .expect("the copied binary stayed busy for a second");
     assert_eq!(code(&out), 0);
     std::fs::remove_file(&copy).expect("test setup");
     repo.write("src/a.rs", "a2\n");
