@@ -71,6 +71,11 @@ pub(super) fn classify(file: &FilePatch<'_>) -> Change {
     let (mut old, mut new) = (Side::default(), Side::default());
     let (mut raw_from, mut code_from) = (0, 0);
     let (mut raw_differs, mut code_differs) = (false, false);
+    // Changed lines still to come on each side: a side with none left has its final text, so
+    // the other side growing past it is a difference too (a file that only adds lines).
+    let all = || file.hunks.iter().flat_map(|h| &h.lines);
+    let mut old_left = all().filter(|l| l.kind == LineKind::Remove).count();
+    let mut new_left = all().filter(|l| l.kind == LineKind::Add).count();
     for hunk in &file.hunks {
         let (mut old_block, mut new_block) = (None, None);
         for line in &hunk.lines {
@@ -84,12 +89,15 @@ pub(super) fn classify(file: &FilePatch<'_>) -> Change {
             if line.kind != LineKind::Remove {
                 new.push(&text, line.kind == LineKind::Add, &syntax, &mut new_block);
             }
-            if line.kind == LineKind::Context {
-                continue;
+            match line.kind {
+                LineKind::Context => continue,
+                LineKind::Remove => old_left -= 1,
+                LineKind::Add => new_left -= 1,
             }
+            let done = (old_left == 0, new_left == 0);
             // The texts only grow, so a difference within the common prefix is final.
-            raw_differs = raw_differs || differs(&old.raw, &new.raw, &mut raw_from);
-            code_differs = code_differs || differs(&old.code, &new.code, &mut code_from);
+            raw_differs = raw_differs || differs(&old.raw, &new.raw, &mut raw_from, done);
+            code_differs = code_differs || differs(&old.code, &new.code, &mut code_from, done);
             if raw_differs && code_differs {
                 return Change::Code;
             }
@@ -105,8 +113,12 @@ pub(super) fn classify(file: &FilePatch<'_>) -> Change {
 }
 
 /// Whether `a` and `b` differ within their common prefix past `*from` (the part already found
-/// equal); moves `*from` to the end of the common prefix when they do not.
-fn differs(a: &str, b: &str, from: &mut usize) -> bool {
+/// equal), or one is final (`done`) and the other already longer; moves `*from` to the end of
+/// the common prefix when they do not.
+fn differs(a: &str, b: &str, from: &mut usize, (a_done, b_done): (bool, bool)) -> bool {
+    if (a_done && b.len() > a.len()) || (b_done && a.len() > b.len()) {
+        return true;
+    }
     let end = a.len().min(b.len());
     if a.as_bytes()[*from..end] != b.as_bytes()[*from..end] {
         return true;

@@ -195,3 +195,14 @@ fn classify_stops_at_the_first_real_change() {
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
     assert_eq!(classify(&parsed.patch.files[0]), Change::Comment);
 }
+
+#[test]
+fn classify_of_an_added_file_stops_at_its_first_code_line() {
+    let diff =
+        "--- /dev/null\n+++ b/a.rs\n@@ -0,0 +1,3 @@\n+// only a comment\n+fn main() {}\n+// more\n";
+    let parsed = parse(diff.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify(&parsed.patch.files[0]), Change::Code);
+    let diff = "--- /dev/null\n+++ b/a.rs\n@@ -0,0 +1,2 @@\n+// only a comment\n+/* and */\n";
+    let parsed = parse(diff.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify(&parsed.patch.files[0]), Change::Comment);
+}
