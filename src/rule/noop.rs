@@ -62,9 +62,16 @@ fn may_be_placeholder(line: &str) -> bool {
     if !line.is_ascii() {
         return true;
     }
-    let has =
-        |word: &[u8]| line.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
-    line.contains('!') || has(b"raise") || has(b"throw")
+    let bytes = line.as_bytes();
+    let word_at = |at: usize, word: &[u8]| {
+        bytes.get(at..at + word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word))
+    };
+    // One pass; `b | 0x20` is the ASCII lower case of a letter.
+    bytes.iter().enumerate().any(|(at, &b)| {
+        b == b'!'
+            || (b | 0x20 == b'r' && word_at(at, b"raise"))
+            || (b | 0x20 == b't' && word_at(at, b"throw"))
+    })
 }
 
 #[cfg(test)]
