@@ -29,6 +29,15 @@ pub(super) struct Rename {
 
 /// The renames the description asks for (`Rename foo to bar`), identifiers only.
 pub(super) fn renames(description: &str) -> Vec<Rename> {
+    // Most descriptions rename nothing: skip building the pattern. On ASCII text a match needs
+    // `renam` in some case; other text goes to the pattern (Unicode case folding).
+    let is_ascii_without = |word: &[u8]| {
+        description.is_ascii()
+            && !description.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word))
+    };
+    if is_ascii_without(b"renam") {
+        return Vec::new();
+    }
     RENAME
         .captures_iter(description)
         .filter_map(|c| {
@@ -46,6 +55,9 @@ pub(super) fn renames(description: &str) -> Vec<Rename> {
 /// Repository paths the description names (`src/a.rs`, `README.md`), normalised.
 pub(super) fn named_files(description: &str) -> Vec<RepoPath> {
     let mut out: Vec<RepoPath> = Vec::new();
+    if !description.contains(['/', '.']) {
+        return out; // every path token holds one (skips building the pattern)
+    }
     for m in PATH_TOKEN.find_iter(description) {
         let token = m.as_str().trim_end_matches(['.', '/']);
         let is_url = description[..m.start()].ends_with("://");
@@ -66,4 +78,15 @@ pub(super) fn has_word(text: &str, word: &str) -> bool {
         let after = text[at + word.len()..].chars().next().is_none_or(|c| !is_ident(c));
         before && after
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_quick_tests_keep_every_match() {
+        assert_eq!(super::renames("RENAME foo TO bar").len(), 1);
+        assert!(super::renames("add a flag").is_empty());
+        assert_eq!(super::named_files("edit src/a.rs").len(), 1);
+        assert!(super::named_files("edit the parser").is_empty());
+    }
 }

@@ -96,6 +96,10 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Violation> {
 /// The step asks to rename `from` to `to`, and no removed line holds `from` or no added line
 /// holds `to`.
 fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Violation> {
+    let renames = intent::renames(description);
+    if renames.is_empty() {
+        return Vec::new(); // most steps: no need to copy every line of the patch
+    }
     let lines = |kind: LineKind| -> Vec<String> {
         let all = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
         all.filter(|l| l.kind == kind)
@@ -103,7 +107,7 @@ fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Violation> {
             .collect()
     };
     let (removed, added) = (lines(LineKind::Remove), lines(LineKind::Add));
-    intent::renames(description)
+    renames
         .into_iter()
         .filter_map(|r| {
             let side = if !removed.iter().any(|l| intent::has_word(l, &r.from)) {

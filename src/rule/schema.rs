@@ -55,10 +55,41 @@ pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
 /// Field names the schema does not know, for a note (extra fields are tolerated).
 #[must_use]
 pub fn unknown_fields(raw: &[u8]) -> Vec<String> {
-    let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(raw) else {
+    // Only the names: the values (a patch can be megabytes) are checked for syntax, not copied.
+    let Ok(Names(names)) = serde_json::from_slice::<Names>(raw) else {
         return Vec::new();
     };
-    object.keys().filter(|k| !FIELDS.iter().any(|(name, _)| name == k)).cloned().collect()
+    names.into_iter().filter(|k| !FIELDS.iter().any(|(name, _)| name == k)).collect()
+}
+
+/// A JSON object's member names in first-seen order (as `serde_json::Map` keeps them), values
+/// skipped.
+struct Names(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for Names {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Names;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Names, A::Error> {
+                let mut names: Vec<String> = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                Ok(Names(names))
+            }
+        }
+        deserializer.deserialize_map(Visit)
+    }
 }
 
 fn check_object(object: &Map<String, Value>) -> Vec<Violation> {
@@ -127,4 +158,16 @@ fn json_type(value: &Value) -> &'static str {
 
 fn violation(code: &str, message: String) -> Violation {
     Violation::new(RuleId::Schema, code, message)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unknown_fields_are_listed_once_in_input_order() {
+        let raw = br#"{"zeta": {"a": [1, "x"]}, "mode": "apply", "alpha": "\u00e9", "zeta": 2}"#;
+        assert_eq!(super::unknown_fields(raw), ["zeta", "alpha"]);
+        assert!(super::unknown_fields(b"[1, 2]").is_empty());
+        assert!(super::unknown_fields(br#"{"a": "\x"}"#).is_empty());
+        assert!(super::unknown_fields(br#"{"a": 1} trailing"#).is_empty());
+    }
 }

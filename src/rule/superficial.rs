@@ -57,22 +57,49 @@ fn syntax_for(path: &[u8]) -> Syntax {
     }
 }
 
-/// Classify one file entry's edit.
+/// Classify one file entry's edit. Linear in the file's hunk lines, and it stops at the first
+/// point where both the whitespace-free and the comment-free texts of the two sides differ (the
+/// edit is then code whatever follows).
 pub(super) fn classify(file: &FilePatch<'_>) -> Change {
     if file.added() + file.removed() == 0 || file.binary.is_some() {
         return Change::Code;
     }
     let syntax = syntax_for(file.path());
+    // Context lines only matter for the block-comment state, so a language without block
+    // comments can skip them.
+    let needs_context = !syntax.block.is_empty();
     let (mut old, mut new) = (Side::default(), Side::default());
+    let (mut raw_from, mut code_from) = (0, 0);
+    let (mut raw_differs, mut code_differs) = (false, false);
+    // Changed lines still to come on each side: a side with none left has its final text, so
+    // the other side growing past it is a difference too (a file that only adds lines).
+    let all = || file.hunks.iter().flat_map(|h| &h.lines);
+    let mut old_left = all().filter(|l| l.kind == LineKind::Remove).count();
+    let mut new_left = all().filter(|l| l.kind == LineKind::Add).count();
     for hunk in &file.hunks {
         let (mut old_block, mut new_block) = (None, None);
         for line in &hunk.lines {
+            if line.kind == LineKind::Context && !needs_context {
+                continue;
+            }
             let text = String::from_utf8_lossy(line.text);
             if line.kind != LineKind::Add {
                 old.push(&text, line.kind == LineKind::Remove, &syntax, &mut old_block);
             }
             if line.kind != LineKind::Remove {
                 new.push(&text, line.kind == LineKind::Add, &syntax, &mut new_block);
+            }
+            match line.kind {
+                LineKind::Context => continue,
+                LineKind::Remove => old_left -= 1,
+                LineKind::Add => new_left -= 1,
+            }
+            let done = (old_left == 0, new_left == 0);
+            // The texts only grow, so a difference within the common prefix is final.
+            raw_differs = raw_differs || differs(&old.raw, &new.raw, &mut raw_from, done);
+            code_differs = code_differs || differs(&old.code, &new.code, &mut code_from, done);
+            if raw_differs && code_differs {
+                return Change::Code;
             }
         }
     }
@@ -83,6 +110,21 @@ pub(super) fn classify(file: &FilePatch<'_>) -> Change {
     } else {
         Change::Code
     }
+}
+
+/// Whether `a` and `b` differ within their common prefix past `*from` (the part already found
+/// equal), or one is final (`done`) and the other already longer; moves `*from` to the end of
+/// the common prefix when they do not.
+fn differs(a: &str, b: &str, from: &mut usize, (a_done, b_done): (bool, bool)) -> bool {
+    if (a_done && b.len() > a.len()) || (b_done && a.len() > b.len()) {
+        return true;
+    }
+    let end = a.len().min(b.len());
+    if a.as_bytes()[*from..end] != b.as_bytes()[*from..end] {
+        return true;
+    }
+    *from = end;
+    false
 }
 
 /// The changed lines of one side, without whitespace (`raw`) and also without comments (`code`).
@@ -101,33 +143,57 @@ impl Side {
         syntax: &Syntax,
         block: &mut Option<&'static str>,
     ) {
-        let code = strip_comments(text, syntax, block);
         if is_changed {
-            self.raw.extend(text.chars().filter(|c| !c.is_whitespace()));
-            self.code.extend(code.chars().filter(|c| !c.is_whitespace()));
+            push_non_whitespace(&mut self.raw, text);
+            strip_comments(text, syntax, block, |code| push_non_whitespace(&mut self.code, code));
+        } else {
+            strip_comments(text, syntax, block, |_| {});
         }
     }
 }
 
-/// `text` without its comments. `block` is the end marker of a block comment open at the start
-/// of the line (updated for the next line). Double-quoted strings are skipped so `"http://x"`
-/// stays code; a block end seen while not in a block means the hunk started inside one.
-fn strip_comments(text: &str, syntax: &Syntax, block: &mut Option<&'static str>) -> String {
+/// Append `text` without its whitespace (Unicode whitespace, as `char::is_whitespace`).
+fn push_non_whitespace(out: &mut String, text: &str) {
+    if text.is_ascii() {
+        out.extend(text.bytes().filter(|b| !matches!(b, b' ' | b'\t'..=b'\r')).map(char::from));
+    } else {
+        out.extend(text.chars().filter(|c| !c.is_whitespace()));
+    }
+}
+
+/// Hand the code parts of `text` (everything but its comments) to `code`, in order. `block` is
+/// the end marker of a block comment open at the start of the line (updated for the next line).
+/// Double-quoted strings are skipped so `"http://x"` stays code; a block end seen while not in a
+/// block means the hunk started inside one.
+fn strip_comments(
+    text: &str,
+    syntax: &Syntax,
+    block: &mut Option<&'static str>,
+    mut code: impl FnMut(&str),
+) {
     if block.is_none()
         && let Some(end) = unopened_block_end(text, syntax)
     {
         *block = Some(end);
     }
-    let mut out = String::new();
     let mut rest = text;
     let mut in_string = false;
     while !rest.is_empty() {
         if let Some(end) = *block {
-            let Some(at) = rest.find(end) else { return out };
+            let Some(at) = rest.find(end) else { return };
             rest = &rest[at + end.len()..];
             *block = None;
             continue;
         }
+        // Every marker and the quote are ASCII: jump to the next byte that may start one.
+        let bytes = rest.as_bytes();
+        let at = bytes.iter().position(|&b| b == b'"' || (!in_string && syntax.may_start(b)));
+        let Some(at) = at else {
+            code(rest);
+            return;
+        };
+        code(&rest[..at]);
+        rest = &rest[at..];
         if !in_string {
             if let Some((start, end)) = syntax.block.iter().find(|(s, _)| rest.starts_with(s)) {
                 rest = &rest[start.len()..];
@@ -135,17 +201,23 @@ fn strip_comments(text: &str, syntax: &Syntax, block: &mut Option<&'static str>)
                 continue;
             }
             if syntax.line.iter().any(|m| rest.starts_with(m)) {
-                return out;
+                return;
             }
         }
-        let c = rest.chars().next().expect("rest is not empty");
-        if c == '"' {
+        if rest.as_bytes()[0] == b'"' {
             in_string = !in_string;
         }
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
+        code(&rest[..1]);
+        rest = &rest[1..];
     }
-    out
+}
+
+impl Syntax {
+    /// Whether `b` is the first byte of one of the comment markers.
+    fn may_start(&self, b: u8) -> bool {
+        self.line.iter().any(|m| m.as_bytes()[0] == b)
+            || self.block.iter().any(|(s, _)| s.as_bytes()[0] == b)
+    }
 }
 
 /// The end marker of a block comment the line closes without opening (`still a comment */`).
@@ -156,3 +228,7 @@ fn unopened_block_end(text: &str, syntax: &Syntax) -> Option<&'static str> {
         (!opened && start != end).then_some(*end)
     })
 }
+
+#[cfg(test)]
+#[path = "superficial_tests.rs"]
+mod tests;
