@@ -206,10 +206,9 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
         return Ok(decision);
     }
     // Seed 003: hallucination patterns are refused before anything touches the filesystem.
-    // Built once per call: the default policy compiles its patterns.
-    let policy = ArgPolicy::default();
+    let policy = ArgPolicy::builtin();
     for arg in &plan.operands {
-        if let Some(rejection) = check::reject_pattern(&policy, &arg.raw) {
+        if let Some(rejection) = check::reject_pattern(policy, &arg.raw) {
             let message = if rejection.message.contains(&rejection.pattern) {
                 format!("INVALID_AGENT_INPUT: {}.", rejection.message)
             } else {
