@@ -320,7 +320,10 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
     let Some(relative) = relative.to_str() else { return Vec::new() };
     let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
     let index = match &env.repo {
-        Some(repo) => files::from_git(repo, env.state_dir.as_deref(), kind).unwrap_or_default(),
+        Some(repo) => {
+            let query_len = super::suggest::query_len(relative);
+            files::from_git(repo, env.state_dir.as_deref(), kind, query_len).unwrap_or_default()
+        }
         None => files::from_walk(&env.list_root, kind),
     };
     suggest(&index, relative, env.policy.suggestion_limit)
