@@ -302,7 +302,7 @@ fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
     if difference == 0 && name == query.name {
         return Some(1.0);
     }
-    if difference == 0 && name.eq_ignore_ascii_case(query.name) {
+    if difference == 0 && first_alike(query.name, name) && name.eq_ignore_ascii_case(query.name) {
         return Some(EXACT);
     }
     if is_same_stem(query.stem, name) {
@@ -323,8 +323,18 @@ fn is_same_stem(query_stem: &str, name: &str) -> bool {
     // The stem ends where `name` does or at a dot: a one-byte test before comparing.
     n > 0
         && (name.len() == n || name.as_bytes().get(n) == Some(&b'.'))
+        && first_alike(query_stem, name)
         && name.as_bytes()[..n].eq_ignore_ascii_case(query_stem.as_bytes())
         && stem(name).len() == n
+}
+
+/// Whether the first bytes agree up to ASCII case (or one is empty): one byte before a
+/// comparison of the whole prefix, which most names fail here.
+fn first_alike(a: &str, b: &str) -> bool {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
+        _ => true,
+    }
 }
 
 /// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
@@ -333,6 +343,7 @@ fn is_truncation(query_lower: &str, name: &str) -> bool {
     let shorter = query_lower.len().min(name.len());
     shorter >= 2
         && query_lower.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
+        && first_alike(query_lower, name)
         && name.get(..query_lower.len()).is_some_and(|head| head.eq_ignore_ascii_case(query_lower))
 }
 
