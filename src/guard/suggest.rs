@@ -364,7 +364,7 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     }
     // Each edit changes how often characters occur by at most two: a cheap lower bound of the
     // distance (one pass over the name; it subsumes a bound on which characters occur).
-    if count_difference(query, name).div_ceil(2) > allowed {
+    if counts_differ_by_more(query, name, 2 * allowed) {
         return None;
     }
     let name_lower = name.to_lowercase();
@@ -385,19 +385,26 @@ fn char_counts(text: &str) -> [u8; 128] {
     counts
 }
 
-/// The sum over bytes of the difference of their counts in the query and in `name`, as
-/// `|query| + |name| - 2 * shared`: one pass over `name` instead of over all 128 buckets.
-fn count_difference(query: &Query<'_>, name: &str) -> usize {
+/// Whether the sum over bytes of the difference of their counts in the query and in `name`
+/// exceeds `limit`. The sum is `2 * unmatched + |query| - |name|` (`unmatched`: bytes of
+/// `name` the query has no count left for): one pass over `name` instead of over all 128
+/// buckets, left as soon as the bytes unmatched so far decide it.
+fn counts_differ_by_more(query: &Query<'_>, name: &str, limit: usize) -> bool {
     let mut left = query.counts;
-    let mut shared = 0;
+    let mut unmatched = 0;
+    let cap = limit + name.len();
     for b in name.bytes() {
         let slot = &mut left[usize::from(b.to_ascii_lowercase() & 127)];
         if *slot > 0 {
             *slot -= 1;
-            shared += 1;
+        } else {
+            unmatched += 1;
+            if 2 * unmatched + query.counted > cap {
+                return true;
+            }
         }
     }
-    (query.counted + name.len()).saturating_sub(2 * shared)
+    2 * unmatched + query.counted > cap
 }
 
 /// Shared directory components (in any order), with a bonus for a shared trailing run.
