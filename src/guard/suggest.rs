@@ -385,6 +385,19 @@ fn char_counts(text: &str) -> [u8; 128] {
     counts
 }
 
+/// The count bucket of each byte (its ASCII lowercase folded into 128), one load per byte.
+const BUCKET: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "b < 256")]
+        let byte = b as u8;
+        table[b] = byte.to_ascii_lowercase() & 127;
+        b += 1;
+    }
+    table
+};
+
 /// Whether the sum over bytes of the difference of their counts in the query and in `name`
 /// exceeds `limit`. The sum is `2 * unmatched + |query| - |name|` (`unmatched`: bytes of
 /// `name` the query has no count left for): one pass over `name` instead of over all 128
@@ -394,7 +407,7 @@ fn counts_differ_by_more(query: &Query<'_>, name: &str, limit: usize) -> bool {
     let mut unmatched = 0;
     let cap = limit + name.len();
     for b in name.bytes() {
-        let slot = &mut left[usize::from(b.to_ascii_lowercase() & 127)];
+        let slot = &mut left[usize::from(BUCKET[usize::from(b)])];
         if *slot > 0 {
             *slot -= 1;
         } else {
