@@ -3,10 +3,11 @@
 //!
 //! Each kind (files, directories) is one [`Index`] and one cache file: a header line
 //! (`<key> <length of the names part> <length table>`), the names part, the directories part. A miss reads the
-//! header and the names part; the directories of the few matching names are read in place.
+//! header and the names within reach of its query's length; the directories of the few
+//! matching names are read in place.
 
 use super::suggest::Index;
-use std::io::{BufRead as _, Read as _, Write as _};
+use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
@@ -32,18 +33,29 @@ impl Kind {
 }
 
 /// Index `paths` (files) and their directories.
+///
+/// In the index's sorted order the paths below a directory are contiguous, so a directory is
+/// new unless it is an ancestor of the previous path: no hash set (a seventh of a rebuild).
+/// Any other order only yields repeats, which [`Index::new`] drops.
 fn index_both(paths: &[String]) -> (Index, Index) {
-    let mut dirs: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut dirs: Vec<&str> = Vec::new();
+    let mut previous = "";
     for path in paths {
         let mut rest = path.as_str();
         while let Some((parent, _)) = rest.rsplit_once('/') {
-            if !dirs.insert(parent) {
+            if is_ancestor(parent, previous) {
                 break;
             }
+            dirs.push(parent);
             rest = parent;
         }
+        previous = path;
     }
     (Index::new(paths.iter().map(String::as_str)), Index::new(dirs.into_iter()))
+}
+
+fn is_ancestor(dir: &str, path: &str) -> bool {
+    path.len() > dir.len() && path.as_bytes()[dir.len()] == b'/' && path.starts_with(dir)
 }
 
 /// The index's entries of `kind`, from the cache when the index has not changed since it was
@@ -52,6 +64,7 @@ pub(super) fn from_git(
     repo: &git2::Repository,
     cache_dir: Option<&Path>,
     kind: Kind,
+    query_len: usize,
 ) -> Result<Index, String> {
     let index_path = repo.path().join("index");
     let Ok(meta) = std::fs::metadata(&index_path) else { return Ok(Index::default()) };
@@ -62,7 +75,9 @@ pub(super) fn from_git(
         meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
         meta.ino()
     );
-    if let Some(index) = cache_dir.and_then(|dir| read_cache(&dir.join(kind.cache_file()), &key)) {
+    if let Some(index) =
+        cache_dir.and_then(|dir| read_cache(&dir.join(kind.cache_file()), &key, query_len))
+    {
         return Ok(index);
     }
     let (files, dirs) = index_both(&read_index(repo)?);
@@ -94,7 +109,7 @@ fn read_index(repo: &git2::Repository) -> Result<Vec<String>, String> {
     Ok(paths)
 }
 
-fn read_cache(path: &Path, key: &str) -> Option<Index> {
+fn read_cache(path: &Path, key: &str, query_len: usize) -> Option<Index> {
     let file = std::fs::File::open(path).ok()?;
     let mut reader = std::io::BufReader::new(&file);
     let mut header = String::new();
@@ -104,12 +119,9 @@ fn read_cache(path: &Path, key: &str) -> Option<Index> {
     if cached_key != key {
         return None;
     }
-    let names_len: u64 = names_len.parse().ok()?;
-    let mut names = String::new();
-    reader.by_ref().take(names_len).read_to_string(&mut names).ok()?;
-    let offset = header.len() as u64 + names_len;
+    let names_len: usize = names_len.parse().ok()?;
     drop(reader);
-    Index::on_disk(names, lengths, file, offset)
+    Index::on_disk(file, (header.len() as u64, names_len), lengths, query_len)
 }
 
 fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {

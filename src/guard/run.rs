@@ -206,10 +206,9 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
         return Ok(decision);
     }
     // Seed 003: hallucination patterns are refused before anything touches the filesystem.
-    // Built once per call: the default policy compiles its patterns.
-    let policy = ArgPolicy::default();
+    let policy = ArgPolicy::builtin();
     for arg in &plan.operands {
-        if let Some(rejection) = check::reject_pattern(&policy, &arg.raw) {
+        if let Some(rejection) = check::reject_pattern(policy, &arg.raw) {
             let message = if rejection.message.contains(&rejection.pattern) {
                 format!("INVALID_AGENT_INPUT: {}.", rejection.message)
             } else {
@@ -321,7 +320,10 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
     let Some(relative) = relative.to_str() else { return Vec::new() };
     let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
     let index = match &env.repo {
-        Some(repo) => files::from_git(repo, env.state_dir.as_deref(), kind).unwrap_or_default(),
+        Some(repo) => {
+            let query_len = super::suggest::query_len(relative);
+            files::from_git(repo, env.state_dir.as_deref(), kind, query_len).unwrap_or_default()
+        }
         None => files::from_walk(&env.list_root, kind),
     };
     suggest(&index, relative, env.policy.suggestion_limit)

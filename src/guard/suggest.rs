@@ -36,7 +36,10 @@ const MAX_LENGTH_DIFFERENCE: usize = 3;
 /// part on disk and reads those lines with positioned reads.
 #[derive(Debug)]
 pub struct Index {
+    /// The names part, or of a cached index the lines a query needs.
     names: String,
+    /// Where `names` starts in the whole names part.
+    names_at: usize,
     /// For each name length present, ascending: the offset of its first line in `names`.
     lengths: Vec<(usize, usize)>,
     dirs: Dirs,
@@ -51,7 +54,8 @@ enum Dirs {
 
 impl Default for Index {
     fn default() -> Self {
-        Self { names: String::new(), lengths: Vec::new(), dirs: Dirs::Memory(String::new()) }
+        let dirs = Dirs::Memory(String::new());
+        Self { names: String::new(), names_at: 0, lengths: Vec::new(), dirs }
     }
 }
 
@@ -83,16 +87,17 @@ impl Index {
             }
             let _ = writeln!(names, "{}\0{offset}\0{}", run[0].0, dirs.len() - offset);
         }
-        Self { names, lengths, dirs: Dirs::Memory(dirs) }
+        Self { names, names_at: 0, lengths, dirs: Dirs::Memory(dirs) }
     }
 
-    /// An index whose directories part is in `file` at `offset` (the cache).
-    /// `lengths` as [`Index::lengths_text`] wrote it.
+    /// An index kept in the cache `file`, its names part (`names_len` bytes) at `offset`
+    /// followed by the directories part; `lengths` as [`Index::lengths_text`] wrote it. Only
+    /// the names a query for a basename of `query_len` bytes scans are read.
     pub(crate) fn on_disk(
-        names: String,
-        lengths: &str,
         file: std::fs::File,
-        offset: u64,
+        (offset, names_len): (u64, usize),
+        lengths: &str,
+        query_len: usize,
     ) -> Option<Self> {
         let lengths = lengths
             .split(',')
@@ -102,7 +107,10 @@ impl Index {
                 Some((len.parse().ok()?, at.parse().ok()?))
             })
             .collect::<Option<Vec<(usize, usize)>>>()?;
-        Some(Self { names, lengths, dirs: Dirs::File(file, offset) })
+        let (from, to) = window(&lengths, names_len, query_len);
+        let names = read_at(&file, offset + from as u64, to.checked_sub(from)?)?;
+        let dirs = Dirs::File(file, offset + names_len as u64);
+        Some(Self { names, names_at: from, lengths, dirs })
     }
 
     /// The length table as one word (`3:0,4:120,...`), for the cache header.
@@ -127,13 +135,9 @@ impl Index {
 
     /// The basenames within [`MAX_LENGTH_DIFFERENCE`] of `len`.
     fn near(&self, len: usize) -> impl Iterator<Item = (&str, &str)> {
-        let end = self.names.len();
-        let start_of = |accept: &dyn Fn(usize) -> bool| {
-            self.lengths.iter().find(|(l, _)| accept(*l)).map_or(end, |&(_, at)| at)
-        };
-        let from = start_of(&|l| l + MAX_LENGTH_DIFFERENCE >= len);
-        let to = start_of(&|l| l > len + MAX_LENGTH_DIFFERENCE);
-        lines(self.names.get(from..to).unwrap_or(""))
+        let (from, to) = window(&self.lengths, self.names_at + self.names.len(), len);
+        let (from, to) = (from.saturating_sub(self.names_at), to.saturating_sub(self.names_at));
+        lines(self.names.get(from..to.min(self.names.len())).unwrap_or(""))
     }
 
     /// The paths named `name`, from the location part of its line (`offset\0length`).
@@ -155,7 +159,7 @@ impl Index {
         dirs.split('\0').map(join).collect()
     }
 
-    /// Number of unique basenames.
+    /// Number of unique basenames (of a cached index: among those read for its query).
     #[must_use]
     pub fn len(&self) -> usize {
         self.groups().count()
@@ -168,8 +172,60 @@ impl Index {
     }
 }
 
-fn lines(names: &str) -> impl Iterator<Item = (&str, &str)> {
-    names.split('\n').filter_map(|line| line.split_once('\0'))
+/// The byte range of the names part (`end` bytes) holding the names within
+/// [`MAX_LENGTH_DIFFERENCE`] of `len`.
+fn window(lengths: &[(usize, usize)], end: usize, len: usize) -> (usize, usize) {
+    let start_of = |accept: &dyn Fn(usize) -> bool| {
+        lengths.iter().find(|(l, _)| accept(*l)).map_or(end, |&(_, at)| at)
+    };
+    let from = start_of(&|l| l + MAX_LENGTH_DIFFERENCE >= len);
+    (from, start_of(&|l| l > len + MAX_LENGTH_DIFFERENCE).max(from))
+}
+
+/// The length in bytes of the basename [`suggest`] looks for in `requested`.
+pub(crate) fn query_len(requested: &str) -> usize {
+    basename(requested.trim_end_matches('/')).len()
+}
+
+/// `(name, location)` of each `name\0location\n` line; lines without a NUL are skipped.
+fn lines(names: &str) -> Lines<'_> {
+    Lines { rest: names, last: 0 }
+}
+
+/// Each byte is looked at once, by a plain loop: lines are a few dozen bytes, too short for
+/// `memchr`'s setup to pay off (it was a fifth of a miss).
+struct Lines<'a> {
+    rest: &'a str,
+    /// The previous name's length. Lines are ordered by name length and names hold no NUL, so
+    /// a NUL at this offset ends the next name too: the name is not scanned.
+    last: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.rest.is_empty() {
+            let bytes = self.rest.as_bytes();
+            let cut = if bytes.get(self.last) == Some(&b'\0') {
+                self.last
+            } else {
+                bytes.iter().position(|&b| b == b'\0' || b == b'\n').unwrap_or(bytes.len())
+            };
+            if bytes.get(cut) != Some(&b'\0') {
+                self.rest = self.rest.get(cut + 1..).unwrap_or("");
+                continue;
+            }
+            self.last = cut;
+            let (Some(name), Some(tail)) = (self.rest.get(..cut), self.rest.get(cut + 1..)) else {
+                return None;
+            };
+            let end = tail.bytes().position(|b| b == b'\n').unwrap_or(tail.len());
+            self.rest = tail.get(end + 1..).unwrap_or("");
+            return Some((name, tail.get(..end).unwrap_or("")));
+        }
+        None
+    }
 }
 
 fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<String> {
@@ -226,14 +282,16 @@ struct Query<'a> {
     lower: String,
     stem: &'a str,
     counts: [u8; 128],
-    mask: u128,
+    /// The sum of `counts`.
+    counted: usize,
 }
 
 impl<'a> Query<'a> {
     fn new(name: &'a str) -> Self {
         let lower = name.to_lowercase();
         let counts = char_counts(&lower);
-        Self { name, stem: stem(name), counts, mask: char_mask(&lower), lower }
+        let counted = counts.iter().map(|&c| usize::from(c)).sum();
+        Self { name, stem: stem(name), counts, counted, lower }
     }
 }
 
@@ -244,7 +302,7 @@ fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
     if difference == 0 && name == query.name {
         return Some(1.0);
     }
-    if difference == 0 && name.eq_ignore_ascii_case(query.name) {
+    if difference == 0 && first_alike(query.name, name) && name.eq_ignore_ascii_case(query.name) {
         return Some(EXACT);
     }
     if is_same_stem(query.stem, name) {
@@ -262,10 +320,21 @@ fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
 /// `db.js` for `db.ts`, `Makefile` for `Makefile.txt`: the same name up to the extension.
 fn is_same_stem(query_stem: &str, name: &str) -> bool {
     let n = query_stem.len();
+    // The stem ends where `name` does or at a dot: a one-byte test before comparing.
     n > 0
-        && name.len() >= n
+        && (name.len() == n || name.as_bytes().get(n) == Some(&b'.'))
+        && first_alike(query_stem, name)
         && name.as_bytes()[..n].eq_ignore_ascii_case(query_stem.as_bytes())
         && stem(name).len() == n
+}
+
+/// Whether the first bytes agree up to ASCII case (or one is empty): one byte before a
+/// comparison of the whole prefix, which most names fail here.
+fn first_alike(a: &str, b: &str) -> bool {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
+        _ => true,
+    }
 }
 
 /// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
@@ -274,6 +343,7 @@ fn is_truncation(query_lower: &str, name: &str) -> bool {
     let shorter = query_lower.len().min(name.len());
     shorter >= 2
         && query_lower.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
+        && first_alike(query_lower, name)
         && name.get(..query_lower.len()).is_some_and(|head| head.eq_ignore_ascii_case(query_lower))
 }
 
@@ -292,16 +362,9 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     if a.abs_diff(b) > MAX_LENGTH_DIFFERENCE.min(allowed) {
         return None;
     }
-    // Each edit changes which characters occur, and how often, by at most two: cheap lower
-    // bounds of the distance, the set first, then the counts.
-    let present = (char_mask(name) ^ query.mask).count_ones() as usize;
-    if present.div_ceil(2) > allowed {
-        return None;
-    }
-    let name_counts = char_counts(name);
-    let difference: usize =
-        query.counts.iter().zip(&name_counts).map(|(x, y)| usize::from(x.abs_diff(*y))).sum();
-    if difference.div_ceil(2) > allowed {
+    // Each edit changes how often characters occur by at most two: a cheap lower bound of the
+    // distance (one pass over the name; it subsumes a bound on which characters occur).
+    if counts_differ_by_more(query, name, 2 * allowed) {
         return None;
     }
     let name_lower = name.to_lowercase();
@@ -312,12 +375,6 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     (score >= FUZZY_THRESHOLD).then_some(score)
 }
 
-/// Which (lowercased) bytes occur, folded into 128 bits (exact for ASCII); folding only
-/// weakens the bound.
-fn char_mask(text: &str) -> u128 {
-    text.bytes().fold(0, |mask, b| mask | 1 << (b.to_ascii_lowercase() & 127))
-}
-
 /// Counts of (lowercased) bytes folded into 128 buckets; folding only weakens the bound.
 fn char_counts(text: &str) -> [u8; 128] {
     let mut counts = [0u8; 128];
@@ -326,6 +383,41 @@ fn char_counts(text: &str) -> [u8; 128] {
         *slot = slot.saturating_add(1);
     }
     counts
+}
+
+/// The count bucket of each byte (its ASCII lowercase folded into 128), one load per byte.
+const BUCKET: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "b < 256")]
+        let byte = b as u8;
+        table[b] = byte.to_ascii_lowercase() & 127;
+        b += 1;
+    }
+    table
+};
+
+/// Whether the sum over bytes of the difference of their counts in the query and in `name`
+/// exceeds `limit`. The sum is `2 * unmatched + |query| - |name|` (`unmatched`: bytes of
+/// `name` the query has no count left for): one pass over `name` instead of over all 128
+/// buckets, left as soon as the bytes unmatched so far decide it.
+fn counts_differ_by_more(query: &Query<'_>, name: &str, limit: usize) -> bool {
+    let mut left = query.counts;
+    let mut unmatched = 0;
+    let cap = limit + name.len();
+    for b in name.bytes() {
+        let slot = &mut left[usize::from(BUCKET[usize::from(b)])];
+        if *slot > 0 {
+            *slot -= 1;
+        } else {
+            unmatched += 1;
+            if 2 * unmatched + query.counted > cap {
+                return true;
+            }
+        }
+    }
+    2 * unmatched + query.counted > cap
 }
 
 /// Shared directory components (in any order), with a bonus for a shared trailing run.

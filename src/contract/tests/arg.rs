@@ -317,3 +317,11 @@ fn every_pattern_name_is_snake_case_and_distinct() {
     let json = serde_json::to_value(RejectedPattern::GitRefLockSuffix).unwrap();
     assert_eq!(json, RejectedPattern::GitRefLockSuffix.as_str());
 }
+
+#[test]
+fn the_seeds_own_patterns_pass_the_syntax_check_they_skip() {
+    let tickets = DEFAULT_TICKET_PATTERNS.map(|(k, v)| (k.to_owned(), v.to_owned())).into();
+    let shapes = DEFAULT_BRANCH_PATTERNS.map(|p| (p.to_owned(), p.to_owned())).into();
+    assert!(crate::contract::patterns::Patterns::new("ticket_patterns", tickets).is_ok());
+    assert!(crate::contract::patterns::Patterns::new("branch_patterns", shapes).is_ok());
+}
