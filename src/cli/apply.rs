@@ -118,10 +118,10 @@ pub(crate) fn land(
 
 fn print_report(report: &Report, global: &Global, args: &Args, result: &[u8]) {
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => println!("{}", verdict_json(report)),
+        Format::Json => outln!("{}", verdict_json(report)),
         Format::Text => {
             let patch = patch_text(result);
-            print!("{}", verdict_text(report, patch.as_deref(), &args.result));
+            out!("{}", verdict_text(report, patch.as_deref(), &args.result));
         }
     }
 }

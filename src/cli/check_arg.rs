@@ -64,10 +64,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let options = options(args, ty, &policy)?;
     let outcome = policy.check(ty, &args.value, &options);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => println!("{}", to_json_line(&arg_envelope(&outcome))),
+        Format::Json => outln!("{}", to_json_line(&arg_envelope(&outcome))),
         Format::Text => {
             if let ArgOutcome::Accepted(a) = &outcome {
-                println!("{}", a.value);
+                outln!("{}", a.value);
             }
         }
     }

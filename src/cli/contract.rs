@@ -90,8 +90,8 @@ fn run_executor(args: &ExecutorArgs, global: &Global) -> CliResult {
         ExecutorOptions { allow_preamble: args.allow_preamble, strict_paths: args.strict_paths };
     let outcome = check_executor_output(&bytes, &root, options);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => println!("{}", to_json_pretty(&outcome)),
-        Format::Text => print!("{}", executor_text(&outcome, &args.reply)),
+        Format::Json => outln!("{}", to_json_pretty(&outcome)),
+        Format::Text => out!("{}", executor_text(&outcome, &args.reply)),
     }
     Ok(if outcome.ok { Exit::Accepted } else { Exit::Rejected })
 }
@@ -132,9 +132,9 @@ fn run_agent(args: &AgentArgs, global: &Global) -> CliResult {
     let expect = AgentExpect { agent: args.agent.clone(), operation: args.operation.clone() };
     let outcome = check_agent_reply(&bytes, &expect, &policy);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => println!("{}", to_json_pretty(&outcome)),
+        Format::Json => outln!("{}", to_json_pretty(&outcome)),
         Format::Text => {
-            print!("{}", findings_text(&args.reply, &outcome.violations, &outcome.warnings));
+            out!("{}", findings_text(&args.reply, &outcome.violations, &outcome.warnings));
         }
     }
     Ok(if outcome.ok { Exit::Accepted } else { Exit::Rejected })

@@ -113,8 +113,8 @@ fn show(store: &Store, added: Option<usize>, global: &Global) -> CliResult {
     let report =
         DeclarationReport::new(store.path().display().to_string(), declaration.as_ref(), added);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => println!("{}", to_json_pretty(&report)),
-        Format::Text => print!("{}", declaration_text(&report)),
+        Format::Json => outln!("{}", to_json_pretty(&report)),
+        Format::Text => out!("{}", declaration_text(&report)),
     }
     Ok(Exit::Accepted)
 }
@@ -126,8 +126,8 @@ fn trailers(store: &Store, global: &Global) -> CliResult {
         eprintln!("patchgate: no active declaration; no trailer to print");
     }
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => println!("{}", to_json_pretty(&serde_json::json!({ "trailers": lines }))),
-        Format::Text => lines.iter().for_each(|l| println!("{l}")),
+        Format::Json => outln!("{}", to_json_pretty(&serde_json::json!({ "trailers": lines }))),
+        Format::Text => lines.iter().for_each(|l| outln!("{l}")),
     }
     Ok(Exit::Accepted)
 }

@@ -39,10 +39,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     };
     let escaped = escape_markdown(&text);
     match global.format.unwrap_or(Format::Text) {
-        Format::Text => print!("{escaped}"),
+        Format::Text => out!("{escaped}"),
         Format::Json => {
             let env = Envelope::success(serde_json::json!({ "value": escaped }));
-            println!("{}", to_json_line(&env));
+            outln!("{}", to_json_line(&env));
         }
     }
     Ok(Exit::Accepted)

@@ -71,6 +71,6 @@ pub(crate) fn run(args: &Args, global: &Global) -> Exit {
         eprintln!("patchgate: note: {note}");
     }
     let answer = render(&outcome);
-    println!("{}", answer.stdout);
+    outln!("{}", answer.stdout);
     answer.exit
 }

@@ -121,7 +121,7 @@ fn run_hook(hook: HookName, global: &Global) -> CliResult {
     let patterns = declaration.map(|d| d.patterns().into_iter().map(str::to_owned).collect());
     let report = RunReport::new(hook, patterns, &policy, changes.len(), &violations);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => println!("{}", to_json_pretty(&report)),
+        Format::Json => outln!("{}", to_json_pretty(&report)),
         Format::Text => eprint!("{}", run_text(&report)),
     }
     Ok(if report.allowed { Exit::Accepted } else { Exit::Rejected })
@@ -137,7 +137,7 @@ fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
     let checks = check_push(repo, &updates, &policy).map_err(error)?;
     let report = ReceiveReport::new(&policy, &checks);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => println!("{}", to_json_pretty(&report)),
+        Format::Json => outln!("{}", to_json_pretty(&report)),
         Format::Text => eprint!("{}", receive_text(&report)),
     }
     Ok(if report.allowed { Exit::Accepted } else { Exit::Rejected })
@@ -183,8 +183,8 @@ fn run_uninstall(hooks: &[HookArg], global: &Global) -> CliResult {
 
 fn print_actions(report: &ActionReport, global: &Global) {
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => println!("{}", to_json_pretty(report)),
-        Format::Text => print!("{}", action_text(report)),
+        Format::Json => outln!("{}", to_json_pretty(report)),
+        Format::Text => out!("{}", action_text(report)),
     }
 }
 
@@ -193,8 +193,8 @@ fn run_status(global: &Global) -> CliResult {
     let dir = hooks_dir(&repo).map_err(error)?;
     let report = StatusReport::new(&dir, &detect_managers(&repo, &dir), &status(&dir));
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => println!("{}", to_json_pretty(&report)),
-        Format::Text => print!("{}", status_text(&report)),
+        Format::Json => outln!("{}", to_json_pretty(&report)),
+        Format::Text => out!("{}", status_text(&report)),
     }
     Ok(Exit::Accepted)
 }

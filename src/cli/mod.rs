@@ -1,6 +1,16 @@
 //! Command-line front end: parse arguments, read inputs, call the library, print through
 //! `patchgate::report`, map to an exit code. One file per command.
 
+/// `print!` to stdout that never panics: see [`write_stdout`].
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*)) };
+}
+
+/// `println!` to stdout that never panics: see [`write_stdout`].
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 mod apply;
 mod check_arg;
 mod contract;
@@ -108,6 +118,17 @@ impl CliError {
 
 pub(crate) type CliResult = Result<Exit, CliError>;
 
+/// Write to stdout. When the reader has gone (`patchgate parse big.diff | head`), end quietly
+/// with exit 3 (an I/O failure) instead of panicking as `println!` does; never exit 0, because
+/// in hook and guard mode an answer nobody received must not read as "allow".
+pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_fmt(args).and_then(|()| stdout.flush()).is_err() {
+        std::process::exit(i32::from(Exit::Failure.code()));
+    }
+}
+
 pub(crate) fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -137,7 +158,7 @@ pub(crate) fn main() -> ExitCode {
             eprintln!("patchgate: error: {}", err.message);
             if global.format == Some(Format::Json) {
                 let env = Envelope::failure(err.code, &err.message, serde_json::Map::new());
-                println!("{}", to_json_line(&env));
+                outln!("{}", to_json_line(&env));
             }
             ExitCode::from(err.exit.code())
         }

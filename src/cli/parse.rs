@@ -20,8 +20,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let parsed = parse(&bytes, &options);
     let summary = ParseSummary::new(&parsed);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => println!("{}", to_json_pretty(&summary)),
-        Format::Text => print!("{}", parse_text(&summary, &args.patch)),
+        Format::Json => outln!("{}", to_json_pretty(&summary)),
+        Format::Text => out!("{}", parse_text(&summary, &args.patch)),
     }
     Ok(if parsed.is_ok() { Exit::Accepted } else { Exit::Rejected })
 }

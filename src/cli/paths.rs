@@ -22,8 +22,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let filter = filter_paths(&args.paths, &root);
     let report = PathsReport::new(filter);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => println!("{}", to_json_pretty(&report)),
-        Format::Text => print!("{}", paths_text(&report)),
+        Format::Json => outln!("{}", to_json_pretty(&report)),
+        Format::Text => out!("{}", paths_text(&report)),
     }
     Ok(if report.ok { Exit::Accepted } else { Exit::Rejected })
 }

@@ -51,10 +51,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         write_report(path, &report_json(&report))?;
     }
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => println!("{}", verdict_json(&report)),
+        Format::Json => outln!("{}", verdict_json(&report)),
         Format::Text => {
             let patch = patch_text(&result);
-            print!("{}", verdict_text(&report, patch.as_deref(), &args.result));
+            out!("{}", verdict_text(&report, patch.as_deref(), &args.result));
         }
     }
     Ok(if report.verdict.valid { Exit::Accepted } else { Exit::Rejected })

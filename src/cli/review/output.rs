@@ -34,8 +34,7 @@ pub(super) fn palette(choice: ColorChoice) -> Palette {
 
 /// Print `text` on standard output; a reader that went away (`| head`) is not an error.
 pub(super) fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    crate::cli::write_stdout(format_args!("{text}"));
 }
 
 /// Print `text` through the pager git would use when standard output is a terminal.
