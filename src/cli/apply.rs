@@ -1,8 +1,8 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::validate::{into_cli_error, load_config, patch_text};
-use super::{CliError, CliResult, Format, Global, read_input};
+use super::validate::{InputArgs, into_cli_error, load_config, patch_text};
+use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
 use patchgate::report::{Exit, verdict_json, verdict_text};
@@ -40,12 +40,8 @@ impl ScratchArgs {
 /// Arguments of `patchgate apply`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The step JSON, or `-` for standard input.
-    #[arg(long, value_name = "STEP")]
-    step: String,
-    /// The executor result JSON, or `-` for standard input.
-    #[arg(long, value_name = "RESULT")]
-    result: String,
+    #[command(flatten)]
+    input: InputArgs,
     /// Also stage the changes in the index.
     #[arg(long)]
     index: bool,
@@ -54,12 +50,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    if args.step == "-" && args.result == "-" {
-        return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
-    }
-    let step = validate::read_step(&read_input(&args.step, "step")?)
-        .map_err(|e| CliError::input("invalid_step", format!("{e} (in '{}')", args.step)))?;
-    let result = read_input(&args.result, "result")?;
+    let (step, result) = args.input.read()?;
     let repo = patchgate::repo::discover(global.repo.as_deref())
         .map_err(|e| CliError::failure("repository", e.message))?;
     // A bare repository has nowhere to apply to: say so before validating.
@@ -121,7 +112,7 @@ fn print_report(report: &Report, global: &Global, args: &Args, result: &[u8]) {
         Format::Json => outln!("{}", verdict_json(report)),
         Format::Text => {
             let patch = patch_text(result);
-            out!("{}", verdict_text(report, patch.as_deref(), &args.result));
+            out!("{}", verdict_text(report, patch.as_deref(), &args.input.result));
         }
     }
 }

@@ -8,15 +8,36 @@ use patchgate::validate::{self, Context, JudgeOptions, Options, ValidateError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// `--step` and `--result`, which `validate` and `apply` read the same way.
+#[derive(Debug, clap::Args)]
+pub(crate) struct InputArgs {
+    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
+    #[arg(long, value_name = "STEP")]
+    pub step: String,
+    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
+    #[arg(long, value_name = "RESULT")]
+    pub result: String,
+}
+
+impl InputArgs {
+    /// The parsed step (an orchestrator mistake is exit 2) and the raw result bytes (an
+    /// executor mistake is a verdict, judged later).
+    pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {
+        if self.step == "-" && self.result == "-" {
+            return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
+        }
+        let step = validate::read_step(&read_input(&self.step, "step")?).map_err(|e| {
+            CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), self.step))
+        })?;
+        Ok((step, read_input(&self.result, "result")?))
+    }
+}
+
 /// Arguments of `patchgate validate`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
-    #[arg(long, value_name = "STEP")]
-    step: String,
-    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
-    #[arg(long, value_name = "RESULT")]
-    result: String,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Also write the full report (every violation and note) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
@@ -35,13 +56,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    if args.step == "-" && args.result == "-" {
-        return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
-    }
-    let step = validate::read_step(&read_input(&args.step, "step")?).map_err(|e| {
-        CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), args.step))
-    })?;
-    let result = read_input(&args.result, "result")?;
+    let (step, result) = args.input.read()?;
     let repo = open_repo(global.repo.as_deref())?;
     let config = load_config(repo.as_ref())?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: repo.as_ref() };
@@ -54,7 +69,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         Format::Json => outln!("{}", verdict_json(&report)),
         Format::Text => {
             let patch = patch_text(&result);
-            out!("{}", verdict_text(&report, patch.as_deref(), &args.result));
+            out!("{}", verdict_text(&report, patch.as_deref(), &args.input.result));
         }
     }
     Ok(if report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
