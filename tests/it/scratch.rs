@@ -352,6 +352,19 @@ fn apply_refuses_over_uncommitted_edits_and_names_them() {
     assert_eq!(worktree(repo.path()), before);
 }
 
+/// `patchgate --format json apply` on a step and result given as JSON values.
+fn apply_json(repo: &TestRepo, io: &Path, step: &Value, result: &Value) -> Output {
+    std::fs::write(io.join("s.json"), step.to_string()).expect("test fixture io");
+    std::fs::write(io.join("r.json"), result.to_string()).expect("test fixture io");
+    repo.patchgate()
+        .args(["--format", "json", "apply", "--step"])
+        .arg(io.join("s.json"))
+        .arg("--result")
+        .arg(io.join("r.json"))
+        .output()
+        .expect("test fixture io")
+}
+
 #[test]
 fn apply_is_all_or_nothing_when_a_write_fails() {
     let case = fixtures().join("scratch").join("accepted_with_offset");
@@ -366,17 +379,8 @@ fn apply_is_all_or_nothing_when_a_write_fails() {
     let result = json!({"mode": "apply", "success": true, "patch": patch, "filesWritten": files,
         "filesTouched": files, "summary": "two files"});
     let step = json!({"description": "two files", "mode": "apply"});
-    std::fs::write(io.path().join("r.json"), result.to_string()).expect("test fixture io");
-    std::fs::write(io.path().join("s.json"), step.to_string()).expect("test fixture io");
     let before = worktree(repo.path());
-    let out = repo
-        .patchgate()
-        .args(["--format", "json", "apply", "--step"])
-        .arg(io.path().join("s.json"))
-        .arg("--result")
-        .arg(io.path().join("r.json"))
-        .output()
-        .expect("test fixture io");
+    let out = apply_json(&repo, io.path(), &step, &result);
     assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json(&out)["error"]["code"], "write_failed");
     assert_eq!(worktree(repo.path()), before, "a failed apply changed the worktree");
@@ -396,16 +400,7 @@ fn apply_lands_a_symlink_when_the_policy_allows_links() {
     let result = json!({"mode": "apply", "success": true, "patch": patch, "filesWritten": ["link"],
         "filesTouched": ["link"], "summary": "add a link to a.txt"});
     let step = json!({"description": "add a symbolic link named link", "mode": "apply"});
-    std::fs::write(io.path().join("r.json"), result.to_string()).expect("test fixture io");
-    std::fs::write(io.path().join("s.json"), step.to_string()).expect("test fixture io");
-    let out = repo
-        .patchgate()
-        .args(["--format", "json", "apply", "--step"])
-        .arg(io.path().join("s.json"))
-        .arg("--result")
-        .arg(io.path().join("r.json"))
-        .output()
-        .expect("test fixture io");
+    let out = apply_json(&repo, io.path(), &step, &result);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json(&out)["valid"], true);
     let target = std::fs::read_link(repo.path().join("link")).expect("link written");
