@@ -6,6 +6,7 @@
 #
 #   benches/corpus.sh            -> target/corpus/linux-raw-sys-0.4.15..0.12.1.diff
 #   CORPUS_CRATE=syn CORPUS_OLD=2.0.0 CORPUS_NEW=2.0.119 benches/corpus.sh
+#   CORPUS_REPO=DIR benches/corpus.sh   # also keep the two-commit repository (tags vOLD, vNEW) in DIR
 set -euo pipefail
 
 crate=${CORPUS_CRATE:-linux-raw-sys}
@@ -14,7 +15,7 @@ new=${CORPUS_NEW:-0.12.1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out_dir=${CORPUS_DIR:-${CARGO_TARGET_DIR:-$root/target}/corpus}
 out="$out_dir/$crate-$old..$new.diff"
-if [[ -s "$out" ]]; then
+if [[ -s "$out" && ( -z "${CORPUS_REPO:-}" || -d "${CORPUS_REPO:-}/.git" ) ]]; then
     echo "$out"
     exit 0
 fi
@@ -46,7 +47,7 @@ find_crate() {
 }
 
 # One commit per version in a scratch repository, then git's own diff between them.
-repo="$work/repo"
+repo=${CORPUS_REPO:-$work/repo}
 git init -q "$repo"
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME=corpus GIT_AUTHOR_EMAIL=corpus@example.com

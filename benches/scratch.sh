@@ -77,28 +77,9 @@ PY
 # ---- 1. large real diff ----
 big="$work/$crate"
 if [[ ! -d "$big/repo/.git" ]]; then
-    rm -rf "$big" && mkdir -p "$big/fetch/src" && touch "$big/fetch/src/lib.rs"
-    cat >"$big/fetch/Cargo.toml" <<TOML
-[package]
-name = "patchgate-bench-fetch"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-old = { package = "$crate", version = "=$old", default-features = false }
-new = { package = "$crate", version = "=$new", default-features = false }
-TOML
-    cargo fetch --quiet --manifest-path "$big/fetch/Cargo.toml" >&2
-    git init -q "$big/repo"
-    for version in "$old" "$new"; do
-        file=$(find "${CARGO_HOME:-$HOME/.cargo}/registry/cache" -name "$crate-$version.crate" | head -n 1)
-        find "$big/repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
-        tar -xzf "$file" -C "$big/repo" --strip-components=1
-        git -C "$big/repo" add -A
-        git -C "$big/repo" commit -q --allow-empty -m "$crate $version"
-        git -C "$big/repo" tag "v$version"
-    done
+    mkdir -p "$big"
+    CORPUS_CRATE=$crate CORPUS_OLD=$old CORPUS_NEW=$new CORPUS_REPO="$big/repo" \
+        bash "$(dirname "$0")/corpus.sh" >/dev/null
 fi
 git -C "$big/repo" checkout -q --detach "v$old"
 git -C "$big/repo" diff -M "v$old" "v$new" >"$big/big.diff"
