@@ -1,6 +1,7 @@
 //! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
 //! compiled once.
 
+use super::intent::PathIndex;
 use crate::patch::{Defect, DefectCode, FilePatch, Operation, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
@@ -20,6 +21,9 @@ pub struct Input<'a> {
     pub apply_patch: Option<&'a Patch<'a>>,
     /// The step's globs and the repository's excluded paths.
     pub scope: &'a Scope,
+    /// The base tree's paths, when there is a repository: what grounds the files a
+    /// description names (see [`Input::with_base`]).
+    pub base: Option<&'a dyn PathIndex>,
     /// Every header path of `patch`, checked once.
     paths: Vec<PatchPath<'a, 'a>>,
     /// Whether `patch` is usable (see [`Input::usable_patch`]).
@@ -40,7 +44,15 @@ impl<'a> Input<'a> {
         let paths = patch.map(|p| patch_paths(&p.patch)).unwrap_or_default();
         let is_usable = patch.is_some_and(|p| p.defects.iter().all(|d| !is_structural(d)))
             && paths.iter().all(|p| p.checked.is_ok());
-        Self { step, result, patch, apply_patch, scope, paths, is_usable }
+        Self { step, result, patch, apply_patch, scope, base: None, paths, is_usable }
+    }
+
+    /// Ground the description's file names in the base tree: without one, a token that looks
+    /// like a path cannot be told from prose, and the rules that read them only take notes.
+    #[must_use]
+    pub fn with_base(mut self, base: &'a dyn PathIndex) -> Self {
+        self.base = Some(base);
+        self
     }
 
     /// The patch when it parsed without a structural defect and every header path passes the

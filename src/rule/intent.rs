@@ -1,7 +1,7 @@
 //! What a step description says concretely enough to check without a model: the files it names
 //! and the renames it asks for. Everything else is the judge's business.
 
-use crate::path::{self, RepoPath};
+use crate::path;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -12,10 +12,19 @@ static RENAME: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the rename pattern is a valid regex")
 });
 
-/// A token that looks like a repository path: has a `/`, or ends in a known source extension.
+/// A token that may name a repository path: word characters, dots, dashes and slashes, holding
+/// at least one `/` or `.` between word characters. Whether it really names a file is decided
+/// against the repository ([`PathIndex`]), not by its shape: `Node.js`, `I/O` and `HTTP/2` are
+/// prose because no file answers to them.
 static PATH_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[\w.\-/]+(?:/[\w.\-]+|\.(?:rs|py|pyi|js|mjs|cjs|jsx|ts|tsx|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift|scala|sh|md|toml|json|yaml|yml|sql|html|css|scss|vue|lua|ex|exs|tf|proto|txt|cfg|ini|xml|gradle))\b")
+    Regex::new(r"[\w\-]*[\w][\w.\-]*(?:[/.][\w][\w.\-]*)+")
         .expect("the path pattern is a valid regex")
+});
+
+/// A quoted span (backticks or double quotes) that may hold a path with spaces.
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"`([^`\n]{1,200})`|"([^"\n]{1,200})""#)
+        .expect("the quote pattern is a valid regex")
 });
 
 /// One requested rename.
@@ -25,7 +34,14 @@ pub(super) struct Rename {
     pub from: String,
     /// The name to appear.
     pub to: String,
+    /// Whether the description writes the names as code: quoted, or shaped like identifiers
+    /// (`load_cfg`, `parseURL`, `Config::new`) rather than plain words.
+    pub is_code: bool,
 }
+
+/// Words the rename pattern can catch that are never the names renamed ("rename unit struct
+/// to a generic name").
+const NOT_NAMES: [&str; 8] = ["a", "an", "the", "it", "them", "this", "that", "its"];
 
 /// The renames the description asks for (`Rename foo to bar`), identifiers only.
 pub(super) fn renames(description: &str) -> Vec<Rename> {
@@ -41,33 +57,123 @@ pub(super) fn renames(description: &str) -> Vec<Rename> {
     RENAME
         .captures_iter(description)
         .filter_map(|c| {
-            let (from, to) = (c.get(1)?.as_str(), c.get(2)?.as_str());
+            let (from, to) = (c.get(1)?, c.get(2)?);
+            let is_quoted = description[..from.start()].ends_with(['`', '\'', '"']);
+            let (from, to) = (from.as_str(), to.as_str());
+            let is_code = is_quoted || is_identifier_shaped(from) || is_identifier_shaped(to);
             let last = |s: &str| {
                 let s = s.trim_end_matches([':', '.']);
                 s.rsplit([':', '.']).next().unwrap_or(s).to_owned()
             };
             let (from, to) = (last(from), last(to));
-            (!from.is_empty() && !to.is_empty() && from != to).then_some(Rename { from, to })
+            let is_name = |s: &str| !s.is_empty() && !NOT_NAMES.contains(&s);
+            (is_name(&from) && is_name(&to) && from != to).then_some(Rename { from, to, is_code })
         })
         .collect()
 }
 
-/// Repository paths the description names (`src/a.rs`, `README.md`), normalised.
-pub(super) fn named_files(description: &str) -> Vec<RepoPath> {
-    let mut out: Vec<RepoPath> = Vec::new();
+/// `load_cfg`, `parseURL`, `v2`, `Config::new`: not a word of prose.
+fn is_identifier_shaped(name: &str) -> bool {
+    name.contains(['_', ':', '.'])
+        || name.bytes().any(|b| b.is_ascii_digit())
+        || name.chars().skip(1).any(char::is_uppercase)
+}
+
+/// The paths of the base tree, looked up only when a rule needs them.
+pub trait PathIndex: std::fmt::Debug {
+    /// Whether `path` is a file or a directory of the base tree.
+    fn contains(&self, path: &str) -> bool;
+    /// Every file of the base tree (listed once, on first use).
+    fn files(&self) -> &[String];
+}
+
+/// Tokens of the description that may name a repository path (`src/a.rs`, `walk.rs`,
+/// `ignore/walk`, a quoted `dir with space/file.txt`), normalised, in order of appearance.
+/// Most are prose; [`resolve`] and [`is_covered`] decide.
+pub(super) fn path_candidates(description: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
     if !description.contains(['/', '.']) {
-        return out; // every path token holds one (skips building the pattern)
+        return out; // every candidate holds one (skips building the patterns)
+    }
+    let mut push = |token: &str| {
+        let token = token.trim_end_matches(['.', '/', ',', ':', ';']);
+        let token = token.strip_prefix("./").unwrap_or(token);
+        if let Ok(p) = path::check(token)
+            && p.as_str().contains(['/', '.'])
+            && !out.iter().any(|o| o == p.as_str())
+        {
+            out.push(p.as_str().to_owned());
+        }
+    };
+    let mut spans = Vec::new(); // quoted paths with spaces: their words are not paths too
+    for c in QUOTED.captures_iter(description) {
+        let Some(quoted) = c.get(1).or_else(|| c.get(2)) else { continue };
+        if quoted.as_str().contains(' ') && quoted.as_str().contains(['/', '.']) {
+            push(quoted.as_str());
+            spans.push(quoted.range());
+        }
     }
     for m in PATH_TOKEN.find_iter(description) {
-        let token = m.as_str().trim_end_matches(['.', '/']);
-        let is_url = description[..m.start()].ends_with("://");
-        if let (false, Ok(p)) = (is_url, path::check(token))
-            && !out.contains(&p)
-        {
-            out.push(p);
+        if spans.iter().any(|s| s.contains(&m.start())) {
+            continue;
+        }
+        let before = &description[..m.start()];
+        let is_url = before.ends_with("://") || m.as_str().starts_with("www.");
+        let is_flag = before.ends_with('-'); // `--no-verify`, `-j/--jobs`
+        if !is_url && !is_flag {
+            push(m.as_str());
         }
     }
     out
+}
+
+/// Whether `name` looks like a file even without a repository to look it up in: its last
+/// component has an extension (`src/a.rs`, `README.md`). `I/O`,
+/// `HTTP/2` and `actions/checkout` do not; `Node.js` still does, which is why a name that
+/// cannot be resolved is only a weak finding.
+pub(super) fn is_file_shaped(name: &str) -> bool {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    file.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=8).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            && ext.bytes().any(|b| b.is_ascii_lowercase())
+    })
+}
+
+/// Whether the patch's `touched` paths cover `named`: the path itself, a file below it, or a
+/// file it names by basename (`walk.rs`) or by a `dir/stem` suffix (`ignore/walk`).
+pub(super) fn is_covered(named: &str, touched: &[&str]) -> bool {
+    touched.iter().any(|t| names(named, t))
+}
+
+/// The one base-tree path `named` stands for: itself (file or directory), else the only file
+/// it names by basename or `dir/stem` suffix. Ambiguous or unknown names are prose: `None`.
+pub(super) fn resolve(named: &str, index: &dyn PathIndex) -> Option<String> {
+    if index.contains(named) {
+        return Some(named.to_owned());
+    }
+    let mut found = index.files().iter().filter(|f| names(named, f));
+    let first = found.next()?;
+    found.next().is_none().then(|| first.clone())
+}
+
+/// Whether `named` names `path`: equal, a directory above it, or its last components with
+/// the file's extension optional (`walk.rs`, `src/walk`), where the directories named may skip
+/// some of the path's (`ignore/walk` for `crates/ignore/src/walk.rs`).
+fn names(named: &str, path: &str) -> bool {
+    if path == named || path.strip_prefix(named).is_some_and(|rest| rest.starts_with('/')) {
+        return true;
+    }
+    let mut wanted = named.split('/').rev();
+    let mut have = path.split('/').rev();
+    let (Some(want_file), Some(file)) = (wanted.next(), have.next()) else { return false };
+    let stem = match file.rfind('.') {
+        Some(dot) if dot > 0 && !want_file.contains('.') => &file[..dot],
+        _ => file,
+    };
+    // Each remaining directory of `named`, innermost first, must be found further out.
+    want_file == stem && wanted.all(|dir| have.any(|d| d == dir))
 }
 
 /// Whether `text` holds `word` as a whole identifier.
@@ -86,7 +192,7 @@ mod tests {
     fn the_quick_tests_keep_every_match() {
         assert_eq!(super::renames("RENAME foo TO bar").len(), 1);
         assert!(super::renames("add a flag").is_empty());
-        assert_eq!(super::named_files("edit src/a.rs").len(), 1);
-        assert!(super::named_files("edit the parser").is_empty());
+        assert_eq!(super::path_candidates("edit src/a.rs"), ["src/a.rs"]);
+        assert!(super::path_candidates("edit the parser").is_empty());
     }
 }

@@ -20,8 +20,8 @@
 //! let text = result.patch.clone().unwrap_or_default();
 //! let parsed = parse(text.as_bytes(), &ParseOptions::default());
 //! let input = Input::new(&step, &result, Some(&parsed), None, &scope);
-//! let violations = rule::evaluate(&input, &RulePolicy::default());
-//! assert!(violations.is_empty(), "{violations:?}");
+//! let found = rule::evaluate(&input, &RulePolicy::default());
+//! assert!(found.violations.is_empty(), "{:?}", found.violations);
 //! ```
 
 mod declared;
@@ -42,25 +42,43 @@ mod undeclared;
 mod zero_impact;
 
 pub use input::{Input, PatchPath, Scope, patch_paths};
-pub use policy::RulePolicy;
+pub use intent::PathIndex;
+pub use policy::{RulePolicy, Strictness};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// What the rules found: violations reject; notes are findings too weak to reject under the
+/// policy (see [`Strictness`]), reported for the reviewer and the agent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Evaluation {
+    /// In [`RuleId::ALL`] order.
+    pub violations: Vec<Violation>,
+    /// Findings that do not reject.
+    pub notes: Vec<Note>,
+}
+
 /// Run rules `mode` to `not-implemented` over `input`, in [`RuleId::ALL`] order. The `schema`
 /// rule runs before, in [`schema::check`], because the others need a decoded result.
 #[must_use]
-pub fn evaluate(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
-    let mut out = Vec::new();
-    out.extend(mode::check(input, policy));
-    out.extend(scope::check(input));
-    out.extend(declared::check(input));
-    out.extend(reversal::check(input, policy));
-    out.extend(undeclared::check(input));
-    out.extend(malformed::check(input, policy));
-    out.extend(zero_impact::check(input));
-    out.extend(not_implemented::check(input));
-    out
+pub fn evaluate(input: &Input<'_>, policy: &RulePolicy) -> Evaluation {
+    let mut violations = Vec::new();
+    violations.extend(mode::check(input, policy));
+    violations.extend(scope::check(input));
+    violations.extend(declared::check(input));
+    violations.extend(reversal::check(input, policy));
+    violations.extend(undeclared::check(input));
+    violations.extend(malformed::check(input, policy));
+    violations.extend(zero_impact::check(input));
+    let mut notes = Vec::new();
+    for finding in not_implemented::check(input) {
+        if finding.rejects(policy.not_implemented) {
+            violations.push(finding.violation);
+        } else {
+            notes.push(finding.into_note(policy.not_implemented));
+        }
+    }
+    Evaluation { violations, notes }
 }
 
 /// The rule a violation belongs to. The wire names are the seed's rule ids as design.md words

@@ -7,7 +7,7 @@
 
 use super::input::{file_name, short_list};
 use super::superficial::{Change, classify};
-use super::{Input, RuleId, Violation, intent, noop};
+use super::{Input, Note, RuleId, Strictness, Violation, intent, noop};
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
 use regex::Regex;
@@ -45,7 +45,46 @@ static ASKS_STUB: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the stub pattern is a valid regex")
 });
 
-pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
+/// One finding of the rule, and whether it is strong enough to reject under `balanced`.
+#[derive(Debug)]
+pub(super) struct Finding {
+    pub violation: Violation,
+    is_strong: bool,
+}
+
+impl Finding {
+    fn strong(violation: Violation) -> Self {
+        Self { violation, is_strong: true }
+    }
+
+    fn weak(violation: Violation) -> Self {
+        Self { violation, is_strong: false }
+    }
+
+    /// Whether the finding rejects at `level`.
+    pub fn rejects(&self, level: Strictness) -> bool {
+        match level {
+            Strictness::Strict => true,
+            Strictness::Balanced => self.is_strong,
+            Strictness::Off => false,
+        }
+    }
+
+    /// The finding as a note, for a level at which it does not reject.
+    pub fn into_note(self, level: Strictness) -> Note {
+        let why = match level {
+            Strictness::Off => "not_implemented = \"off\"",
+            _ => "a weak signal, not rejected at not_implemented = \"balanced\"",
+        };
+        Note {
+            code: self.violation.code.clone(),
+            message: format!("{} ({why})", self.violation.reason()),
+            patch_line: self.violation.patch_line,
+        }
+    }
+}
+
+pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     if input.mode() != Some(Mode::Apply) || !input.result.success {
         return Vec::new();
     }
@@ -54,19 +93,23 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
         return Vec::new(); // zero-impact's business
     }
     let description = input.step.description.as_str();
-    let mut out: Vec<Violation> = superficial(patch, description).into_iter().collect();
+    let mut out: Vec<Finding> =
+        superficial(patch, description).into_iter().map(Finding::strong).collect();
     if !ASKS_STUB.is_match(description) {
-        out.extend(placeholders(patch));
+        out.extend(placeholders(patch).into_iter().map(Finding::strong));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(patch, description));
     out
 }
 
-/// The step names files, and the patch touches none of them (nor anything below them).
-fn untouched_files(input: &Input<'_>, description: &str) -> Option<Violation> {
-    let named = intent::named_files(description);
-    if named.is_empty() {
+/// The step names files, and the patch touches none of them (nor anything below them). A name
+/// counts only when it resolves to a path of the base tree (exact, or unique by basename or
+/// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. Without a repository
+/// nothing can be resolved, and a file-shaped name is a weak finding.
+fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
+    let candidates = intent::path_candidates(description);
+    if candidates.is_empty() {
         return None;
     }
     let touched: Vec<&str> = input
@@ -74,28 +117,40 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Violation> {
         .iter()
         .filter_map(|p| p.checked.as_ref().ok().map(crate::path::RepoPath::as_str))
         .collect();
-    let covers = |n: &str| touched.iter().any(|t| *t == n || t.starts_with(&format!("{n}/")));
-    if touched.is_empty() || named.iter().any(|n| covers(n.as_str())) {
+    if touched.is_empty() || candidates.iter().any(|n| intent::is_covered(n, &touched)) {
         return None;
     }
-    let listed: Vec<&str> = named.iter().map(crate::path::RepoPath::as_str).collect();
-    Some(
-        Violation::new(
-            RuleId::NotImplemented,
-            "named_file_untouched",
-            format!(
-                "the step names {}, but the patch changes only {}",
-                short_list(&listed),
-                short_list(&touched)
-            ),
-        )
-        .in_file(listed[0]),
+    let (named, is_grounded): (Vec<String>, bool) = match input.base {
+        Some(index) => {
+            let mut named: Vec<String> = Vec::new();
+            for found in candidates.iter().filter_map(|c| intent::resolve(c, index)) {
+                if !named.contains(&found) {
+                    named.push(found);
+                }
+            }
+            (named, true)
+        }
+        None => (candidates.into_iter().filter(|c| intent::is_file_shaped(c)).collect(), false),
+    };
+    let first = named.first()?.clone();
+    let violation = Violation::new(
+        RuleId::NotImplemented,
+        "named_file_untouched",
+        format!(
+            "the step names {}, but the patch changes only {}",
+            short_list(&named),
+            short_list(&touched)
+        ),
     )
+    .in_file(first);
+    Some(if is_grounded { Finding::strong(violation) } else { Finding::weak(violation) })
 }
 
 /// The step asks to rename `from` to `to`, and no removed line holds `from` or no added line
 /// holds `to`.
-fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Violation> {
+/// A rename of plain words (`Rename foo to bar`) that the patch's old side never shows is a
+/// weak finding: prose can look like a rename.
+fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
     let renames = intent::renames(description);
     if renames.is_empty() {
         return Vec::new(); // most steps: no need to copy every line of the patch
@@ -107,18 +162,24 @@ fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Violation> {
             .collect()
     };
     let (removed, added) = (lines(LineKind::Remove), lines(LineKind::Add));
+    let context = lines(LineKind::Context);
     renames
         .into_iter()
         .filter_map(|r| {
-            let side = if !removed.iter().any(|l| intent::has_word(l, &r.from)) {
+            let holds =
+                |lines: &[String], word: &str| lines.iter().any(|l| intent::has_word(l, word));
+            let is_removed = holds(&removed, &r.from);
+            let side = if !is_removed {
                 format!("no removed line holds '{}'", r.from)
-            } else if !added.iter().any(|l| intent::has_word(l, &r.to)) {
+            } else if !holds(&added, &r.to) {
                 format!("no added line holds '{}'", r.to)
             } else {
                 return None;
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
-            Some(Violation::new(RuleId::NotImplemented, "rename_missing", message))
+            let violation = Violation::new(RuleId::NotImplemented, "rename_missing", message);
+            let is_strong = r.is_code || is_removed || holds(&context, &r.from);
+            Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
         })
         .collect()
 }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// reversal_min_lines = 2
 /// allow_binary = false
 /// allow_symlinks = false
+/// not_implemented = "balanced"
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -30,6 +31,23 @@ pub struct RulePolicy {
     pub allow_binary: bool,
     /// `malformed`: accept symbolic links (mode `120000`) created or changed by the patch.
     pub allow_symlinks: bool,
+    /// `not-implemented`: which of its findings reject (see [`Strictness`]).
+    pub not_implemented: Strictness,
+}
+
+/// How much of `not-implemented` rejects. Its findings are right on most results but not all:
+/// the levels trade a wrong turn for the agent against a superficial patch let in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strictness {
+    /// Every finding rejects, including the weak ones (a name in the description that looks
+    /// like a path but cannot be checked against a repository, a rename of plain words).
+    Strict,
+    /// Only findings that hold on real work reject; the weak ones become notes.
+    #[default]
+    Balanced,
+    /// Nothing rejects; every finding becomes a note.
+    Off,
 }
 
 impl Default for RulePolicy {
@@ -41,6 +59,7 @@ impl Default for RulePolicy {
             reversal_min_lines: 2,
             allow_binary: false,
             allow_symlinks: false,
+            not_implemented: Strictness::Balanced,
         }
     }
 }

@@ -83,7 +83,39 @@ fn run_with(
 ) -> Vec<(RuleId, String)> {
     let scope = Scope::new(step, &["secrets/**".to_owned()]).unwrap();
     let input = Input::new(step, result, patch, apply, &scope);
-    evaluate(&input, policy).into_iter().map(|v| (v.rule, v.code)).collect()
+    evaluate(&input, policy).violations.into_iter().map(|v| (v.rule, v.code)).collect()
+}
+
+/// A base tree holding exactly `files`.
+#[derive(Debug)]
+struct Paths(Vec<String>);
+
+impl PathIndex for Paths {
+    fn contains(&self, path: &str) -> bool {
+        self.0.iter().any(|f| f == path || f.starts_with(&format!("{path}/")))
+    }
+
+    fn files(&self) -> &[String] {
+        &self.0
+    }
+}
+
+/// Evaluate with a base tree of `files`, at the default policy.
+fn run_on(
+    files: &[&str],
+    description: &str,
+    result: &ExecutorResult,
+    patch: &Parsed<'_>,
+) -> Vec<(RuleId, String)> {
+    let base = Paths(files.iter().map(|f| (*f).to_owned()).collect());
+    let step = step(description);
+    let scope = Scope::new(&step, &[]).unwrap();
+    let input = Input::new(&step, result, Some(patch), None, &scope).with_base(&base);
+    evaluate(&input, &RulePolicy::default())
+        .violations
+        .into_iter()
+        .map(|v| (v.rule, v.code))
+        .collect()
 }
 
 fn codes(found: &[(RuleId, String)]) -> Vec<&str> {
@@ -438,14 +470,19 @@ fn intent_reads_renames_and_named_files() {
     assert_eq!(r("rename Config::new as Config::build"), [("new".into(), "build".into())]);
     assert!(r("Rename util.rs to helpers.rs").is_empty(), "file renames are not identifiers");
     assert!(r("Add retries to fetch").is_empty());
-    let files = |d: &str| -> Vec<String> {
-        intent::named_files(d).into_iter().map(|p| p.as_str().to_owned()).collect()
-    };
+    let files = intent::path_candidates;
     assert_eq!(
         files("Fix ./src/a.rs and README.md, see https://x.org/a.rs"),
         ["src/a.rs", "README.md"]
     );
-    assert!(files("Call config.load() e.g. twice").is_empty());
+    assert_eq!(files("Add -j/--jobs; support HTTP/2 and I/O"), ["HTTP/2", "I/O"]);
+    assert_eq!(files("Move `dir with space/file name.txt`"), ["dir with space/file name.txt"]);
+    for prose in ["HTTP/2", "I/O", "GET/HEAD", "actions/checkout", "v2/", "1.0"] {
+        assert!(!intent::is_file_shaped(prose), "{prose}");
+    }
+    for file in ["src/a.rs", "README.md", "Node.js", "config.load"] {
+        assert!(intent::is_file_shaped(file), "{file}");
+    }
     assert!(intent::has_word("let bar = 1;", "bar"));
     assert!(!intent::has_word("let barrel = foo_bar;", "bar"));
 }
@@ -457,8 +494,13 @@ fn not_implemented_rename_and_named_files() {
     assert!(run(&step("Rename foo to bar in src/a.rs"), &r, Some(&p)).is_empty());
     let found = run(&step("Rename foo to baz in src/a.rs"), &r, Some(&p));
     assert_eq!(codes(&found), ["rename_missing"]);
-    let found = run(&step("Rename foo to bar in src/b.rs"), &r, Some(&p));
+    let found = run_on(&["src/a.rs", "src/b.rs"], "Rename foo to bar in src/b.rs", &r, &p);
     assert_eq!(codes(&found), ["named_file_untouched"]);
+    let found = run(&step("Rename foo to bar in src/b.rs"), &r, Some(&p));
+    assert!(found.is_empty(), "without a repository src/b.rs may be prose: a note only");
+    let strict = RulePolicy { not_implemented: Strictness::Strict, ..RulePolicy::default() };
+    let found = run_with(&step("Rename foo to bar in src/b.rs"), &r, Some(&p), None, &strict);
+    assert_eq!(codes(&found), ["named_file_untouched"], "strict rejects on the shape alone");
     assert!(run(&step("Rename foo to bar under src"), &r, Some(&p)).is_empty());
     assert!(
         run(&step("Rename foo to bar in src/"), &r, Some(&p)).is_empty(),
@@ -479,4 +521,42 @@ fn intent_rename_ends_at_punctuation() {
 fn lists_in_reasons_are_short() {
     assert_eq!(input::short_list(&["a", "b"]), "a, b");
     assert_eq!(input::short_list(&["a", "b", "c", "d", "e"]), "a, b, c, and 2 more");
+}
+
+#[test]
+fn named_files_count_only_when_the_base_tree_has_them() {
+    let base = [
+        "src/a.rs",
+        "src/b.rs",
+        "compat/fsmonitor/fsm-ipc-darwin.c",
+        "builtin/history.c",
+        "crates/ignore/src/walk.rs",
+        "lib/index.ts",
+        "test/index.ts",
+        "dir with space/file name.txt",
+    ];
+    let r = result("apply", &["src/a.rs"]);
+    let p = rename_patch();
+    // Prose, ambiguous names, and names of the file the patch changes (by any spelling).
+    let accepted = [
+        "Rename foo to bar for Node.js; res.json and I/O stay",
+        "Rename foo to bar over HTTP/2 with -j/--jobs, GET/HEAD and actions/checkout",
+        "Rename foo to bar like index.ts does (two files have that name)",
+        "Rename foo to bar in src/a.rs, unlike src/b.rs",
+        "Rename foo to bar in a.rs",
+        "Rename foo to bar in src/a",
+    ];
+    for d in accepted {
+        assert!(run_on(&base, d, &r, &p).is_empty(), "{d}");
+    }
+    let named = [
+        ("Rename foo to bar in fsm-ipc-darwin.c", "basename"),
+        ("Rename foo to bar in builtin/history", "dir/stem"),
+        ("Rename foo to bar in ignore/walk", "dir/stem suffix"),
+        ("Rename foo to bar in `dir with space/file name.txt`", "quoted path with spaces"),
+        ("Rename foo to bar in compat/fsmonitor/", "a directory"),
+    ];
+    for (d, why) in named {
+        assert_eq!(codes(&run_on(&base, d, &r, &p)), ["named_file_untouched"], "{why}: {d}");
+    }
 }

@@ -107,3 +107,43 @@ impl<'r> BaseTree<'r> {
         Ok(blob.content().to_vec())
     }
 }
+
+/// The base tree's paths for the rules ([`crate::rule::PathIndex`]): single lookups go to the
+/// tree; the full file list (for names given by basename) is walked once, on first use.
+#[derive(Debug)]
+pub struct TreeIndex<'r> {
+    base: BaseTree<'r>,
+    files: std::cell::OnceCell<Vec<String>>,
+}
+
+impl<'r> TreeIndex<'r> {
+    /// Index `rev` of `repo`.
+    pub fn resolve(repo: &'r Repository, rev: &str) -> Result<Self, ScratchError> {
+        Ok(Self { base: BaseTree::resolve(repo, rev)?, files: std::cell::OnceCell::new() })
+    }
+
+    fn walk(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        // A tree that cannot be walked in full leaves a partial list: names then resolve less
+        // often, which only ever accepts more.
+        let _ = self.base.tree().walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
+            if entry.kind() != Some(git2::ObjectType::Tree)
+                && let Ok(name) = entry.name()
+            {
+                out.push(format!("{parent}{name}"));
+            }
+            git2::TreeWalkResult::Ok
+        });
+        out
+    }
+}
+
+impl crate::rule::PathIndex for TreeIndex<'_> {
+    fn contains(&self, path: &str) -> bool {
+        matches!(self.base.entry(path.as_bytes()), Ok(Some(_)))
+    }
+
+    fn files(&self) -> &[String] {
+        self.files.get_or_init(|| self.walk())
+    }
+}

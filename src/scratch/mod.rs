@@ -23,7 +23,7 @@ mod tests;
 mod tree;
 mod write;
 
-pub use base::{BaseEntry, BaseTree, mode};
+pub use base::{BaseEntry, BaseTree, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use land::{LandError, land};
 pub use tree::{ScratchDir, clean_stale, scratch_root};

@@ -153,9 +153,18 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
     let parsed =
         (!patch_text.trim().is_empty()).then(|| parse(patch_text.as_bytes(), &options.parse));
     let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
-    let input = Input::new(ctx.step, &result, parsed.as_ref(), apply_patch, &scope);
+    let index = ctx.repo.and_then(|repo| {
+        let rev = options.scratch.base.as_deref().or(ctx.step.base.as_deref()).unwrap_or("HEAD");
+        crate::scratch::TreeIndex::resolve(repo, rev).ok() // a bad base is refused later, with its reason
+    });
+    let mut input = Input::new(ctx.step, &result, parsed.as_ref(), apply_patch, &scope);
+    if let Some(index) = &index {
+        input = input.with_base(index);
+    }
     note_unknown_apply_run(&input, &mut findings);
-    findings.violations = rule::evaluate(&input, &policy);
+    let found = rule::evaluate(&input, &policy);
+    findings.violations = found.violations;
+    findings.notes.extend(found.notes);
     note_warnings(parsed.as_ref(), &mut findings);
     repository::check_repository(ctx, &input, options, &mut findings)?;
     if findings.violations.is_empty()

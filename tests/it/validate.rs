@@ -12,7 +12,8 @@ fn is_bless() -> bool {
 }
 
 /// One fixture: `step.json`, `result.json`, `expected.json`, optional `args.json` (extra
-/// arguments) and `patchgate.toml` (run inside a throwaway repository with that policy).
+/// arguments), `patchgate.toml` and `base/` (either runs the case inside a throwaway
+/// repository whose one commit holds that policy and the files under `base/`).
 struct Case {
     dir: PathBuf,
 }
@@ -50,12 +51,7 @@ impl Case {
         args.push("--report".into());
         args.push(report.display().to_string());
         args.extend(self.extra_args());
-        let policy = std::fs::read_to_string(self.dir.join("patchgate.toml")).ok();
-        let repo = policy.as_ref().map(|text| {
-            let repo = TestRepo::new();
-            repo.commit(&[(".patchgate.toml", text)], "policy");
-            repo
-        });
+        let repo = self.repo();
         let mut cmd = match &repo {
             Some(repo) => repo.patchgate(),
             None => no_repo_command(work.path()),
@@ -66,9 +62,46 @@ impl Case {
         (out, report)
     }
 
+    /// The case's repository, when it has a policy or base files.
+    fn repo(&self) -> Option<TestRepo> {
+        let mut files: Vec<(String, String)> = Vec::new();
+        if let Ok(text) = std::fs::read_to_string(self.dir.join("patchgate.toml")) {
+            files.push((".patchgate.toml".into(), text));
+        }
+        let base = self.dir.join("base");
+        for path in walk(&base) {
+            let rel = path.strip_prefix(&base).expect("below base/").to_string_lossy().into_owned();
+            files.push((rel, std::fs::read_to_string(&path).expect("base files are text")));
+        }
+        if files.is_empty() {
+            return None;
+        }
+        let repo = TestRepo::new();
+        let files: Vec<(&str, &str)> =
+            files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        repo.commit(&files, "base");
+        Some(repo)
+    }
+
     fn expected_path(&self) -> PathBuf {
         self.dir.join("expected.json")
     }
+}
+
+/// Every file below `dir` (none when it does not exist).
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out = Vec::new();
+    for entry in entries {
+        let path = entry.expect("readable entry").path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// patchgate run from a directory outside any repository.
