@@ -1,7 +1,7 @@
 //! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
 //! compiled once.
 
-use super::intent::PathIndex;
+use super::intent::Base;
 use crate::patch::{Defect, DefectCode, FilePatch, Operation, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
@@ -23,7 +23,7 @@ pub struct Input<'a> {
     pub scope: &'a Scope,
     /// The base tree's paths, when there is a repository: what grounds the files a
     /// description names (see [`Input::with_base`]).
-    pub base: Option<&'a dyn PathIndex>,
+    pub base: Option<&'a dyn Base>,
     /// Every header path of `patch`, checked once.
     paths: Vec<PatchPath<'a, 'a>>,
     /// Whether `patch` is usable (see [`Input::usable_patch`]).
@@ -50,7 +50,7 @@ impl<'a> Input<'a> {
     /// Ground the description's file names in the base tree: without one, a token that looks
     /// like a path cannot be told from prose, and the rules that read them only take notes.
     #[must_use]
-    pub fn with_base(mut self, base: &'a dyn PathIndex) -> Self {
+    pub fn with_base(mut self, base: &'a dyn Base) -> Self {
         self.base = Some(base);
         self
     }

@@ -1,6 +1,7 @@
 //! What a step description says concretely enough to check without a model: the files it names
 //! and the renames it asks for. Everything else is the judge's business.
 
+use super::testfile;
 use crate::path;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -14,7 +15,7 @@ static RENAME: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A token that may name a repository path: word characters, dots, dashes and slashes, holding
 /// at least one `/` or `.` between word characters. Whether it really names a file is decided
-/// against the repository ([`PathIndex`]), not by its shape: `Node.js`, `I/O` and `HTTP/2` are
+/// against the repository ([`Base`]), not by its shape: `Node.js`, `I/O` and `HTTP/2` are
 /// prose because no file answers to them.
 static PATH_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[\w\-]*[\w][\w.\-]*(?:[/.][\w][\w.\-]*)+")
@@ -79,12 +80,14 @@ fn is_identifier_shaped(name: &str) -> bool {
         || name.chars().skip(1).any(char::is_uppercase)
 }
 
-/// The paths of the base tree, looked up only when a rule needs them.
-pub trait PathIndex: std::fmt::Debug {
+/// The base tree, as the rules read it: looked up only when a rule needs it.
+pub trait Base: std::fmt::Debug {
     /// Whether `path` is a file or a directory of the base tree.
     fn contains(&self, path: &str) -> bool;
     /// Every file of the base tree (listed once, on first use).
     fn files(&self) -> &[String];
+    /// The content of the file at `path`, when it is a regular file of the base tree.
+    fn content(&self, path: &str) -> Option<Vec<u8>>;
 }
 
 /// Tokens of the description that may name a repository path (`src/a.rs`, `walk.rs`,
@@ -118,7 +121,11 @@ pub(super) fn path_candidates(description: &str) -> Vec<String> {
             continue;
         }
         let before = &description[..m.start()];
-        let is_url = before.ends_with("://") || m.as_str().starts_with("www.");
+        // `https://x`, `/advanced/clients/#anchor` (a URL path), `#12`, `@types/node`.
+        let is_url = before.ends_with("://")
+            || m.as_str().starts_with("www.")
+            || (before.ends_with('/') && !before.ends_with("./"))
+            || before.ends_with(['#', '@']);
         let is_flag = before.ends_with('-'); // `--no-verify`, `-j/--jobs`
         if !is_url && !is_flag {
             push(m.as_str());
@@ -143,13 +150,37 @@ pub(super) fn is_file_shaped(name: &str) -> bool {
 
 /// Whether the patch's `touched` paths cover `named`: the path itself, a file below it, or a
 /// file it names by basename (`walk.rs`) or by a `dir/stem` suffix (`ignore/walk`).
+/// A test file of the named one counts too (`cobra_test.go`, `tests/test_auth.py` for
+/// `httpx/_auth.py`): "add tests for cobra.go" is carried out in the test file.
 pub(super) fn is_covered(named: &str, touched: &[&str]) -> bool {
-    touched.iter().any(|t| names(named, t))
+    touched.iter().any(|t| names(named, t) || tests_of(t, named))
+}
+
+/// Whether `test` is a test file of `named` by its name.
+fn tests_of(test: &str, named: &str) -> bool {
+    let file = |p: &'_ str| p.rsplit('/').next().unwrap_or(p).to_owned();
+    let (test, named) = (file(test), file(named));
+    let stem = named.split('.').next().unwrap_or(&named).trim_start_matches('_');
+    testfile::stem_under_test(&test).is_some_and(|s| s.trim_start_matches('_') == stem)
+}
+
+/// The first paragraph of `description` (up to its first blank line): what the step asks for.
+/// Later paragraphs give background, and the files they name are context.
+pub(super) fn first_paragraph(description: &str) -> &str {
+    let text = description.trim_start();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim().is_empty() {
+            break;
+        }
+        at += line.len();
+    }
+    &text[..at]
 }
 
 /// The one base-tree path `named` stands for: itself (file or directory), else the only file
 /// it names by basename or `dir/stem` suffix. Ambiguous or unknown names are prose: `None`.
-pub(super) fn resolve(named: &str, index: &dyn PathIndex) -> Option<String> {
+pub(super) fn resolve(named: &str, index: &dyn Base) -> Option<String> {
     if index.contains(named) {
         return Some(named.to_owned());
     }

@@ -36,13 +36,15 @@ mod reversal;
 pub mod schema;
 mod scope;
 mod superficial;
+mod syntax;
+mod testfile;
 #[cfg(test)]
 mod tests;
 mod undeclared;
 mod zero_impact;
 
 pub use input::{Input, PatchPath, Scope, patch_paths};
-pub use intent::PathIndex;
+pub use intent::Base;
 pub use policy::{RulePolicy, Strictness};
 
 use serde::{Deserialize, Serialize};

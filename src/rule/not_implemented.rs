@@ -6,8 +6,8 @@
 //! patched tree in scratch; `--judge` decides what no rule can.
 
 use super::input::{file_name, short_list};
-use super::superficial::{Change, classify};
-use super::{Input, Note, RuleId, Strictness, Violation, intent, noop};
+use super::superficial::{Change, Decider, classify};
+use super::{Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
 use regex::Regex;
@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 static ASKS_FORMATTING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)\b(
-            white\s*space | indent\w* | formatting | formatted | reformat\w*
+            white\s*spaces? | spacing | indent\w* | formatting | formatted | reformat\w*
           | format\s+(?:the|this|these|all|it|code|files?)
           | fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8 | lint\w*
           | code\s+style | trailing\s+(?:spaces?|newlines?) | final\s+newline | line\s+endings?
@@ -30,10 +30,12 @@ static ASKS_FORMATTING: LazyLock<Regex> = LazyLock::new(|| {
 /// Step descriptions that ask for comment or documentation changes.
 static ASKS_COMMENTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?ix)\b(
-            comment\w* | docs? | documentation | documented | docstrings? | javadoc | rustdoc
-          | jsdoc | document\s+(?:the|this|these|how|why|what|each|all|it)
-          | typos? | spelling | misspel\w* | licen[cs]e | copyright | todos? | fixme
+        r"(?ix)(?:^|[.;:!]\s+)document\b | \b(
+            comment\w* | docs? | documentation | document(?:ed|ing|s) | docstrings? | javadoc
+          | rustdoc | jsdoc | document\s+(?:the|this|these|how|why|what|each|all|it)
+          | typos? | spelling | misspel\w* | wording | words? | phrasing | grammar
+          | explanations? | explain\w* | clarif\w* | licen[cs]e | copyright | todos? | fixme
+          | lint\w*
         )\b",
     )
     .expect("the comment pattern is a valid regex")
@@ -94,7 +96,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     }
     let description = input.step.description.as_str();
     let mut out: Vec<Finding> =
-        superficial(patch, description).into_iter().map(Finding::strong).collect();
+        superficial(input, patch, description).into_iter().map(Finding::strong).collect();
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(patch).into_iter().map(Finding::strong));
     }
@@ -105,8 +107,9 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
 
 /// The step names files, and the patch touches none of them (nor anything below them). A name
 /// counts only when it resolves to a path of the base tree (exact, or unique by basename or
-/// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. Without a repository
-/// nothing can be resolved, and a file-shaped name is a weak finding.
+/// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. The finding is strong when
+/// a resolved name is in the description's first paragraph; without a repository nothing can
+/// be resolved, and a file-shaped name is a weak finding.
 fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
     let candidates = intent::path_candidates(description);
     if candidates.is_empty() {
@@ -120,15 +123,18 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
     if touched.is_empty() || candidates.iter().any(|n| intent::is_covered(n, &touched)) {
         return None;
     }
-    let (named, is_grounded): (Vec<String>, bool) = match input.base {
-        Some(index) => {
+    // Names in the first paragraph state the step; later ones are background (weak).
+    let asked = intent::path_candidates(intent::first_paragraph(description));
+    let (named, is_strong): (Vec<String>, bool) = match input.base {
+        Some(base) => {
             let mut named: Vec<String> = Vec::new();
-            for found in candidates.iter().filter_map(|c| intent::resolve(c, index)) {
+            for found in candidates.iter().filter_map(|c| intent::resolve(c, base)) {
                 if !named.contains(&found) {
                     named.push(found);
                 }
             }
-            (named, true)
+            let is_asked = asked.iter().any(|c| intent::resolve(c, base).is_some());
+            (named, is_asked)
         }
         None => (candidates.into_iter().filter(|c| intent::is_file_shaped(c)).collect(), false),
     };
@@ -143,7 +149,7 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
         ),
     )
     .in_file(first);
-    Some(if is_grounded { Finding::strong(violation) } else { Finding::weak(violation) })
+    Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
 }
 
 /// The step asks to rename `from` to `to`, and no removed line holds `from` or no added line
@@ -184,9 +190,10 @@ fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
         .collect()
 }
 
-fn superficial(patch: &Patch<'_>, description: &str) -> Option<Violation> {
-    let worst = patch.files.iter().map(classify).max()?;
-    let names: Vec<String> = patch.files.iter().map(file_name).collect();
+fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Option<Violation> {
+    let judged: Vec<(Change, Decider)> =
+        patch.files.iter().map(|f| classify(f, input.base)).collect();
+    let (worst, _) = *judged.iter().max_by_key(|(change, _)| *change)?;
     let (code, what) = match worst {
         Change::Whitespace if !ASKS_FORMATTING.is_match(description) => {
             ("whitespace_only", "changes only whitespace")
@@ -196,39 +203,64 @@ fn superficial(patch: &Patch<'_>, description: &str) -> Option<Violation> {
         }
         _ => return None,
     };
+    let names: Vec<String> = patch.files.iter().map(file_name).collect();
+    let mut deciders: Vec<String> = judged.iter().map(|(_, d)| d.describe()).collect();
+    deciders.dedup();
     Some(
         Violation::new(
             RuleId::NotImplemented,
             code,
-            format!("patch {what} in {}; the step asks for a real change", short_list(&names)),
+            format!(
+                "patch {what} in {} ({}); the step asks for a real change",
+                short_list(&names),
+                deciders.join(", ")
+            ),
         )
         .in_file(names[0].clone())
         .at(None, patch.files.first().map(|f| f.span.line)),
     )
 }
 
+/// Added placeholders, except in test files (a test double's `unimplemented!()` is no
+/// missing implementation), ones the patch only moves (the same line is removed elsewhere), and
+/// ones marked unreachable (`# pragma: no cover`).
 fn placeholders(patch: &Patch<'_>) -> Vec<Violation> {
+    let removed: Vec<String> = patch
+        .files
+        .iter()
+        .flat_map(|f| f.hunks.iter().flat_map(|h| &h.lines))
+        .filter(|l| {
+            l.kind == LineKind::Remove && noop::is_placeholder(&String::from_utf8_lossy(l.text))
+        })
+        .map(|l| String::from_utf8_lossy(l.text).trim().to_owned())
+        .collect();
     let mut out = Vec::new();
     for file in &patch.files {
+        let name = file_name(file);
+        if testfile::is_test_path(&name) {
+            continue;
+        }
         for (i, hunk) in file.hunks.iter().enumerate() {
-            let found = hunk.lines.iter().find(|l| {
-                l.kind == LineKind::Add && noop::is_placeholder(&String::from_utf8_lossy(l.text))
+            let found = hunk.lines.iter().find_map(|l| {
+                let text = String::from_utf8_lossy(l.text).trim().to_owned();
+                let is_new = l.kind == LineKind::Add
+                    && noop::is_placeholder(&text)
+                    && !text.contains("no cover")
+                    && !removed.contains(&text);
+                is_new.then_some((l.line, text))
             });
-            if let Some(line) = found {
-                let name = file_name(file);
-                let text = String::from_utf8_lossy(line.text).trim().to_owned();
+            if let Some((line, text)) = found {
                 out.push(
                     Violation::new(
                         RuleId::NotImplemented,
                         "placeholder_added",
                         format!(
-                            "{name} hunk {} (patch line {}) adds the placeholder '{text}'; implement it",
+                            "{name} hunk {} (patch line {line}) adds the placeholder '{text}'; implement it",
                             i + 1,
-                            line.line
                         ),
                     )
-                    .in_file(name)
-                    .at(Some(i + 1), Some(line.line)),
+                    .in_file(name.clone())
+                    .at(Some(i + 1), Some(line)),
                 );
             }
         }

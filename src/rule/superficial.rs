@@ -1,8 +1,12 @@
-//! Telling superficial edits from real ones: a file's change is whitespace-only when its removed
-//! and added lines are equal once all whitespace is dropped, and comment-only when they are
-//! equal once comments (by the file's language) are dropped too.
+//! Telling superficial edits from real ones. For a language patchgate has a grammar for, the
+//! file's two images are compared as tokens ([`super::syntax`]); for any other file, by the
+//! line fallback here: its change is whitespace-only when its removed and added lines are equal
+//! once all whitespace is dropped (but indentation, in YAML or a Makefile), and comment-only
+//! when they are equal once comments (by the file's language) are dropped too.
 
-use crate::patch::{FilePatch, LineKind};
+use super::intent::Base;
+use super::syntax;
+use crate::patch::{FilePatch, LineKind, Operation};
 
 /// What one file's edit amounts to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -13,6 +17,104 @@ pub(super) enum Change {
     Comment,
     /// Code changes, or metadata that is not text (create of an empty file, rename, mode).
     Code,
+}
+
+/// What decided a file's [`Change`], for the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Decider {
+    /// The token comparison of this language's syntax tree.
+    Syntax(&'static str),
+    /// The line fallback.
+    Lines,
+}
+
+impl Decider {
+    /// How the report words it: `compared as Rust tokens`.
+    pub(super) fn describe(self) -> String {
+        match self {
+            Self::Syntax(name) => format!("compared as {name} tokens"),
+            Self::Lines => "compared line by line".to_owned(),
+        }
+    }
+}
+
+/// Classify one file entry's edit, on its syntax tree when patchgate has the file's grammar.
+/// The line fallback runs first: when it already sees code on both sides (the common case) the
+/// tokens would too, and nothing is parsed.
+pub(super) fn classify(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Change, Decider) {
+    let by_lines = classify_lines(file);
+    if by_lines == Change::Code {
+        return (by_lines, Decider::Lines);
+    }
+    let name = String::from_utf8_lossy(file.path()).into_owned();
+    let Some(grammar) = syntax::grammar_for(&name) else { return (by_lines, Decider::Lines) };
+    let (old, new) = images(file, base);
+    match syntax::compare(grammar, &old, &new) {
+        Some(change) => (change, Decider::Syntax(grammar.name)),
+        None => (by_lines, Decider::Lines),
+    }
+}
+
+/// Files above this size are compared on their hunks alone.
+const MAX_IMAGE: usize = 4 << 20;
+
+/// The file before and after: the whole file when the base tree has it and every hunk sits
+/// where it says, else the hunks' two sides (context plus removed, context plus added).
+fn images(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Vec<u8>, Vec<u8>) {
+    let old_path = file.old_path.as_deref().filter(|_| file.operation != Operation::Create);
+    let whole = base.zip(old_path).and_then(|(base, path)| {
+        let content = base.content(&String::from_utf8_lossy(path))?;
+        if content.len() > MAX_IMAGE {
+            return None;
+        }
+        let new = patched(&content, file)?;
+        Some((content, new))
+    });
+    whole.unwrap_or_else(|| hunk_sides(file))
+}
+
+/// `content` with `file`'s hunks applied at their stated lines, or `None` when one does not
+/// match there (the scratch check finds it with an offset, or refuses it).
+fn patched(content: &[u8], file: &FilePatch<'_>) -> Option<Vec<u8>> {
+    let lines: Vec<&[u8]> = content.split_inclusive(|&b| b == b'\n').collect();
+    let mut out = Vec::with_capacity(content.len());
+    let mut next = 0; // the first base line not yet copied
+    for hunk in &file.hunks {
+        let start = usize::try_from(hunk.old_start).ok()?;
+        let start = if hunk.old_count == 0 { start } else { start.checked_sub(1)? };
+        out.extend(lines.get(next..start)?.iter().copied().flatten());
+        let mut at = start;
+        for line in &hunk.lines {
+            if line.kind != LineKind::Add {
+                let base = lines.get(at)?;
+                if base.strip_suffix(b"\n").unwrap_or(base) != line.text {
+                    return None;
+                }
+                at += 1;
+            }
+            if line.kind != LineKind::Remove {
+                out.extend_from_slice(line.text);
+                out.push(b'\n');
+            }
+        }
+        next = at;
+    }
+    out.extend(lines.get(next..)?.iter().copied().flatten());
+    Some(out)
+}
+
+/// The hunks' two sides, one after the other.
+fn hunk_sides(file: &FilePatch<'_>) -> (Vec<u8>, Vec<u8>) {
+    let (mut old, mut new) = (Vec::new(), Vec::new());
+    for line in file.hunks.iter().flat_map(|h| &h.lines) {
+        for (side, skip) in [(&mut old, LineKind::Add), (&mut new, LineKind::Remove)] {
+            if line.kind != skip {
+                side.extend_from_slice(line.text);
+                side.push(b'\n');
+            }
+        }
+    }
+    (old, new)
 }
 
 /// Comment markers of one language.
@@ -60,7 +162,7 @@ fn syntax_for(path: &[u8]) -> Syntax {
 /// Classify one file entry's edit. Linear in the file's hunk lines, and it stops at the first
 /// point where both the whitespace-free and the comment-free texts of the two sides differ (the
 /// edit is then code whatever follows).
-pub(super) fn classify(file: &FilePatch<'_>) -> Change {
+pub(super) fn classify_lines(file: &FilePatch<'_>) -> Change {
     if file.added() + file.removed() == 0 || file.binary.is_some() {
         return Change::Code;
     }

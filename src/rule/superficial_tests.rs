@@ -178,7 +178,7 @@ fn classify_matches_the_reference_on_generated_patches() {
         let diff = random_diff(&mut rng);
         let parsed = parse(diff.as_bytes(), &ParseOptions::default());
         for file in &parsed.patch.files {
-            let got = classify(file);
+            let got = classify_lines(file);
             assert_eq!(got, reference::classify(file), "{diff}");
             seen[got as usize] += 1;
         }
@@ -190,10 +190,10 @@ fn classify_matches_the_reference_on_generated_patches() {
 fn classify_stops_at_the_first_real_change() {
     let diff = "--- a/a.rs\n+++ b/a.rs\n@@ -1,2 +1,2 @@\n-let a = 1; // one\n-/* open\n+let a = 2;\n+/* open\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify(&parsed.patch.files[0]), Change::Code);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
     let diff = "--- a/a.rs\n+++ b/a.rs\n@@ -1,1 +1,1 @@\n-let a = 1; // one\n+let  a=1; // two\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify(&parsed.patch.files[0]), Change::Comment);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Comment);
 }
 
 #[test]
@@ -201,8 +201,8 @@ fn classify_of_an_added_file_stops_at_its_first_code_line() {
     let diff =
         "--- /dev/null\n+++ b/a.rs\n@@ -0,0 +1,3 @@\n+// only a comment\n+fn main() {}\n+// more\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify(&parsed.patch.files[0]), Change::Code);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
     let diff = "--- /dev/null\n+++ b/a.rs\n@@ -0,0 +1,2 @@\n+// only a comment\n+/* and */\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify(&parsed.patch.files[0]), Change::Comment);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Comment);
 }

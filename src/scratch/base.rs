@@ -108,8 +108,7 @@ impl<'r> BaseTree<'r> {
     }
 }
 
-/// The base tree's paths for the rules ([`crate::rule::PathIndex`]): single lookups go to the
-/// tree; the full file list (for names given by basename) is walked once, on first use.
+/// The base tree for the rules ([`crate::rule::Base`]): single lookups go to the tree; the full file list (for names given by basename) is walked once, on first use.
 #[derive(Debug)]
 pub struct TreeIndex<'r> {
     base: BaseTree<'r>,
@@ -138,12 +137,18 @@ impl<'r> TreeIndex<'r> {
     }
 }
 
-impl crate::rule::PathIndex for TreeIndex<'_> {
+impl crate::rule::Base for TreeIndex<'_> {
     fn contains(&self, path: &str) -> bool {
         matches!(self.base.entry(path.as_bytes()), Ok(Some(_)))
     }
 
     fn files(&self) -> &[String] {
         self.files.get_or_init(|| self.walk())
+    }
+
+    fn content(&self, path: &str) -> Option<Vec<u8>> {
+        let entry = self.base.entry(path.as_bytes()).ok().flatten()?;
+        let is_file = matches!(entry.mode, mode::FILE | mode::EXECUTABLE);
+        is_file.then(|| self.base.blob(entry.oid).ok()).flatten()
     }
 }
