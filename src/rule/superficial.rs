@@ -39,11 +39,12 @@ impl Decider {
 }
 
 /// Classify one file entry's edit, on its syntax tree when patchgate has the file's grammar.
-/// The line fallback runs first: when it already sees code on both sides (the common case) the
-/// tokens would too, and nothing is parsed.
+/// The line fallback runs first: when it sees code in a large edit, nothing is parsed (a
+/// comment-only edit the lines mistake for code is a small one: a hunk inside a block comment
+/// opened above it).
 pub(super) fn classify(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Change, Decider) {
     let by_lines = classify_lines(file);
-    if by_lines == Change::Code {
+    if by_lines == Change::Code && file.added() + file.removed() > MAX_PARSED_EDIT {
         return (by_lines, Decider::Lines);
     }
     let name = String::from_utf8_lossy(file.path()).into_owned();
@@ -54,6 +55,9 @@ pub(super) fn classify(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Change
         None => (by_lines, Decider::Lines),
     }
 }
+
+/// Edits the line fallback calls code are parsed up to this many changed lines.
+const MAX_PARSED_EDIT: usize = 40;
 
 /// Files above this size are compared on their hunks alone.
 const MAX_IMAGE: usize = 4 << 20;
@@ -117,30 +121,54 @@ fn hunk_sides(file: &FilePatch<'_>) -> (Vec<u8>, Vec<u8>) {
     (old, new)
 }
 
-/// Comment markers of one language.
+/// Comment markers of one language, and whether its indentation is syntax.
 #[derive(Clone, Copy, Debug)]
 struct Syntax {
     line: &'static [&'static str],
     block: &'static [(&'static str, &'static str)],
+    is_indented: bool,
 }
 
-const C_LIKE: Syntax = Syntax { line: &["//"], block: &[("/*", "*/")] };
-const HASH: Syntax = Syntax { line: &["#"], block: &[] };
-const PYTHON: Syntax = Syntax { line: &["#"], block: &[("\"\"\"", "\"\"\""), ("'''", "'''")] };
-const DASH: Syntax = Syntax { line: &["--"], block: &[("--[[", "]]"), ("{-", "-}")] };
-const MARKUP: Syntax = Syntax { line: &[], block: &[("<!--", "-->")] };
-const CSS: Syntax = Syntax { line: &[], block: &[("/*", "*/")] };
-const SEMI: Syntax = Syntax { line: &[";"], block: &[] };
-const PERCENT: Syntax = Syntax { line: &["%"], block: &[] };
-const PHP: Syntax = Syntax { line: &["//", "#"], block: &[("/*", "*/")] };
-const NONE: Syntax = Syntax { line: &[], block: &[] };
+/// Append a changed line's indentation (as letters, so dropping whitespace keeps it) in a
+/// language where indentation is syntax: re-indenting a YAML block or a Makefile recipe is a
+/// real change.
+fn push_indent(out: &mut String, text: &str, syntax: &Syntax) {
+    if syntax.is_indented {
+        out.push('\u{1}');
+        let indent = text.chars().take_while(|c| matches!(c, ' ' | '\t'));
+        out.extend(indent.map(|c| if c == '\t' { 't' } else { 's' }));
+    }
+}
+
+const C_LIKE: Syntax = Syntax { line: &["//"], block: &[("/*", "*/")], is_indented: false };
+const HASH: Syntax = Syntax { line: &["#"], block: &[], is_indented: false };
+const PYTHON: Syntax =
+    Syntax { line: &["#"], block: &[("\"\"\"", "\"\"\""), ("'''", "'''")], is_indented: true };
+const DASH: Syntax =
+    Syntax { line: &["--"], block: &[("--[[", "]]"), ("{-", "-}")], is_indented: false };
+const MARKUP: Syntax = Syntax { line: &[], block: &[("<!--", "-->")], is_indented: false };
+const CSS: Syntax = Syntax { line: &[], block: &[("/*", "*/")], is_indented: false };
+const SEMI: Syntax = Syntax { line: &[";"], block: &[], is_indented: false };
+const PERCENT: Syntax = Syntax { line: &["%"], block: &[], is_indented: false };
+const PHP: Syntax = Syntax { line: &["//", "#"], block: &[("/*", "*/")], is_indented: false };
+const NONE: Syntax = Syntax { line: &[], block: &[], is_indented: false };
 
 fn syntax_for(path: &[u8]) -> Syntax {
     let name = String::from_utf8_lossy(path).rsplit('/').next().unwrap_or_default().to_lowercase();
-    if matches!(name.as_str(), "makefile" | "dockerfile" | "cmakelists.txt" | ".gitignore") {
+    let indented = |syntax: Syntax| Syntax { is_indented: true, ..syntax };
+    if matches!(name.as_str(), "makefile" | "gnumakefile") {
+        return indented(HASH);
+    }
+    if matches!(name.as_str(), "dockerfile" | "cmakelists.txt" | ".gitignore") {
         return HASH;
     }
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext {
+        "yaml" | "yml" | "mk" => return indented(HASH),
+        "hs" | "lhs" => return indented(DASH),
+        "fs" | "fsi" | "fsx" => return indented(C_LIKE),
+        _ => {}
+    }
     match ext {
         "rs" | "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "java" | "js" | "mjs" | "cjs"
         | "jsx" | "ts" | "tsx" | "go" | "kt" | "kts" | "swift" | "cs" | "scala" | "dart"
@@ -246,6 +274,8 @@ impl Side {
         block: &mut Option<&'static str>,
     ) {
         if is_changed {
+            push_indent(&mut self.raw, text, syntax);
+            push_indent(&mut self.code, text, syntax);
             push_non_whitespace(&mut self.raw, text);
             strip_comments(text, syntax, block, |code| push_non_whitespace(&mut self.code, code));
         } else {

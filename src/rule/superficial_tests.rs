@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// The previous implementation, kept as the reference for the result.
 mod reference {
-    use super::super::{Change, Syntax, syntax_for, unopened_block_end};
+    use super::super::{Change, Syntax, push_indent, syntax_for, unopened_block_end};
     use crate::patch::{FilePatch, LineKind};
 
     pub(super) fn classify(file: &FilePatch<'_>) -> Change {
@@ -53,6 +53,8 @@ mod reference {
         ) {
             let code = strip_comments(text, syntax, block);
             if is_changed {
+                push_indent(&mut self.raw, text, syntax);
+                push_indent(&mut self.code, text, syntax);
                 self.raw.extend(text.chars().filter(|c| !c.is_whitespace()));
                 self.code.extend(code.chars().filter(|c| !c.is_whitespace()));
             }
@@ -205,4 +207,57 @@ fn classify_of_an_added_file_stops_at_its_first_code_line() {
     let diff = "--- /dev/null\n+++ b/a.rs\n@@ -0,0 +1,2 @@\n+// only a comment\n+/* and */\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
     assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Comment);
+}
+
+/// A base tree of one file.
+#[derive(Debug)]
+struct OneFile(&'static str, &'static str);
+
+impl Base for OneFile {
+    fn contains(&self, path: &str) -> bool {
+        path == self.0
+    }
+
+    fn files(&self) -> &[String] {
+        &[]
+    }
+
+    fn content(&self, path: &str) -> Option<Vec<u8>> {
+        (path == self.0).then(|| self.1.as_bytes().to_vec())
+    }
+}
+
+#[test]
+fn the_base_tree_shows_what_the_hunks_alone_cannot() {
+    // The hunk sits inside a block comment that opens above its context.
+    let base = OneFile("a.rs", "fn a() {}\n/*\n * one\n * two\n */\nfn f() {}\n");
+    let diff = "--- a/a.rs\n+++ b/a.rs\n@@ -3,3 +3,3 @@\n  * one\n- * two\n+ * three\n  */\n";
+    let parsed = parse(diff.as_bytes(), &ParseOptions::default());
+    let file = &parsed.patch.files[0];
+    assert_eq!(classify(file, Some(&base)), (Change::Comment, Decider::Syntax("Rust")));
+    assert_eq!(classify(file, None).0, Change::Code, "the hunk alone parses as code");
+    // A hunk that does not sit where it says falls back to the hunks.
+    let moved = OneFile("a.rs", "\n\n\nfn a() {}\n/*\n * one\n * two\n */\n");
+    assert_eq!(classify(file, Some(&moved)).0, Change::Code);
+}
+
+#[test]
+fn files_without_a_grammar_are_compared_line_by_line() {
+    let diff = "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-a  b\n+a b\n";
+    let parsed = parse(diff.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify(&parsed.patch.files[0], None), (Change::Whitespace, Decider::Lines));
+}
+
+#[test]
+fn indentation_is_syntax_in_yaml_and_makefiles() {
+    let yaml =
+        "--- a/ci.yml\n+++ b/ci.yml\n@@ -1,2 +1,2 @@\n a:\n-  b: 1\n-c: 2\n+  b: 1\n+  c: 2\n";
+    let parsed = parse(yaml.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
+    let make = "--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n all:\n-\tcc a.c\n+    cc a.c\n";
+    let parsed = parse(make.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
+    let twin = "--- a/ci.yml\n+++ b/ci.yml\n@@ -1,2 +1,2 @@\n a:\n-  b:  1\n+  b: 1   \n";
+    let parsed = parse(twin.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Whitespace, "the twin");
 }

@@ -175,3 +175,7 @@ impl<'t> Walk<'t> {
             && node.named_child(0).is_some_and(|c| c.kind() == "string")
     }
 }
+
+#[cfg(test)]
+#[path = "syntax_tests.rs"]
+mod tests;

@@ -1,0 +1,135 @@
+//! The token comparison per language: each shape the line comparison got wrong, and its twin
+//! that is still superficial.
+
+use super::{Change, compare, grammar_for};
+
+/// Compare `old` and `new` as the file `name`.
+fn change(name: &str, old: &str, new: &str) -> Change {
+    let grammar = grammar_for(name).expect("a known language");
+    compare(grammar, old.as_bytes(), new.as_bytes()).expect("parses")
+}
+
+#[test]
+fn every_listed_language_has_a_grammar_and_others_fall_back() {
+    for name in
+        ["a.rs", "a.py", "a.js", "a.jsx", "a.ts", "a.tsx", "a.go", "a.c", "a.h", "a.cpp", "A.java"]
+    {
+        assert!(grammar_for(name).is_some(), "{name}");
+    }
+    assert!(grammar_for("run.sh").is_some());
+    for name in ["README.md", "a.yaml", "Makefile", "a.unknown", "noext"] {
+        assert!(grammar_for(name).is_none(), "{name}");
+    }
+}
+
+#[test]
+fn a_statement_moved_out_of_a_try_block_is_code() {
+    let old = "try {\n  a();\n  b();\n} catch (e) {}\n";
+    let new = "try {\n  a();\n} catch (e) {}\nb();\n";
+    assert_eq!(change("x.js", old, new), Change::Code);
+    assert_eq!(change("x.ts", old, new), Change::Code);
+    let reindented = "try {\n    a();\n    b();\n} catch (e) {}\n";
+    assert_eq!(change("x.js", old, reindented), Change::Whitespace, "the twin");
+    let py_old = "try:\n    a()\n    b()\nexcept E:\n    pass\n";
+    let py_new = "try:\n    a()\nexcept E:\n    pass\nb()\n";
+    assert_eq!(change("x.py", py_old, py_new), Change::Code);
+}
+
+#[test]
+fn swapped_or_moved_statements_are_code() {
+    let old = "fn f() {\n    let a = 1;\n    let b = 2;\n}\n";
+    let new = "fn f() {\n    let b = 2;\n    let a = 1;\n}\n";
+    assert_eq!(change("x.rs", old, new), Change::Code);
+    let spaced = "fn f() {\n    let a = 1;\n\n    let b  =  2;\n}\n";
+    assert_eq!(change("x.rs", old, spaced), Change::Whitespace, "the twin");
+    let old = "func f() {\n\tuse(x)\n\tx := 1\n}\n";
+    let new = "func f() {\n\tx := 1\n\tuse(x)\n}\n";
+    assert_eq!(change("x.go", old, new), Change::Code);
+}
+
+#[test]
+fn a_space_inside_a_string_literal_is_code() {
+    let cases = [
+        ("x.go", "var s = \"a:b\"\n", "var s = \"a: b\"\n"),
+        ("X.java", "class X { String s = \"ab\"; }\n", "class X { String s = \"a b\"; }\n"),
+        ("x.c", "char *s = \"ab\";\n", "char *s = \"a b\";\n"),
+        ("x.py", "s = 'ab'\n", "s = 'a b'\n"),
+        ("x.js", "const s = `ab`;\n", "const s = `a b`;\n"),
+    ];
+    for (name, old, new) in cases {
+        assert_eq!(change(name, old, new), Change::Code, "{name}");
+    }
+    assert_eq!(
+        change("x.go", "var s = \"a:b\"\n", "var  s  =  \"a:b\"\n"),
+        Change::Whitespace,
+        "the twin: spaces outside the literal"
+    );
+}
+
+#[test]
+fn python_indentation_is_code() {
+    let old = "if x:\n    a()\nb()\n";
+    let new = "if x:\n    a()\n    b()\n";
+    assert_eq!(change("x.py", old, new), Change::Code);
+    assert_eq!(change("x.py", old, "if x:\n    a()  \n\nb()\n"), Change::Whitespace, "the twin");
+}
+
+#[test]
+fn directive_comments_are_code() {
+    let cases = [
+        ("x.js", "// eslint-disable-next-line no-console\n"),
+        ("x.ts", "// @ts-expect-error\n"),
+        ("x.js", "/* istanbul ignore next */\n"),
+        ("x.py", "# noqa: E501\n"),
+        ("x.py", "# type: ignore\n"),
+        ("x.go", "//go:build linux\n"),
+        ("x.go", "//nolint:gosec\n"),
+        ("x.sh", "#!/bin/sh\n"),
+        ("x.py", "#!/usr/bin/env python3\n"),
+        ("x.c", "// NOLINTNEXTLINE\n"),
+    ];
+    for (name, directive) in cases {
+        let old = "x = f(1);\n";
+        let new = format!("{directive}{old}");
+        assert_eq!(change(name, old, &new), Change::Code, "{name}: {directive}");
+        let plain = format!("// explain the call\n{old}").replace("//", comment_marker(name));
+        assert_eq!(change(name, old, &plain), Change::Comment, "the twin in {name}");
+    }
+    let old = "fn f() {}\n";
+    assert_eq!(change("x.rs", old, "#[allow(dead_code)]\nfn f() {}\n"), Change::Code);
+    assert_eq!(change("x.rs", old, "/// Does f.\nfn f() {}\n"), Change::Comment, "the twin");
+}
+
+fn comment_marker(name: &str) -> &'static str {
+    if name.ends_with(".py") || name.ends_with(".sh") { "#" } else { "//" }
+}
+
+#[test]
+fn shell_parameter_expansions_are_not_comments() {
+    let old = "echo \"${x#pre}\" $#\n";
+    assert_eq!(change("x.sh", old, "echo \"${x#post}\" $#\n"), Change::Code);
+    assert_eq!(change("x.sh", "n=$#\n", "n=$1\n"), Change::Code);
+    assert_eq!(change("x.sh", "echo hi # one\n", "echo hi # two\n"), Change::Comment, "the twin");
+}
+
+#[test]
+fn comment_changes_in_c_family_and_java() {
+    assert_eq!(change("x.cpp", "int a; // one\n", "int a; // two\n"), Change::Comment);
+    assert_eq!(change("x.c", "/* one */ int a;\n", "/* two */ int a;\n"), Change::Comment);
+    let old = "class X {\n  /** Old. */\n  void f() {}\n}\n";
+    let new = "class X {\n  /** New. */\n  void f() {}\n}\n";
+    assert_eq!(change("X.java", old, new), Change::Comment);
+    assert_eq!(
+        change("x.tsx", "const a = <b/>; // one\n", "const a = <b/>; // two\n"),
+        Change::Comment
+    );
+}
+
+#[test]
+fn a_python_docstring_is_documentation() {
+    let old = "def f():\n    \"\"\"Old.\"\"\"\n    return 1\n";
+    let new = "def f():\n    \"\"\"New words.\"\"\"\n    return 1\n";
+    assert_eq!(change("x.py", old, new), Change::Comment);
+    let code = "def f():\n    \"\"\"Old.\"\"\"\n    return 2\n";
+    assert_eq!(change("x.py", old, code), Change::Code);
+}
