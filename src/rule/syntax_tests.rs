@@ -101,7 +101,8 @@ fn directive_comments_are_code() {
 }
 
 fn comment_marker(name: &str) -> &'static str {
-    if name.ends_with(".py") || name.ends_with(".sh") { "#" } else { "//" }
+    let ext = name.rsplit('.').next().unwrap_or_default();
+    if matches!(ext, "py" | "sh") { "#" } else { "//" }
 }
 
 #[test]
