@@ -41,6 +41,7 @@ mod testfile;
 #[cfg(test)]
 mod tests;
 mod undeclared;
+mod weakened;
 mod zero_impact;
 
 pub use input::{Input, PatchPath, Scope, patch_paths};

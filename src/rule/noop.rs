@@ -37,6 +37,24 @@ static STRUCTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[{}()\[\];,]*|end|fi|done|esac)$").expect("the structure pattern is valid")
 });
 
+/// A hard-coded value standing for a computed one.
+const VALUE: &str = r#"-?\d+(?:\.\d+)?|true|false|none|nil|null|undefined|""|''|\[\]|\{\}|\(\)|(?:\w+::)?default\(\)|String::new\(\)|Vec::new\(\)|vec!\[\]"#;
+
+/// A statement or tail expression that returns a constant: `return 0`, `Ok(0)`,
+/// `return Ok(Default::default());`, `return nil, nil`.
+static CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)^(?:return\s+)?(?:(?:ok|some|err)\(\s*)?(?:{VALUE})(?:\s*,\s*(?:{VALUE}))*\s*\)?\s*;?$"
+    ))
+    .expect("the constant pattern is a valid regex")
+});
+
+/// Whether `line` only returns (or evaluates to) a hard-coded constant.
+#[must_use]
+pub(super) fn is_constant(line: &str) -> bool {
+    CONSTANT.is_match(line.trim())
+}
+
 /// Whether `line` (trimmed by the caller or not) is a do-nothing statement.
 #[must_use]
 pub(super) fn is_noop(line: &str) -> bool {
@@ -91,5 +109,24 @@ mod tests {
             assert!(super::is_placeholder(line), "{line}");
         }
         assert!(!super::is_placeholder("let x = y; // raise the limit"));
+    }
+
+    #[test]
+    fn constants_stand_for_computed_values() {
+        for line in [
+            "return Ok(0)",
+            "return 0;",
+            "Ok(Default::default())",
+            "return nil, nil",
+            "return None",
+            "return []",
+            "Ok(Config::default())",
+            "false",
+        ] {
+            assert!(super::is_constant(line), "{line}");
+        }
+        for line in ["return Ok(n)", "return total + 1;", "Ok(parse(x)?)", "return nil, err"] {
+            assert!(!super::is_constant(line), "{line}");
+        }
     }
 }

@@ -2,10 +2,12 @@
 //! the step's `applyPatch`: most of the apply run's added lines removed without replacement
 //! (`added_lines_removed`), a hunk that is the exact inverse of an apply hunk (`hunk_reversed`),
 //! files the apply run never touched (`unrelated_modules`, when `applyFiles` is not given;
-//! otherwise `scope` reports them). Always: a body replaced by a no-op (`body_replaced_by_noop`).
+//! otherwise `scope` reports them). Always: a body replaced by a no-op (`body_replaced_by_noop`)
+//! or by a hard-coded value (`body_replaced_by_constant`), and the failing test deleted,
+//! skipped or stripped of its assertions ([`super::weakened`]).
 
 use super::input::file_name;
-use super::{Input, RuleId, RulePolicy, Violation, noop, patch_paths};
+use super::{Input, RuleId, RulePolicy, Violation, noop, patch_paths, weakened};
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
 use crate::path::{self, RepoPath};
 use crate::step::Mode;
@@ -21,7 +23,8 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     if let Some(apply) = input.apply_patch {
         out.extend(reversed_hunks(fix, apply));
     }
-    out.extend(fix.files.iter().flat_map(noop_bodies));
+    out.extend(fix.files.iter().flat_map(|f| noop_bodies(f, input.apply_patch)));
+    out.extend(weakened::check(input, fix));
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(fix, apply, policy));
         if input.step.apply_files.is_none() {
@@ -179,19 +182,28 @@ fn unrelated_modules(input: &Input<'_>, apply: &Patch<'_>) -> Vec<Violation> {
     out
 }
 
-/// Hunks that remove real lines and add back only do-nothing statements.
-fn noop_bodies(file: &FilePatch<'_>) -> Vec<Violation> {
+/// Hunks that remove real lines and add back only do-nothing statements, or a hard-coded
+/// value where the removed code computed one (`return Ok(0)`). With the apply run known, the
+/// constant only counts when it replaces lines the apply run added.
+fn noop_bodies(file: &FilePatch<'_>, apply: Option<&Patch<'_>>) -> Vec<Violation> {
+    let applied = apply
+        .and_then(|a| a.files.iter().find(|a| key(a).is_some() && key(a) == key(file)))
+        .map(|a| counted(a, LineKind::Add));
     let mut out = Vec::new();
     for (i, hunk) in file.hunks.iter().enumerate() {
         let text = |l: &[u8]| String::from_utf8_lossy(l).trim().to_owned();
         let removed: Vec<String> = lines_of(hunk, LineKind::Remove).into_iter().map(text).collect();
         let added: Vec<String> = lines_of(hunk, LineKind::Add).into_iter().map(text).collect();
-        let removes_code =
-            removed.iter().any(|l| !l.is_empty() && !noop::is_noop(l) && !noop::is_structure(l));
-        let adds_noop = added.iter().any(|l| noop::is_noop(l));
-        let adds_only_noop =
-            added.iter().all(|l| l.is_empty() || noop::is_noop(l) || noop::is_structure(l));
-        if removes_code && adds_noop && adds_only_noop {
+        let is_code = |l: &String| {
+            !l.is_empty() && !noop::is_noop(l) && !noop::is_structure(l) && !noop::is_constant(l)
+        };
+        if !removed.iter().any(is_code) {
+            continue;
+        }
+        let is_filler = |l: &String| l.is_empty() || noop::is_structure(l);
+        if added.iter().any(|l| noop::is_noop(l))
+            && added.iter().all(|l| is_filler(l) || noop::is_noop(l))
+        {
             out.push(hunk_violation(
                 file,
                 i,
@@ -199,6 +211,21 @@ fn noop_bodies(file: &FilePatch<'_>) -> Vec<Violation> {
                 "body_replaced_by_noop",
                 "replaces code with a no-op; fix the behaviour instead of removing it",
             ));
+            continue;
+        }
+        let constant = added.iter().find(|l| noop::is_constant(l));
+        let replaces_step = applied.as_ref().is_none_or(|applied| {
+            removed.iter().filter(|l| is_code(l)).any(|l| applied.contains_key(l.as_bytes()))
+        });
+        if let Some(constant) = constant
+            && replaces_step
+            && added.iter().all(|l| is_filler(l) || noop::is_constant(l))
+        {
+            let why = format!(
+                "replaces computed code with the constant '{constant}'; fix the computation \
+                 instead of hard-coding its result"
+            );
+            out.push(hunk_violation(file, i, hunk, "body_replaced_by_constant", &why));
         }
     }
     out
