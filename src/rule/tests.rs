@@ -564,3 +564,32 @@ fn named_files_count_only_when_the_base_tree_has_them() {
         assert_eq!(codes(&run_on(&base, d, &r, &p)), ["named_file_untouched"], "{why}: {d}");
     }
 }
+
+#[test]
+fn not_implemented_levels_decide_what_rejects_and_what_is_noted() {
+    let read = |text: &str| {
+        crate::config::Config::from_toml(text, std::path::Path::new("x.toml"))
+            .unwrap()
+            .section::<RulePolicy>("rules")
+    };
+    assert_eq!(read("").unwrap().not_implemented, Strictness::Balanced);
+    assert_eq!(
+        read("[rules]\nnot_implemented = \"off\"\n").unwrap().not_implemented,
+        Strictness::Off
+    );
+    assert!(read("[rules]\nnot_implemented = \"lenient\"\n").is_err(), "unknown level refused");
+    let comment = parsed(vec![file("a.sh", 1, vec![hunk(4, &["+# explain the loop"])])]);
+    let r = result("apply", &["a.sh"]);
+    let s = step("Retry the download");
+    let scope = Scope::new(&s, &[]).unwrap();
+    let input = Input::new(&s, &r, Some(&comment), None, &scope);
+    let at =
+        |level| evaluate(&input, &RulePolicy { not_implemented: level, ..RulePolicy::default() });
+    let balanced = at(Strictness::Balanced);
+    assert_eq!(balanced.violations.len(), 1, "comment-only is strong: {balanced:?}");
+    let off = at(Strictness::Off);
+    assert!(off.violations.is_empty());
+    assert_eq!(off.notes.len(), 1);
+    assert_eq!(off.notes[0].code, "comment_only");
+    assert!(off.notes[0].message.starts_with("not-implemented: "), "{}", off.notes[0].message);
+}
