@@ -7,7 +7,7 @@ use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
 use patchgate::report::{Exit, verdict_json, verdict_text};
 use patchgate::rule::Report;
-use patchgate::scratch::{self, FileChange, LandError, ScratchError};
+use patchgate::scratch::{self, FileChange, LandError, PathRefused, ScratchError};
 use patchgate::step::Step;
 use patchgate::validate::{self, Context, Options};
 use std::time::Duration;
@@ -103,6 +103,14 @@ pub(crate) fn land(
             CliError::failure("cannot_apply", format!("cannot apply: {e}"))
         }
         LandError::Dirty { .. } => CliError::failure("worktree_dirty", e.to_string()),
+        LandError::Write(scratch::WorktreeError::Refused(refused)) => {
+            let code = match refused {
+                PathRefused::BeyondLink { .. } | PathRefused::LinkOutside { .. } => "unsafe_path",
+                PathRefused::NotADirectory { .. } => "worktree_dirty",
+                _ => "write_failed",
+            };
+            CliError::failure(code, e.to_string())
+        }
         _ => CliError::failure("write_failed", e.to_string()),
     })
 }

@@ -29,7 +29,7 @@ pub enum LandError {
         /// The touched paths that differ from the base.
         paths: Vec<String>,
     },
-    /// A write failed and everything was restored.
+    /// A path was refused, or a write failed and everything was restored.
     #[error(transparent)]
     Write(#[from] WorktreeError),
 }

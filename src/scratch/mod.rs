@@ -21,12 +21,14 @@ mod symlink;
 #[cfg(test)]
 mod tests;
 mod tree;
+mod worktree;
 mod write;
 
 pub use base::{BaseEntry, BaseTree, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use land::{LandError, land};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
+pub use worktree::{PathRefused, link_stays_inside};
 pub use write::{WorktreeError, apply_to_worktree, dirty_files};
 
 use crate::patch::Patch;

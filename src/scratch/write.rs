@@ -1,4 +1,6 @@
-//! `apply`'s write into the real worktree (and index), all or nothing.
+//! `apply`'s write into the real worktree (and index), all or nothing, through
+//! [`Worktree`](super::worktree::Worktree) only: no component of any path is followed if it is a
+//! symbolic link, so nothing is written outside the repository.
 //!
 //! Three phases: *prepare* writes every new file to a temporary file beside its target (making
 //! missing directories); *commit* moves each existing target to a backup beside it and renames
@@ -7,10 +9,12 @@
 //! is byte for byte as before.
 
 use super::base::{BaseTree, mode};
-use super::tree::write_entry;
+use super::worktree::{Entry, PathRefused, Worktree, link_stays_inside, random_name, write_new};
 use super::{Content, FileChange, ScratchError};
-use std::fs;
-use std::path::{Path, PathBuf};
+use cap_fs_ext::DirExt;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 /// Why `apply` did not write.
 #[derive(Debug, thiserror::Error)]
@@ -19,6 +23,9 @@ pub enum WorktreeError {
     /// Reading the base or the repository failed.
     #[error(transparent)]
     Scratch(#[from] ScratchError),
+    /// A path the patch writes is not safe to write in this worktree.
+    #[error("{0}; nothing was changed")]
+    Refused(#[from] PathRefused),
     /// A write failed; everything was restored.
     #[error("cannot {action} '{path}': {source}; nothing was changed")]
     Write {
@@ -47,12 +54,14 @@ pub enum WorktreeError {
 
 /// Touched paths whose worktree (and, with `with_index`, index) state differs from the base:
 /// uncommitted edits `apply` would overwrite, or untracked files where the patch creates one.
+/// A path beyond a symbolic link of the worktree is refused here already.
 pub fn dirty_files(
     base: &BaseTree<'_>,
     root: &Path,
     changes: &[FileChange],
     with_index: bool,
-) -> Result<Vec<String>, ScratchError> {
+) -> Result<Vec<String>, WorktreeError> {
+    let worktree = open(root)?;
     let index = if with_index {
         Some(base.repo().index().map_err(|e| ScratchError::git("read the index", &e))?)
     } else {
@@ -68,36 +77,45 @@ pub fn dirty_files(
         let in_index = index.as_ref().map(|i| i.get_path(Path::new(&change.path), 0));
         let index_differs = in_index
             .is_some_and(|found| found.map(|e| (e.mode, e.id)) != entry.map(|e| (e.mode, e.oid)));
-        if index_differs || !worktree_matches(&root.join(&change.path), expected.as_ref()) {
+        if index_differs || !worktree_matches(&worktree, &change.path, expected.as_ref())? {
             dirty.push(change.path.clone());
         }
     }
     Ok(dirty)
 }
 
-fn worktree_matches(target: &Path, expected: Option<&(u32, Vec<u8>)>) -> bool {
-    let meta = fs::symlink_metadata(target);
-    match (meta, expected) {
-        (Err(_), None) => true,
-        (Ok(_), None) | (Err(_), Some(_)) => false,
-        (Ok(meta), Some((mode, bytes))) if *mode == mode::SYMLINK => {
-            use std::os::unix::ffi::OsStrExt;
-            meta.file_type().is_symlink()
-                && fs::read_link(target).is_ok_and(|t| t.as_os_str().as_bytes() == bytes.as_slice())
-        }
-        (Ok(meta), Some((_, bytes))) => {
-            meta.file_type().is_file() && fs::read(target).is_ok_and(|b| &b == bytes)
-        }
-    }
+fn open(root: &Path) -> Result<Worktree, WorktreeError> {
+    Worktree::open(root).map_err(io_error("open the worktree", &root.display().to_string()))
 }
 
-/// One step done in the worktree, undone in reverse on failure.
+fn worktree_matches(
+    worktree: &Worktree,
+    path: &str,
+    expected: Option<&(u32, Vec<u8>)>,
+) -> Result<bool, PathRefused> {
+    let meta = worktree.metadata(path)?;
+    Ok(match (meta, expected) {
+        (None, None) => true,
+        (Some(_), None) | (None, Some(_)) => false,
+        (Some(meta), Some((mode, bytes))) if *mode == mode::SYMLINK => {
+            meta.file_type().is_symlink()
+                && worktree
+                    .read_link(path)
+                    .is_ok_and(|t| t.as_os_str().as_bytes() == bytes.as_slice())
+        }
+        (Some(meta), Some((_, bytes))) => {
+            meta.file_type().is_file() && worktree.read(path).is_ok_and(|b| &b == bytes)
+        }
+    })
+}
+
+/// One step done in the worktree (repository-relative paths), undone in reverse on failure.
 #[derive(Debug)]
 enum Done {
-    MadeDir(PathBuf),
-    WroteTemp(PathBuf),
-    MovedAside { target: PathBuf, backup: PathBuf },
-    Placed { temp: PathBuf, target: PathBuf },
+    MadeDir(String),
+    WroteTemp(String),
+    MovedAside { target: String, backup: String },
+    Placed { temp: String, target: String },
 }
 
 #[derive(Debug, Default)]
@@ -119,39 +137,43 @@ pub fn apply_to_worktree(
     changes: &[FileChange],
     with_index: bool,
 ) -> Result<(), WorktreeError> {
+    let worktree = open(root)?;
     let mut tx = Transaction::default();
-    let result = prepare(base, root, changes, &mut tx)
-        .and_then(|temps| commit(root, changes, &temps, &mut tx))
+    let result = prepare(base, &worktree, changes, &mut tx)
+        .and_then(|temps| commit(&worktree, changes, &temps, &mut tx))
         .and_then(|()| if with_index { update_index(base.repo(), changes) } else { Ok(()) });
     match result {
         Ok(()) => {
-            tx.finish(root);
+            tx.finish(&worktree);
             Ok(())
         }
         Err(e) => {
-            tx.rollback();
+            tx.rollback(&worktree);
             Err(e)
         }
     }
 }
 
-fn sibling(target: &Path, what: &str) -> PathBuf {
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    target.with_file_name(format!(".{name}.patchgate-{}.{what}", std::process::id()))
+fn io_error(action: &'static str, path: &str) -> impl FnOnce(std::io::Error) -> WorktreeError {
+    let path = path.to_owned();
+    move |source| WorktreeError::Write { action, path, source }
 }
 
-fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> WorktreeError {
-    let path = path.display().to_string();
-    move |source| WorktreeError::Write { action, path, source }
+/// `name` in the directory of `path`.
+fn beside(path: &str, name: &str) -> String {
+    match path.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{name}"),
+        None => name.to_owned(),
+    }
 }
 
 /// Phase 1: every new file written beside its target. Returns the temporary paths.
 fn prepare(
     base: &BaseTree<'_>,
-    root: &Path,
+    worktree: &Worktree,
     changes: &[FileChange],
     tx: &mut Transaction,
-) -> Result<Vec<Option<PathBuf>>, WorktreeError> {
+) -> Result<Vec<Option<String>>, WorktreeError> {
     let mut temps = Vec::with_capacity(changes.len());
     for change in changes {
         let (Some(mode), Some(content)) = (change.mode, &change.content) else {
@@ -168,54 +190,53 @@ fn prepare(
             Content::Bytes(bytes) => bytes.clone(),
             Content::Blob(oid) => base.blob(*oid)?,
         };
-        let target = root.join(&change.path);
-        make_parents(root, &target, tx)?;
-        let temp = sibling(&target, "tmp");
-        write_entry(&temp, mode, &bytes).map_err(|e| match e {
-            ScratchError::Io { source, .. } => io_error("write", &temp)(source),
-            other => WorktreeError::Scratch(other),
-        })?;
+        let entry = if mode == mode::SYMLINK {
+            if !link_stays_inside(&change.path, &bytes) {
+                let target = String::from_utf8_lossy(&bytes).into_owned();
+                return Err(PathRefused::LinkOutside { path: change.path.clone(), target }.into());
+            }
+            Entry::Link { target: Path::new(OsStr::from_bytes(&bytes)) }
+        } else {
+            Entry::File { bytes: &bytes, executable: mode == mode::EXECUTABLE }
+        };
+        let mut new_dirs = Vec::new();
+        let parent = worktree.parent(&change.path, Some(&mut new_dirs));
+        tx.done.extend(new_dirs.into_iter().map(Done::MadeDir));
+        let parent = parent?;
+        let temp = write_new(&parent.dir, parent.name, "tmp", &entry)
+            .map_err(io_error("write", &change.path))?;
+        let temp = beside(&change.path, &temp);
         tx.done.push(Done::WroteTemp(temp.clone()));
         temps.push(Some(temp));
     }
     Ok(temps)
 }
 
-fn make_parents(root: &Path, target: &Path, tx: &mut Transaction) -> Result<(), WorktreeError> {
-    let Some(parent) = target.parent() else { return Ok(()) };
-    let missing: Vec<&Path> =
-        parent.ancestors().take_while(|p| *p != root && fs::symlink_metadata(p).is_err()).collect();
-    for dir in missing.into_iter().rev() {
-        fs::create_dir(dir).map_err(io_error("create the directory", dir))?;
-        tx.done.push(Done::MadeDir(dir.to_owned()));
-    }
-    Ok(())
-}
-
 /// Phase 2: move each existing target aside, put each new file in place.
 fn commit(
-    root: &Path,
+    worktree: &Worktree,
     changes: &[FileChange],
-    temps: &[Option<PathBuf>],
+    temps: &[Option<String>],
     tx: &mut Transaction,
 ) -> Result<(), WorktreeError> {
     for (step, (change, temp)) in changes.iter().zip(temps).enumerate() {
         #[cfg(test)]
         if FAIL_COMMIT_AT.with(std::cell::Cell::get) == Some(step) {
-            return Err(io_error("commit", Path::new(&change.path))(std::io::Error::other(
-                "injected",
-            )));
+            return Err(io_error("commit", &change.path)(std::io::Error::other("injected")));
         }
         let _ = step;
-        let target = root.join(&change.path);
-        if fs::symlink_metadata(&target).is_ok() {
-            let backup = sibling(&target, "bak");
-            fs::rename(&target, &backup).map_err(io_error("move aside", &target))?;
-            tx.done.push(Done::MovedAside { target: target.clone(), backup });
+        let parent = worktree.parent(&change.path, None)?;
+        let (dir, name) = (&parent.dir, parent.name);
+        if dir.symlink_metadata(name).is_ok() {
+            let backup = random_name(name, "bak");
+            dir.rename(name, dir, &backup).map_err(io_error("move aside", &change.path))?;
+            let backup = beside(&change.path, &backup);
+            tx.done.push(Done::MovedAside { target: change.path.clone(), backup });
         }
         if let Some(temp) = temp {
-            fs::rename(temp, &target).map_err(io_error("write", &target))?;
-            tx.done.push(Done::Placed { temp: temp.clone(), target });
+            let temp_name = temp.rsplit('/').next().unwrap_or(temp);
+            dir.rename(temp_name, dir, name).map_err(io_error("write", &change.path))?;
+            tx.done.push(Done::Placed { temp: temp.clone(), target: change.path.clone() });
         }
     }
     Ok(())
@@ -236,44 +257,60 @@ fn update_index(repo: &git2::Repository, changes: &[FileChange]) -> Result<(), W
 
 impl Transaction {
     /// Undo in reverse order. Best effort: every step is tried even if one fails.
-    fn rollback(self) {
+    fn rollback(self, worktree: &Worktree) {
         for done in self.done.into_iter().rev() {
             let _ = match done {
-                Done::MadeDir(dir) => fs::remove_dir(dir),
-                Done::WroteTemp(temp) => match fs::symlink_metadata(&temp) {
-                    Ok(_) => fs::remove_file(temp),
-                    Err(_) => Ok(()),
-                },
-                Done::MovedAside { target, backup } => fs::rename(backup, target),
-                Done::Placed { temp, target } => fs::rename(target, temp),
+                Done::MadeDir(dir) => in_parent(worktree, &dir, |d, n| d.remove_dir(n)),
+                Done::WroteTemp(temp) => {
+                    in_parent(worktree, &temp, |d, n| match d.symlink_metadata(n) {
+                        Ok(_) => d.remove_file_or_symlink(n),
+                        Err(_) => Ok(()),
+                    })
+                }
+                Done::MovedAside { target, backup } => rename(worktree, &backup, &target),
+                Done::Placed { temp, target } => rename(worktree, &target, &temp),
             };
         }
     }
 
     /// Drop the backups and the directories emptied by removals.
-    fn finish(self, root: &Path) {
+    fn finish(self, worktree: &Worktree) {
         for done in self.done {
             if let Done::MovedAside { target, backup } = done {
-                let _ = remove_any(&backup);
-                prune_empty_parents(root, &target);
+                let _ = in_parent(worktree, &backup, |d, n| match d.symlink_metadata(n) {
+                    Ok(meta) if meta.is_dir() => d.remove_dir_all(n),
+                    Ok(_) => d.remove_file_or_symlink(n),
+                    Err(_) => Ok(()),
+                });
+                prune_empty_parents(worktree, &target);
             }
         }
     }
 }
 
-fn remove_any(path: &Path) -> std::io::Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => fs::remove_dir_all(path),
-        Ok(_) => fs::remove_file(path),
-        Err(_) => Ok(()),
-    }
+/// Run `op` on the directory holding `path` and its name (reached without following links).
+fn in_parent(
+    worktree: &Worktree,
+    path: &str,
+    op: impl FnOnce(&cap_std::fs::Dir, &str) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let parent = worktree.parent(path, None).map_err(std::io::Error::other)?;
+    op(&parent.dir, parent.name)
+}
+
+/// Rename `from` to `to`, two names in one directory.
+fn rename(worktree: &Worktree, from: &str, to: &str) -> std::io::Result<()> {
+    let to_name = to.rsplit('/').next().unwrap_or(to);
+    in_parent(worktree, from, |d, n| d.rename(n, d, to_name))
 }
 
 /// git removes directories a deletion empties; so does `apply`.
-fn prune_empty_parents(root: &Path, target: &Path) {
-    for dir in target.ancestors().skip(1).take_while(|p| *p != root) {
-        if fs::remove_dir(dir).is_err() {
+fn prune_empty_parents(worktree: &Worktree, target: &str) {
+    let mut dir = target;
+    while let Some((parent, _)) = dir.rsplit_once('/') {
+        if in_parent(worktree, parent, |d, n| d.remove_dir(n)).is_err() {
             break;
         }
+        dir = parent;
     }
 }

@@ -2,6 +2,7 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod contract;
+mod escape;
 mod guard;
 mod hook;
 mod parse;

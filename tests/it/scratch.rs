@@ -366,11 +366,12 @@ fn apply_json(repo: &TestRepo, io: &Path, step: &Value, result: &Value) -> Outpu
 }
 
 #[test]
-fn apply_is_all_or_nothing_when_a_write_fails() {
+fn apply_refuses_an_untracked_file_where_a_directory_goes() {
     let case = fixtures().join("scratch").join("accepted_with_offset");
     let repo = setup(&case);
     // The patch modifies list.txt, then creates sub/new.txt; an untracked *file* named `sub`
-    // makes the second write fail after the first was prepared.
+    // is found before anything is written (the rollback of a write failing half-way is
+    // proved by the scratch unit tests, which inject the failure).
     repo.write("sub", "i am a file, not a directory\n");
     let patch = std::fs::read_to_string(case.join("patch.diff")).expect("test fixture io")
         + "diff --git a/sub/new.txt b/sub/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/sub/new.txt\n@@ -0,0 +1 @@\n+new\n";
@@ -382,8 +383,10 @@ fn apply_is_all_or_nothing_when_a_write_fails() {
     let before = worktree(repo.path());
     let out = apply_json(&repo, io.path(), &step, &result);
     assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(json(&out)["error"]["code"], "write_failed");
-    assert_eq!(worktree(repo.path()), before, "a failed apply changed the worktree");
+    assert_eq!(json(&out)["error"]["code"], "worktree_dirty");
+    let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("'sub' to be a directory"), "{message}");
+    assert_eq!(worktree(repo.path()), before, "a refused apply changed the worktree");
 }
 
 #[test]
