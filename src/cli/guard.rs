@@ -71,6 +71,24 @@ pub(crate) fn run(args: &Args, global: &Global) -> Exit {
         eprintln!("patchgate: note: {note}");
     }
     let answer = render(&outcome);
+    if !outcome.is_allowed() && is_stdout_closed() {
+        // Rust's stdout swallows EBADF: the deny would be lost and the agent would go on. Every
+        // agent reads exit 2 with a reason on stderr as "blocked".
+        let reason = outcome.denial.as_ref().map_or("", |d| d.message.as_str());
+        eprintln!("patchgate: guard: stdout is closed, so the answer is on stderr: {reason}");
+        return Exit::InputRefused;
+    }
     outln!("{}", answer.stdout);
     answer.exit
+}
+
+/// Whether the answer on stdout can reach no one: file descriptor 1 closed, or `/dev/null`
+/// (Rust's runtime reopens a closed descriptor 1 on `/dev/null` before `main`).
+fn is_stdout_closed() -> bool {
+    use std::os::fd::AsFd;
+    let stdout = std::io::stdout();
+    let Ok(stat) = rustix::fs::fstat(stdout.as_fd()) else { return true };
+    let is_char =
+        rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::CharacterDevice;
+    is_char && rustix::fs::stat("/dev/null").is_ok_and(|null| null.st_rdev == stat.st_rdev)
 }

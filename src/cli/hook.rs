@@ -99,8 +99,8 @@ fn run_hook(hook: HookName, global: &Global) -> CliResult {
     if hook == HookName::PreReceive {
         return run_receive(&repo, global);
     }
-    let root = patchgate::repo::workdir(&repo).map_err(|e| error(e.into()))?;
-    let config = Config::load(root).map_err(|e| error(e.into()))?;
+    patchgate::repo::workdir(&repo).map_err(|e| error(e.into()))?;
+    let config = patchgate::hook::staged_config(&repo).map_err(error)?;
     let source = config.source.as_ref().map(|_| FILE_NAME.to_owned());
     let policy = Policy::from_config(&config, source).map_err(error)?;
     let declaration = Store::new(repo.path()).load().map_err(|e| error(e.into()))?;

@@ -35,7 +35,7 @@ pub struct Config {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The file exists but cannot be read.
-    #[error("cannot read {}: {source}; check its permissions", path.display())]
+    #[error("cannot read {}: {source}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -56,7 +56,7 @@ impl Config {
     /// Read `<root>/.patchgate.toml`; a missing file gives the default (empty) policy.
     pub fn load(root: &Path) -> Result<Self, ConfigError> {
         let path = root.join(FILE_NAME);
-        match std::fs::read_to_string(&path) {
+        match read_policy_file(&path) {
             Ok(text) => Self::from_toml(&text, &path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
             Err(source) => Err(ConfigError::Read { path, source }),
@@ -94,6 +94,30 @@ impl Config {
             message: format!("[{name}]: {e}"),
         })
     }
+}
+
+/// The largest policy file read.
+const MAX_POLICY_BYTES: u64 = 1 << 20;
+
+/// Read a policy file that must be a regular file: opened without blocking, so a FIFO or a
+/// device planted under the name is refused instead of hanging every later run.
+fn read_policy_file(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits().cast_signed();
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(nonblocking).open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, device or directory); it must be a TOML file",
+        ));
+    }
+    if meta.len() > MAX_POLICY_BYTES {
+        return Err(std::io::Error::other("larger than 1 MiB; a policy is a short TOML file"));
+    }
+    let mut text = String::new();
+    file.take(MAX_POLICY_BYTES).read_to_string(&mut text)?;
+    Ok(text)
 }
 
 #[cfg(test)]

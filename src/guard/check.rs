@@ -75,6 +75,8 @@ pub(super) struct Missing {
 pub(super) struct Checker {
     /// Canonical workspace roots and extra roots.
     pub roots: Vec<PathBuf>,
+    /// Canonical workspace roots alone: where a symbolic link may point.
+    pub workspace: Vec<PathBuf>,
     /// Paths created earlier in the same call (`mkdir d && touch d/f`).
     pub created: Vec<PathBuf>,
 }
@@ -84,7 +86,8 @@ impl Checker {
         let lexical = lexical_join(&arg.base, &arg.raw);
         let (ancestor, rest) = existing_ancestor(&lexical)?;
         let real = rest.iter().fold(ancestor.clone(), |p, c| p.join(c));
-        if !self.roots.iter().any(|root| real.starts_with(root)) {
+        let roots = if arg.role == Role::LinkTarget { &self.workspace } else { &self.roots };
+        if !roots.iter().any(|root| real.starts_with(root)) {
             return Ok(Standing::Outside(real));
         }
         let exists = rest.is_empty() || self.is_created(&real);
@@ -106,7 +109,7 @@ impl Checker {
                 self.created.push(real);
                 Standing::Fine { is_real: true }
             }
-            Role::Unchecked => Standing::Fine { is_real: exists },
+            Role::Unchecked | Role::LinkTarget => Standing::Fine { is_real: exists },
         };
         Ok(standing)
     }
@@ -121,6 +124,17 @@ impl Checker {
 pub(super) fn lexical_join(base: &Path, raw: &str) -> PathBuf {
     let joined = base.join(raw);
     joined.components().filter(|c| !matches!(c, Component::CurDir)).collect()
+}
+
+/// Where `arg` points, its directory resolved and its last component not followed (a link
+/// named `.patchgate.toml` is still `.patchgate.toml`).
+pub(super) fn resolve_entry(arg: &PathArg) -> io::Result<PathBuf> {
+    let lexical = lexical_join(&arg.base, &arg.raw);
+    let (Some(parent), Some(name)) = (lexical.parent(), lexical.file_name()) else {
+        return Ok(lexical);
+    };
+    let (ancestor, rest) = existing_ancestor(parent)?;
+    Ok(rest.iter().fold(ancestor, |p, c| p.join(c)).join(name))
 }
 
 /// The closest existing ancestor of `path` (itself when it exists), canonicalised, and the

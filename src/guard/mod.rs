@@ -17,6 +17,7 @@ pub mod call;
 mod check;
 mod envelope;
 mod files;
+mod protect;
 mod run;
 pub mod session;
 mod shell;
@@ -45,8 +46,11 @@ pub enum Role {
     Create,
     /// `mkdir -p`: any missing ancestors are created; only safety and containment are checked.
     CreateDirs,
-    /// Only safety and containment are checked (`rm -f`, `ln` targets).
+    /// Only safety and containment are checked (`rm -f`).
     Unchecked,
+    /// The target of a symbolic link the call makes: it must stay inside the workspace itself
+    /// (not merely an extra root), so no link leads a later write out of the repository.
+    LinkTarget,
 }
 
 /// One path argument to check, in the order the tool would use them.
@@ -98,6 +102,8 @@ pub enum DenyCode {
     HookBypass,
     /// patchgate could not evaluate the call and the policy fails closed.
     GuardError,
+    /// The call would change what configures the gate (`.patchgate.toml`, hook managers).
+    ProtectedPath,
 }
 
 impl DenyCode {
@@ -110,6 +116,7 @@ impl DenyCode {
             Self::InvalidAgentInput => "INVALID_AGENT_INPUT",
             Self::HookBypass => "HOOK_BYPASS",
             Self::GuardError => "GUARD_ERROR",
+            Self::ProtectedPath => "PROTECTED_PATH",
         }
     }
 }

@@ -6,7 +6,7 @@ use super::session::{Event, Store};
 use super::suggest::suggest;
 use super::{
     Denial, DenyCode, GuardError, GuardPolicy, OnError, Outcome, PathArg, Protocol, Role, ToolCall,
-    ToolKind, envelope, files, parse_call, shell, strategy_shift_instruction,
+    ToolKind, envelope, files, parse_call, protect, shell, strategy_shift_instruction,
 };
 use crate::config::Config;
 use crate::contract::ArgPolicy;
@@ -201,8 +201,9 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
     let plan = expand(call);
     let mut decision = Decision { is_discovery: plan.is_discovery, ..Decision::default() };
     if let Some(finding) = plan.bypass {
-        let message = format!("HOOK_BYPASS: '{}' {}.", finding.command, finding.reason);
-        decision.denial = Some(Denial::simple(DenyCode::HookBypass, message, None));
+        let code = finding.code;
+        let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
+        decision.denial = Some(Denial::simple(code, message, None));
         return Ok(decision);
     }
     // Seed 003: hallucination patterns are refused before anything touches the filesystem.
@@ -224,7 +225,15 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
             return Ok(decision);
         }
     }
-    let mut checker = Checker { roots: env.allowed.clone(), created: Vec::new() };
+    if let Some(denial) = protected_write(call, &plan.operands, env) {
+        decision.denial = Some(denial);
+        return Ok(decision);
+    }
+    let mut checker = Checker {
+        roots: env.allowed.clone(),
+        workspace: env.workspace.clone(),
+        created: Vec::new(),
+    };
     for arg in &plan.operands {
         let standing = checker
             .check(arg)
@@ -243,6 +252,23 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
         }
     }
     Ok(decision)
+}
+
+/// A write (a file tool, or a shell operand the command creates or removes) to an entry that
+/// configures the gate.
+fn protected_write(call: &ToolCall, operands: &[PathArg], env: &Env) -> Option<Denial> {
+    let writes = |arg: &&PathArg| match call.kind {
+        ToolKind::Write => true,
+        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory),
+        _ => false,
+    };
+    operands.iter().filter(writes).find_map(|arg| {
+        let resolved = check::resolve_entry(arg).ok()?;
+        let rel = env.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
+        let entry = protect::protected(rel.to_str()?)?;
+        let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
+        Some(Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw.clone())))
+    })
 }
 
 fn outside_denial(arg: &PathArg, real: &Path, env: &Env) -> Denial {

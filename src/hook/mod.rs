@@ -325,6 +325,19 @@ pub enum HookError {
     },
 }
 
+/// The policy being committed: `.patchgate.toml` as staged in the index (an unstaged edit of
+/// the worktree copy cannot lift an exclusion), or the default policy when none is staged.
+pub fn staged_config(repo: &git2::Repository) -> Result<Config, HookError> {
+    let index = repo.index().map_err(HookError::git("read the index"))?;
+    let Some(entry) = index.get_path(std::path::Path::new(crate::config::FILE_NAME), 0) else {
+        return Ok(Config::default());
+    };
+    let blob = repo.find_blob(entry.id).map_err(HookError::git("read the staged policy"))?;
+    let text = String::from_utf8_lossy(blob.content());
+    let shown = format!("{} (staged)", crate::config::FILE_NAME);
+    Ok(Config::from_toml(&text, std::path::Path::new(&shown))?)
+}
+
 impl HookError {
     /// Wrap a git2 error with what was being done.
     pub fn git(context: impl Into<String>) -> impl FnOnce(git2::Error) -> Self {

@@ -125,11 +125,12 @@ pub fn check_push(
 /// Commits reachable from the update's new value and from no existing ref, oldest first.
 fn new_commits(repo: &Repository, update: &RefUpdate) -> Result<Vec<Oid>, HookError> {
     let Some(new) = update.new else { return Ok(Vec::new()) };
-    // A tag or ref pointing at a tree or blob brings no commit.
-    let Ok(tip) = repo.find_object(new, None).and_then(|o| o.peel_to_commit()) else {
-        return Ok(Vec::new());
-    };
     let git = HookError::git;
+    // An object that cannot be read (no quarantine directory in the environment, an unknown
+    // id) cannot be checked, so the push is refused: the hook fails closed.
+    let object = repo.find_object(new, None).map_err(git("read the pushed object"))?;
+    // A tag or ref pointing at a tree or blob brings no commit.
+    let Ok(tip) = object.peel_to_commit() else { return Ok(Vec::new()) };
     let mut walk = repo.revwalk().map_err(git("start a revision walk"))?;
     walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)
         .map_err(git("sort the walk"))?;

@@ -429,3 +429,138 @@ fn the_file_list_cache_follows_the_index() {
     assert_eq!(json(&dir_miss())["error"]["suggestions"], json!(["tools"]));
     assert_eq!(json(&dir_miss())["error"]["suggestions"], json!(["tools"]));
 }
+
+#[test]
+fn a_closed_stdout_still_blocks_a_denied_call() {
+    let repo = project();
+    let root = root(&repo);
+    let io = tempfile::tempdir().expect("io");
+    let payload = io.path().join("payload.json");
+    let claude = json!({"session_id": "c", "cwd": root, "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_input": {"file_path": format!("{root}/src/mian.rs")}});
+    std::fs::write(&payload, claude.to_string()).expect("payload");
+    let binary = env!("CARGO_BIN_EXE_patchgate");
+    for (tool, want) in [("src/mian.rs", 2), ("src/main.rs", 0)] {
+        let text = claude.to_string().replace("src/mian.rs", tool);
+        std::fs::write(&payload, text).expect("payload");
+        // `>&-` closes file descriptor 1 before patchgate starts.
+        let out = std::process::Command::new("sh")
+            .args(["-c", "exec \"$0\" guard --protocol claude-code <\"$1\" >&-"])
+            .arg(binary)
+            .arg(&payload)
+            .current_dir(repo.path())
+            .output()
+            .expect("run sh");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(code(&out), want, "{tool}: {stderr}");
+        if want == 2 {
+            assert!(stderr.contains("PATH_NOT_FOUND"), "the reason is on stderr: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn the_gate_s_own_configuration_cannot_be_changed() {
+    let repo = project();
+    repo.commit(&[(".patchgate.toml", "excluded = [\"secrets/**\"]\n")], "policy");
+    let root = root(&repo);
+    let policy = format!("{root}/.patchgate.toml");
+    for (tool, input) in [
+        ("Write", json!({"file_path": policy, "content": "[guard]\nextra_roots = [\"/\"]\n"})),
+        ("Edit", json!({"file_path": policy, "old_string": "secrets", "new_string": "x"})),
+        ("Write", json!({"file_path": format!("{root}/.husky/pre-commit"), "content": "exit 0"})),
+    ] {
+        let out = call(&repo, "p", tool, &input);
+        assert_eq!((code(&out), error_code(&out)), (2, json!("PROTECTED_PATH")), "{tool} {input}");
+    }
+    for command in [
+        "printf '[guard]\\nextra_roots = [\"/\"]\\n' > .patchgate.toml",
+        "rm .patchgate.toml",
+        "rm -f ./.patchgate.toml",
+        "mkfifo .patchgate.toml",
+        "sed -i 's/secrets/x/' .patchgate.toml",
+        "cp /dev/null .patchgate.toml",
+        "python3 -c 'open(\".patchgate.toml\", \"w\")' .patchgate.toml",
+        "echo 'exit 0' >> .husky/pre-commit",
+        "bash -c 'truncate -s 0 .patchgate.toml'",
+    ] {
+        let out = call(&repo, "p", "Bash", &json!({"command": command}));
+        assert_eq!((code(&out), error_code(&out)), (2, json!("PROTECTED_PATH")), "{command}");
+    }
+    for command in
+        ["cat .patchgate.toml", "git diff .patchgate.toml", "grep secrets .patchgate.toml"]
+    {
+        let out = call(&repo, "p", "Bash", &json!({"command": command}));
+        assert_eq!(code(&out), 0, "{command}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    let read = call(&repo, "p", "Read", &json!({"file_path": policy}));
+    assert_eq!(code(&read), 0, "reading the policy is fine");
+}
+
+#[test]
+fn hook_bypasses_through_config_plumbing_and_patchgate_itself_are_refused() {
+    let repo = project();
+    for command in [
+        "git config core.hooksPath /dev/null && git commit -m x",
+        "GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/dev/null'\" git commit -m x",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null git commit -m x",
+        "export GIT_CONFIG_COUNT=1; git commit -m x",
+        "git commit-tree HEAD^{tree} -p HEAD -m x",
+        "git update-ref refs/heads/main abc123",
+        "patchgate hook uninstall",
+        "patchgate declare '**'",
+    ] {
+        let out = call(&repo, "b", "Bash", &json!({"command": command}));
+        assert_eq!((code(&out), error_code(&out)), (2, json!("HOOK_BYPASS")), "{command}");
+    }
+    for command in ["git config user.name x", "patchgate validate --help", "git commit -m x"] {
+        let out = call(&repo, "b", "Bash", &json!({"command": command}));
+        assert_eq!(code(&out), 0, "{command}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+}
+
+#[test]
+fn links_out_of_the_workspace_cannot_be_made() {
+    let repo = project();
+    let outside = tempfile::tempdir().expect("outside");
+    let absolute = format!("ln -s {} evil", outside.path().display());
+    let out = call(&repo, "l", "Bash", &json!({"command": absolute}));
+    assert_eq!((code(&out), error_code(&out)), (2, json!("PATH_OUTSIDE_WORKSPACE")));
+    let out = call(&repo, "l", "Bash", &json!({"command": "ln -s ../outside evil"}));
+    assert_eq!(code(&out), 2, "a relative escape is refused too");
+    let inside = call(&repo, "l", "Bash", &json!({"command": "ln -s src/main.rs main-link.rs"}));
+    assert_eq!(code(&inside), 0, "{}", String::from_utf8_lossy(&inside.stdout));
+}
+
+#[test]
+fn a_policy_that_is_not_a_regular_file_never_hangs_the_guard() {
+    let repo = project();
+    let fifo = repo.path().join(".patchgate.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let mut cmd = repo.patchgate();
+    let payload = json!({"session_id": "f", "cwd": root(&repo), "tool_name": "Read",
+        "tool_input": {"file_path": "src/main.rs"}});
+    cmd.args(["guard", "--protocol", "generic"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(payload.to_string().as_bytes()).expect("payload");
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the guard hung on a FIFO policy");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    assert_eq!((code(&out), error_code(&out)), (2, json!("GUARD_ERROR")));
+    let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("not a regular file"), "{message}");
+}

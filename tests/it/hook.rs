@@ -593,3 +593,37 @@ fn concluding_a_merge_checks_only_what_the_merge_itself_writes() {
     let out = repo.git_command(&["commit", "-q", "--no-edit"]).output().expect("commit");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn an_unstaged_policy_edit_cannot_lift_an_exclusion() {
+    let repo = repo_with_base();
+    repo.commit(&[(".patchgate.toml", "excluded = [\"secrets/**\"]\n")], "policy");
+    declare(&repo, &["**"]);
+    // The agent empties the worktree copy but leaves the staged one alone.
+    repo.write(".patchgate.toml", "\n");
+    repo.write("secrets/key.pem", "k\n");
+    repo.git(&["add", "secrets/key.pem"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 1, "{report}");
+    assert_eq!(report["violations"][0]["reason"], "excluded");
+    // Staging the edit is what the commit carries: then the staged policy holds.
+    repo.git(&["add", ".patchgate.toml"]);
+    let (exit, report) = hook_json(&repo);
+    assert_eq!(exit, 0, "{report}");
+}
+
+#[test]
+fn pre_receive_refuses_what_it_cannot_read() {
+    let (bare, _client) = server("");
+    let unknown = "1234567890abcdef1234567890abcdef12345678";
+    let zero = "0".repeat(40);
+    let out = run_with_stdin(
+        patchgate()
+            .args(["--format", "json", "hook", "run", "pre-receive", "--repo"])
+            .arg(bare.path()),
+        format!("{zero} {unknown} refs/heads/main\n").as_bytes(),
+    );
+    assert_ne!(code(&out), 0, "an unreadable pushed object must not pass");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("read the pushed object"), "{stderr}");
+}

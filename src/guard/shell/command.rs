@@ -5,7 +5,7 @@
 use super::lex::Word;
 use super::{Ctx, git};
 use crate::guard::Role;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Options and operands of one command line.
 #[derive(Debug, Default)]
@@ -141,10 +141,18 @@ fn run_rule(name: &str, args: &[Word], is_chained: bool, ctx: &mut Ctx) {
             }
         }
         "git" => git::check(args, ctx),
+        "patchgate" => patchgate_rule(args, ctx),
         _ if file_rule(name, args, ctx) => {}
         _ if interpreter_rule(name, args, ctx) => {}
         _ => discovery_rule(name, args, ctx),
     }
+}
+
+/// The program a command line runs (its name without directories) and its arguments, past
+/// assignments and wrappers (`sudo`, `env`, `time`).
+pub(super) fn program(words: &[Word]) -> Option<(&str, &[Word])> {
+    let (first, args) = strip_prefix(words)?.split_first()?;
+    Some((first.text.rsplit('/').next().unwrap_or(&first.text), args))
 }
 
 /// Leading words that only wrap the real command; `None` when the rest cannot be analysed.
@@ -219,6 +227,7 @@ fn file_rule(name: &str, args: &[Word], ctx: &mut Ctx) -> bool {
             ctx.add_all(parsed.operands, role);
         }
         "cp" | "mv" => copy_or_move(args, ctx),
+        "ln" => link(args, ctx),
         "chmod" | "chown" | "chgrp" => change_mode(name, args, ctx),
         "sort" => {
             let parsed = parse(args, grammar("ktTSo", &["--output", "--key"]));
@@ -230,6 +239,22 @@ fn file_rule(name: &str, args: &[Word], ctx: &mut Ctx) -> bool {
         _ => return false,
     }
     true
+}
+
+/// `patchgate hook install|uninstall` and `patchgate declare` change how commits are checked:
+/// the user's business, not the agent's.
+fn patchgate_rule(args: &[Word], ctx: &mut Ctx) {
+    let words: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+    let mut rest = words.iter().skip_while(|w| w.starts_with('-'));
+    let refused = match (rest.next(), rest.next()) {
+        (Some(&"hook"), Some(&("install" | "uninstall"))) => {
+            "changes which git hooks run patchgate"
+        }
+        (Some(&"declare"), _) => "changes the declaration the commit hook checks against",
+        _ => return,
+    };
+    let reason = format!("{refused}; an agent may not do that: ask the user");
+    ctx.refuse(format!("patchgate {}", words.join(" ")), reason);
 }
 
 fn read_all(args: &[Word], grammar: Grammar, ctx: &mut Ctx) {
@@ -265,6 +290,37 @@ fn copy_or_move(args: &[Word], ctx: &mut Ctx) {
             ctx.add(dest, Role::Create);
         }
         _ => ctx.add_all(parsed.operands, Role::Existing),
+    }
+}
+
+/// `ln [-s] TARGET... LINK|DIR`: a symbolic link's target must stay inside the workspace,
+/// resolved from the link's own directory (`ln -s ../outside evil` is refused).
+fn link(args: &[Word], ctx: &mut Ctx) {
+    let parsed = parse(args, grammar("tS", &["--target-directory", "--suffix"]));
+    let is_symbolic = parsed.has(&["-s", "--symbolic"]);
+    let (targets, link_dir): (Vec<&Word>, PathBuf) =
+        match (parsed.value(&["-t", "--target-directory"]), parsed.operands.split_last()) {
+            (Some(dir), _) => {
+                ctx.add(dir, Role::Directory);
+                (parsed.operands.clone(), PathBuf::from(&dir.text))
+            }
+            (None, Some((last, rest))) if !rest.is_empty() => {
+                ctx.add(last, Role::Create);
+                let dir = if ctx.is_dir(last) {
+                    PathBuf::from(&last.text)
+                } else {
+                    Path::new(&last.text).parent().map(Path::to_path_buf).unwrap_or_default()
+                };
+                (rest.to_vec(), dir)
+            }
+            _ => (parsed.operands.clone(), PathBuf::new()),
+        };
+    for target in targets {
+        if is_symbolic {
+            ctx.add_link_target(target, &link_dir);
+        } else {
+            ctx.add(target, Role::Existing);
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! `git` command lines that skip the repository's hooks: `commit --no-verify`/`-n`,
-//! `merge`/`push`/`am`/`rebase --no-verify`, and any hook-running command under
-//! `-c core.hooksPath=...` (or `--config-env`), which points git at other hooks.
+//! `merge`/`push`/`am`/`rebase --no-verify`, any hook-running command under
+//! `-c core.hooksPath=...` (or `--config-env`), which points git at other hooks, and the
+//! plumbing that commits without hooks (`commit-tree`, `update-ref`).
 
 use super::Ctx;
 use super::lex::Word;
@@ -21,7 +22,11 @@ pub(super) fn check(args: &[Word], ctx: &mut Ctx) {
         let words: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
         format!("git {}", words.join(" "))
     };
-    if redirects_hooks && HOOK_RUNNERS.contains(&sub) {
+    if matches!(sub, "commit-tree" | "update-ref") {
+        let reason = "writes a commit or moves a branch without running the repository's git \
+                      hooks; use 'git commit'";
+        ctx.refuse(written(), reason.into());
+    } else if redirects_hooks && HOOK_RUNNERS.contains(&sub) {
         let reason = "sets core.hooksPath for this command, which replaces the repository's \
                       git hooks; run it without -c core.hooksPath";
         ctx.refuse(written(), reason.into());

@@ -11,7 +11,7 @@ mod lex;
 #[cfg(test)]
 mod tests;
 
-use super::{PathArg, Role};
+use super::{DenyCode, PathArg, Role, protect};
 use lex::{RedirectKind, Sep, Word};
 use std::path::{Path, PathBuf};
 
@@ -29,6 +29,9 @@ pub struct ShellPlan {
 /// A refusal the command line earns without looking at any file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShellFinding {
+    /// `HOOK_BYPASS` (the command skips the hooks) or `PROTECTED_PATH` (it changes what
+    /// configures the gate).
+    pub code: DenyCode,
     /// The command as written, for the message.
     pub command: String,
     /// Why it is refused and what to do instead.
@@ -57,6 +60,20 @@ impl Ctx {
             return;
         };
         self.plan.operands.push(PathArg { raw, role, base });
+    }
+
+    /// Record the target of a symbolic link made in `link_dir` (relative to the working
+    /// directory): a relative target resolves against the link's directory, not the cwd.
+    fn add_link_target(&mut self, word: &Word, link_dir: &Path) {
+        let Some(cwd) = self.cwd.clone() else { return };
+        self.cwd = Some(cwd.join(link_dir));
+        self.add(word, Role::LinkTarget);
+        self.cwd = Some(cwd);
+    }
+
+    /// Whether `word` names an existing directory (relative to the working directory).
+    fn is_dir(&self, word: &Word) -> bool {
+        self.cwd.as_ref().is_some_and(|cwd| cwd.join(&word.text).is_dir())
     }
 
     fn add_all<'a>(&mut self, words: impl IntoIterator<Item = &'a Word>, role: Role) {
@@ -91,14 +108,61 @@ impl Ctx {
         let inner = analyse(&script.text, &cwd);
         self.plan.operands.extend(inner.operands);
         self.plan.is_discovery |= inner.is_discovery;
-        if let Some(finding) = inner.bypass {
-            self.refuse(finding.command, finding.reason);
+        if let Some(finding) = inner.bypass
+            && self.plan.bypass.is_none()
+        {
+            self.plan.bypass = Some(finding);
         }
     }
 
     fn refuse(&mut self, command: String, reason: String) {
+        self.refuse_as(DenyCode::HookBypass, command, reason);
+    }
+
+    fn refuse_as(&mut self, code: DenyCode, command: String, reason: String) {
         if self.plan.bypass.is_none() {
-            self.plan.bypass = Some(ShellFinding { command, reason });
+            self.plan.bypass = Some(ShellFinding { code, command, reason });
+        }
+    }
+
+    /// Refuse a command that would change a protected entry: written by a redirect, or named
+    /// by a command that is not a known reader (`rm`, `mv`, `mkfifo`, `sed -i`, `python`).
+    fn protect(&mut self, command: &lex::Command) {
+        let written = command
+            .redirects
+            .iter()
+            .filter(|(kind, _)| *kind == RedirectKind::Write)
+            .find_map(|(_, target)| protect::named(&target.text));
+        let entry = written.or_else(|| {
+            let named = command.words.iter().find_map(|w| protect::named(&w.text))?;
+            let (program, args) = command::program(&command.words)?;
+            let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+            (!protect::is_reader(program, &args)).then_some(named)
+        });
+        if let Some(entry) = entry {
+            let text: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
+            self.refuse_as(DenyCode::ProtectedPath, text.join(" "), protect::reason(entry));
+        }
+    }
+
+    /// Refuse settings that point git at other hooks from the environment or the config:
+    /// `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`/`KEY`/`VALUE`, `git config core.hooksPath`.
+    fn hooks_redirect(&mut self, command: &lex::Command) {
+        let found = command.words.iter().find(|w| {
+            let text = w.text.to_ascii_lowercase();
+            text.contains("core.hookspath")
+                || ["git_config_parameters=", "git_config_count=", "git_config_key_"]
+                    .iter()
+                    .any(|v| text.starts_with(v) || text.contains(&format!(" {v}")))
+        });
+        if let Some(word) = found {
+            let reason = format!(
+                "sets '{}', which can point git at other hooks than the repository's; commit \
+                 with the repository's hooks",
+                word.text
+            );
+            let text: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
+            self.refuse(text.join(" "), reason);
         }
     }
 }
@@ -129,6 +193,9 @@ pub fn analyse(script: &str, cwd: &Path) -> ShellPlan {
         }
         let is_cd_chain = matches!(sep, Sep::And | Sep::Seq);
         command::dispatch(&command.words, is_cd_chain, &mut ctx);
+        // After the per-command rules, whose reasons are more specific.
+        ctx.hooks_redirect(&command);
+        ctx.protect(&command);
     }
     ctx.plan
 }

@@ -1,0 +1,121 @@
+//! What the guard never lets an agent change, because changing it walks around the gate:
+//! patchgate's own policy (`.patchgate.toml`), the hook managers' configuration that runs
+//! patchgate's hook (husky, lefthook, the pre-commit framework), and, through the `.git`
+//! pattern every path argument is checked against, the hook shims, the declaration and
+//! patchgate's state inside the git directory.
+
+/// Protected files, relative to the workspace root.
+const FILES: &[&str] = &[
+    ".patchgate.toml",
+    ".pre-commit-config.yaml",
+    "lefthook.yml",
+    ".lefthook.yml",
+    "lefthook.yaml",
+    ".lefthook.yaml",
+    ".config/lefthook.yml",
+    ".config/lefthook.yaml",
+];
+
+/// Protected directories (everything below them too).
+const DIRS: &[&str] = &[".husky"];
+
+/// Commands that only read what they are given.
+const READERS: &[&str] = &[
+    "cat",
+    "less",
+    "more",
+    "head",
+    "tail",
+    "wc",
+    "nl",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "diff",
+    "cmp",
+    "stat",
+    "file",
+    "ls",
+    "bat",
+    "batcat",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "cut",
+    "echo",
+    "printf",
+    "test",
+    "[",
+    "realpath",
+    "readlink",
+    "basename",
+    "dirname",
+];
+
+/// `git` subcommands that only read.
+const GIT_READERS: &[&str] =
+    &["diff", "log", "show", "status", "blame", "ls-files", "grep", "cat-file", "check-ignore"];
+
+/// The protected entry the repository-relative path `rel` is, or lies below.
+pub(super) fn protected(rel: &str) -> Option<&'static str> {
+    let rel = rel.trim_start_matches("./");
+    FILES.iter().find(|f| rel == **f).copied().or_else(|| {
+        DIRS.iter()
+            .find(|d| rel == **d || rel.strip_prefix(**d).is_some_and(|r| r.starts_with('/')))
+            .copied()
+    })
+}
+
+/// The protected entry a shell word names, by its last components (`.patchgate.toml`,
+/// `./.husky/pre-commit`, `/abs/repo/lefthook.yml`).
+pub(super) fn named(word: &str) -> Option<&'static str> {
+    let word = word.trim_matches(['\'', '"']);
+    let components: Vec<&str> = word.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
+    (0..components.len()).find_map(|start| protected(&components[start..].join("/")))
+}
+
+/// Whether `program` with `args` only reads its operands (a redirect is judged apart).
+pub(super) fn is_reader(program: &str, args: &[&str]) -> bool {
+    if program == "git" {
+        let sub = args.iter().find(|a| !a.starts_with('-'));
+        return sub.is_some_and(|s| GIT_READERS.contains(s));
+    }
+    if program == "sed" {
+        return !args.iter().any(|a| a.starts_with("-i") || a.starts_with("--in-place"));
+    }
+    READERS.contains(&program)
+}
+
+/// The reason given to the agent.
+pub(super) fn reason(entry: &str) -> String {
+    format!(
+        "would change {entry}, which configures the gate itself (patchgate's policy or the hooks \
+         that run it); an agent may read it but not change it: ask the user to make this change"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protected_entries_and_the_words_that_name_them() {
+        assert_eq!(protected(".patchgate.toml"), Some(".patchgate.toml"));
+        assert_eq!(protected(".husky/pre-commit"), Some(".husky"));
+        assert_eq!(protected("src/.patchgate.toml"), None, "only the root's policy is read");
+        assert_eq!(protected(".huskyrc"), None);
+        assert_eq!(named("./.patchgate.toml"), Some(".patchgate.toml"));
+        assert_eq!(named("/w/repo/.husky/_/h"), Some(".husky"));
+        assert_eq!(named("'lefthook.yml'"), Some("lefthook.yml"));
+        assert_eq!(named("patchgate.toml.bak"), None);
+        assert!(is_reader("cat", &[".patchgate.toml"]));
+        assert!(is_reader("git", &["diff", ".patchgate.toml"]));
+        assert!(!is_reader("git", &["checkout", ".patchgate.toml"]));
+        assert!(!is_reader("sed", &["-i", "s/a/b/", ".patchgate.toml"]));
+        assert!(!is_reader("rm", &[".patchgate.toml"]));
+        assert!(!is_reader("mkfifo", &[".patchgate.toml"]));
+    }
+}
