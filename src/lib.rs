@@ -2,30 +2,78 @@
 //!
 //! An orchestrator asks an agent (the *executor*) to carry out one plan step; the executor
 //! answers with a JSON result carrying a unified diff. patchgate decides, deterministically and
-//! fast, whether that result may be applied, and says why not in one line.
+//! in milliseconds, whether that result may be applied, and says why not in one line the
+//! orchestrator can feed back to the agent. The same library backs the git hook that blocks
+//! commits with undeclared file changes and the guard in front of an agent's file tools.
 //!
-//! Modules, in dependency order: [`patch`] and [`path`] (pure parsing and path safety), [`rule`]
-//! (the eight rules of seed 002), [`step`] and [`config`] (inputs and policy), [`report`]
-//! (every output format), [`contract`] (agent reply contracts and argument checks, seeds 000,
-//! 003, 004).
+//! # Validating a result, as an orchestrator does
 //!
 //! ```
-//! use patchgate::path::check;
-//! assert!(check("src/lib.rs").is_ok());
-//! assert!(check("../outside").is_err());
+//! use patchgate::{Config, Context, Options, read_step, validate};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = tempfile::tempdir()?;
+//! # let repo = git2::Repository::init(dir.path())?;
+//! # std::fs::write(dir.path().join("a.txt"), "old\n")?;
+//! # let mut index = repo.index()?;
+//! # index.add_path(std::path::Path::new("a.txt"))?;
+//! # let tree = repo.find_tree(index.write_tree()?)?;
+//! # let me = git2::Signature::now("me", "me@example.org")?;
+//! # repo.commit(Some("HEAD"), &me, &me, "base", &tree, &[])?;
+//! // `repo` is the repository the step works on (a commit holding `a.txt` = "old").
+//! let step = read_step(br#"{"description": "Change old to new in a.txt"}"#)?;
+//! let result = br#"{"mode": "apply", "success": true,
+//!   "patch": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n",
+//!   "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "done"}"#;
+//! let config = Config::load(dir.path())?;
+//! let ctx = Context { step: &step, result, config: &config, repo: Some(&repo) };
+//! let report = validate(&ctx, &Options::default())?;
+//! println!("{}", report.verdict.reason); // feed this line back to the agent when it says no
+//! assert!(report.verdict.valid, "{}", report.verdict.reason);
+//! # Ok(())
+//! # }
 //! ```
+//!
+//! # Modules, in dependency order
+//!
+//! Each module uses only modules listed before it (a test holds the crate to that):
+//!
+//! - [`path`] (path safety, glob sets), [`step`] (the step and result types), [`config`]
+//!   (`.patchgate.toml`), [`repo`] (opening the repository), [`finding`] (violations, notes,
+//!   verdicts), [`patch`] (the strict unified-diff parser), [`declare`] (declarations);
+//! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
+//!   contracts and argument checks);
+//! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
+//!   write);
+//! - the pipelines: [`validate`], [`hook`], [`guard`], [`review`];
+//! - [`report`] (every output format, the published JSON Schemas).
 
+// Foundations.
 pub mod config;
-pub mod contract;
 pub mod declare;
-pub mod guard;
-pub mod hook;
+pub mod finding;
 pub mod patch;
 pub mod path;
 pub mod repo;
-pub mod report;
-pub mod review;
-pub mod rule;
-pub mod scratch;
 pub mod step;
+
+// The rules and contracts.
+pub mod contract;
+pub mod rule;
+
+// The base tree.
+pub mod scratch;
+
+// The pipelines.
+pub mod guard;
+pub mod hook;
+pub mod review;
 pub mod validate;
+
+// Every output format.
+pub mod report;
+
+pub use config::Config;
+pub use finding::{Note, Report, RuleId, Verdict, Violation};
+pub use patch::{ParseOptions, Parsed, Patch, parse};
+pub use step::{ExecutorResult, Mode, Step};
+pub use validate::{Context, Options, ValidateError, read_step, validate};

@@ -8,7 +8,8 @@ use output::{ColorChoice, emit, palette, show_paged};
 use patchgate::report::review::{ActionOutcome, annotate, list_rows, list_text, show_text};
 use patchgate::report::{Exit, to_json_pretty};
 use patchgate::review::{
-    Entry, Recording, ReviewError, Store, StoredRef, parse_since, record_rejection, short_ids,
+    Entry, Judged, Recording, ReviewError, Store, StoredRef, parse_since, record_rejection,
+    short_ids,
 };
 use patchgate::rule::RuleId;
 use std::path::PathBuf;
@@ -292,7 +293,8 @@ pub(crate) fn record_after_validate(
     if is_disabled {
         return;
     }
-    let recording = record_rejection(ctx, report);
+    let judged = Judged { repo: ctx.repo, config: ctx.config, step: ctx.step, result: ctx.result };
+    let recording = record_rejection(&judged, report);
     let Some(note) = recording.note() else { return };
     match recording {
         Recording::Failed(_) => eprintln!("patchgate: warning: {}", note.message),

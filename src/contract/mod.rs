@@ -28,7 +28,6 @@ mod paths;
 mod patterns;
 pub mod reply;
 mod sanitize;
-mod schemas;
 #[cfg(test)]
 mod tests;
 
@@ -48,7 +47,6 @@ pub use executor::{
 };
 pub use paths::{FilteredPath, PathFilter, filter_paths};
 pub use sanitize::{DEFAULT_MAX_LENGTH, MARKDOWN_SPECIAL, TooLong, escape_markdown, sanitize};
-pub use schemas::json_schemas;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -8,12 +8,14 @@ pub mod hook;
 pub mod hook_install;
 mod patch;
 pub mod review;
+mod schemas;
 mod verdict;
 
 pub use contract::{
     INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 
 use serde::Serialize;

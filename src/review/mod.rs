@@ -38,7 +38,7 @@ pub use decide::{OverrideDecision, decide_override};
 pub use entry::{Entry, NewEntry, Override, STORE_FORMAT};
 pub use id::{MIN_PREFIX, SHORT_ID, short_ids};
 pub use prune::prune_selection;
-pub use record::{Recording, record_rejection};
+pub use record::{Judged, Recording, record_rejection};
 pub use store::{Listing, Skipped, Store, StoredRef};
 pub use time::{format_age, format_time, parse_since};
 

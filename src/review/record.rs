@@ -1,8 +1,9 @@
 //! Recording a rejection from `validate`: one call that never fails the validation.
 
 use super::{Entry, NewEntry, ReviewPolicy, SHORT_ID, Store};
+use crate::config::Config;
 use crate::rule::{Note, Report};
-use crate::validate::Context;
+use crate::step::Step;
 use serde_json::Value;
 use std::time::SystemTime;
 
@@ -44,10 +45,32 @@ impl Recording {
     }
 }
 
-/// Keep a rejected result of `validate` (its context and report) in the store of the context's
-/// repository, then prune the store by the `[review]` policy of the context's config.
+/// What was judged: the inputs of `validate` a rejection is kept with.
+#[derive(Clone, Copy)]
+pub struct Judged<'a> {
+    /// The repository (`None`: nothing is recorded).
+    pub repo: Option<&'a git2::Repository>,
+    /// Its policy (`[review]` bounds the store).
+    pub config: &'a Config,
+    /// The step.
+    pub step: &'a Step,
+    /// The executor result, as received.
+    pub result: &'a [u8],
+}
+
+impl std::fmt::Debug for Judged<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Judged")
+            .field("repo", &self.repo.map(git2::Repository::path))
+            .field("step", &self.step.description)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Keep a rejected result (its inputs and report) in the store of its repository, then prune
+/// the store by the `[review]` policy.
 #[must_use]
-pub fn record_rejection(ctx: &Context<'_>, report: &Report) -> Recording {
+pub fn record_rejection(ctx: &Judged<'_>, report: &Report) -> Recording {
     if report.verdict.valid {
         return Recording::NotRejected;
     }

@@ -265,7 +265,7 @@ fn record(
     report: &Report,
 ) -> Recording {
     let step = step();
-    let ctx = crate::validate::Context { step: &step, result, config, repo };
+    let ctx = super::Judged { step: &step, result, config, repo };
     record_rejection(&ctx, report)
 }
 

@@ -21,13 +21,11 @@
 
 mod judge;
 mod repository;
-mod schemas;
 #[cfg(test)]
 mod tests;
 
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
 pub use repository::scratch_policy;
-pub use schemas::json_schemas;
 
 use crate::config::{Config, ConfigError};
 use crate::patch::{ParseOptions, Parsed, Patch, parse};

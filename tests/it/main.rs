@@ -5,6 +5,7 @@ mod contract;
 mod escape;
 mod guard;
 mod hook;
+mod layers;
 mod parse;
 mod review;
 mod scratch;

@@ -5,4 +5,3 @@ mod arg;
 mod executor;
 mod reply;
 mod sanitize;
-mod schema;

@@ -1,0 +1,184 @@
+//! What patchgate finds, as data: the rule a finding belongs to ([`RuleId`]), a rejection
+//! ([`Violation`]), a remark that does not reject ([`Note`]), the one-line [`Verdict`] and the
+//! whole [`Report`]. A leaf: it depends on nothing else in the crate, so every layer (rules,
+//! repository checks, the pipelines, the renderers) speaks the same types.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The rule a violation belongs to. The wire names are the seed's rule ids as design.md words
+/// them, and start every `reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum RuleId {
+    /// The result is not JSON or does not fit `schemas/execute-step.schema.json`.
+    Schema,
+    /// Rule 1: invalid or inconsistent mode.
+    Mode,
+    /// Rule 2: scope drift.
+    Scope,
+    /// Rule 3: missing patch / files for the reported success or failure.
+    Declared,
+    /// Rule 4: behaviour reversal or overreach in `fix_regression`.
+    Reversal,
+    /// Rule 5: patch modifies files not in `filesWritten`.
+    Undeclared,
+    /// Rule 6: not a standard unified diff, or does not apply / roll back.
+    Malformed,
+    /// Rule 7: success without a single added or removed line.
+    ZeroImpact,
+    /// Rule 8: the step is not (or only superficially) implemented.
+    NotImplemented,
+}
+
+impl RuleId {
+    /// Every rule id, in the order rules run.
+    pub const ALL: [Self; 9] = [
+        Self::Schema,
+        Self::Mode,
+        Self::Scope,
+        Self::Declared,
+        Self::Reversal,
+        Self::Undeclared,
+        Self::Malformed,
+        Self::ZeroImpact,
+        Self::NotImplemented,
+    ];
+
+    /// The stable wire name (`zero-impact`).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Schema => "schema",
+            Self::Mode => "mode",
+            Self::Scope => "scope",
+            Self::Declared => "declared",
+            Self::Reversal => "reversal",
+            Self::Undeclared => "undeclared",
+            Self::Malformed => "malformed",
+            Self::ZeroImpact => "zero-impact",
+            Self::NotImplemented => "not-implemented",
+        }
+    }
+
+    /// Parse a wire name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One reason a result is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    /// The rule that said no.
+    pub rule: RuleId,
+    /// A finer stable code (`hunk_too_short`, `path_traversal`, `outside_allowed_files`).
+    pub code: String,
+    /// One lowercase line, without the rule prefix, naming the file (and hunk) at fault.
+    pub message: String,
+    /// The repo-relative file at fault, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The 1-based hunk index within the file, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hunk: Option<usize>,
+    /// The 1-based line of the patch text the violation points at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch_line: Option<usize>,
+}
+
+impl Violation {
+    /// A violation without a location.
+    #[must_use]
+    pub fn new(rule: RuleId, code: &str, message: impl Into<String>) -> Self {
+        Self {
+            rule,
+            code: code.to_owned(),
+            message: message.into(),
+            file: None,
+            hunk: None,
+            patch_line: None,
+        }
+    }
+
+    /// Attach the file at fault.
+    #[must_use]
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    /// Attach the hunk (1-based) and the patch line it points at.
+    #[must_use]
+    pub fn at(mut self, hunk: Option<usize>, patch_line: Option<usize>) -> Self {
+        self.hunk = hunk;
+        self.patch_line = patch_line;
+        self
+    }
+
+    /// The seed's one-line reason: `rule: message`.
+    #[must_use]
+    pub fn reason(&self) -> String {
+        format!("{}: {}", self.rule, self.message)
+    }
+}
+
+/// The seed 002 output contract: exactly `{"valid", "reason"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// Whether the result may be applied.
+    pub valid: bool,
+    /// One short line; on rejection it starts with the rule id and a colon.
+    pub reason: String,
+}
+
+/// Everything `validate` found: the verdict, every violation, and notes on what was checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// The verdict printed on stdout.
+    pub verdict: Verdict,
+    /// Every violation, in rule order; the first one gives the verdict's reason.
+    pub violations: Vec<Violation>,
+    /// Legal but noteworthy findings (CRLF, hunk offsets, skipped checks).
+    #[serde(default)]
+    pub notes: Vec<Note>,
+}
+
+/// A finding that does not reject.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// Stable code (`crlf`, `hunk_offset`, `repository_checks_skipped`).
+    pub code: String,
+    /// One lowercase line.
+    pub message: String,
+    /// The patch line it concerns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch_line: Option<usize>,
+}
+
+impl Report {
+    /// Build the report from violations; the verdict's reason comes from the first one, or from
+    /// `accepted` when there is none.
+    #[must_use]
+    pub fn from_violations(violations: Vec<Violation>, notes: Vec<Note>, accepted: &str) -> Self {
+        let verdict = match violations.first() {
+            Some(first) => Verdict { valid: false, reason: first.reason() },
+            None => Verdict { valid: true, reason: accepted.to_owned() },
+        };
+        Self { verdict, violations, notes }
+    }
+
+    /// Whether any violation belongs to `rule`.
+    #[must_use]
+    pub fn has(&self, rule: RuleId) -> bool {
+        self.violations.iter().any(|v| v.rule == rule)
+    }
+}

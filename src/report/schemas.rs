@@ -1,0 +1,18 @@
+//! The JSON Schemas patchgate publishes, generated from the Rust types so they cannot drift (a
+//! test compares them with the committed `schemas/*.json`; `PATCHGATE_BLESS=1` rewrites them):
+//! `validate`'s inputs and the two reply contracts.
+
+use super::json_schema;
+use crate::contract::{AgentEnvelope, ExecutorOutput};
+use crate::step::{ExecutorResult, Step};
+
+/// `(file name under schemas/, pretty JSON)` for every published schema.
+#[must_use]
+pub fn json_schemas() -> Vec<(&'static str, String)> {
+    vec![
+        ("execute-step.schema.json", json_schema::<ExecutorResult>()),
+        ("step.schema.json", json_schema::<Step>()),
+        ("executor-output.schema.json", json_schema::<ExecutorOutput>()),
+        ("agent-envelope.schema.json", json_schema::<AgentEnvelope>()),
+    ]
+}
