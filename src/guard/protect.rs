@@ -1,23 +1,7 @@
-//! What the guard never lets an agent change, because changing it walks around the gate:
-//! patchgate's own policy (`.patchgate.toml`), the hook managers' configuration that runs
-//! patchgate's hook (husky, lefthook, the pre-commit framework), and, through the `.git`
-//! pattern every path argument is checked against, the hook shims, the declaration and
-//! patchgate's state inside the git directory.
-
-/// Protected files, relative to the workspace root.
-const FILES: &[&str] = &[
-    ".patchgate.toml",
-    ".pre-commit-config.yaml",
-    "lefthook.yml",
-    ".lefthook.yml",
-    "lefthook.yaml",
-    ".lefthook.yaml",
-    ".config/lefthook.yml",
-    ".config/lefthook.yaml",
-];
-
-/// Protected directories (everything below them too).
-const DIRS: &[&str] = &[".husky"];
+//! What the guard never lets an agent change, because changing it walks around the gate: the
+//! entries [`crate::path::protected`] lists, and, through the `.git` pattern every path
+//! argument is checked against, the hook shims, the declaration and patchgate's state inside
+//! the git directory. Here: which shell words name them, and which commands only read.
 
 /// Commands that only read what they are given.
 const READERS: &[&str] = &[
@@ -59,15 +43,7 @@ const READERS: &[&str] = &[
 const GIT_READERS: &[&str] =
     &["diff", "log", "show", "status", "blame", "ls-files", "grep", "cat-file", "check-ignore"];
 
-/// The protected entry the repository-relative path `rel` is, or lies below.
-pub(super) fn protected(rel: &str) -> Option<&'static str> {
-    let rel = rel.trim_start_matches("./");
-    FILES.iter().find(|f| rel == **f).copied().or_else(|| {
-        DIRS.iter()
-            .find(|d| rel == **d || rel.strip_prefix(**d).is_some_and(|r| r.starts_with('/')))
-            .copied()
-    })
-}
+pub(super) use crate::path::protected;
 
 /// The protected entry a shell word names, by its last components (`.patchgate.toml`,
 /// `./.husky/pre-commit`, `/abs/repo/lefthook.yml`).

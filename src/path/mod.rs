@@ -15,11 +15,13 @@
 
 mod check;
 mod glob;
+mod protected;
 #[cfg(test)]
 mod tests;
 
 pub use check::{check, check_bytes, find_encoded_pattern, is_git_dir_component};
 pub use glob::{GlobError, PathSet};
+pub use protected::protected;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

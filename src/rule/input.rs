@@ -119,6 +119,8 @@ pub struct Scope {
     pub allowed: Option<PathSet>,
     /// `applyFiles` (matched as globs too, so a directory name covers its files).
     pub apply_files: Option<PathSet>,
+    /// `allowedFiles` as written: an entry equal to a path names it exactly.
+    allowed_names: Vec<String>,
 }
 
 impl Scope {
@@ -130,7 +132,14 @@ impl Scope {
             excluded: PathSet::new(&excluded)?,
             allowed: step.allowed_files.as_deref().map(PathSet::new).transpose()?,
             apply_files: step.apply_files.as_deref().map(PathSet::new).transpose()?,
+            allowed_names: step.allowed_files.clone().unwrap_or_default(),
         })
+    }
+
+    /// Whether `allowedFiles` names `path` itself (not through a glob or a directory).
+    #[must_use]
+    pub fn names_exactly(&self, path: &str) -> bool {
+        self.allowed_names.iter().any(|n| n.trim_start_matches("./") == path)
     }
 }
 

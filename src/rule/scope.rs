@@ -1,5 +1,6 @@
-//! Rule 2, `scope`: no excluded path, nothing outside `allowedFiles`, and in `fix_regression`
-//! nothing outside `applyFiles`. Also: every `filesWritten` / `filesTouched` entry passes the
+//! Rule 2, `scope`: no excluded path, nothing outside `allowedFiles`, nothing that configures
+//! the gate itself (`.patchgate.toml`, hook managers) unless `allowedFiles` names it exactly,
+//! and in `fix_regression` nothing outside `applyFiles`. Also: every `filesWritten` / `filesTouched` entry passes the
 //! path-safety checks (patch paths that fail are `malformed`).
 
 use super::{Input, RuleId, Violation};
@@ -70,6 +71,18 @@ fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violat
             RuleId::Scope,
             "outside_allowed_files",
             format!("{subject}, which is outside allowedFiles"),
+        ));
+    }
+    if let Some(entry) = path::protected(p)
+        && !scope.names_exactly(p)
+    {
+        return Some(Violation::new(
+            RuleId::Scope,
+            "protected_path",
+            format!(
+                "{subject}, which configures the gate itself ({entry}); only a step whose \
+                 allowedFiles names {p} may change it"
+            ),
         ));
     }
     let is_fix = input.mode() == Some(Mode::FixRegression);
