@@ -113,13 +113,20 @@ fn check_ids(
     if let Some(index) = file.index.as_ref().filter(|_| policy.check_index_ids) {
         let claimed = String::from_utf8_lossy(index.old).to_ascii_lowercase();
         if claimed.is_empty() || !base_id.starts_with(&claimed) {
-            outcome.reject(malformed(
-                file,
-                code::PREIMAGE_MISMATCH,
-                name,
-                format!("{name}: the index line names blob {claimed}, but the base has {}; the patch was made against other content", &base_id[..12]),
-            ));
-            return;
+            let what = format!(
+                "{name}: the index line names blob {claimed}, but the base has {}",
+                &base_id[..12]
+            );
+            if file.binary.is_some() {
+                // Binary content is judged on its ids alone: a wrong one is a wrong base.
+                let message = format!("{what}; the patch was made against other content");
+                outcome.reject(malformed(file, code::PREIMAGE_MISMATCH, name, message));
+                return;
+            }
+            // Agents invent ids; the hunks decide. Applied exactly, this stays a note; if they
+            // do not apply, the context mismatch says what differs.
+            let message = format!("{what}; the id was ignored because the hunks are checked");
+            outcome.notes.push(note(code::INDEX_MISMATCH, message, Some(file.span.line)));
         }
     }
     let claimed_mode = file.old_mode.or(file.index.as_ref().and_then(|i| i.mode));

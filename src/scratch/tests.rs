@@ -241,10 +241,19 @@ fn stale_context_is_malformed_with_file_and_hunk() {
 }
 
 #[test]
-fn index_line_must_name_the_base_blob() {
+fn an_invented_index_id_is_a_note_when_the_hunks_apply() {
     let r = repo(&[("a.txt", "a\n")]);
     let mut f = modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")]);
     f.index = Some(IndexLine { old: b"1234567", new: b"89abcde", mode: Some(mode::FILE) });
+    let out = run(&r, vec![f.clone()]);
+    assert!(out.violations.is_empty(), "{:?}", out.violations);
+    assert_eq!(out.notes.iter().map(|n| n.code.as_str()).collect::<Vec<_>>(), ["index_mismatch"]);
+    // When the hunks do not apply, the reason is the content, not the id.
+    let mut stale = modify("a.txt", vec![hunk((1, 1), (1, 1), "-x\n+b")]);
+    stale.index = f.index.clone();
+    assert_eq!(codes(&run(&r, vec![stale])), ["context_mismatch"]);
+    // A wrong mode is still refused.
+    f.index = Some(IndexLine { old: b"7898192", new: b"89abcde", mode: Some(mode::EXECUTABLE) });
     assert_eq!(codes(&run(&r, vec![f.clone()])), ["preimage_mismatch"]);
     // 78981922 is the blob id of "a\n".
     f.index = Some(IndexLine { old: b"7898192", new: b"89abcde", mode: Some(mode::FILE) });
