@@ -48,6 +48,13 @@ pub(super) fn check_file(
     if let Some(content) = content {
         record_changes(base, file, content, outcome)?;
     }
+    if file.operation == Operation::Create && file.new_mode.is_none() && file.binary.is_none() {
+        let message = format!(
+            "{name} is created without a mode line, so it will be 100644 (not executable); an \
+             executable needs 'new file mode 100755'"
+        );
+        outcome.notes.push(note(code::MODE_DEFAULTED, message, Some(file.span.line)));
+    }
     Ok(())
 }
 

@@ -76,6 +76,8 @@ pub mod code {
     pub const CHECK_CMD_FAILED: &str = "check_cmd_failed";
     /// Note: a hunk applied at an offset.
     pub const HUNK_OFFSET: &str = "hunk_offset";
+    /// Note: a file created without a mode line gets 100644.
+    pub const MODE_DEFAULTED: &str = "mode_defaulted";
     /// Note: the `index` line's old id is not the base blob's (the hunks applied anyway).
     pub const INDEX_MISMATCH: &str = "index_mismatch";
     /// Note: a binary entry accepted on its full index ids, content unchecked.

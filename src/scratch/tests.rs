@@ -510,3 +510,17 @@ fn dirty_files_names_edits_and_untracked_targets() {
     let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
     assert_eq!(dirty_files(&base, r.dir.path(), &changes, false).unwrap(), ["a.txt", "n.txt"]);
 }
+
+#[test]
+fn a_creation_without_a_mode_line_says_the_mode_it_gets() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let mut bare = create("run.sh", "+echo hi");
+    bare.new_mode = None;
+    let out = run(&r, vec![bare]);
+    assert!(out.violations.is_empty(), "{:?}", out.violations);
+    let notes: Vec<&str> = out.notes.iter().map(|n| n.code.as_str()).collect();
+    assert_eq!(notes, ["mode_defaulted"]);
+    assert!(out.notes[0].message.contains("new file mode 100755"), "{}", out.notes[0].message);
+    let out = run(&r, vec![create("run2.sh", "+echo hi")]);
+    assert!(out.notes.is_empty(), "a mode line says it: {:?}", out.notes);
+}
