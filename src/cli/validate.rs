@@ -51,15 +51,42 @@ pub(crate) struct Args {
     /// Do not keep a rejected result for `patchgate review`.
     #[arg(long)]
     no_record: bool,
+    /// Check the patch alone, without a repository (no apply check, no `expect`); without
+    /// this flag, validate refuses to run where no repository is found.
+    #[arg(long, conflicts_with = "check_cmd")]
+    no_repo: bool,
     #[command(flatten)]
     scratch: super::apply::ScratchArgs,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let (step, result) = args.input.read()?;
-    let repo = open_repo(global.repo.as_deref())?;
-    let config = load_config(repo.as_ref())?;
-    let ctx = Context { step: &step, result: &result, config: &config, repo: repo.as_ref() };
+    if args.no_repo {
+        if global.repo.is_some() {
+            return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
+        }
+        return judge(args, global, &step, &result, None);
+    }
+    let Some(repo) = open_repo(global.repo.as_deref())? else {
+        return Err(CliError::failure(
+            "no_repository",
+            "no git repository here, so the patch cannot be checked against its base: pass \
+             --repo DIR, or --no-repo to check the patch alone",
+        ));
+    };
+    judge(args, global, &step, &result, Some(&repo))
+}
+
+/// Validate against `repo` (or the patch alone), record a rejection, print the verdict.
+fn judge(
+    args: &Args,
+    global: &Global,
+    step: &patchgate::step::Step,
+    result: &[u8],
+    repo: Option<&git2::Repository>,
+) -> CliResult {
+    let config = load_config(repo)?;
+    let ctx = Context { step, result, config: &config, repo };
     let report = validate::validate(&ctx, &options(args)).map_err(|e| into_cli_error(&e))?;
     super::review::record_after_validate(args.no_record, &ctx, &report, global.format);
     if let Some(path) = &args.report {
@@ -68,7 +95,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     match global.format.unwrap_or(Format::Json) {
         Format::Json => outln!("{}", verdict_json(&report)),
         Format::Text => {
-            let patch = patch_text(&result);
+            let patch = patch_text(result);
             out!("{}", verdict_text(&report, patch.as_deref(), &args.input.result));
         }
     }

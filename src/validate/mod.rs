@@ -170,7 +170,11 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
     {
         findings.violations.extend(judge_phase(ctx, &result, judge)?);
     }
-    Ok(finish(findings.notes, findings.violations, input.usable_patch()))
+    let mut report = finish(findings.notes, findings.violations, input.usable_patch());
+    if ctx.repo.is_none() && report.verdict.valid && input.usable_patch().is_some() {
+        report.verdict.reason.push_str(" (not checked against a repository)");
+    }
+    Ok(report)
 }
 
 /// The step's globs plus the repository's `excluded` list, compiled.

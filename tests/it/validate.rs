@@ -52,6 +52,9 @@ impl Case {
         args.push(report.display().to_string());
         args.extend(self.extra_args());
         let repo = self.repo();
+        if repo.is_none() {
+            args.insert(1, "--no-repo".into());
+        }
         let mut cmd = match &repo {
             Some(repo) => repo.patchgate(),
             None => no_repo_command(work.path()),
@@ -203,9 +206,11 @@ fn case_file(case: &str, file: &str) -> String {
     fixtures().join("validate").join(case).join(file).display().to_string()
 }
 
+/// `patchgate validate --no-repo ARGS` outside any repository.
 fn validate(args: &[&str]) -> Output {
     let dir = tempfile::tempdir().expect("tempdir");
-    no_repo_command(dir.path()).arg("validate").args(args).output().expect("run patchgate")
+    let cmd = no_repo_command(dir.path()).args(["validate", "--no-repo"]).args(args).output();
+    cmd.expect("run patchgate")
 }
 
 fn stderr_line(out: &Output) -> String {
@@ -243,7 +248,14 @@ fn missing_result_file_is_input_refused_but_bad_result_is_a_verdict() {
     let out = validate(&["--step", &step, "--result", "/nonexistent/result.json"]);
     assert_eq!(code(&out), 2);
     let out = run_with_stdin(
-        no_repo_command(&std::env::temp_dir()).args(["validate", "--step", &step, "--result", "-"]),
+        no_repo_command(&std::env::temp_dir()).args([
+            "validate",
+            "--no-repo",
+            "--step",
+            &step,
+            "--result",
+            "-",
+        ]),
         b"{\"mode\": \"apply\"",
     );
     assert_eq!(code(&out), 1);
@@ -296,16 +308,34 @@ fn text_format_prints_one_diagnostic_per_violation_and_notes() {
 #[test]
 fn repo_option_must_name_a_repository() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = validate(&[
-        "--repo",
-        &dir.path().display().to_string(),
-        "--step",
-        &case_file("accepted", "step.json"),
-        "--result",
-        &case_file("accepted", "result.json"),
-    ]);
+    let (step, result) = (case_file("accepted", "step.json"), case_file("accepted", "result.json"));
+    let out = no_repo_command(dir.path())
+        .args(["--repo", &dir.path().display().to_string(), "validate"])
+        .args(["--step", &step, "--result", &result])
+        .output()
+        .expect("run patchgate");
     assert_eq!(code(&out), 2);
     stderr_line(&out);
+}
+
+#[test]
+fn without_a_repository_validate_says_so_instead_of_passing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (step, result) = (case_file("accepted", "step.json"), case_file("accepted", "result.json"));
+    let out = no_repo_command(dir.path())
+        .args(["validate", "--step", &step, "--result", &result])
+        .output()
+        .expect("run patchgate");
+    assert_eq!(code(&out), 3, "no silent pass");
+    assert!(out.stdout.is_empty(), "no verdict on stdout");
+    let line = stderr_line(&out);
+    assert!(line.contains("--repo DIR") && line.contains("--no-repo"), "{line}");
+    let alone = validate(&["--step", &step, "--result", &result]);
+    assert_eq!(code(&alone), 0);
+    let reason = json(&alone)["reason"].as_str().unwrap_or_default().to_owned();
+    assert!(reason.ends_with("(not checked against a repository)"), "{reason}");
+    let both = validate(&["--repo", ".", "--step", &step, "--result", &result]);
+    assert_eq!(code(&both), 2, "--repo and --no-repo contradict each other");
 }
 
 #[test]
