@@ -25,10 +25,18 @@ pub struct ParseSummary<'p> {
 /// One file entry in [`ParseSummary`].
 #[derive(Debug, Serialize)]
 pub struct FileSummary {
-    /// Preimage path (`null` for a creation).
+    /// Preimage path (`null` for a creation), as the file system has it (JSON escapes what
+    /// needs escaping).
     pub old_path: Option<String>,
     /// Postimage path (`null` for a deletion).
     pub new_path: Option<String>,
+    /// The preimage path with its bytes escaped (`\\ooo`), only when it is not valid UTF-8
+    /// (`old_path` then holds U+FFFD for the invalid bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_path_escaped: Option<String>,
+    /// The postimage path escaped, only when it is not valid UTF-8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_path_escaped: Option<String>,
     /// What the entry does.
     pub operation: Operation,
     /// Preimage mode, octal text (`"100644"`).
@@ -81,12 +89,19 @@ impl<'p> ParseSummary<'p> {
     }
 }
 
+/// `path` escaped for display, when it is not valid UTF-8.
+fn escaped(path: &[u8]) -> Option<String> {
+    std::str::from_utf8(path).is_err().then(|| display_bytes(path))
+}
+
 impl FileSummary {
     fn new(file: &FilePatch<'_>) -> Self {
         let mode = |m: Option<u32>| m.map(|m| format!("{m:06o}"));
         Self {
-            old_path: file.old_path.as_deref().map(display_bytes),
-            new_path: file.new_path.as_deref().map(display_bytes),
+            old_path: file.old_path.as_deref().map(|p| String::from_utf8_lossy(p).into_owned()),
+            new_path: file.new_path.as_deref().map(|p| String::from_utf8_lossy(p).into_owned()),
+            old_path_escaped: file.old_path.as_deref().and_then(escaped),
+            new_path_escaped: file.new_path.as_deref().and_then(escaped),
             operation: file.operation,
             old_mode: mode(file.old_mode),
             new_mode: mode(file.new_mode),
@@ -117,9 +132,15 @@ impl FileSummary {
 pub fn parse_text(summary: &ParseSummary<'_>, name: &str) -> String {
     let mut out = String::new();
     for f in &summary.files {
-        let path = match (&f.old_path, &f.new_path) {
+        // Text shows control bytes and backslashes escaped, as git does.
+        let shown = |path: &Option<String>, escaped: &Option<String>| {
+            escaped.clone().or_else(|| path.as_deref().map(|p| display_bytes(p.as_bytes())))
+        };
+        let (old, new) =
+            (shown(&f.old_path, &f.old_path_escaped), shown(&f.new_path, &f.new_path_escaped));
+        let path = match (old, new) {
             (Some(old), Some(new)) if old != new => format!("{old} => {new}"),
-            (_, Some(p)) | (Some(p), None) => p.clone(),
+            (_, Some(p)) | (Some(p), None) => p,
             (None, None) => String::from("?"),
         };
         let op = format!("{:?}", f.operation).to_lowercase();

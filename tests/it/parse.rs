@@ -55,3 +55,18 @@ fn a_reader_that_goes_away_ends_the_run_with_exit_3_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(code(&out), 3);
 }
+
+#[test]
+fn json_paths_are_the_real_paths_and_escaped_only_when_not_utf8() {
+    let patch: &[u8] = b"diff --git \"a/post\\\\image.txt\" \"b/post\\\\image.txt\"\n--- \"a/post\\\\image.txt\"\n+++ \"b/post\\\\image.txt\"\n@@ -1 +1 @@\n-a\n+b\ndiff --git \"a/x\\377\" \"b/x\\377\"\n--- \"a/x\\377\"\n+++ \"b/x\\377\"\n@@ -1 +1 @@\n-a\n+b\n";
+    let out = run_with_stdin(patchgate().args(["--format", "json", "parse", "-"]), patch);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let files = json(&out)["files"].clone();
+    assert_eq!(files[0]["new_path"], "post\\image.txt", "one backslash, as on disk");
+    assert!(files[0].get("new_path_escaped").is_none());
+    assert_eq!(files[1]["new_path"], "x\u{fffd}");
+    assert_eq!(files[1]["new_path_escaped"], "x\\377");
+    let text = run_with_stdin(patchgate().args(["parse", "-"]), patch);
+    let shown = String::from_utf8_lossy(&text.stdout);
+    assert!(shown.contains("post\\\\image.txt"), "text escapes the backslash: {shown}");
+}
