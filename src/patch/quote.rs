@@ -92,16 +92,46 @@ pub(super) fn strip_component(name: &[u8]) -> Option<&[u8]> {
     memchr::memchr(b'/', name).map(|i| &name[i + 1..])
 }
 
-/// The name on a `---`/`+++` line: quoted, or up to a TAB (timestamps follow a TAB). `None` for
-/// malformed quoting.
+/// The name on a `---`/`+++` line: quoted, or, as git reads it, everything before a trailing
+/// timestamp (`post<TAB>image.txt.orig<TAB>2010-08-18 20:13:31 -0500` names
+/// `post<TAB>image.txt.orig`; spaces instead of the TAB before the timestamp are whitespace
+/// damage, also stripped), or without a timestamp up to the first TAB. `None` for malformed
+/// quoting.
 pub(super) fn traditional_name(rest: &[u8]) -> Option<Vec<u8>> {
     if rest.first() == Some(&b'"') {
         let (name, after) = unquote(rest)?;
         let is_clean = after.is_empty() || matches!(after[0], b'\t' | b' ');
         return is_clean.then_some(name);
     }
-    let end = memchr::memchr(b'\t', rest).unwrap_or(rest.len());
+    let end = match timestamp_start(rest) {
+        Some(end) => end,
+        None => memchr::memchr(b'\t', rest).unwrap_or(rest.len()),
+    };
     Some(rest[..end].to_vec())
+}
+
+/// A trailing `YYYY-MM-DD HH:MM:SS[.frac][ +ZZZZ]` (git's `diff_timestamp_len`).
+static TIMESTAMP: std::sync::LazyLock<regex::bytes::Regex> = std::sync::LazyLock::new(|| {
+    regex::bytes::Regex::new(
+        r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?: [+-][0-9]{2}:?[0-9]{2})?$",
+    )
+    .expect("the timestamp pattern is a valid regex")
+});
+
+/// Where the name ends when `rest` ends with a timestamp: before the one TAB that precedes it,
+/// or before all the whitespace when spaces precede it. `None` without a timestamp.
+pub(super) fn timestamp_start(rest: &[u8]) -> Option<usize> {
+    if !rest.last().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let date = TIMESTAMP.find(rest)?.start();
+    match rest[..date].last()? {
+        b'\t' => Some(date - 1),
+        b' ' => {
+            Some(rest[..date].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1))
+        }
+        _ => None,
+    }
 }
 
 /// The name on an extended header line (`rename from x`): quoted, or the rest of the line.

@@ -39,3 +39,31 @@ fn git_names_split_like_git() {
     assert_eq!(git_names(b"a/x y b/z w"), Ok(None));
     assert!(git_names(br#""a/unterminated b/x"#).is_err());
 }
+
+#[test]
+fn traditional_names_end_where_git_finds_a_timestamp() {
+    use crate::patch::quote::traditional_name;
+    let name = |s: &[u8]| traditional_name(s).map(|n| String::from_utf8_lossy(&n).into_owned());
+    assert_eq!(
+        name(b"a/post\timage.txt.orig\t2010-08-18 20:13:31 -0500").as_deref(),
+        Some("a/post\timage.txt.orig")
+    );
+    assert_eq!(name(b"a/f.txt   2010-08-18 20:13:31.620000023 +0000").as_deref(), Some("a/f.txt"));
+    assert_eq!(name(b"a/f.txt\t2010-08-18 20:13:31").as_deref(), Some("a/f.txt"));
+    assert_eq!(name(b"a/f.txt\t1970-01-01 00:00:00.000000000 +00:00").as_deref(), Some("a/f.txt"));
+    assert_eq!(
+        name(b"a/post\timage.txt").as_deref(),
+        Some("a/post"),
+        "no timestamp: up to the TAB"
+    );
+    assert_eq!(
+        name(b"a/file 2010-08-18").as_deref(),
+        Some("a/file 2010-08-18"),
+        "a date alone is a name"
+    );
+    assert_eq!(
+        name(b"a/x2010-08-18 20:13:31").as_deref(),
+        Some("a/x2010-08-18 20:13:31"),
+        "no space before it"
+    );
+}
