@@ -3,7 +3,9 @@
 
 use super::cursor::Raw;
 use super::parse::{Parser, quote_input};
-use super::quote::{git_names, header_name, strip_component, traditional_name};
+use super::quote::{
+    git_names, has_epoch_timestamp, header_name, strip_component, traditional_name,
+};
 use super::{Binary, BinaryKind, DefectCode, FilePatch, IndexLine, Operation, Span};
 
 /// One side of a `---`/`+++` pair: `None` for `/dev/null`.
@@ -78,11 +80,13 @@ fn parse_index(text: &[u8]) -> Option<IndexLine<'_>> {
     (is_hex(old) && is_hex(new)).then_some(IndexLine { old, new, mode })
 }
 
-/// A `---`/`+++` name: `/dev/null` is `None`; git entries strip `a/`/`b/` (required),
-/// traditional ones strip a first component when there is one.
+/// A `---`/`+++` name: `/dev/null` (or, in a traditional entry, an epoch timestamp) is `None`;
+/// git entries strip `a/`/`b/` (required), traditional ones strip a first component when there
+/// is one.
 fn side_name(rest: &[u8], is_git: bool) -> Result<Side, &'static str> {
     let name = traditional_name(rest).ok_or("malformed quoted name")?;
-    if name == b"/dev/null" {
+    // GNU `diff -N`: an epoch timestamp marks the side where the file does not exist.
+    if name == b"/dev/null" || (!is_git && has_epoch_timestamp(rest)) {
         return Ok(None);
     }
     if name.is_empty() {

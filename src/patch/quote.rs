@@ -195,3 +195,33 @@ fn split_unquoted(rest: &[u8]) -> Option<NamePair> {
     let new = strip_component(&rest[i + 1..])?;
     Some((old.to_vec(), new.to_vec()))
 }
+
+/// Whether the `---`/`+++` line text `rest` ends with the Unix epoch as a timestamp, in any time
+/// zone (`1970-01-01 00:00:00 +0000`, `1969-12-31 16:00:00 -0800`): GNU `diff -N` writes it for
+/// the side where the file does not exist (git's `has_epoch_timestamp`).
+pub(super) fn has_epoch_timestamp(rest: &[u8]) -> bool {
+    let Some(end) = timestamp_start(rest) else { return false };
+    let stamp = String::from_utf8_lossy(&rest[end..]);
+    let stamp = stamp.trim_start();
+    let (date, rest) = stamp.split_at(stamp.len().min(10));
+    let day = match date {
+        "1970-01-01" => 0,
+        "1969-12-31" => -1,
+        _ => return false,
+    };
+    let mut parts = rest.split_whitespace();
+    let (Some(time), zone) = (parts.next(), parts.next()) else { return false };
+    let (clock, fraction) = time.split_once('.').unwrap_or((time, "0"));
+    let numbers: Vec<i64> = clock.split(':').filter_map(|n| n.parse().ok()).collect();
+    let [hours, minutes, seconds] = numbers[..] else { return false };
+    if seconds != 0 || !fraction.bytes().all(|b| b == b'0') {
+        return false;
+    }
+    let offset = zone.map_or(Some(0), |z| {
+        let sign = if z.starts_with('-') { -1 } else { 1 };
+        let digits: String = z.chars().filter(char::is_ascii_digit).collect();
+        let value: i64 = digits.parse().ok()?;
+        Some(sign * ((value / 100) * 60 + value % 100))
+    });
+    offset.is_some_and(|offset| day * 1440 + hours * 60 + minutes - offset == 0)
+}

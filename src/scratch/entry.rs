@@ -34,6 +34,14 @@ pub(super) fn check_file(
     file: &FilePatch<'_>,
     outcome: &mut Outcome,
 ) -> Result<(), ScratchError> {
+    let implied;
+    let file = match implied_creation(base, file)? {
+        Some(creation) => {
+            implied = creation;
+            &implied
+        }
+        None => file,
+    };
     let name = display_bytes(file.path());
     let before = outcome.violations.len();
     let preimage = check_preimage(base, plan, policy, file, &name, outcome)?;
@@ -56,6 +64,22 @@ pub(super) fn check_file(
         outcome.notes.push(note(code::MODE_DEFAULTED, message, Some(file.span.line)));
     }
     Ok(())
+}
+
+/// A traditional entry whose one hunk starts at `-0,0`, for a file the base does not have:
+/// git reads it as a creation (what `diff -u /dev/null new` without `-N` looks like).
+fn implied_creation<'a>(
+    base: &BaseTree<'_>,
+    file: &FilePatch<'a>,
+) -> Result<Option<FilePatch<'a>>, ScratchError> {
+    let is_shaped = !file.is_git
+        && file.operation == Operation::Modify
+        && matches!(&file.hunks[..], [h] if h.old_start == 0 && h.old_count == 0);
+    let Some(old) = file.old_path.as_deref().filter(|_| is_shaped) else { return Ok(None) };
+    if base.entry(old)?.is_some() {
+        return Ok(None);
+    }
+    Ok(Some(FilePatch { operation: Operation::Create, old_path: None, ..file.clone() }))
 }
 
 fn is_reading(op: Operation) -> bool {
