@@ -277,14 +277,18 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
+    /// The defect points at the hunk's own header, so it is blamed on the file and hunk that
+    /// own the counts, not on the entry whose header the counts run into.
     fn too_short(&mut self, hunk: &Hunk<'a>, at: Option<Raw<'a>>, old: u64, new: u64) {
-        let what = if at.is_some() { "another header starts" } else { "the input ends" };
+        let what = match at {
+            Some(line) => format!("another header starts at line {}", line.span.line),
+            None => "the input ends".to_owned(),
+        };
         let message = format!(
             "hunk `{}` is short: {what} with {old} preimage and {new} postimage line(s) still due; fix the counts or restore the lines",
             quote_input(hunk_header_text(self, hunk))
         );
-        let span = at.map_or(hunk.span, |l| l.span);
-        self.defect(DefectCode::HunkTooShort, span, message);
+        self.defect(DefectCode::HunkTooShort, hunk.span, message);
     }
 
     /// A body line for a side whose count is used up.

@@ -430,3 +430,21 @@ fn report_file_that_cannot_be_written_is_exit_3() {
     assert_eq!(code(&out), 3);
     stderr_line(&out);
 }
+
+#[test]
+fn a_short_hunk_is_blamed_on_its_own_file_not_the_next() {
+    let io = tempfile::tempdir().expect("tempdir");
+    let patch = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n-a\n+b\n c\ndiff --git a/b.txt b/b.txt\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-x\n+y\n";
+    let files = ["a.txt", "b.txt"];
+    let result = json!({"mode": "apply", "success": true, "patch": patch, "filesWritten": files,
+        "filesTouched": files, "summary": "two files"});
+    let (step, result_file) = (io.path().join("s.json"), io.path().join("r.json"));
+    std::fs::write(&step, json!({"description": "Edit both"}).to_string()).expect("step");
+    std::fs::write(&result_file, result.to_string()).expect("result");
+    let (step, result_file) = (step.display().to_string(), result_file.display().to_string());
+    let out = validate(&["--step", &step, "--result", &result_file]);
+    assert_eq!(code(&out), 1);
+    let reason = json(&out)["reason"].as_str().unwrap_or_default().to_owned();
+    assert!(reason.starts_with("malformed: a.txt hunk 1 (patch line 4)"), "{reason}");
+    assert!(reason.contains("another header starts at line 8"), "{reason}");
+}

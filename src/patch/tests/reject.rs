@@ -149,12 +149,13 @@ fn garbage_fences_and_signatures() {
     assert_eq!(d(format!("{entry}-- \n2.47.3\n+sneaky\n")), [(Garbage, 9)]);
 }
 
+/// A short hunk is blamed on its own header (line 4), not on the next entry (line 7).
 #[test]
 fn recovery_reports_every_defect() {
     let text = "diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@\n-x\n+y\ndiff --git a/b b/b\n--- a/b\n+++ b/b\n@@ ... @@\n-x\n+y\ndiff --git a/c b/c\n--- a/c\n+++ b/c\n@@ -1 +1 @@\n-x\n+y\n+z\n";
     assert_eq!(
         defects(text.as_bytes()),
-        [(HunkTooShort, 7), (BadHunkHeader, 10), (HunkTooLong, 19)]
+        [(HunkTooShort, 4), (BadHunkHeader, 10), (HunkTooLong, 19)]
     );
 }
 
