@@ -42,6 +42,22 @@ fn side(value: Option<&Side>) -> Option<&[u8]> {
     value.and_then(|s| s.as_deref())
 }
 
+/// When a git entry's `---`/`+++` names are the `diff --git` names without their `a/`/`b/`
+/// (`--- src/x.rs` under `diff --git a/src/x.rs b/src/x.rs`), the one thing to say.
+fn missing_prefix(h: &Headers) -> Option<String> {
+    let (git_old, git_new) = h.git.as_ref()?;
+    let (old, new) = h.written.as_ref()?;
+    let bare = |written: &[u8], name: &[u8]| written == name || written == b"/dev/null";
+    if !(bare(old, git_old) && bare(new, git_new)) {
+        return None;
+    }
+    let (old, new) = (String::from_utf8_lossy(git_old), String::from_utf8_lossy(git_new));
+    Some(format!(
+        "`---`/`+++` name the files without the a/ and b/ prefixes of `diff --git`; write \
+         `--- a/{old}` and `+++ b/{new}`"
+    ))
+}
+
 impl Parser<'_, '_> {
     fn entry_defect(&mut self, code: DefectCode, span: Span, what: &str) {
         self.defect(code, span, what.to_owned());
@@ -67,8 +83,12 @@ impl Parser<'_, '_> {
         let (old_name, old_mismatch) = old.resolve();
         let (new_name, new_mismatch) = new.resolve();
         if let Some(why) = old_mismatch.or(new_mismatch) {
-            let message = format!("headers disagree: {why}; make them name the same file");
-            self.defect(DefectCode::HeaderMismatch, minus_span, message);
+            if let Some(message) = missing_prefix(h) {
+                self.defect(DefectCode::MissingPrefix, minus_span, message);
+            } else {
+                let message = format!("headers disagree: {why}; make them name the same file");
+                self.defect(DefectCode::HeaderMismatch, minus_span, message);
+            }
         }
         if h.new_file_mode.is_some() && side(h.minus.as_ref().map(|m| &m.0)).is_some() {
             self.entry_defect(

@@ -103,6 +103,8 @@ codes! {
         CombinedDiff => "combined_diff",
         /// `diff --git a/X b/Y` disagrees with `---`/`+++`.
         HeaderMismatch => "header_mismatch",
+        /// A git entry's `---`/`+++` lines lack the `a/`/`b/` prefixes (`--- src/x.rs`).
+        MissingPrefix => "missing_prefix",
         /// Old and new path differ without `rename`/`copy` headers.
         ImplicitRename => "implicit_rename",
         /// `rename from` without `rename to`, `copy to` without `copy from`, ...

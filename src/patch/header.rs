@@ -27,6 +27,9 @@ pub(super) struct Headers {
     /// The `---` and `+++` names with their line.
     pub minus: Option<(Side, Span)>,
     pub plus: Option<Side>,
+    /// The `---` and `+++` names as written, before the prefix strip (to tell a missing
+    /// `a/`/`b/` from a different file).
+    pub written: Option<(Vec<u8>, Vec<u8>)>,
     /// A mode line could not be read (so a missing partner is not reported again).
     pub has_bad_mode: bool,
 }
@@ -279,6 +282,8 @@ impl<'a> Parser<'a, '_> {
         };
         let old = side_name(&minus.trimmed()[4..], is_git);
         let new = side_name(&plus.trimmed()[4..], is_git);
+        h.written =
+            traditional_name(&minus.trimmed()[4..]).zip(traditional_name(&plus.trimmed()[4..]));
         self.cur.bump();
         self.cur.bump();
         match (old, new) {
