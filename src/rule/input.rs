@@ -42,9 +42,16 @@ impl<'a> Input<'a> {
         scope: &'a Scope,
     ) -> Self {
         let paths = patch.map(|p| patch_paths(&p.patch)).unwrap_or_default();
-        let is_usable = patch.is_some_and(|p| p.defects.iter().all(|d| !is_structural(d)))
-            && paths.iter().all(|p| p.checked.is_ok());
-        Self { step, result, patch, apply_patch, scope, base: None, paths, is_usable }
+        let mut input =
+            Self { step, result, patch, apply_patch, scope, base: None, paths, is_usable: false };
+        input.is_usable = input.compute_usable();
+        input
+    }
+
+    fn compute_usable(&self) -> bool {
+        let has_base = self.base.is_some();
+        self.patch.is_some_and(|p| p.defects.iter().all(|d| !is_structural(d, has_base)))
+            && self.paths.iter().all(|p| p.checked.is_ok())
     }
 
     /// Ground the description's file names in the base tree: without one, a token that looks
@@ -52,6 +59,7 @@ impl<'a> Input<'a> {
     #[must_use]
     pub fn with_base(mut self, base: &'a dyn Base) -> Self {
         self.base = Some(base);
+        self.is_usable = self.compute_usable();
         self
     }
 
@@ -99,10 +107,17 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Whether a parser defect makes the patch unreadable (all but a context-only hunk).
+/// Whether a parser defect makes the patch unreadable: all but a context-only hunk, and, when
+/// there is a base tree to place the hunks by their context, stated ranges that overlap.
 #[must_use]
-pub fn is_structural(defect: &Defect) -> bool {
-    defect.code != DefectCode::ContextOnlyHunk
+pub fn is_structural(defect: &Defect, has_base: bool) -> bool {
+    match defect.code {
+        DefectCode::ContextOnlyHunk => false,
+        // Stated ranges that overlap are often line numbers an agent got slightly wrong: with a
+        // base tree the hunks are placed by their context, and only a real overlap is refused.
+        DefectCode::HunkOverlap => !has_base,
+        _ => true,
+    }
 }
 
 fn checked_list(list: Option<&[String]>) -> HashSet<RepoPath> {

@@ -13,7 +13,7 @@ const SYMLINK: u32 = 0o120_000;
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };
-    let mut out = defects(parsed);
+    let mut out = defects(parsed, input.base.is_some());
     for entry in input.paths() {
         if let Err(e) = &entry.checked {
             out.push(
@@ -30,11 +30,11 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     out
 }
 
-fn defects(parsed: &Parsed<'_>) -> Vec<Violation> {
+fn defects(parsed: &Parsed<'_>, has_base: bool) -> Vec<Violation> {
     parsed
         .defects
         .iter()
-        .filter(|d| is_structural(d))
+        .filter(|d| is_structural(d, has_base))
         .map(|d| {
             let line = d.span.line;
             let Some(file) = entry_at(parsed, line) else {

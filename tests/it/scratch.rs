@@ -555,3 +555,52 @@ fn apply_follows_gnu_diff_n_epoch_timestamps_as_git_does() {
     let left = std::fs::read(repo.path().join("f.txt")).expect("git keeps an emptied file");
     assert!(left.is_empty());
 }
+
+#[test]
+fn stated_ranges_that_overlap_are_placed_by_context_when_there_is_a_base() {
+    let repo = TestRepo::new();
+    let lines = (1..=20).map(|i| format!("l{i}")).collect::<Vec<_>>().join("\n") + "\n";
+    repo.commit(&[("f.txt", &lines)], "base");
+    // Hunk 2 says it starts at line 5 (inside hunk 1's stated 3-6); its context is at 10-12.
+    let shifted = "--- a/f.txt\n+++ b/f.txt\n@@ -3,4 +3,4 @@\n l3\n-l4\n+L4\n l5\n l6\n@@ -5,3 +5,3 @@\n l10\n-l11\n+L11\n l12\n";
+    // Hunk 2's context really is inside hunk 1.
+    let overlapping = "--- a/f.txt\n+++ b/f.txt\n@@ -3,4 +3,4 @@\n l3\n-l4\n+L4\n l5\n l6\n@@ -5,3 +5,3 @@\n l5\n-l6\n+L6\n l7\n";
+    let io = tempfile::tempdir().expect("test fixture io");
+    let run = |patch: &str, extra: &[&str]| {
+        let files = ["f.txt"];
+        let result = json!({"mode": "apply", "success": true, "patch": patch,
+            "filesWritten": files, "filesTouched": files, "summary": "two hunks"});
+        std::fs::write(io.path().join("r.json"), result.to_string()).expect("result");
+        std::fs::write(io.path().join("s.json"), json!({"description": "edit"}).to_string())
+            .expect("step");
+        let out = repo
+            .patchgate()
+            .args(["validate", "--step"])
+            .arg(io.path().join("s.json"))
+            .arg("--result")
+            .arg(io.path().join("r.json"))
+            .args(extra)
+            .output()
+            .expect("run patchgate");
+        (code(&out), json(&out)["reason"].as_str().unwrap_or_default().to_owned())
+    };
+    let (exit, reason) = run(shifted, &[]);
+    assert_eq!(exit, 0, "placed by context: {reason}");
+    let (exit, reason) = run(overlapping, &[]);
+    assert_eq!(exit, 1, "{reason}");
+    let (exit, reason) = run(shifted, &["--no-repo"]);
+    assert_eq!(exit, 1, "without a base the stated ranges are all there is: {reason}");
+    assert!(reason.contains("hunk_overlap") || reason.contains("overlaps"), "{reason}");
+    let applied = std::process::Command::new("git")
+        .args(["apply", "--check", "-"])
+        .current_dir(repo.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child.stdin.take().expect("stdin").write_all(shifted.as_bytes())?;
+            child.wait()
+        })
+        .expect("git apply");
+    assert!(applied.success(), "git applies the shifted patch too");
+}
