@@ -74,10 +74,20 @@ pub fn dirty_files(
             Some(e) if !e.is_tree() && e.mode != mode::GITLINK => Some((e.mode, base.blob(e.oid)?)),
             _ => None,
         };
+        // A base directory the patch empties (to put a file there): the files below it are
+        // touched paths of their own; the directory itself must still be one.
+        let is_base_dir = entry.is_some_and(super::base::BaseEntry::is_tree);
         let in_index = index.as_ref().map(|i| i.get_path(Path::new(&change.path), 0));
-        let index_differs = in_index
-            .is_some_and(|found| found.map(|e| (e.mode, e.id)) != entry.map(|e| (e.mode, e.oid)));
-        if index_differs || !worktree_matches(&worktree, &change.path, expected.as_ref())? {
+        let index_differs = !is_base_dir
+            && in_index.is_some_and(|found| {
+                found.map(|e| (e.mode, e.id)) != entry.map(|e| (e.mode, e.oid))
+            });
+        let matches = if is_base_dir {
+            worktree.metadata(&change.path)?.is_some_and(|m| m.is_dir())
+        } else {
+            worktree_matches(&worktree, &change.path, expected.as_ref())?
+        };
+        if index_differs || !matches {
             dirty.push(change.path.clone());
         }
     }

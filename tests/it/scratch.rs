@@ -604,3 +604,22 @@ fn stated_ranges_that_overlap_are_placed_by_context_when_there_is_a_base() {
         .expect("git apply");
     assert!(applied.success(), "git applies the shifted patch too");
 }
+
+#[test]
+fn a_directory_emptied_by_the_patch_may_become_a_file() {
+    let repo = setup(&fixtures().join("scratch").join("directory_to_file"));
+    let io = tempfile::tempdir().expect("test fixture io");
+    let out = apply(&repo, "directory_to_file", io.path(), &["--index"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let staged = repo.git(&["ls-files", "--stage"]);
+    assert!(staged.contains("\tfoo\n") && !staged.contains("foo/"), "{staged}");
+    let foo = repo.path().join("foo");
+    assert_eq!(std::fs::read_to_string(&foo).expect("foo is a file"), "now a file\n");
+    let mut left: Vec<String> = std::fs::read_dir(repo.path())
+        .expect("read worktree")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".git")
+        .collect();
+    left.sort();
+    assert_eq!(left, ["foo", "keep.txt"], "no backup or temporary file is left");
+}
