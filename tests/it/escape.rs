@@ -194,7 +194,17 @@ fn review_apply_does_not_write_through_a_worktree_link() {
     let out = scene
         .repo
         .patchgate()
-        .args(["--format", "json", "review", "apply", &id, "--override", "undeclared", "--override", "declared"])
+        .args([
+            "--format",
+            "json",
+            "review",
+            "apply",
+            &id,
+            "--override",
+            "undeclared",
+            "--override",
+            "declared",
+        ])
         .output()
         .expect("review apply");
     scene.assert_refused(&out, &before, Refusal::Unsafe("unsafe_path"));

@@ -4,7 +4,7 @@
 //! where git's tests make them so; every run also keeps a canary outside the repository.
 
 use crate::escape::{Refusal, Scene, assert_refusal, create, snapshot};
-use crate::support::{TestRepo, code, json};
+use crate::support::{TestRepo, code};
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::Output;
@@ -65,7 +65,10 @@ fn t4122_a_link_replaced_by_a_directory_applies_as_git_does() {
         let made = scene.repo.path().join("arch/x86_64/boot/Makefile");
         assert_eq!(std::fs::read_to_string(made).expect("Makefile"), expected);
         // The index is what git's own apply --index leaves: the link gone, the file staged.
-        assert_eq!(scene.repo.git(&["diff", "--cached", "--name-status"]), "D\tarch/x86_64/boot\nA\tarch/x86_64/boot/Makefile\n");
+        assert_eq!(
+            scene.repo.git(&["diff", "--cached", "--name-status"]),
+            "D\tarch/x86_64/boot\nA\tarch/x86_64/boot/Makefile\n"
+        );
         assert_eq!(scene.repo.git(&["diff", "--name-only"]), "", "worktree matches the index");
     }
 }
@@ -113,8 +116,7 @@ impl Follow {
     /// The link points inside (`../i386/dir`, as in git) or at the canary outside.
     fn new(is_outside: bool) -> Self {
         let scene = t4122_base(None);
-        let target =
-            if is_outside { scene.outside_target() } else { "../i386/dir".to_owned() };
+        let target = if is_outside { scene.outside_target() } else { "../i386/dir".to_owned() };
         let add_symlink = staged_patch(&scene.repo, |root| {
             symlink(&target, root.join("arch/x86_64/dir")).expect("link");
         });
@@ -125,7 +127,10 @@ impl Follow {
         });
         let del_file = add_file
             .replace("new file mode", "deleted file mode")
-            .replace("--- /dev/null\n+++ b/arch/x86_64/dir/file", "--- a/arch/x86_64/dir/file\n+++ /dev/null")
+            .replace(
+                "--- /dev/null\n+++ b/arch/x86_64/dir/file",
+                "--- a/arch/x86_64/dir/file\n+++ /dev/null",
+            )
             .replace("@@ -0,0 +1 @@\n+line", "@@ -1 +0,0 @@\n-line");
         std::fs::create_dir(scene.repo.path().join("arch/i386/dir")).expect("mkdir");
         Self { scene, target, add_symlink, add_file, del_file }
@@ -228,7 +233,8 @@ fn mkpatch_symlink(repo: &TestRepo, name: &str, target: &str) -> String {
 #[test]
 fn t4139_symlink_escape_via_dot_dot() {
     let e = Escape::new();
-    let patch = format!("{}{}", mkpatch_symlink(&e.scene.repo, "tmp", ".."), create("tmp/foo", "evil"));
+    let patch =
+        format!("{}{}", mkpatch_symlink(&e.scene.repo, "tmp", ".."), create("tmp/foo", "evil"));
     for extra in [&[][..], &["--index"]] {
         e.assert_escape_refused(&patch, extra, Refusal::Rejected("scope"));
     }
