@@ -57,14 +57,20 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     patchgate::repo::workdir(&repo).map_err(|e| CliError::failure("repository", e.message))?;
     let config = load_config(Some(&repo))?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
-    let options = Options { scratch: args.scratch.options(), ..Options::default() };
+    let parse_options = args.input.parse_options();
+    let options = Options {
+        parse: parse_options.clone(),
+        scratch: args.scratch.options(),
+        ..Options::default()
+    };
     let report = validate::validate(&ctx, &options).map_err(|e| into_cli_error(&e))?;
     if !report.verdict.valid {
         print_report(&report, global, args, &result);
         return Ok(Exit::Rejected);
     }
     let patch = patch_text(&result).unwrap_or_default();
-    land(&repo, &config, &step, &patch, &args.scratch.options(), args.index)?;
+    let target = Target { repo: &repo, config: &config, step: &step, with_index: args.index };
+    land(&target, &patch, &parse_options, &args.scratch.options())?;
     let staged = if args.index { " and the index" } else { "" };
     let reason = format!("{}; applied to the worktree{staged}", report.verdict.reason);
     let applied = Report::from_violations(Vec::new(), report.notes, &reason);
@@ -82,19 +88,28 @@ fn scratch_error(e: &ScratchError) -> CliError {
     }
 }
 
+/// Where an accepted patch lands.
+#[derive(Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub repo: &'a git2::Repository,
+    pub config: &'a Config,
+    pub step: &'a Step,
+    /// Stage the written files too (`--index`).
+    pub with_index: bool,
+}
+
 /// Land an accepted patch through the scratch library (second check, refusal over
 /// uncommitted edits, all-or-nothing write): shared by `apply` and `review apply`.
 pub(crate) fn land(
-    repo: &git2::Repository,
-    config: &Config,
-    step: &Step,
+    target: &Target<'_>,
     patch: &str,
+    parse_options: &ParseOptions,
     options: &scratch::Options,
-    with_index: bool,
 ) -> Result<Vec<FileChange>, CliError> {
+    let Target { repo, config, step, with_index } = *target;
     let root =
         patchgate::repo::workdir(repo).map_err(|e| CliError::failure("repository", e.message))?;
-    let parsed = parse(patch.as_bytes(), &ParseOptions::default());
+    let parsed = parse(patch.as_bytes(), parse_options);
     let policy = validate::scratch_policy(config).map_err(|e| into_cli_error(&e))?;
     let ctx = scratch::Context { repo, patch: &parsed.patch, step, policy: &policy };
     scratch::land(&ctx, options, root, with_index).map_err(|e| match &e {

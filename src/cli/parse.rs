@@ -12,11 +12,15 @@ pub(crate) struct Args {
     /// Tolerate text outside file entries (markdown fences, chat); still reported as warnings.
     #[arg(long)]
     lenient: bool,
+    /// Leading path components to strip from names, as `git apply -pN`.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    strip: usize,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let bytes = read_input(&args.patch, "patch")?;
-    let options = ParseOptions { is_strict: !args.lenient, ..ParseOptions::default() };
+    let options =
+        ParseOptions { is_strict: !args.lenient, strip: args.strip, ..ParseOptions::default() };
     let parsed = parse(&bytes, &options);
     let summary = ParseSummary::new(&parsed);
     match global.format.unwrap_or(Format::Text) {

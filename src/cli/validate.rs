@@ -17,9 +17,18 @@ pub(crate) struct InputArgs {
     /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
     #[arg(long, value_name = "RESULT")]
     pub result: String,
+    /// Leading path components to strip from the patch's names, as `git apply -pN`: 1 drops
+    /// git's `a/`/`b/`; 0 reads bare paths (`--- src/x.rs`) as written.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub strip: usize,
 }
 
 impl InputArgs {
+    /// How to parse the patch.
+    pub fn parse_options(&self) -> patchgate::patch::ParseOptions {
+        patchgate::patch::ParseOptions { strip: self.strip, ..Default::default() }
+    }
+
     /// The parsed step (an orchestrator mistake is exit 2) and the raw result bytes (an
     /// executor mistake is a verdict, judged later).
     pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {
@@ -107,7 +116,7 @@ fn options(args: &Args) -> Options {
         command: command.clone(),
         timeout: Duration::from_secs(args.judge_timeout),
     });
-    Options { judge, scratch: args.scratch.options(), ..Options::default() }
+    Options { judge, parse: args.input.parse_options(), scratch: args.scratch.options() }
 }
 
 /// `--repo DIR` must be a repository; without it, no repository around the current directory

@@ -4,7 +4,7 @@
 use super::cursor::Raw;
 use super::parse::{Parser, quote_input};
 use super::quote::{
-    git_names, has_epoch_timestamp, header_name, strip_component, traditional_name,
+    git_names, has_epoch_timestamp, header_name, strip_components, traditional_name,
 };
 use super::{Binary, BinaryKind, DefectCode, FilePatch, IndexLine, Operation, Span};
 
@@ -86,7 +86,7 @@ fn parse_index(text: &[u8]) -> Option<IndexLine<'_>> {
 /// A `---`/`+++` name: `/dev/null` (or, in a traditional entry, an epoch timestamp) is `None`;
 /// git entries strip `a/`/`b/` (required), traditional ones strip a first component when there
 /// is one.
-fn side_name(rest: &[u8], is_git: bool) -> Result<Side, &'static str> {
+fn side_name(rest: &[u8], is_git: bool, strip: usize) -> Result<Side, &'static str> {
     let name = traditional_name(rest).ok_or("malformed quoted name")?;
     // GNU `diff -N`: an epoch timestamp marks the side where the file does not exist.
     if name == b"/dev/null" || (!is_git && has_epoch_timestamp(rest)) {
@@ -95,7 +95,7 @@ fn side_name(rest: &[u8], is_git: bool) -> Result<Side, &'static str> {
     if name.is_empty() {
         return Err("no file name");
     }
-    match strip_component(&name) {
+    match strip_components(&name, strip) {
         Some(stripped) if !stripped.is_empty() => Ok(Some(stripped.to_vec())),
         Some(_) => Err("no file name after the prefix"),
         None if is_git => Err("name without an a/ or b/ prefix"),
@@ -111,7 +111,7 @@ impl<'a> Parser<'a, '_> {
         self.entry_defects = self.out.defects.len();
         let mut file = FilePatch::empty(line.span, true);
         let mut headers = Headers::default();
-        match git_names(&line.trimmed()[b"diff --git ".len()..]) {
+        match git_names(&line.trimmed()[b"diff --git ".len()..], self.options.strip) {
             Ok(names) => headers.git = names,
             Err(why) => self.bad_path(line, why),
         }
@@ -280,8 +280,9 @@ impl<'a> Parser<'a, '_> {
             self.skip_to_entry();
             return false;
         };
-        let old = side_name(&minus.trimmed()[4..], is_git);
-        let new = side_name(&plus.trimmed()[4..], is_git);
+        let strip = self.options.strip;
+        let old = side_name(&minus.trimmed()[4..], is_git, strip);
+        let new = side_name(&plus.trimmed()[4..], is_git, strip);
         h.written =
             traditional_name(&minus.trimmed()[4..]).zip(traditional_name(&plus.trimmed()[4..]));
         self.cur.bump();

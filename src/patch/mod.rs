@@ -50,11 +50,14 @@ pub struct ParseOptions {
     pub is_strict: bool,
     /// Largest line number or count a hunk header may carry (CVE-2014-9637 shape).
     pub max_line_number: u64,
+    /// Leading path components to strip from header names (git's `-pN`): 1 removes git's
+    /// `a/`/`b/`; 0 reads names as written, for agents that write bare paths everywhere.
+    pub strip: usize,
 }
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        Self { is_strict: true, max_line_number: 100_000_000 }
+        Self { is_strict: true, max_line_number: 100_000_000, strip: 1 }
     }
 }
 

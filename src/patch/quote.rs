@@ -92,6 +92,11 @@ pub(super) fn strip_component(name: &[u8]) -> Option<&[u8]> {
     memchr::memchr(b'/', name).map(|i| &name[i + 1..])
 }
 
+/// `name` without its first `n` components (git's `-pN`); `None` when it has fewer.
+pub(super) fn strip_components(name: &[u8], n: usize) -> Option<&[u8]> {
+    (0..n).try_fold(name, |rest, _| strip_component(rest))
+}
+
 /// The name on a `---`/`+++` line: quoted, or, as git reads it, everything before a trailing
 /// timestamp (`post<TAB>image.txt.orig<TAB>2010-08-18 20:13:31 -0500` names
 /// `post<TAB>image.txt.orig`; spaces instead of the TAB before the timestamp are whitespace
@@ -149,7 +154,7 @@ pub(super) type NamePair = (Vec<u8>, Vec<u8>);
 /// The two names of a `diff --git` line (after `diff --git `), prefixes stripped. `Ok(None)`
 /// when unquoted names with spaces cannot be split (git then relies on the other headers);
 /// `Err` for malformed quoting or a name without a prefix to strip.
-pub(super) fn git_names(rest: &[u8]) -> Result<Option<NamePair>, &'static str> {
+pub(super) fn git_names(rest: &[u8], strip: usize) -> Result<Option<NamePair>, &'static str> {
     let pair = if rest.first() == Some(&b'"') {
         let (old, after) = unquote(rest).ok_or("malformed quoted name")?;
         let after = after.strip_prefix(b" ").ok_or("no space after the first quoted name")?;
@@ -161,11 +166,11 @@ pub(super) fn git_names(rest: &[u8]) -> Result<Option<NamePair>, &'static str> {
             .ok_or("malformed quoted name")?;
         Some((rest[..second.0].to_vec(), second.1))
     } else {
-        return Ok(split_unquoted(rest));
+        return Ok(split_unquoted(rest, strip));
     };
     let Some((old, new)) = pair else { return Ok(None) };
-    let old = strip_component(&old).ok_or("name without an a/ prefix")?.to_vec();
-    let new = strip_component(&new).ok_or("name without a b/ prefix")?.to_vec();
+    let old = strip_components(&old, strip).ok_or("name without an a/ prefix")?.to_vec();
+    let new = strip_components(&new, strip).ok_or("name without a b/ prefix")?.to_vec();
     Ok(Some((old, new)))
 }
 
@@ -179,11 +184,11 @@ fn second_name(s: &[u8]) -> Result<Vec<u8>, &'static str> {
 
 /// git's `git_header_name` for unquoted names: the first half (prefix stripped) must equal the
 /// second half (prefix stripped); failing that, a single space splits two different names.
-fn split_unquoted(rest: &[u8]) -> Option<NamePair> {
-    let name = strip_component(rest)?;
+fn split_unquoted(rest: &[u8], strip: usize) -> Option<NamePair> {
+    let name = strip_components(rest, strip)?;
     for (i, &b) in name.iter().enumerate() {
         if b == b' ' || b == b'\t' {
-            let second = strip_component(&name[i + 1..]);
+            let second = strip_components(&name[i + 1..], strip);
             if second == Some(&name[..i]) {
                 return Some((name[..i].to_vec(), name[..i].to_vec()));
             }
@@ -191,8 +196,8 @@ fn split_unquoted(rest: &[u8]) -> Option<NamePair> {
     }
     let mut spaces = memchr::memchr_iter(b' ', rest);
     let (Some(i), None) = (spaces.next(), spaces.next()) else { return None };
-    let old = strip_component(&rest[..i])?;
-    let new = strip_component(&rest[i + 1..])?;
+    let old = strip_components(&rest[..i], strip)?;
+    let new = strip_components(&rest[i + 1..], strip)?;
     Some((old.to_vec(), new.to_vec()))
 }
 

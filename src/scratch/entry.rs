@@ -82,6 +82,41 @@ fn implied_creation<'a>(
     Ok(Some(FilePatch { operation: Operation::Create, old_path: None, ..file.clone() }))
 }
 
+/// Whether the patch removes every file of the base directory `dir` (whose tree is `entry`):
+/// then a file may take its place, as git judges the tree after the patch.
+fn is_emptied(
+    base: &BaseTree<'_>,
+    plan: &Plan,
+    dir: &[u8],
+    entry: BaseEntry,
+) -> Result<bool, ScratchError> {
+    let tree = base
+        .repo()
+        .find_tree(entry.oid)
+        .map_err(|e| ScratchError::git("read a directory of the base tree", &e))?;
+    let mut is_emptied = true;
+    let walked = tree.walk(git2::TreeWalkMode::PreOrder, |parent, item| {
+        if item.kind() == Some(git2::ObjectType::Tree) {
+            return git2::TreeWalkResult::Ok;
+        }
+        let mut path = dir.to_vec();
+        path.push(b'/');
+        path.extend_from_slice(parent.as_bytes());
+        path.extend_from_slice(item.name_bytes());
+        if plan.is_removed(&path) {
+            git2::TreeWalkResult::Ok
+        } else {
+            is_emptied = false;
+            git2::TreeWalkResult::Abort
+        }
+    });
+    match walked {
+        Ok(()) => Ok(is_emptied),
+        Err(_) if !is_emptied => Ok(false), // stopped on purpose at a file that stays
+        Err(e) => Err(ScratchError::git("walk a directory of the base tree", &e)),
+    }
+}
+
 fn is_reading(op: Operation) -> bool {
     !matches!(op, Operation::Create)
 }
@@ -98,7 +133,13 @@ fn check_preimage(
 ) -> Result<Option<BaseEntry>, ScratchError> {
     if let (Some(new), false) = (&file.new_path, file.operation == Operation::Delete) {
         let is_target = file.operation != Operation::Modify;
-        if is_target && base.entry(new)?.is_some() && !plan.is_removed(new) {
+        let existing = if is_target { base.entry(new)? } else { None };
+        let is_free = match existing {
+            None => true,
+            Some(entry) if entry.is_tree() => is_emptied(base, plan, new, entry)?,
+            Some(_) => plan.is_removed(new),
+        };
+        if !is_free {
             let what = if file.operation == Operation::Create { "create" } else { "write" };
             outcome.reject(malformed(
                 file,

@@ -81,14 +81,23 @@ pub fn dirty_files(
             Some(e) if !e.is_tree() && e.mode != mode::GITLINK => Some((e.mode, base.blob(e.oid)?)),
             _ => None,
         };
+        // A base directory the patch empties (to put a file there): the files below it are
+        // touched paths of their own; the directory itself must still be one.
+        let is_base_dir = entry.is_some_and(super::base::BaseEntry::is_tree);
         let in_index = index.as_ref().map(|i| i.get_path(Path::new(&change.path), 0));
-        let index_differs = in_index
-            .is_some_and(|found| found.map(|e| (e.mode, e.id)) != entry.map(|e| (e.mode, e.oid)));
-        // Below a path removed first there is nothing once it is gone (the removed path itself
-        // is checked to be the base's file or link, so no directory hides there).
-        let worktree_differs = !is_below(&change.path, &removed)
-            && !worktree_matches(&worktree, &change.path, expected.as_ref())?;
-        if index_differs || worktree_differs {
+        let index_differs = !is_base_dir
+            && in_index.is_some_and(|found| {
+                found.map(|e| (e.mode, e.id)) != entry.map(|e| (e.mode, e.oid))
+            });
+        let matches = if is_base_dir {
+            worktree.metadata(&change.path)?.is_some_and(|m| m.is_dir())
+        } else {
+            // Below a path removed first there is nothing once it is gone (the removed path
+            // itself is checked to be the base's file or link, so no directory hides there).
+            is_below(&change.path, &removed)
+                || worktree_matches(&worktree, &change.path, expected.as_ref())?
+        };
+        if index_differs || !matches {
             dirty.push(change.path.clone());
         }
     }

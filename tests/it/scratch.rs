@@ -604,3 +604,52 @@ fn stated_ranges_that_overlap_are_placed_by_context_when_there_is_a_base() {
         .expect("git apply");
     assert!(applied.success(), "git applies the shifted patch too");
 }
+
+#[test]
+fn a_directory_emptied_by_the_patch_may_become_a_file() {
+    let repo = setup(&fixtures().join("scratch").join("directory_to_file"));
+    let io = tempfile::tempdir().expect("test fixture io");
+    let out = apply(&repo, "directory_to_file", io.path(), &["--index"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let staged = repo.git(&["ls-files", "--stage"]);
+    assert!(staged.contains("\tfoo\n") && !staged.contains("foo/"), "{staged}");
+    let foo = repo.path().join("foo");
+    assert_eq!(std::fs::read_to_string(&foo).expect("foo is a file"), "now a file\n");
+    let mut left: Vec<String> = std::fs::read_dir(repo.path())
+        .expect("read worktree")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".git")
+        .collect();
+    left.sort();
+    assert_eq!(left, ["foo", "keep.txt"], "no backup or temporary file is left");
+}
+
+#[test]
+fn strip_zero_reads_bare_paths_as_written() {
+    let repo = TestRepo::new();
+    repo.commit(&[("src/x.rs", "a\n")], "base");
+    let patch = "diff --git src/x.rs src/x.rs\n--- src/x.rs\n+++ src/x.rs\n@@ -1 +1 @@\n-a\n+b\n";
+    let files = ["src/x.rs"];
+    let result = json!({"mode": "apply", "success": true, "patch": patch, "filesWritten": files,
+        "filesTouched": files, "summary": "bare paths"});
+    let step = json!({"description": "Change a to b in src/x.rs", "mode": "apply"});
+    let io = tempfile::tempdir().expect("test fixture io");
+    std::fs::write(io.path().join("s.json"), step.to_string()).expect("step");
+    std::fs::write(io.path().join("r.json"), result.to_string()).expect("result");
+    let run = |command: &str, strip: &str| {
+        repo.patchgate()
+            .args([command, "--strip", strip, "--step"])
+            .arg(io.path().join("s.json"))
+            .arg("--result")
+            .arg(io.path().join("r.json"))
+            .output()
+            .expect("run patchgate")
+    };
+    let default = run("validate", "1");
+    assert_eq!(code(&default), 1, "with -p1 the names lose src/");
+    let validated = run("validate", "0");
+    assert_eq!(code(&validated), 0, "{}", String::from_utf8_lossy(&validated.stdout));
+    let applied = run("apply", "0");
+    assert_eq!(code(&applied), 0, "{}", String::from_utf8_lossy(&applied.stderr));
+    assert_eq!(std::fs::read_to_string(repo.path().join("src/x.rs")).expect("x.rs"), "b\n");
+}

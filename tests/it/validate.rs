@@ -448,3 +448,37 @@ fn a_short_hunk_is_blamed_on_its_own_file_not_the_next() {
     assert!(reason.starts_with("malformed: a.txt hunk 1 (patch line 4)"), "{reason}");
     assert!(reason.contains("another header starts at line 8"), "{reason}");
 }
+
+#[test]
+fn a_creation_without_a_mode_line_is_noted_in_the_report() {
+    let io = tempfile::tempdir().expect("tempdir");
+    let patch = "--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1 @@\n+echo hi\n";
+    let result = json!({"mode": "apply", "success": true, "patch": patch,
+        "filesWritten": ["run.sh"], "filesTouched": ["run.sh"], "summary": "script"});
+    let (step, result_file, report) =
+        (io.path().join("s.json"), io.path().join("r.json"), io.path().join("report.json"));
+    std::fs::write(&step, json!({"description": "Add run.sh"}).to_string()).expect("step");
+    std::fs::write(&result_file, result.to_string()).expect("result");
+    let repo = TestRepo::new();
+    repo.commit(&[("README", "r\n")], "base");
+    let out = repo
+        .patchgate()
+        .args(["validate", "--step"])
+        .arg(&step)
+        .arg("--result")
+        .arg(&result_file)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .expect("run patchgate");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(&report).expect("report")).expect("json");
+    let codes: Vec<&str> = report["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"mode_defaulted"), "{codes:?}");
+}

@@ -2,9 +2,10 @@
 //! and apply it only when a person named the rule of every violation that remains.
 
 use super::{ApplyArgs, emit, load, unknown_rule};
-use crate::cli::apply::land;
+use crate::cli::apply::{Target, land};
 use crate::cli::{CliError, CliResult};
 use patchgate::config::Config;
+use patchgate::patch::ParseOptions;
 use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
 use patchgate::report::{Exit, to_json_pretty};
 use patchgate::review::{Entry, Override, OverrideDecision, Store, decide_override};
@@ -37,8 +38,8 @@ pub(super) fn run(
     // An override decides whether a rule may be ignored; it cannot make a patch apply that
     // does not (`land` checks it against HEAD once more).
     let patch = entry.patch().unwrap_or_default();
-    let changes =
-        land(repository, &config, &step, &patch, &scratch::Options::default(), args.index)?;
+    let target = Target { repo: repository, config: &config, step: &step, with_index: args.index };
+    let changes = land(&target, &patch, &ParseOptions::default(), &scratch::Options::default())?;
     outcome.action = "applied";
     outcome.files = changes.into_iter().map(|c| c.path).collect();
     let overridden = decision.remaining.iter().map(|(v, _)| v.reason()).collect();

@@ -32,12 +32,12 @@ fn quote_round_trips() {
 #[test]
 fn git_names_split_like_git() {
     let pair = |a: &str, b: &str| Some((a.as_bytes().to_vec(), b.as_bytes().to_vec()));
-    assert_eq!(git_names(b"a/x y b/x y"), Ok(pair("x y", "x y")));
-    assert_eq!(git_names(b"a/old b/new"), Ok(pair("old", "new")));
-    assert_eq!(git_names(br#""a/caf\303\251" "b/caf\303\251""#), Ok(pair("café", "café")));
-    assert_eq!(git_names(br#"a/plain "b/sp\tc""#), Ok(pair("plain", "sp\tc")));
-    assert_eq!(git_names(b"a/x y b/z w"), Ok(None));
-    assert!(git_names(br#""a/unterminated b/x"#).is_err());
+    assert_eq!(git_names(b"a/x y b/x y", 1), Ok(pair("x y", "x y")));
+    assert_eq!(git_names(b"a/old b/new", 1), Ok(pair("old", "new")));
+    assert_eq!(git_names(br#""a/caf\303\251" "b/caf\303\251""#, 1), Ok(pair("café", "café")));
+    assert_eq!(git_names(br#"a/plain "b/sp\tc""#, 1), Ok(pair("plain", "sp\tc")));
+    assert_eq!(git_names(b"a/x y b/z w", 1), Ok(None));
+    assert!(git_names(br#""a/unterminated b/x"#, 1).is_err());
 }
 
 #[test]
