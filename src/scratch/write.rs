@@ -90,7 +90,9 @@ pub fn dirty_files(
                 found.map(|e| (e.mode, e.id)) != entry.map(|e| (e.mode, e.oid))
             });
         let matches = if is_base_dir {
+            // Untracked files below it would be deleted with it: git refuses too.
             worktree.metadata(&change.path)?.is_some_and(|m| m.is_dir())
+                && worktree.holds_only(&change.path, &removed)?
         } else {
             // Below a path removed first there is nothing once it is gone (the removed path
             // itself is checked to be the base's file or link, so no directory hides there).

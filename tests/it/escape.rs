@@ -282,3 +282,24 @@ fn a_link_replaced_by_a_directory_is_removed_before_the_directory_is_made() {
     assert_eq!(std::fs::read_to_string(scene.repo.path().join("d/f")).expect("d/f"), "f\n");
     assert_eq!(scene.repo.git(&["status", "--porcelain"]), "D  d\nA  d/f\n");
 }
+
+#[test]
+fn a_directory_replaced_by_a_file_keeps_untracked_files_below_it() {
+    let scene = Scene::new(&[("foo/a", "a\n"), ("foo/b", "b\n")], "");
+    scene.repo.write("foo/sub/untracked.txt", "mine\n");
+    let delete = |p: &str, line: &str| {
+        format!(
+            "diff --git a/{p} b/{p}\ndeleted file mode 100644\n--- a/{p}\n+++ /dev/null\n@@ -1 +0,0 @@\n-{line}\n"
+        )
+    };
+    let patch =
+        format!("{}{}{}", delete("foo/a", "a"), delete("foo/b", "b"), create("foo", "now a file"));
+    let before = snapshot(scene.repo.path());
+    let out = scene.apply(&patch, &["foo/a", "foo/b", "foo"]);
+    assert_refusal(&out, Refusal::Unsafe("worktree_dirty"));
+    let mut after = snapshot(scene.repo.path());
+    after.retain(|p, _| !p.starts_with(scene.repo.path().join(".git")));
+    let mut before = before;
+    before.retain(|p, _| !p.starts_with(scene.repo.path().join(".git")));
+    assert_eq!(after, before, "the worktree is as it was");
+}
