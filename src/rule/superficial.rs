@@ -39,12 +39,13 @@ impl Decider {
 }
 
 /// Classify one file entry's edit, on its syntax tree when patchgate has the file's grammar.
-/// The line fallback runs first: when it sees code in a large edit, nothing is parsed (a
-/// comment-only edit the lines mistake for code is a small one: a hunk inside a block comment
-/// opened above it).
+/// The line fallback runs first: when it sees code, nothing is parsed, unless the edit is small
+/// and made of lines that read like comment text (the lines cannot see a block comment opened
+/// above the hunk).
 pub(super) fn classify(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Change, Decider) {
     let by_lines = classify_lines(file);
-    if by_lines == Change::Code && file.added() + file.removed() > MAX_PARSED_EDIT {
+    let is_small = file.added() + file.removed() <= MAX_PARSED_EDIT;
+    if by_lines == Change::Code && !(is_small && changes_look_like_comment_text(file)) {
         return (by_lines, Decider::Lines);
     }
     let name = String::from_utf8_lossy(file.path()).into_owned();
@@ -54,6 +55,17 @@ pub(super) fn classify(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Change
         Some(change) => (change, Decider::Syntax(grammar.name)),
         None => (by_lines, Decider::Lines),
     }
+}
+
+/// Whether every changed line starts like comment text (` * two`, `// x`, `# x`): the one case
+/// where the lines can call code what the syntax tree calls a comment (a hunk inside a block
+/// comment opened above it). Any other edit the lines call code is code, and is not parsed.
+fn changes_look_like_comment_text(file: &FilePatch<'_>) -> bool {
+    const STARTS: [&[u8]; 8] = [b"*", b"//", b"#", b"/*", b"--", b"\"\"\"", b"'''", b"<!--"];
+    file.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind != LineKind::Context).all(|l| {
+        let text = l.text.trim_ascii();
+        text.is_empty() || STARTS.iter().any(|s| text.starts_with(s))
+    })
 }
 
 /// Edits the line fallback calls code are parsed up to this many changed lines.
@@ -133,7 +145,8 @@ struct Syntax {
 /// language where indentation is syntax: re-indenting a YAML block or a Makefile recipe is a
 /// real change.
 fn push_indent(out: &mut String, text: &str, syntax: &Syntax) {
-    if syntax.is_indented {
+    // A blank line has no indentation to speak of.
+    if syntax.is_indented && !text.trim().is_empty() {
         out.push('\u{1}');
         let indent = text.chars().take_while(|c| matches!(c, ' ' | '\t'));
         out.extend(indent.map(|c| if c == '\t' { 't' } else { 's' }));
