@@ -499,6 +499,35 @@ fn a_failed_commit_restores_the_worktree_byte_for_byte() {
 }
 
 #[test]
+fn a_link_replaced_by_a_directory_is_set_aside_first_and_restored_on_failure() {
+    let r = repo(&[("a.txt", "a\n"), ("d", "@a.txt")]);
+    let changes = vec![
+        FileChange { path: "d".into(), mode: None, content: None },
+        FileChange {
+            path: "d/f".into(),
+            mode: Some(mode::FILE),
+            content: Some(Content::Bytes(b"f\n".to_vec())),
+        },
+    ];
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    assert!(dirty_files(&base, r.dir.path(), &changes, false).unwrap().is_empty());
+    let link = r.dir.path().join("d");
+    for step in 0..2 {
+        write::FAIL_COMMIT_AT.with(|c| c.set(Some(step)));
+        assert!(apply_to_worktree(&base, r.dir.path(), &changes, false).is_err());
+        assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("a.txt"), "step {step}");
+        let names: Vec<_> =
+            std::fs::read_dir(r.dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 3, "no backup or temporary left at step {step}: {names:?}");
+    }
+    write::FAIL_COMMIT_AT.with(|c| c.set(None));
+    apply_to_worktree(&base, r.dir.path(), &changes, false).unwrap();
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_dir());
+    assert_eq!(std::fs::read(link.join("f")).unwrap(), b"f\n");
+    assert_eq!(std::fs::read(r.dir.path().join("a.txt")).unwrap(), b"a\n", "not written through");
+}
+
+#[test]
 fn dirty_files_names_edits_and_untracked_targets() {
     let r = repo(&[("a.txt", "a\n")]);
     let changes = changes_for(

@@ -10,6 +10,7 @@
 use cap_fs_ext::DirExt;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, Metadata, OpenOptions, OpenOptionsExt};
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -134,6 +135,15 @@ impl Worktree {
         }
     }
 
+    /// Whether the directory at `path` holds nothing but entries named in `allowed`
+    /// (repository-relative) and directories that themselves hold only such entries: what a
+    /// patch that turns the directory into a file may remove, and nothing of the user's.
+    pub fn holds_only(&self, path: &str, allowed: &HashSet<&str>) -> Result<bool, PathRefused> {
+        let parent = self.parent(path, None)?;
+        let dir = parent.dir.open_dir_nofollow(parent.name).map_err(|e| io_refused(path, e))?;
+        holds_only(&dir, path, allowed).map_err(|e| io_refused(path, e))
+    }
+
     /// The content of the regular file at `path`.
     pub fn read(&self, path: &str) -> Result<Vec<u8>, PathRefused> {
         let parent = self.parent(path, None)?;
@@ -145,6 +155,25 @@ impl Worktree {
         let parent = self.parent(path, None)?;
         parent.dir.read_link_contents(parent.name).map_err(|e| io_refused(path, e))
     }
+}
+
+fn holds_only(dir: &Dir, path: &str, allowed: &HashSet<&str>) -> io::Result<bool> {
+    for entry in dir.entries()? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { return Ok(false) };
+        let child = format!("{path}/{name}");
+        if allowed.contains(child.as_str()) {
+            continue;
+        }
+        // The entry's own type: a link to a directory is not looked into, it is the user's.
+        if !entry.file_type()?.is_dir()
+            || !holds_only(&dir.open_dir_nofollow(name)?, &child, allowed)?
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Write a new entry named `.<name>.patchgate-<random>.<what>` in `dir`, created exclusively

@@ -2,16 +2,22 @@
 //! [`Worktree`](super::worktree::Worktree) only: no component of any path is followed if it is a
 //! symbolic link, so nothing is written outside the repository.
 //!
-//! Three phases: *prepare* writes every new file to a temporary file beside its target (making
-//! missing directories); *commit* moves each existing target to a backup beside it and renames
-//! the temporary file into place; *finish* drops the backups. A failure in any phase (or in the
+//! Four phases: *set aside* moves every path the patch removes to a backup beside it first, as
+//! git removes before it creates (so a link the patch deletes gives way to a real directory of
+//! the same name instead of being written through); *prepare* writes every new file to a
+//! temporary file beside its target (making missing directories); *commit* moves each existing
+//! target to a backup beside it and renames the temporary file into place; *finish* drops the
+//! backups. A failure in any phase (or in the
 //! index update that follows the commit) undoes what was done, in reverse order, so the worktree
 //! is byte for byte as before.
 
 use super::base::{BaseTree, mode};
-use super::worktree::{Entry, PathRefused, Worktree, link_stays_inside, random_name, write_new};
+use super::worktree::{
+    Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
+};
 use super::{Content, FileChange, ScratchError};
 use cap_fs_ext::DirExt;
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -67,6 +73,7 @@ pub fn dirty_files(
     } else {
         None
     };
+    let removed = removed_paths(changes);
     let mut dirty = Vec::new();
     for change in changes {
         let entry = base.entry(change.path.as_bytes())?;
@@ -83,15 +90,30 @@ pub fn dirty_files(
                 found.map(|e| (e.mode, e.id)) != entry.map(|e| (e.mode, e.oid))
             });
         let matches = if is_base_dir {
+            // Untracked files below it would be deleted with it: git refuses too.
             worktree.metadata(&change.path)?.is_some_and(|m| m.is_dir())
+                && worktree.holds_only(&change.path, &removed)?
         } else {
-            worktree_matches(&worktree, &change.path, expected.as_ref())?
+            // Below a path removed first there is nothing once it is gone (the removed path
+            // itself is checked to be the base's file or link, so no directory hides there).
+            is_below(&change.path, &removed)
+                || worktree_matches(&worktree, &change.path, expected.as_ref())?
         };
         if index_differs || !matches {
             dirty.push(change.path.clone());
         }
     }
     Ok(dirty)
+}
+
+/// The paths the patch removes (deletions, rename sources).
+fn removed_paths(changes: &[FileChange]) -> HashSet<&str> {
+    changes.iter().filter(|c| c.content.is_none()).map(|c| c.path.as_str()).collect()
+}
+
+/// Whether a proper parent of `path` is in `removed`.
+fn is_below(path: &str, removed: &HashSet<&str>) -> bool {
+    path.match_indices('/').any(|(i, _)| removed.contains(&path[..i]))
 }
 
 fn open(root: &Path) -> Result<Worktree, WorktreeError> {
@@ -149,7 +171,8 @@ pub fn apply_to_worktree(
 ) -> Result<(), WorktreeError> {
     let worktree = open(root)?;
     let mut tx = Transaction::default();
-    let result = prepare(base, &worktree, changes, &mut tx)
+    let result = set_aside_removals(&worktree, changes, &mut tx)
+        .and_then(|()| prepare(base, &worktree, changes, &mut tx))
         .and_then(|temps| commit(&worktree, changes, &temps, &mut tx))
         .and_then(|()| if with_index { update_index(base.repo(), changes) } else { Ok(()) });
     match result {
@@ -177,7 +200,32 @@ fn beside(path: &str, name: &str) -> String {
     }
 }
 
-/// Phase 1: every new file written beside its target. Returns the temporary paths.
+/// Phase 1: every path the patch removes moved to a backup beside it.
+fn set_aside_removals(
+    worktree: &Worktree,
+    changes: &[FileChange],
+    tx: &mut Transaction,
+) -> Result<(), WorktreeError> {
+    for change in changes.iter().filter(|c| c.content.is_none()) {
+        let parent = worktree.parent(&change.path, None)?;
+        move_aside(&parent, &change.path, tx)?;
+    }
+    Ok(())
+}
+
+/// Move the entry at `path` (if any) to a random backup name beside it, recorded in `tx`.
+fn move_aside(parent: &Parent<'_>, path: &str, tx: &mut Transaction) -> Result<(), WorktreeError> {
+    let (dir, name) = (&parent.dir, parent.name);
+    if dir.symlink_metadata(name).is_ok() {
+        let backup = random_name(name, "bak");
+        dir.rename(name, dir, &backup).map_err(io_error("move aside", path))?;
+        let backup = beside(path, &backup);
+        tx.done.push(Done::MovedAside { target: path.to_owned(), backup });
+    }
+    Ok(())
+}
+
+/// Phase 2: every new file written beside its target. Returns the temporary paths.
 fn prepare(
     base: &BaseTree<'_>,
     worktree: &Worktree,
@@ -222,7 +270,7 @@ fn prepare(
     Ok(temps)
 }
 
-/// Phase 2: move each existing target aside, put each new file in place.
+/// Phase 3: move each existing target aside, put each new file in place.
 fn commit(
     worktree: &Worktree,
     changes: &[FileChange],
@@ -235,19 +283,14 @@ fn commit(
             return Err(io_error("commit", &change.path)(std::io::Error::other("injected")));
         }
         let _ = step;
+        // Removals were set aside in phase 1.
+        let Some(temp) = temp else { continue };
         let parent = worktree.parent(&change.path, None)?;
+        move_aside(&parent, &change.path, tx)?;
+        let temp_name = temp.rsplit('/').next().unwrap_or(temp);
         let (dir, name) = (&parent.dir, parent.name);
-        if dir.symlink_metadata(name).is_ok() {
-            let backup = random_name(name, "bak");
-            dir.rename(name, dir, &backup).map_err(io_error("move aside", &change.path))?;
-            let backup = beside(&change.path, &backup);
-            tx.done.push(Done::MovedAside { target: change.path.clone(), backup });
-        }
-        if let Some(temp) = temp {
-            let temp_name = temp.rsplit('/').next().unwrap_or(temp);
-            dir.rename(temp_name, dir, name).map_err(io_error("write", &change.path))?;
-            tx.done.push(Done::Placed { temp: temp.clone(), target: change.path.clone() });
-        }
+        dir.rename(temp_name, dir, name).map_err(io_error("write", &change.path))?;
+        tx.done.push(Done::Placed { temp: temp.clone(), target: change.path.clone() });
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 mod contract;
 mod escape;
+mod escape_git;
 mod guard;
 mod hook;
 mod layers;

@@ -58,6 +58,14 @@ impl TestRepo {
         repo
     }
 
+    /// [`TestRepo::new`] in a fresh directory below `parent`, so `..` from the root is `parent`.
+    pub fn new_in(parent: &Path) -> Self {
+        let dir = tempfile::tempdir_in(parent).expect("tempdir");
+        let repo = Self { dir };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
     /// The working tree's root.
     pub fn path(&self) -> &Path {
         self.dir.path()
