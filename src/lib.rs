@@ -39,7 +39,7 @@
 //!
 //! - [`path`] (path safety, glob sets), [`step`] (the step and result types), [`config`]
 //!   (`.patchgate.toml`), [`repo`] (opening the repository), [`finding`] (violations, notes,
-//!   verdicts), [`patch`] (the strict unified-diff parser), [`declare`] (declarations);
+//!   verdicts), [`json`] (strict JSON input), [`patch`] (the strict unified-diff parser), [`declare`] (declarations);
 //! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
@@ -51,6 +51,7 @@
 pub mod config;
 pub mod declare;
 pub mod finding;
+pub mod json;
 pub mod patch;
 pub mod path;
 pub mod repo;

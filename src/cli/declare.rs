@@ -90,6 +90,10 @@ fn collect(args: &Args) -> Result<Vec<(String, Vec<String>)>, CliError> {
 /// The string array `field` of the JSON object in `file`.
 fn list_field(file: &str, what: &str, field: &str) -> Result<Vec<String>, CliError> {
     let bytes = read_input(file, what)?;
+    if let Some(key) = patchgate::json::duplicate_key(&bytes) {
+        let message = format!("the {what} '{file}' names '{key}' twice; give each field once");
+        return Err(CliError::input("duplicate_key", message));
+    }
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
         CliError::input("invalid_json", format!("the {what} '{file}' is not JSON: {e}"))
     })?;

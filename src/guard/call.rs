@@ -104,6 +104,9 @@ pub fn parse_call(
     protocol: Option<Protocol>,
     fallback_cwd: &Path,
 ) -> Result<ToolCall, GuardError> {
+    if let Some(key) = crate::json::duplicate_key(bytes) {
+        return Err(GuardError::Payload(format!("the payload names '{key}' twice")));
+    }
     let payload: Value = serde_json::from_slice(bytes)
         .map_err(|e| GuardError::Payload(format!("stdin is not one JSON object ({e})")))?;
     if !payload.is_object() {

@@ -28,6 +28,12 @@ enum Kind {
 
 /// Decode the raw result, or say every way it does not fit the schema.
 pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
+    if let Some(key) = crate::json::duplicate_key(raw) {
+        return Err(vec![violation(
+            "duplicate_key",
+            format!("result names '{key}' twice; send each field once"),
+        )]);
+    }
     let value: Value = serde_json::from_slice(raw).map_err(|e| {
         vec![violation(
             "not_json",

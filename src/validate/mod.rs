@@ -118,6 +118,9 @@ fn invalid_step(message: impl Into<String>) -> ValidateError {
 
 /// Decode the orchestrator's step JSON; unknown fields and wrong types are refused.
 pub fn read_step(bytes: &[u8]) -> Result<Step, ValidateError> {
+    if let Some(key) = crate::json::duplicate_key(bytes) {
+        return Err(invalid_step(format!("the step names '{key}' twice; give each field once")));
+    }
     let step: Step = serde_json::from_slice(bytes)
         .map_err(|e| invalid_step(format!("{e}; the step must fit schemas/step.schema.json")))?;
     if step.description.trim().is_empty() {

@@ -564,3 +564,17 @@ fn a_policy_that_is_not_a_regular_file_never_hangs_the_guard() {
     let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
     assert!(message.contains("not a regular file"), "{message}");
 }
+
+#[test]
+fn a_payload_naming_a_key_twice_is_denied() {
+    let repo = project();
+    let root = root(&repo);
+    // A reader that keeps the first `file_path` sees README.md; one that keeps the last, /etc.
+    let payload = format!(
+        r#"{{"session_id": "d", "cwd": "{root}", "tool_name": "Write", "tool_input": {{"file_path": "README.md", "file_path": "/etc/passwd"}}}}"#
+    );
+    let out = guard(&repo, "generic", &payload);
+    assert_eq!((code(&out), error_code(&out)), (2, json!("GUARD_ERROR")));
+    let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("tool_input.file_path"), "{message}");
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Layers, lowest first. A module may use modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    &["path", "finding"],
+    &["path", "finding", "json"],
     &["step", "config", "repo", "patch", "declare"],
     &["rule", "contract"],
     &["scratch"],

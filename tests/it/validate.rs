@@ -482,3 +482,14 @@ fn a_creation_without_a_mode_line_is_noted_in_the_report() {
         .collect();
     assert!(codes.contains(&"mode_defaulted"), "{codes:?}");
 }
+
+#[test]
+fn a_step_naming_a_key_twice_is_refused_input() {
+    let io = tempfile::tempdir().expect("tempdir");
+    let step = io.path().join("s.json");
+    std::fs::write(&step, r#"{"description": "a", "description": "b"}"#).expect("step");
+    let step = step.display().to_string();
+    let out = validate(&["--step", &step, "--result", &case_file("accepted", "result.json")]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr_line(&out).contains("'description' twice"));
+}
