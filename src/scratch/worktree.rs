@@ -274,7 +274,10 @@ mod tests {
     fn link_targets_must_stay_inside() {
         assert!(link_stays_inside("a/l", b"../b"));
         assert!(link_stays_inside("a/b/l", b"../../c/./d"));
-        assert!(!link_stays_inside("a/b/l", b"../c/../d"), "`c` may be a link: `c/..` is not lexical");
+        assert!(
+            !link_stays_inside("a/b/l", b"../c/../d"),
+            "`c` may be a link: `c/..` is not lexical"
+        );
         assert!(!link_stays_inside("l", b"evil/../x"));
         assert!(link_stays_inside("l", b"sub/x"));
         assert!(!link_stays_inside("a/l", b"../../b"));

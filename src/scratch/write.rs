@@ -295,7 +295,10 @@ fn commit(
     Ok(())
 }
 
-pub(super) fn update_index(repo: &git2::Repository, changes: &[FileChange]) -> Result<(), WorktreeError> {
+pub(super) fn update_index(
+    repo: &git2::Repository,
+    changes: &[FileChange],
+) -> Result<(), WorktreeError> {
     let fail = |e: git2::Error| WorktreeError::Index { reason: e.message().to_owned() };
     let mut index = repo.index().map_err(fail)?;
     for change in changes {
