@@ -528,6 +528,26 @@ fn a_link_replaced_by_a_directory_is_set_aside_first_and_restored_on_failure() {
 }
 
 #[test]
+fn staging_refuses_content_other_than_what_was_written() {
+    let r = repo(&[("a.txt", "a\n")]);
+    let before = r.repo.index().unwrap().get_path(Path::new("a.txt"), 0).unwrap().id;
+    // What a swap between the write and the staging would leave: other bytes at the path.
+    std::fs::write(r.dir.path().join("a.txt"), "swapped\n").unwrap();
+    let written = b"b\n".to_vec();
+    let changes = [FileChange {
+        path: "a.txt".into(),
+        mode: Some(mode::FILE),
+        content: Some(Content::Bytes(written.clone())),
+    }];
+    let err = write::update_index(&r.repo, &changes).unwrap_err();
+    assert!(matches!(err, WorktreeError::Index { .. }), "{err}");
+    let on_disk = git2::Index::open(&r.repo.path().join("index")).unwrap();
+    assert_eq!(on_disk.get_path(Path::new("a.txt"), 0).unwrap().id, before, "index not written");
+    std::fs::write(r.dir.path().join("a.txt"), &written).unwrap();
+    write::update_index(&r.repo, &changes).unwrap();
+}
+
+#[test]
 fn dirty_files_names_edits_and_untracked_targets() {
     let r = repo(&[("a.txt", "a\n")]);
     let changes = changes_for(

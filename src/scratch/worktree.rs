@@ -235,21 +235,28 @@ pub(super) fn random_name(name: &str, what: &str) -> String {
 }
 
 /// Whether a link at `path` pointing at `target` stays inside the repository: relative, and
-/// never climbing above the root (`a/l -> ../b` does not; `a/l -> ../../b` does).
+/// never climbing above the root (`a/l -> ../b` does not; `a/l -> ../../b` does). A `..` after a
+/// named component (`x/../b`) is refused too: the system resolves it after following `x`,
+/// which may itself be a link (`x -> /outside/dir` makes `x/..` be `/outside`).
 #[must_use]
 pub fn link_stays_inside(path: &str, target: &[u8]) -> bool {
     if target.first() == Some(&b'/') || target.is_empty() {
         return false;
     }
     let mut depth = path.matches('/').count();
+    let mut is_named = false;
     for component in target.split(|&b| b == b'/') {
         match component {
             b"" | b"." => {}
+            b".." if is_named => return false,
             b".." => match depth.checked_sub(1) {
                 Some(d) => depth = d,
                 None => return false,
             },
-            _ => depth += 1,
+            _ => {
+                depth += 1;
+                is_named = true;
+            }
         }
     }
     true
@@ -267,6 +274,11 @@ mod tests {
     fn link_targets_must_stay_inside() {
         assert!(link_stays_inside("a/l", b"../b"));
         assert!(link_stays_inside("a/b/l", b"../../c/./d"));
+        assert!(
+            !link_stays_inside("a/b/l", b"../c/../d"),
+            "`c` may be a link: `c/..` is not lexical"
+        );
+        assert!(!link_stays_inside("l", b"evil/../x"));
         assert!(link_stays_inside("l", b"sub/x"));
         assert!(!link_stays_inside("a/l", b"../../b"));
         assert!(!link_stays_inside("l", b".."));

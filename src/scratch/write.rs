@@ -295,17 +295,42 @@ fn commit(
     Ok(())
 }
 
-fn update_index(repo: &git2::Repository, changes: &[FileChange]) -> Result<(), WorktreeError> {
+pub(super) fn update_index(
+    repo: &git2::Repository,
+    changes: &[FileChange],
+) -> Result<(), WorktreeError> {
     let fail = |e: git2::Error| WorktreeError::Index { reason: e.message().to_owned() };
     let mut index = repo.index().map_err(fail)?;
     for change in changes {
         let path = Path::new(&change.path);
-        match change.content {
-            Some(_) => index.add_path(path).map_err(fail)?,
+        match &change.content {
+            Some(content) => {
+                index.add_path(path).map_err(fail)?;
+                check_staged(&index, change, content)?;
+            }
             None => index.remove_path(path).map_err(fail)?,
         }
     }
     index.write().map_err(fail)
+}
+
+/// libgit2 stages a file by reading it again by path: make sure what it read is what was
+/// written (a directory swapped for a link in between would stage another file's content).
+fn check_staged(
+    index: &git2::Index,
+    change: &FileChange,
+    content: &Content,
+) -> Result<(), WorktreeError> {
+    let written = match content {
+        Content::Bytes(bytes) => git2::Oid::hash_object(git2::ObjectType::Blob, bytes),
+        Content::Blob(oid) => Ok(*oid),
+    };
+    let staged = index.get_path(Path::new(&change.path), 0);
+    if written.ok().zip(staged).is_some_and(|(oid, entry)| entry.id == oid) {
+        return Ok(());
+    }
+    let reason = format!("'{}' changed in the worktree while it was being staged", change.path);
+    Err(WorktreeError::Index { reason })
 }
 
 impl Transaction {

@@ -303,3 +303,17 @@ fn a_directory_replaced_by_a_file_keeps_untracked_files_below_it() {
     before.retain(|p, _| !p.starts_with(scene.repo.path().join(".git")));
     assert_eq!(after, before, "the worktree is as it was");
 }
+
+#[test]
+fn a_link_target_climbing_out_through_another_link_is_not_written() {
+    // `x -> evil/../secret.txt` looks inside, but `evil` is a link to `<outside>/sub`, so the
+    // system reads `<outside>/secret.txt` through `x`.
+    let scene = Scene::new(&[("README", "r\n")], "[rules]\nallow_symlinks = true\n");
+    std::fs::create_dir(scene.outside.path().join("sub")).expect("sub");
+    symlink(scene.outside.path().join("sub"), scene.repo.path().join("evil")).expect("link");
+    let patch = "diff --git a/x b/x\nnew file mode 120000\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+evil/../secret.txt\n\\ No newline at end of file\n";
+    let before = scene.canary();
+    let out = scene.apply(patch, &["x"]);
+    scene.assert_refused(&out, &before, Refusal::Unsafe("unsafe_path"));
+    assert!(std::fs::symlink_metadata(scene.repo.path().join("x")).is_err(), "no link written");
+}
