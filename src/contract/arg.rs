@@ -538,11 +538,13 @@ fn path_error_pattern(code: crate::path::PathErrorCode) -> RejectedPattern {
         C::HomeDir => RejectedPattern::HomeDir,
         C::GitDir => RejectedPattern::GitDir,
         C::NulByte => RejectedPattern::NulByte,
-        C::ControlByte | C::InvalidUtf8 => RejectedPattern::ControlCharacter,
+        // The argument table has no names of its own for a too long path: the nearest one.
+        C::ControlByte | C::InvalidUtf8 | C::TooLong => RejectedPattern::ControlCharacter,
         C::PercentEncoded => RejectedPattern::PercentEncodedSegment,
         C::Backslash => RejectedPattern::PathSeparator,
         C::LookalikeSeparator => RejectedPattern::FullwidthSeparator,
         C::PathTraversal => RejectedPattern::PathTraversal,
+        C::ShellSubstitution => RejectedPattern::EncodedShellMetacharacter,
     }
 }
 

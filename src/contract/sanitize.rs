@@ -41,10 +41,14 @@ pub struct TooLong {
 
 /// Seed 004's `sanitize_user_input`: refuse content over `max_length` characters (counted as
 /// Python counts them: Unicode scalar values), remove NUL bytes, normalise CRLF and CR to LF.
+/// Beyond the seed, every other control character but TAB and LF is removed too (ESC, BEL, the
+/// C1 range): agent text shown in a terminal or a report must not carry escape sequences that
+/// rewrite what the reader sees.
 ///
 /// ```
 /// use patchgate::contract::sanitize;
 /// assert_eq!(sanitize("a\r\nb\rc\0", 100).unwrap(), "a\nb\nc");
+/// assert_eq!(sanitize("\u{1b}[2Jok\u{7}\tdone", 100).unwrap(), "[2Jok\tdone");
 /// assert!(sanitize("abc", 2).is_err());
 /// ```
 pub fn sanitize(content: &str, max_length: usize) -> Result<String, TooLong> {
@@ -52,5 +56,6 @@ pub fn sanitize(content: &str, max_length: usize) -> Result<String, TooLong> {
     if length > max_length {
         return Err(TooLong { max_length, length });
     }
-    Ok(content.replace('\0', "").replace("\r\n", "\n").replace('\r', "\n"))
+    let lines = content.replace("\r\n", "\n").replace('\r', "\n");
+    Ok(lines.chars().filter(|c| !c.is_control() || matches!(c, '\n' | '\t')).collect())
 }

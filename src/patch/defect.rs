@@ -105,6 +105,8 @@ codes! {
         HeaderMismatch => "header_mismatch",
         /// A git entry's `---`/`+++` lines lack the `a/`/`b/` prefixes (`--- src/x.rs`).
         MissingPrefix => "missing_prefix",
+        /// An added or removed line holds a NUL byte (binary content as a text hunk).
+        NulInText => "nul_in_text",
         /// Old and new path differ without `rename`/`copy` headers.
         ImplicitRename => "implicit_rename",
         /// `rename from` without `rename to`, `copy to` without `copy from`, ...

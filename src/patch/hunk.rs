@@ -215,6 +215,13 @@ impl<'a> Parser<'a, '_> {
                 LineKind::Remove => (old, has_change) = (old - 1, true),
             }
             let text = line.text.get(1..).unwrap_or_default();
+            if kind != LineKind::Context && memchr::memchr(0, text).is_some() {
+                // Binary content smuggled into a text hunk: git would treat the file as binary.
+                let message = "a hunk line holds a NUL byte; binary content cannot travel as \
+                               text: send a binary patch (git diff --binary)"
+                    .to_owned();
+                self.defect(DefectCode::NulInText, line.span, message);
+            }
             hunk.lines.push(Line { kind, text, has_newline: true, line: line.span.line });
             self.cur.bump();
         }

@@ -4,6 +4,11 @@
 
 use super::{PathError, PathErrorCode, RepoPath, display_bytes};
 
+/// The longest component most file systems store (ext4, APFS, NTFS: 255).
+const MAX_COMPONENT_BYTES: usize = 255;
+/// Linux's `PATH_MAX`.
+const MAX_PATH_BYTES: usize = 4096;
+
 /// Check and normalise a repository-relative path given as text.
 pub fn check(raw: &str) -> Result<RepoPath, PathError> {
     check_bytes(raw.as_bytes())
@@ -53,6 +58,18 @@ pub fn check_bytes(raw: &[u8]) -> Result<RepoPath, PathError> {
         return fail(
             PathErrorCode::AbsolutePath,
             "is absolute; give it relative to the repository root",
+        );
+    }
+    if text.contains("$(") || text.contains('`') {
+        return fail(
+            PathErrorCode::ShellSubstitution,
+            "contains '$(' or a backtick, which a shell runs as a command; name the file without it",
+        );
+    }
+    if text.len() > MAX_PATH_BYTES || text.split('/').any(|c| c.len() > MAX_COMPONENT_BYTES) {
+        return fail(
+            PathErrorCode::TooLong,
+            "is longer than a file system holds (255 bytes per component, 4096 in all); shorten it",
         );
     }
     if text.starts_with('~') {

@@ -114,6 +114,11 @@ pub enum PathErrorCode {
     LookalikeSeparator,
     /// Not valid UTF-8.
     InvalidUtf8,
+    /// `$(` or a backtick: a shell would run the name as a command wherever it is pasted
+    /// unquoted into a script.
+    ShellSubstitution,
+    /// Longer than a file system can hold: a component over 255 bytes or a path over 4096.
+    TooLong,
 }
 
 impl PathErrorCode {
@@ -132,6 +137,8 @@ impl PathErrorCode {
             Self::Backslash => "backslash",
             Self::LookalikeSeparator => "lookalike_separator",
             Self::InvalidUtf8 => "invalid_utf8",
+            Self::ShellSubstitution => "shell_substitution",
+            Self::TooLong => "too_long",
         }
     }
 }

@@ -79,3 +79,15 @@ fn repo_path_accessors() {
     assert_eq!(p.ancestors().collect::<Vec<_>>(), ["a/b", "a"]);
     assert_eq!(check("top").unwrap().parent(), None);
 }
+
+#[test]
+fn refuses_shell_substitutions_and_names_no_file_system_holds() {
+    assert_eq!(code("src/$(rm -rf ~).rs"), PathErrorCode::ShellSubstitution);
+    assert_eq!(code("src/`id`.rs"), PathErrorCode::ShellSubstitution);
+    assert!(super::check("src/price$5.txt").is_ok(), "a lone $ is a legal name");
+    let long_component = format!("src/{}.rs", "a".repeat(256));
+    assert_eq!(code(&long_component), PathErrorCode::TooLong);
+    let deep = "d/".repeat(2100) + "f";
+    assert_eq!(code(&deep), PathErrorCode::TooLong);
+    assert!(super::check(&format!("src/{}.rs", "a".repeat(250))).is_ok());
+}

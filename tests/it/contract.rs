@@ -379,6 +379,13 @@ fn escape_md_sanitize_cleans_and_limits() {
     let out = crate::support::run_with_stdin(&mut cmd, b"a\r\nb\0_c");
     assert_eq!(code(&out), 0);
     assert_eq!(json(&out)["data"]["value"], "a\nb\\_c");
+    let mut cmd = patchgate();
+    cmd.args(["--format", "json", "escape-md", "--sanitize", "-"]);
+    let out = crate::support::run_with_stdin(&mut cmd, b"\x1b]0;pwned\x07ok\x1b[2J\tend");
+    assert_eq!(code(&out), 0);
+    let value = json(&out)["data"]["value"].as_str().unwrap_or_default().to_owned();
+    assert!(!value.contains(['\u{1b}', '\u{7}']), "ESC and BEL are stripped: {value:?}");
+    assert!(value.contains('\t'), "a TAB stays: {value:?}");
     let out = patchgate()
         .args(["--format", "json", "escape-md", "--sanitize", "--max-length", "3", "abcd"])
         .output()

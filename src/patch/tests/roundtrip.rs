@@ -23,9 +23,13 @@ fn name() -> impl Strategy<Value = Vec<u8>> {
     vec(piece, 1..6).prop_map(|pieces| pieces.concat())
 }
 
-/// Line content: any bytes but `\n` (including `\r`, NUL and invalid UTF-8).
+/// Line content: any bytes but `\n` and NUL (including `\r` and invalid UTF-8).
 fn text() -> impl Strategy<Value = Vec<u8>> {
-    vec(any::<u8>().prop_filter("no newline", |b| *b != b'\n'), 0..12)
+    vec(
+        any::<u8>()
+            .prop_filter("no newline or NUL (refused in text)", |b| !matches!(*b, b'\n' | 0)),
+        0..12,
+    )
 }
 
 /// One hunk body: kinds with contents, at least one change.
