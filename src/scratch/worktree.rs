@@ -229,9 +229,14 @@ pub(super) enum Entry<'b> {
     },
 }
 
-/// A name beside `name` that no one can guess.
+/// A name beside `name` that no one can guess. At most the first 200 bytes of `name` are kept,
+/// so a target near the file system's 255-byte limit still gets a temporary name that fits.
 pub(super) fn random_name(name: &str, what: &str) -> String {
-    format!(".{name}.patchgate-{:016x}.{what}", fastrand::u64(..))
+    let mut end = name.len().min(200);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.patchgate-{:016x}.{what}", &name[..end], fastrand::u64(..))
 }
 
 /// Whether a link at `path` pointing at `target` stays inside the repository: relative, and
@@ -291,6 +296,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let handle = Dir::open_ambient_dir(dir.path(), ambient_authority()).unwrap();
         assert_ne!(random_name("a", "tmp"), random_name("a", "tmp"));
+        let long = "é".repeat(127);
+        assert!(random_name(&long, "bak").len() <= 255, "fits a 255-byte name limit");
         let entry = Entry::File { bytes: b"x", executable: true };
         let name = write_new(&handle, "a", "tmp", &entry).unwrap();
         assert!(name.starts_with(".a.patchgate-"), "{name}");

@@ -317,3 +317,13 @@ fn a_link_target_climbing_out_through_another_link_is_not_written() {
     scene.assert_refused(&out, &before, Refusal::Unsafe("unsafe_path"));
     assert!(std::fs::symlink_metadata(scene.repo.path().join("x")).is_err(), "no link written");
 }
+
+#[test]
+fn a_file_name_near_the_length_limit_is_written() {
+    // The temporary and backup names beside it must fit the 255-byte limit too.
+    let name = format!("{}.txt", "n".repeat(247));
+    let scene = Scene::new(&[(name.as_str(), "a\n")], "");
+    let out = scene.apply(&modify(&name, "a", "b"), &[&name]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(scene.repo.path().join(&name)).expect("file"), "b\n");
+}
