@@ -30,12 +30,20 @@ need cargo "install Rust from https://rustup.rs (or your package manager) and tr
 need git "install git and try again"
 
 here=$(cd "$(dirname "$0")" && pwd)
-echo "== building and installing patchgate (cargo install --path . --locked)"
-cargo install --quiet --path "$here" --locked --force
+echo "== building and installing patchgate (cargo install --path . --locked; a few minutes the first time)"
+cargo install --path "$here" --locked --force
 bin_dir=${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin
 patchgate=$bin_dir/patchgate
 [ -x "$patchgate" ] || { echo "install.sh: cargo did not produce '$patchgate'" >&2; exit 3; }
 echo "installed $patchgate"
+share=${XDG_DATA_HOME:-$HOME/.local/share}
+echo "== shell completions and man pages under $share"
+mkdir -p "$share/bash-completion/completions" "$share/zsh/site-functions" \
+    "$share/fish/vendor_completions.d" "$share/man/man1"
+"$patchgate" completions bash > "$share/bash-completion/completions/patchgate"
+"$patchgate" completions zsh > "$share/zsh/site-functions/_patchgate"
+"$patchgate" completions fish > "$share/fish/vendor_completions.d/patchgate.fish"
+"$patchgate" man "$share/man/man1"
 case ":$PATH:" in
     *":$bin_dir:"*) ;;
     *) echo "note: $bin_dir is not on PATH; the hooks use the absolute path, your shell will not" ;;

@@ -37,7 +37,7 @@ enum TypeArg {
     ResourceId,
     /// A name without separators.
     Identifier,
-    /// A ticket id (seed 004 patterns).
+    /// A ticket id (the agent contract's ticket patterns).
     TicketId,
     /// A git branch name.
     Branch,

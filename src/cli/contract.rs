@@ -51,10 +51,10 @@ pub(crate) struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Sub {
-    /// Check an executor's whole reply against seed 000's JSON-only contract: exactly one final
+    /// Check an executor's whole reply against the executor's JSON-only contract: exactly one final
     /// ```json block with status, files_created, files_updated, changes, neededChanges, summary.
     ExecutorOutput(ExecutorArgs),
-    /// Check an agent's reply against seed 004's envelope (status, agent, version, operation or
+    /// Check an agent's reply against the agent envelope (status, agent, version, operation or
     /// `error_type`, result, warnings, metadata) and its data-type rules.
     Agent(AgentArgs),
 }

@@ -19,12 +19,13 @@ mod escape_md;
 mod guard;
 mod hook;
 mod input;
+mod meta;
 mod parse;
 mod paths;
 mod review;
 mod validate;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, to_json_line};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,35 +64,39 @@ pub(crate) enum Format {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
-    Parse(parse::Args),
+    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
+    /// rejected, 2 bad step, 3 could not evaluate.
+    Validate(validate::Args),
+    /// Validate a result and, only if valid, write its patch into the worktree (and index with
+    /// --index), all or nothing; refuses over uncommitted edits to the touched files.
+    Apply(apply::Args),
+    /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
+    Hook(hook::Args),
+    /// Check one agent tool call (stdin) before it runs: missing paths with the parent listing
+    /// and likely intended files, traversal, paths outside the workspace, hook bypasses.
+    Guard(guard::Args),
     /// Browse and act on rejected results kept in the repository: list (default), show, apply,
     /// export, drop.
     Review(review::Args),
     /// Record which files the current piece of work may change (the git hook enforces it).
     Declare(declare::Args),
-    /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
-    Hook(hook::Args),
-    /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
-    /// rejected, 2 bad step, 3 could not evaluate.
-    Validate(validate::Args),
-    /// Reject hallucinated argument patterns before any side effect (seeds 003, 004): exit 0 and
-    /// the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
+    /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
+    Parse(parse::Args),
+    /// Reject hallucinated argument patterns (traversal, encodings, `.git`) before any side
+    /// effect: exit 0 and the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
     CheckArg(check_arg::Args),
-    /// Filter hallucinated paths (absolute, `~`, traversal, missing) with a reason each (seed
-    /// 000's validateFilePaths): exit 0 if every path is kept, 1 if any is filtered.
+    /// Filter hallucinated paths (absolute, `~`, traversal, missing) with a reason each: exit 0
+    /// if every path is kept, 1 if any is filtered.
     Paths(paths::Args),
-    /// Check an agent's reply against its output contract (seeds 000, 004).
+    /// Check an agent's reply against its output contract (the executor and agent replies).
     Contract(contract::Args),
-    /// Escape agent text for markdown reports (seed 004's `escape_markdown`; --sanitize first
-    /// applies its `sanitize_user_input`).
+    /// Escape agent text for markdown reports (--sanitize first removes NUL and control
+    /// characters and normalises line ends).
     EscapeMd(escape_md::Args),
-    /// Validate a result and, only if valid, write its patch into the worktree (and index with
-    /// --index), all or nothing; refuses over uncommitted edits to the touched files.
-    Apply(apply::Args),
-    /// Check one agent tool call (stdin) before it runs: missing paths with the parent listing
-    /// and likely intended files, traversal, paths outside the workspace, hook bypasses.
-    Guard(guard::Args),
+    /// Print the shell completion script for SHELL (bash, zsh, fish, elvish, powershell).
+    Completions(meta::CompletionsArgs),
+    /// Write the man pages (patchgate.1 and one per command) into DIR.
+    Man(meta::ManArgs),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -151,6 +156,8 @@ pub(crate) fn main() -> ExitCode {
         Command::EscapeMd(args) => escape_md::run(&args, &global),
         Command::Apply(args) => apply::run(&args, &global),
         Command::Guard(args) => Ok(guard::run(&args, &global)),
+        Command::Completions(args) => Ok(meta::completions(&args, &mut Cli::command())),
+        Command::Man(args) => meta::man(&args, &Cli::command()),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

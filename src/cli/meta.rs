@@ -1,0 +1,41 @@
+//! `patchgate completions SHELL` and `patchgate man DIR`: generated from the clap definitions,
+//! so they never drift from the commands.
+
+use super::{CliError, CliResult};
+use patchgate::report::Exit;
+use std::path::PathBuf;
+
+/// Arguments of `patchgate completions`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+/// Arguments of `patchgate man`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ManArgs {
+    /// The directory to write `patchgate.1` and `patchgate-COMMAND.1` into (created if needed).
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
+pub(crate) fn completions(args: &CompletionsArgs, command: &mut clap::Command) -> Exit {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, command, "patchgate", &mut script);
+    out!("{}", String::from_utf8_lossy(&script));
+    Exit::Accepted
+}
+
+pub(crate) fn man(args: &ManArgs, command: &clap::Command) -> CliResult {
+    let fail = |e: std::io::Error| {
+        CliError::failure(
+            "io",
+            format!("cannot write man pages into '{}': {e}", args.dir.display()),
+        )
+    };
+    std::fs::create_dir_all(&args.dir).map_err(fail)?;
+    clap_mangen::generate_to(command.clone(), &args.dir).map_err(fail)?;
+    Ok(Exit::Accepted)
+}
