@@ -548,6 +548,41 @@ fn staging_refuses_content_other_than_what_was_written() {
 }
 
 #[test]
+fn an_edit_made_after_the_dirty_check_is_kept_and_nothing_is_written() {
+    let r = repo(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+    let changes = changes_for(
+        &r,
+        vec![
+            modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+A")]),
+            entry(Operation::Delete, Some("b.txt"), None, vec![hunk((1, 1), (0, 0), "-b")]),
+            create("n.txt", "+n"),
+        ],
+    );
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    assert!(dirty_files(&base, r.dir.path(), &changes, false).unwrap().is_empty());
+    // A concurrent editor changes each touched path in turn between the check and the write.
+    for (path, content) in [("b.txt", "edited b\n"), ("a.txt", "edited a\n"), ("n.txt", "new\n")] {
+        let file = r.dir.path().join(path);
+        let original = std::fs::read(&file).ok();
+        let restore = || match &original {
+            Some(bytes) => std::fs::write(&file, bytes).unwrap(),
+            None => std::fs::remove_file(&file).unwrap(),
+        };
+        std::fs::write(&file, content).unwrap();
+        let expected = snapshot(r.dir.path());
+        restore();
+        let target = file.clone();
+        let edit = move || std::fs::write(&target, content).unwrap();
+        write::BEFORE_WRITE.with(|h| *h.borrow_mut() = Some(Box::new(edit)));
+        let err = apply_to_worktree(&base, r.dir.path(), &changes, false).unwrap_err();
+        assert!(matches!(&err, WorktreeError::Changed { path: p } if p == path), "{err}");
+        assert_eq!(snapshot(r.dir.path()), expected, "{path}: the edit kept, nothing else changed");
+        restore();
+    }
+    write::BEFORE_WRITE.with(|h| *h.borrow_mut() = None);
+}
+
+#[test]
 fn dirty_files_names_edits_and_untracked_targets() {
     let r = repo(&[("a.txt", "a\n")]);
     let changes = changes_for(
