@@ -33,6 +33,7 @@ pub struct Config {
 
 /// A policy file that cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The file exists but cannot be read.
     #[error("cannot read {}: {source}", path.display())]

@@ -22,6 +22,7 @@ pub struct Store {
 
 /// The declaration could not be read or written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// An I/O error on `path`.
     #[error("cannot {action} '{}': {source}; check the permissions of the git directory", path.display())]

@@ -4,74 +4,32 @@
 //! repository checks, the pipelines, the renderers) speaks the same types.
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// The rule a violation belongs to. The wire names are the seed's rule ids as design.md words
-/// them, and start every `reason`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum RuleId {
-    /// The result is not JSON or does not fit `schemas/execute-step.schema.json`.
-    Schema,
-    /// Rule 1: invalid or inconsistent mode.
-    Mode,
-    /// Rule 2: scope drift.
-    Scope,
-    /// Rule 3: missing patch / files for the reported success or failure.
-    Declared,
-    /// Rule 4: behaviour reversal or overreach in `fix_regression`.
-    Reversal,
-    /// Rule 5: patch modifies files not in `filesWritten`.
-    Undeclared,
-    /// Rule 6: not a standard unified diff, or does not apply / roll back.
-    Malformed,
-    /// Rule 7: success without a single added or removed line.
-    ZeroImpact,
-    /// Rule 8: the step is not (or only superficially) implemented.
-    NotImplemented,
-}
+mod codes;
+pub(crate) use codes::codes;
 
-impl RuleId {
-    /// Every rule id, in the order rules run.
-    pub const ALL: [Self; 9] = [
-        Self::Schema,
-        Self::Mode,
-        Self::Scope,
-        Self::Declared,
-        Self::Reversal,
-        Self::Undeclared,
-        Self::Malformed,
-        Self::ZeroImpact,
-        Self::NotImplemented,
-    ];
-
-    /// The stable wire name (`zero-impact`).
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Schema => "schema",
-            Self::Mode => "mode",
-            Self::Scope => "scope",
-            Self::Declared => "declared",
-            Self::Reversal => "reversal",
-            Self::Undeclared => "undeclared",
-            Self::Malformed => "malformed",
-            Self::ZeroImpact => "zero-impact",
-            Self::NotImplemented => "not-implemented",
-        }
-    }
-
-    /// Parse a wire name.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|r| r.as_str() == name)
-    }
-}
-
-impl fmt::Display for RuleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+codes! {
+    /// The rule a violation belongs to. The wire names are the executor contract's rule ids,
+    /// and start every `reason`; the declaration order is the order the rules run.
+    RuleId {
+        /// The result is not JSON or does not fit `schemas/execute-step.schema.json`.
+        Schema => "schema",
+        /// Rule 1: invalid or inconsistent mode.
+        Mode => "mode",
+        /// Rule 2: scope drift.
+        Scope => "scope",
+        /// Rule 3: missing patch / files for the reported success or failure.
+        Declared => "declared",
+        /// Rule 4: behaviour reversal or overreach in `fix_regression`.
+        Reversal => "reversal",
+        /// Rule 5: patch modifies files not in `filesWritten`.
+        Undeclared => "undeclared",
+        /// Rule 6: not a standard unified diff, or does not apply / roll back.
+        Malformed => "malformed",
+        /// Rule 7: success without a single added or removed line.
+        ZeroImpact => "zero-impact",
+        /// Rule 8: the step is not (or only superficially) implemented.
+        NotImplemented => "not-implemented",
     }
 }
 

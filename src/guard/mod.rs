@@ -31,7 +31,8 @@ pub use call::{Protocol, ToolCall, parse_call};
 pub use run::{Options, run, run_call};
 pub use shell::{ShellFinding, analyse as analyse_shell};
 
-use serde::{Deserialize, Serialize};
+use crate::finding::codes;
+use serde::Deserialize;
 use std::path::PathBuf;
 
 /// What a path argument is for, which decides what "missing" means.
@@ -87,37 +88,21 @@ impl ToolKind {
     }
 }
 
-/// Stable codes of a denial.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[non_exhaustive]
-pub enum DenyCode {
-    /// The path does not exist (seed 001).
-    PathNotFound,
-    /// The path resolves outside the workspace roots.
-    PathOutsideWorkspace,
-    /// A seed-003 hallucination pattern (traversal, encoding, `.git`, control bytes).
-    InvalidAgentInput,
-    /// A command that skips git hooks (`git commit --no-verify`, `core.hooksPath`).
-    HookBypass,
-    /// patchgate could not evaluate the call and the policy fails closed.
-    GuardError,
-    /// The call would change what configures the gate (`.patchgate.toml`, hook managers).
-    ProtectedPath,
-}
-
-impl DenyCode {
-    /// The wire name (`PATH_NOT_FOUND`, ...).
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::PathNotFound => "PATH_NOT_FOUND",
-            Self::PathOutsideWorkspace => "PATH_OUTSIDE_WORKSPACE",
-            Self::InvalidAgentInput => "INVALID_AGENT_INPUT",
-            Self::HookBypass => "HOOK_BYPASS",
-            Self::GuardError => "GUARD_ERROR",
-            Self::ProtectedPath => "PROTECTED_PATH",
-        }
+codes! {
+    /// Stable codes of a denial.
+    DenyCode {
+        /// The path does not exist (seed 001).
+        PathNotFound => "PATH_NOT_FOUND",
+        /// The path resolves outside the workspace roots.
+        PathOutsideWorkspace => "PATH_OUTSIDE_WORKSPACE",
+        /// A seed-003 hallucination pattern (traversal, encoding, `.git`, control bytes).
+        InvalidAgentInput => "INVALID_AGENT_INPUT",
+        /// A command that skips git hooks (`git commit --no-verify`, `core.hooksPath`).
+        HookBypass => "HOOK_BYPASS",
+        /// patchgate could not evaluate the call and the policy fails closed.
+        GuardError => "GUARD_ERROR",
+        /// The call would change what configures the gate (`.patchgate.toml`, hook managers).
+        ProtectedPath => "PROTECTED_PATH",
     }
 }
 

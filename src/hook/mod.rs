@@ -284,6 +284,7 @@ fn judge(
 
 /// The hook could not evaluate; in hook mode every one of these blocks.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum HookError {
     /// The repository could not be opened or read.
     #[error("{0}")]

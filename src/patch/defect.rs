@@ -2,8 +2,8 @@
 //! but worth saying). Codes are part of the public contract.
 
 use super::Span;
+use crate::finding::codes;
 use serde::Serialize;
-use std::fmt;
 
 /// One reason the input is not a standard unified diff.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
@@ -28,34 +28,6 @@ pub struct Warning {
     /// Where it is (the first occurrence).
     #[serde(flatten)]
     pub span: Span,
-}
-
-macro_rules! codes {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal,)* }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-        #[non_exhaustive]
-        pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $wire)] $variant,)*
-        }
-
-        impl $name {
-            /// The stable wire name.
-            #[must_use]
-            pub fn as_str(self) -> &'static str {
-                match self { $(Self::$variant => $wire,)* }
-            }
-
-            /// Every code, for documentation and fixtures.
-            pub const ALL: &'static [Self] = &[$(Self::$variant,)*];
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
 }
 
 codes! {

@@ -23,6 +23,7 @@ pub use check::{check, check_bytes, find_encoded_pattern, is_git_dir_component};
 pub use glob::{GlobError, PathSet};
 pub use protected::protected;
 
+use crate::finding::codes;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fmt::Write as _;
@@ -87,65 +88,36 @@ pub struct PathError {
     pub message: String,
 }
 
-/// Stable reasons a path is refused; [`PathErrorCode::as_str`] gives the wire name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum PathErrorCode {
-    /// The path is empty (or only `.` and `/`).
-    EmptyPath,
-    /// Starts with `/`, a drive letter (`C:`) or a UNC prefix.
-    AbsolutePath,
-    /// Starts with `~` (a home directory the shell would expand).
-    HomeDir,
-    /// A `..` component.
-    PathTraversal,
-    /// `.git` in any letter case, or one of git's HFS/NTFS aliases (`git~1`, `.git.`, ...).
-    GitDir,
-    /// A NUL byte.
-    NulByte,
-    /// A control byte (newline, tab, escape, DEL, ...).
-    ControlByte,
-    /// A percent-encoded dot, separator or percent sign (`%2e`, `%2f`, `%5c`, `%252e`, `%c0%ae`).
-    PercentEncoded,
-    /// A backslash, which is a separator on Windows.
-    Backslash,
-    /// Fullwidth or other look-alike dots and slashes (`U+FF0E`, `U+FF0F`, `U+2215`, ...).
-    LookalikeSeparator,
-    /// Not valid UTF-8.
-    InvalidUtf8,
-    /// `$(` or a backtick: a shell would run the name as a command wherever it is pasted
-    /// unquoted into a script.
-    ShellSubstitution,
-    /// Longer than a file system can hold: a component over 255 bytes or a path over 4096.
-    TooLong,
-}
-
-impl PathErrorCode {
-    /// The stable wire name (`path_traversal`, ...).
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::EmptyPath => "empty_path",
-            Self::AbsolutePath => "absolute_path",
-            Self::HomeDir => "home_dir",
-            Self::PathTraversal => "path_traversal",
-            Self::GitDir => "git_dir",
-            Self::NulByte => "nul_byte",
-            Self::ControlByte => "control_byte",
-            Self::PercentEncoded => "percent_encoded",
-            Self::Backslash => "backslash",
-            Self::LookalikeSeparator => "lookalike_separator",
-            Self::InvalidUtf8 => "invalid_utf8",
-            Self::ShellSubstitution => "shell_substitution",
-            Self::TooLong => "too_long",
-        }
-    }
-}
-
-impl fmt::Display for PathErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+codes! {
+    /// Stable reasons a path is refused; [`PathErrorCode::as_str`] gives the wire name.
+    PathErrorCode {
+        /// The path is empty (or only `.` and `/`).
+        EmptyPath => "empty_path",
+        /// Starts with `/`, a drive letter (`C:`) or a UNC prefix.
+        AbsolutePath => "absolute_path",
+        /// Starts with `~` (a home directory the shell would expand).
+        HomeDir => "home_dir",
+        /// A `..` component.
+        PathTraversal => "path_traversal",
+        /// `.git` in any letter case, or one of git's HFS/NTFS aliases (`git~1`, `.git.`, ...).
+        GitDir => "git_dir",
+        /// A NUL byte.
+        NulByte => "nul_byte",
+        /// A control byte (newline, tab, escape, DEL, ...).
+        ControlByte => "control_byte",
+        /// A percent-encoded dot, separator or percent sign (`%2e`, `%2f`, `%5c`, `%252e`, `%c0%ae`).
+        PercentEncoded => "percent_encoded",
+        /// A backslash, which is a separator on Windows.
+        Backslash => "backslash",
+        /// Fullwidth or other look-alike dots and slashes (`U+FF0E`, `U+FF0F`, `U+2215`, ...).
+        LookalikeSeparator => "lookalike_separator",
+        /// Not valid UTF-8.
+        InvalidUtf8 => "invalid_utf8",
+        /// `$(` or a backtick: a shell would run the name as a command wherever it is pasted
+        /// unquoted into a script.
+        ShellSubstitution => "shell_substitution",
+        /// Longer than a file system can hold: a component over 255 bytes or a path over 4096.
+        TooLong => "too_long",
     }
 }
 

@@ -1,5 +1,5 @@
 //! The crate's dependencies point one way: each module uses only modules of a lower layer
-//! (`patch`, `path`, `finding` <- `rule` <- `scratch` <- the pipelines <- `report` <- `cli`).
+//! (`finding` <- `path` <- `patch` <- `rule` <- `scratch` <- the pipelines <- `report` <- `cli`).
 //! Read from the `crate::` (and, in the binary, `patchgate::`) paths of every non-test file.
 
 use std::collections::BTreeSet;
@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 /// Layers, lowest first. A module may use modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    &["path", "finding", "json"],
+    &["finding", "json"],
+    &["path"],
     &["step", "config", "repo", "patch", "declare"],
     &["rule", "contract"],
     &["scratch"],
