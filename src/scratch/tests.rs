@@ -477,17 +477,23 @@ fn apply_writes_all_changes_and_the_index() {
     assert!(index.get_path(Path::new("d/gone.txt"), 0).is_none());
 }
 
-#[test]
-fn a_failed_commit_restores_the_worktree_byte_for_byte() {
+/// `a.txt` and `b.txt` committed; the changes modify `a.txt`, delete `b.txt`, create `new`.
+fn modify_delete_create(new: &str) -> (Repo, Vec<FileChange>) {
     let r = repo(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
     let changes = changes_for(
         &r,
         vec![
             modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+A")]),
             entry(Operation::Delete, Some("b.txt"), None, vec![hunk((1, 1), (0, 0), "-b")]),
-            create("n/new.txt", "+n"),
+            create(new, "+n"),
         ],
     );
+    (r, changes)
+}
+
+#[test]
+fn a_failed_commit_restores_the_worktree_byte_for_byte() {
+    let (r, changes) = modify_delete_create("n/new.txt");
     let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
     let before = snapshot(r.dir.path());
     for step in 0..3 {
@@ -549,15 +555,7 @@ fn staging_refuses_content_other_than_what_was_written() {
 
 #[test]
 fn an_edit_made_after_the_dirty_check_is_kept_and_nothing_is_written() {
-    let r = repo(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
-    let changes = changes_for(
-        &r,
-        vec![
-            modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+A")]),
-            entry(Operation::Delete, Some("b.txt"), None, vec![hunk((1, 1), (0, 0), "-b")]),
-            create("n.txt", "+n"),
-        ],
-    );
+    let (r, changes) = modify_delete_create("n.txt");
     let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
     assert!(dirty_files(&base, r.dir.path(), &changes, false).unwrap().is_empty());
     // A concurrent editor changes each touched path in turn between the check and the write.
