@@ -117,7 +117,9 @@ pub(crate) fn land(
         LandError::DoesNotApply { .. } => {
             CliError::failure("cannot_apply", format!("cannot apply: {e}"))
         }
-        LandError::Dirty { .. } => CliError::failure("worktree_dirty", e.to_string()),
+        LandError::Dirty { .. } | LandError::Write(scratch::WorktreeError::Changed { .. }) => {
+            CliError::failure("worktree_dirty", e.to_string())
+        }
         LandError::Write(scratch::WorktreeError::Refused(refused)) => {
             let code = match refused {
                 PathRefused::BeyondLink { .. } | PathRefused::LinkOutside { .. } => "unsafe_path",

@@ -477,17 +477,23 @@ fn apply_writes_all_changes_and_the_index() {
     assert!(index.get_path(Path::new("d/gone.txt"), 0).is_none());
 }
 
-#[test]
-fn a_failed_commit_restores_the_worktree_byte_for_byte() {
+/// `a.txt` and `b.txt` committed; the changes modify `a.txt`, delete `b.txt`, create `new`.
+fn modify_delete_create(new: &str) -> (Repo, Vec<FileChange>) {
     let r = repo(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
     let changes = changes_for(
         &r,
         vec![
             modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+A")]),
             entry(Operation::Delete, Some("b.txt"), None, vec![hunk((1, 1), (0, 0), "-b")]),
-            create("n/new.txt", "+n"),
+            create(new, "+n"),
         ],
     );
+    (r, changes)
+}
+
+#[test]
+fn a_failed_commit_restores_the_worktree_byte_for_byte() {
+    let (r, changes) = modify_delete_create("n/new.txt");
     let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
     let before = snapshot(r.dir.path());
     for step in 0..3 {
@@ -545,6 +551,33 @@ fn staging_refuses_content_other_than_what_was_written() {
     assert_eq!(on_disk.get_path(Path::new("a.txt"), 0).unwrap().id, before, "index not written");
     std::fs::write(r.dir.path().join("a.txt"), &written).unwrap();
     write::update_index(&r.repo, &changes).unwrap();
+}
+
+#[test]
+fn an_edit_made_after_the_dirty_check_is_kept_and_nothing_is_written() {
+    let (r, changes) = modify_delete_create("n.txt");
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    assert!(dirty_files(&base, r.dir.path(), &changes, false).unwrap().is_empty());
+    // A concurrent editor changes each touched path in turn between the check and the write.
+    for (path, content) in [("b.txt", "edited b\n"), ("a.txt", "edited a\n"), ("n.txt", "new\n")] {
+        let file = r.dir.path().join(path);
+        let original = std::fs::read(&file).ok();
+        let restore = || match &original {
+            Some(bytes) => std::fs::write(&file, bytes).unwrap(),
+            None => std::fs::remove_file(&file).unwrap(),
+        };
+        std::fs::write(&file, content).unwrap();
+        let expected = snapshot(r.dir.path());
+        restore();
+        let target = file.clone();
+        let edit = move || std::fs::write(&target, content).unwrap();
+        write::BEFORE_WRITE.with(|h| *h.borrow_mut() = Some(Box::new(edit)));
+        let err = apply_to_worktree(&base, r.dir.path(), &changes, false).unwrap_err();
+        assert!(matches!(&err, WorktreeError::Changed { path: p } if p == path), "{err}");
+        assert_eq!(snapshot(r.dir.path()), expected, "{path}: the edit kept, nothing else changed");
+        restore();
+    }
+    write::BEFORE_WRITE.with(|h| *h.borrow_mut() = None);
 }
 
 #[test]

@@ -11,7 +11,7 @@
 //! index update that follows the commit) undoes what was done, in reverse order, so the worktree
 //! is byte for byte as before.
 
-use super::base::{BaseTree, mode};
+use super::base::{BaseEntry, BaseTree, mode};
 use super::worktree::{
     Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
 };
@@ -48,6 +48,14 @@ pub enum WorktreeError {
         /// git's message.
         reason: String,
     },
+    /// A touched path changed after the check for uncommitted edits; everything was restored.
+    #[error(
+        "'{path}' changed while apply was writing; nothing was changed; check it and apply again"
+    )]
+    Changed {
+        /// The path.
+        path: String,
+    },
     /// Something `apply` does not write (a submodule commit).
     #[error("{path}: {what} cannot be applied to the worktree by patchgate; apply it with git")]
     Unsupported {
@@ -77,13 +85,10 @@ pub fn dirty_files(
     let mut dirty = Vec::new();
     for change in changes {
         let entry = base.entry(change.path.as_bytes())?;
-        let expected = match entry {
-            Some(e) if !e.is_tree() && e.mode != mode::GITLINK => Some((e.mode, base.blob(e.oid)?)),
-            _ => None,
-        };
+        let expected = expected_entry(base, entry)?;
         // A base directory the patch empties (to put a file there): the files below it are
         // touched paths of their own; the directory itself must still be one.
-        let is_base_dir = entry.is_some_and(super::base::BaseEntry::is_tree);
+        let is_base_dir = entry.is_some_and(BaseEntry::is_tree);
         let in_index = index.as_ref().map(|i| i.get_path(Path::new(&change.path), 0));
         let index_differs = !is_base_dir
             && in_index.is_some_and(|found| {
@@ -104,6 +109,18 @@ pub fn dirty_files(
         }
     }
     Ok(dirty)
+}
+
+/// The base's file or link (mode and content) for an entry; `None` for none, a directory or a
+/// submodule.
+fn expected_entry(
+    base: &BaseTree<'_>,
+    entry: Option<BaseEntry>,
+) -> Result<Option<(u32, Vec<u8>)>, ScratchError> {
+    Ok(match entry {
+        Some(e) if !e.is_tree() && e.mode != mode::GITLINK => Some((e.mode, base.blob(e.oid)?)),
+        _ => None,
+    })
 }
 
 /// The paths the patch removes (deletions, rename sources).
@@ -159,6 +176,8 @@ struct Transaction {
 thread_local! {
     /// Tests: fail the commit phase at this step (0-based), to prove the rollback.
     pub(super) static FAIL_COMMIT_AT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    /// Tests: run between the check for uncommitted edits and the write, as a concurrent editor.
+    pub(super) static BEFORE_WRITE: std::cell::RefCell<Option<Box<dyn Fn()>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Write `changes` into the worktree at `root` (and the index when `with_index`), all or
@@ -170,10 +189,12 @@ pub fn apply_to_worktree(
     with_index: bool,
 ) -> Result<(), WorktreeError> {
     let worktree = open(root)?;
+    #[cfg(test)]
+    BEFORE_WRITE.with(|hook| hook.borrow().as_ref().map(|f| f()));
     let mut tx = Transaction::default();
-    let result = set_aside_removals(&worktree, changes, &mut tx)
+    let result = set_aside_removals(base, &worktree, changes, &mut tx)
         .and_then(|()| prepare(base, &worktree, changes, &mut tx))
-        .and_then(|temps| commit(&worktree, changes, &temps, &mut tx))
+        .and_then(|temps| commit(base, &worktree, changes, &temps, &mut tx))
         .and_then(|()| if with_index { update_index(base.repo(), changes) } else { Ok(()) });
     match result {
         Ok(()) => {
@@ -202,27 +223,46 @@ fn beside(path: &str, name: &str) -> String {
 
 /// Phase 1: every path the patch removes moved to a backup beside it.
 fn set_aside_removals(
+    base: &BaseTree<'_>,
     worktree: &Worktree,
     changes: &[FileChange],
     tx: &mut Transaction,
 ) -> Result<(), WorktreeError> {
     for change in changes.iter().filter(|c| c.content.is_none()) {
         let parent = worktree.parent(&change.path, None)?;
-        move_aside(&parent, &change.path, tx)?;
+        move_aside(base, worktree, &parent, &change.path, tx)?;
     }
     Ok(())
 }
 
-/// Move the entry at `path` (if any) to a random backup name beside it, recorded in `tx`.
-fn move_aside(parent: &Parent<'_>, path: &str, tx: &mut Transaction) -> Result<(), WorktreeError> {
+/// Move the entry at `path` (if any) to a random backup name beside it, recorded in `tx`, and
+/// check that what was moved is still the base's: an edit made since [`dirty_files`] looked
+/// would otherwise be dropped with the backup.
+fn move_aside(
+    base: &BaseTree<'_>,
+    worktree: &Worktree,
+    parent: &Parent<'_>,
+    path: &str,
+    tx: &mut Transaction,
+) -> Result<(), WorktreeError> {
     let (dir, name) = (&parent.dir, parent.name);
-    if dir.symlink_metadata(name).is_ok() {
-        let backup = random_name(name, "bak");
-        dir.rename(name, dir, &backup).map_err(io_error("move aside", path))?;
-        let backup = beside(path, &backup);
-        tx.done.push(Done::MovedAside { target: path.to_owned(), backup });
+    if dir.symlink_metadata(name).is_err() {
+        return Ok(());
     }
-    Ok(())
+    let backup = random_name(name, "bak");
+    dir.rename(name, dir, &backup).map_err(io_error("move aside", path))?;
+    let backup = beside(path, &backup);
+    tx.done.push(Done::MovedAside { target: path.to_owned(), backup: backup.clone() });
+    let entry = base.entry(path.as_bytes())?;
+    // A base directory the patch turns into a file was checked to hold only removed paths.
+    if entry.is_some_and(BaseEntry::is_tree) {
+        return Ok(());
+    }
+    if worktree_matches(worktree, &backup, expected_entry(base, entry)?.as_ref())? {
+        Ok(())
+    } else {
+        Err(WorktreeError::Changed { path: path.to_owned() })
+    }
 }
 
 /// Phase 2: every new file written beside its target. Returns the temporary paths.
@@ -272,6 +312,7 @@ fn prepare(
 
 /// Phase 3: move each existing target aside, put each new file in place.
 fn commit(
+    base: &BaseTree<'_>,
     worktree: &Worktree,
     changes: &[FileChange],
     temps: &[Option<String>],
@@ -286,7 +327,7 @@ fn commit(
         // Removals were set aside in phase 1.
         let Some(temp) = temp else { continue };
         let parent = worktree.parent(&change.path, None)?;
-        move_aside(&parent, &change.path, tx)?;
+        move_aside(base, worktree, &parent, &change.path, tx)?;
         let temp_name = temp.rsplit('/').next().unwrap_or(temp);
         let (dir, name) = (&parent.dir, parent.name);
         dir.rename(temp_name, dir, name).map_err(io_error("write", &change.path))?;

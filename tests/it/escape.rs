@@ -327,3 +327,16 @@ fn a_file_name_near_the_length_limit_is_written() {
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read_to_string(scene.repo.path().join(&name)).expect("file"), "b\n");
 }
+
+#[test]
+fn a_tracked_file_replaced_by_a_link_to_outside_is_refused() {
+    // The link's target has the base's content: only the type tells them apart.
+    let scene = Scene::new(&[("a.txt", "a\n")], "");
+    let file = scene.repo.path().join("a.txt");
+    std::fs::remove_file(&file).expect("rm");
+    symlink(scene.outside.path().join("a.txt"), &file).expect("plant link");
+    let before = scene.canary();
+    let out = scene.apply(&modify("a.txt", "a", "b"), &["a.txt"]);
+    scene.assert_refused(&out, &before, Refusal::Unsafe("worktree_dirty"));
+    assert!(std::fs::symlink_metadata(&file).expect("a.txt").file_type().is_symlink(), "kept");
+}
