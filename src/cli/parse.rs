@@ -7,7 +7,8 @@ use patchgate::report::{Exit, ParseSummary, parse_text, to_json_pretty};
 /// Arguments of `patchgate parse`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The patch file, or `-` for standard input.
+    /// The patch file, or `-` for standard input (the default).
+    #[arg(default_value = "-")]
     patch: String,
     /// Tolerate text outside file entries (markdown fences, chat); still reported as warnings.
     #[arg(long)]

@@ -70,3 +70,11 @@ fn json_paths_are_the_real_paths_and_escaped_only_when_not_utf8() {
     let shown = String::from_utf8_lossy(&text.stdout);
     assert!(shown.contains("post\\\\image.txt"), "text escapes the backslash: {shown}");
 }
+
+#[test]
+fn parse_reads_standard_input_without_a_file_argument() {
+    let patch = b"diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n";
+    let out = run_with_stdin(patchgate().args(["--format", "json", "parse"]), patch);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["files"][0]["new_path"], "a");
+}
