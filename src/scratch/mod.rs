@@ -46,12 +46,13 @@ pub mod code {
     pub const MISSING_PREIMAGE: &str = "missing_preimage";
     /// The `index` line's old id or the old mode disagrees with the base.
     pub const PREIMAGE_MISMATCH: &str = "preimage_mismatch";
-    /// A mode outside 100644/100755 (setuid, 100664, ...).
-    pub const ODD_MODE: &str = "odd_mode";
+    /// A mode outside 100644/100755 (setuid, 100664, ...). The same code as the `malformed`
+    /// rule's for a mode the headers state: one fact, one code, whoever finds it.
+    pub const ODD_MODE: &str = "unsupported_mode";
     /// A symbolic link (120000) while `[rules] allow_symlinks` is off.
-    pub const SYMLINK_REFUSED: &str = "symlink_refused";
+    pub const SYMLINK_REFUSED: &str = "symlink";
     /// A gitlink (160000): submodule commits are never patched.
-    pub const GITLINK_REFUSED: &str = "gitlink_refused";
+    pub const GITLINK_REFUSED: &str = "gitlink";
     /// A file whose type changes in place (file to symlink, ...) instead of delete + create.
     pub const TYPE_CHANGE: &str = "type_change";
     /// A path that goes through a symbolic link of the base or of the patched tree.
@@ -60,8 +61,8 @@ pub mod code {
     pub const FILE_IN_THE_WAY: &str = "file_in_the_way";
     /// `.gitmodules` as a symbolic link.
     pub const GITMODULES_SYMLINK: &str = "gitmodules_symlink";
-    /// A binary entry that cannot be verified.
-    pub const BINARY_REFUSED: &str = "binary_refused";
+    /// A binary entry that cannot be verified (the `malformed` rule's code for binary entries).
+    pub const BINARY_REFUSED: &str = "binary_patch";
     /// A hunk whose lines are not in the base where it applies.
     pub const CONTEXT_MISMATCH: &str = "context_mismatch";
     /// The reverse patch does not give the base back.

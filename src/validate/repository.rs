@@ -39,18 +39,10 @@ pub(super) fn check_repository(
     Ok(())
 }
 
-/// The rules' own code for what a scratch refusal says again (a mode or binary entry the
-/// `malformed` rule already read from the headers).
-const TWINS: [(&str, &str); 4] = [
-    (scratch::code::SYMLINK_REFUSED, "symlink"),
-    (scratch::code::GITLINK_REFUSED, "gitlink"),
-    (scratch::code::ODD_MODE, "unsupported_mode"),
-    (scratch::code::BINARY_REFUSED, "binary_patch"),
-];
-
+/// Whether the rules already reported this finding: the repository check reads modes and
+/// binary entries from the base too, and names what it shares with the rules by the same code.
 fn is_reported(found: &[Violation], v: &Violation) -> bool {
-    let Some((_, twin)) = TWINS.iter().find(|(code, _)| *code == v.code) else { return false };
-    found.iter().any(|f| f.code == *twin && f.file == v.file)
+    found.iter().any(|f| f.rule == v.rule && f.code == v.code && f.file == v.file)
 }
 
 /// `[scratch]`, plus the `[rules]` switches for links and binary entries.
