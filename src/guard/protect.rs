@@ -39,9 +39,22 @@ const READERS: &[&str] = &[
     "dirname",
 ];
 
-/// `git` subcommands that only read.
-const GIT_READERS: &[&str] =
-    &["diff", "log", "show", "status", "blame", "ls-files", "grep", "cat-file", "check-ignore"];
+/// `git` subcommands that leave the worktree's files as they are (reading them, or recording
+/// what is there: an agent cannot have changed a protected file, so staging or committing it
+/// carries the user's own change; a message may name it too).
+const GIT_READERS: &[&str] = &[
+    "diff",
+    "log",
+    "show",
+    "status",
+    "blame",
+    "ls-files",
+    "grep",
+    "cat-file",
+    "check-ignore",
+    "add",
+    "commit",
+];
 
 pub(super) use crate::path::protected;
 
@@ -90,6 +103,8 @@ mod tests {
         assert!(is_reader("cat", &[".patchgate.toml"]));
         assert!(is_reader("git", &["diff", ".patchgate.toml"]));
         assert!(!is_reader("git", &["checkout", ".patchgate.toml"]));
+        assert!(is_reader("git", &["commit", "-m", "explain .patchgate.toml"]));
+        assert!(!is_reader("git", &["restore", ".patchgate.toml"]));
         assert!(!is_reader("sed", &["-i", "s/a/b/", ".patchgate.toml"]));
         assert!(!is_reader("rm", &[".patchgate.toml"]));
         assert!(!is_reader("mkfifo", &[".patchgate.toml"]));
