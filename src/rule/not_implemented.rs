@@ -1,9 +1,12 @@
 //! Rule 8, `not-implemented` (deterministic part): in `apply` mode with success, a change that
-//! is only whitespace or only comments does not implement a step unless the step asks for
-//! exactly that; a placeholder (`todo!()`, `raise NotImplementedError`) is not an
-//! implementation unless the step asks for a stub; a patch that touches none of the files the
-//! step names, or a rename the step asks for that the patch does not carry out, is not one. Post-conditions (`expect`) are checked on the
-//! patched tree in scratch; `--judge` decides what no rule can.
+//! is only whitespace or only comments (on the syntax tree, [`super::syntax`]) does not
+//! implement a step unless the step asks for exactly that; a placeholder (`todo!()`,
+//! `raise NotImplementedError`) outside test files is not an implementation unless the step
+//! asks for a stub; a patch that touches none of the files the step names (resolved in the base
+//! tree, [`super::intent`]), or a rename the step asks for that the patch does not carry out, is
+//! not one. Each finding is strong or weak; `[rules] not_implemented` decides which reject and
+//! which become notes. Post-conditions (`expect`) are checked on the patched tree in scratch;
+//! `--judge` decides what no rule can.
 
 use super::input::{file_name, short_list};
 use super::superficial::{Change, Decider, classify};
