@@ -38,7 +38,7 @@ static ASKS_COMMENTS: LazyLock<Regex> = LazyLock::new(|| {
           | rustdoc | jsdoc | document\s+(?:the|this|these|how|why|what|each|all|it)
           | typos? | spelling | misspel\w* | wording | words? | phrasing | grammar
           | explanations? | explain\w* | clarif\w* | licen[cs]e | copyright | todos? | fixme
-          | lint\w* | links? | urls? | examples?
+          | lint\w* | links?
         )\b",
     )
     .expect("the comment pattern is a valid regex")
