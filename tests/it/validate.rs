@@ -378,7 +378,7 @@ fn readme_first_command_prints_what_the_readme_says() {
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let command = readme
         .lines()
-        .find_map(|l| l.strip_prefix("cargo run --quiet -- "))
+        .find_map(|l| l.strip_prefix("cargo run --locked -- "))
         .expect("the README's first command");
     let shown = readme
         .split("```json\n")
