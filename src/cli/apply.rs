@@ -160,9 +160,9 @@ pub(crate) fn land(
         LandError::Write(scratch::WorktreeError::Interrupted) => {
             CliError::failure("interrupted", e.to_string())
         }
-        LandError::Write(scratch::WorktreeError::Journal(
-            scratch::JournalError::Pending { .. },
-        )) => CliError::failure("interrupted_apply", e.to_string()),
+        LandError::Write(scratch::WorktreeError::Journal(scratch::JournalError::Pending {
+            ..
+        })) => CliError::failure("interrupted_apply", e.to_string()),
         LandError::Write(scratch::WorktreeError::Refused(refused)) => {
             let code = match refused {
                 PathRefused::BeyondLink { .. } | PathRefused::LinkOutside { .. } => "unsafe_path",

@@ -137,15 +137,17 @@ impl Journal {
         let dir = dir(git_dir);
         fs::create_dir_all(&dir).map_err(io_err("create", &dir))?;
         let path = dir.join(FILE);
-        let bytes = serde_json::to_vec(&plan).expect("a plan always serializes");
-        write_durable(&path, &bytes, true)?;
-        let journal = Self { dir, plan };
-        if journal.plan.with_index {
-            if let Err(e) = journal.keep_index(git_dir) {
-                journal.remove();
-                return Err(e);
-            }
+        if path.symlink_metadata().is_ok() {
+            return Err(JournalError::Pending { path });
         }
+        let journal = Self { dir, plan };
+        // The index copy is whole before the journal names it: a kill in between leaves a
+        // stray copy, never a journal pointing at half an index.
+        if journal.plan.with_index {
+            journal.keep_index(git_dir)?;
+        }
+        let bytes = serde_json::to_vec(&journal.plan).expect("a plan always serializes");
+        write_durable(&path, &bytes, true)?;
         sync_dir(&journal.dir).inspect_err(|_| journal.remove())?;
         Ok(journal)
     }
@@ -153,9 +155,17 @@ impl Journal {
     fn keep_index(&self, git_dir: &Path) -> Result<(), JournalError> {
         let index = git_dir.join("index");
         match fs::read(&index) {
-            Ok(bytes) => write_durable(&self.dir.join(INDEX_COPY), &bytes, false),
-            // No index yet: none is restored.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Ok(bytes) => {
+                let next = self.dir.join(format!("{INDEX_COPY}.next"));
+                write_durable(&next, &bytes, false)?;
+                let copy = self.dir.join(INDEX_COPY);
+                fs::rename(&next, &copy).map_err(io_err("replace", &copy))
+            }
+            // No index yet: none is restored (and no older copy may be).
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let _ = fs::remove_file(self.dir.join(INDEX_COPY));
+                Ok(())
+            }
             Err(e) => Err(io_err("read", &index)(e)),
         }
     }

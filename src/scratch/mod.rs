@@ -27,10 +27,10 @@ mod write;
 
 pub use base::{BaseEntry, BaseTree, TreeIndex, mode};
 pub use command::CommandOutcome;
+pub use journal::JournalError;
 pub use land::{LandError, land};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
 pub use worktree::{PathRefused, link_stays_inside};
-pub use journal::JournalError;
 pub use write::{Recovery, WorktreeError, apply_to_worktree, dirty_files, recover};
 
 /// The journal an interrupted `apply` left in `git_dir`, if any: no apply may start then.

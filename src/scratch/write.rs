@@ -18,14 +18,14 @@ use super::worktree::{
     Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
 };
 use super::{Content, FileChange, ScratchError};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 use cap_fs_ext::DirExt;
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// Why `apply` did not write.
 #[derive(Debug, thiserror::Error)]
@@ -284,9 +284,7 @@ fn planned_steps(
         let Some(temp) = &n.temp else { continue };
         for (i, _) in change.path.match_indices('/') {
             let dir = &change.path[..i];
-            if dirs.insert(dir)
-                && (removed.contains(dir) || worktree.metadata(dir)?.is_none())
-            {
+            if dirs.insert(dir) && (removed.contains(dir) || worktree.metadata(dir)?.is_none()) {
                 steps.push(Step::MakeDir { path: dir.to_owned() });
             }
         }
@@ -400,8 +398,7 @@ fn prepare(
         let parent = worktree.parent(&change.path, Some(&mut new_dirs));
         tx.done.extend(new_dirs.into_iter().map(|path| Step::MakeDir { path }));
         let parent = parent?;
-        write_new(&parent.dir, file_name(temp), &entry)
-            .map_err(io_error("write", &change.path))?;
+        write_new(&parent.dir, file_name(temp), &entry).map_err(io_error("write", &change.path))?;
         tx.done.push(Step::WriteTemp { temp: temp.clone() });
     }
     Ok(())
