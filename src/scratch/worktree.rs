@@ -180,7 +180,7 @@ fn holds_only(dir: &Dir, path: &str, allowed: &HashSet<&str>) -> io::Result<bool
 /// apply journal can list it), created exclusively: an existing name, or a link planted there,
 /// is never opened. On a failed write (a full disk) the partial file is removed.
 pub(super) fn write_new(dir: &Dir, temp: &str, content: &Entry<'_>) -> io::Result<()> {
-    let result = match content {
+    match content {
         Entry::File { bytes, executable } => {
             let bits = if *executable { 0o755 } else { 0o644 };
             let mut options = OpenOptions::new();
@@ -199,8 +199,7 @@ pub(super) fn write_new(dir: &Dir, temp: &str, content: &Entry<'_>) -> io::Resul
             })
         }
         Entry::Link { target } => dir.symlink_contents(target, temp),
-    };
-    result
+    }
 }
 
 /// What [`write_new`] writes.
