@@ -10,7 +10,7 @@ cd "$dir"
 git init -q r && echo hi > r/a.txt && git -C r add . \
   && git -C r -c user.name=b -c user.email=b@b commit -qm init
 printf '%s' '{"mode":"apply","success":true,"summary":"x","patch":"diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-hi\n+ho\n"}' > result.json
-for n in 1024 4096 65536; do
+for n in 1024 2048 4096 8192 65536; do
   python3 -c "import json,sys; json.dump({'description':'edit a.txt','allowedFiles':['a'*$n]}, sys.stdout)" > step.json
   start=$(date +%s.%N)
   code=0; "$bin" validate --repo r --step step.json --result result.json >/dev/null 2>&1 || code=$?
