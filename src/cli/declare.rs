@@ -76,7 +76,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 }
 
 /// Every pattern to add, checked, grouped by source.
-fn collect(args: &Args, limits: &patchgate::config::Limits) -> Result<Vec<(String, Vec<String>)>, CliError> {
+fn collect(
+    args: &Args,
+    limits: &patchgate::config::Limits,
+) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let mut out = vec![("argument".to_owned(), args.patterns.clone())];
     for file in &args.from_result {
         out.push((format!("result:{file}"), list_field(file, "executor result", "filesWritten")?));

@@ -90,7 +90,9 @@ impl Config {
         // A bad `[limits]` table or an over-long `excluded` list is refused on load, so every
         // entry point (validate, hook, guard, declare) gets the same answer.
         let limits = config.limits()?;
-        limits.check_patterns(&config.excluded, "'excluded'").map_err(|e| invalid(e.to_string()))?;
+        limits
+            .check_patterns(&config.excluded, "'excluded'")
+            .map_err(|e| invalid(e.to_string()))?;
         Ok(config)
     }
 

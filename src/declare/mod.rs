@@ -86,7 +86,9 @@ impl Declaration {
     /// of huge globs would otherwise stall every later commit in glob compilation).
     pub fn path_set(&self, limits: &Limits) -> Result<PathSet, PatternError> {
         let patterns = self.patterns();
-        limits.check_patterns(&patterns, "the declaration").map_err(|e| limit_error(&e, &patterns))?;
+        limits
+            .check_patterns(&patterns, "the declaration")
+            .map_err(|e| limit_error(&e, &patterns))?;
         PathSet::new(&patterns).map_err(|e| PatternError {
             pattern: e.pattern,
             code: "invalid_glob",
@@ -146,7 +148,9 @@ pub fn check_patterns<S: AsRef<str>>(
 fn limit_error<S: AsRef<str>>(e: &LimitExceeded, patterns: &[S]) -> PatternError {
     let long = patterns.iter().map(AsRef::as_ref).find(|p| p.len() > e.limit);
     let pattern = match long {
-        Some(p) if e.setting == "pattern_bytes" => format!("{}...", p.chars().take(40).collect::<String>()),
+        Some(p) if e.setting == "pattern_bytes" => {
+            format!("{}...", p.chars().take(40).collect::<String>())
+        }
         _ => format!("{} patterns", patterns.len()),
     };
     PatternError { pattern, code: LimitExceeded::CODE, reason: e.to_string() }

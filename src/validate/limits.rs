@@ -17,7 +17,9 @@ pub(super) fn check_step(limits: &Limits, step: &Step) -> Result<(), LimitExceed
 
 /// Size and longest line of the raw patch text, before parsing; `what` names the patch.
 pub(super) fn check_text(limits: &Limits, text: &[u8], what: &str) -> Result<(), LimitExceeded> {
-    check("patch_bytes", limits.patch_bytes, text.len(), || format!("the size in bytes of {what}"))?;
+    check("patch_bytes", limits.patch_bytes, text.len(), || {
+        format!("the size in bytes of {what}")
+    })?;
     for (number, line) in text.split(|&b| b == b'\n').enumerate() {
         check("line_bytes", limits.line_bytes, line.len(), || {
             format!("the length in bytes of line {} of {what}", number + 1)

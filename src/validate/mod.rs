@@ -189,7 +189,10 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
 }
 
 /// The step's globs plus the repository's `excluded` list, compiled.
-fn compile_scope(ctx: &Context<'_>, limits: &crate::config::Limits) -> Result<Scope, ValidateError> {
+fn compile_scope(
+    ctx: &Context<'_>,
+    limits: &crate::config::Limits,
+) -> Result<Scope, ValidateError> {
     limits::check_step(limits, ctx.step).map_err(|e| invalid_step(e.to_string()))?;
     if let Err(e) = PathSet::new(&ctx.config.excluded) {
         return Err(ConfigError::Invalid {

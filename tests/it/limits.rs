@@ -34,13 +34,14 @@ fn validate(repo: &TestRepo, step: &Value, patch: &str) -> (Output, Value) {
         .args(["--report".as_ref(), report.as_os_str()])
         .output()
         .expect("run patchgate");
-    let report = std::fs::read(&report).map_or(Value::Null, |b| serde_json::from_slice(&b).unwrap());
+    let report = std::fs::read(&report)
+        .map_or(Value::Null, |b| serde_json::from_slice(&b).expect("report is JSON"));
     (out, report)
 }
 
 fn codes(report: &Value) -> Vec<String> {
     let list = report["violations"].as_array().cloned().unwrap_or_default();
-    list.iter().map(|v| v["code"].as_str().unwrap().to_owned()).collect()
+    list.iter().map(|v| v["code"].as_str().expect("code is a string").to_owned()).collect()
 }
 
 fn step() -> Value {
