@@ -15,6 +15,7 @@
 
 pub mod call;
 mod check;
+mod decide;
 mod envelope;
 mod files;
 mod protect;

@@ -1,15 +1,16 @@
-//! From payload to outcome in named phases: `parse_call` -> `Env::load` (roots, policy,
-//! repository) -> `evaluate` (the checks) -> `finish` (the session counter).
+//! The I/O shell around [`super::decide`]: `parse_call` -> `Env::load` (roots, policy,
+//! repository) -> `decide` through the file-system [`Checker`] -> the refusal worded with the
+//! parent's listing and suggestions -> `finish` (the session counter).
 
 use super::check::{self, Checker, Missing, Standing};
+use super::decide::{Facts, Refusal, decide};
 use super::session::{Event, Store};
 use super::suggest::suggest;
 use super::{
     Denial, DenyCode, GuardError, GuardPolicy, OnError, Outcome, PathArg, Protocol, Role, ToolCall,
-    ToolKind, envelope, files, parse_call, protect, shell, strategy_shift_instruction,
+    ToolKind, files, parse_call, protect, strategy_shift_instruction,
 };
 use crate::config::Config;
-use crate::contract::ArgPolicy;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -171,104 +172,65 @@ struct Decision {
     missing: Option<String>,
 }
 
-/// Every path argument of the call, expanded from shell commands and patch envelopes.
-struct Plan {
-    operands: Vec<PathArg>,
-    bypass: Option<shell::ShellFinding>,
-    is_discovery: bool,
-}
-
-fn expand(call: &ToolCall) -> Plan {
-    let mut plan = Plan { operands: call.paths.clone(), bypass: None, is_discovery: false };
-    plan.is_discovery = call.kind == ToolKind::Discovery;
-    if let Some(envelope) = &call.patch {
-        plan.operands.extend(envelope::paths(envelope, &call.cwd));
-    }
-    if let Some(command) = &call.command {
-        if envelope::is_shell_envelope(command) {
-            plan.operands.extend(envelope::paths(command, &call.command_dir));
-        } else {
-            let shell = shell::analyse(command, &call.command_dir);
-            plan.operands.extend(shell.operands);
-            plan.bypass = shell.bypass;
-            plan.is_discovery |= shell.is_discovery;
-        }
-    }
-    plan
-}
-
+/// Decide (without the file system but through the checker), then word the refusal.
 fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
-    let plan = expand(call);
-    let mut decision = Decision { is_discovery: plan.is_discovery, ..Decision::default() };
-    if let Some(finding) = plan.bypass {
-        let code = finding.code;
-        let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
-        decision.denial = Some(Denial::simple(code, message, None));
-        return Ok(decision);
-    }
-    // Seed 003: hallucination patterns are refused before anything touches the filesystem.
-    let policy = ArgPolicy::builtin();
-    for arg in &plan.operands {
-        if let Some(rejection) = check::reject_pattern(policy, &arg.raw) {
-            let message = if rejection.message.contains(&rejection.pattern) {
-                format!("INVALID_AGENT_INPUT: {}.", rejection.message)
-            } else {
-                format!(
-                    "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
-                    rejection.message, rejection.pattern
-                )
-            };
-            let mut denial =
-                Denial::simple(DenyCode::InvalidAgentInput, message, Some(arg.raw.clone()));
-            denial.rejected_pattern = Some(rejection.pattern);
-            decision.denial = Some(denial);
-            return Ok(decision);
-        }
-    }
-    if let Some(denial) = protected_write(call, &plan.operands, env) {
-        decision.denial = Some(denial);
-        return Ok(decision);
-    }
     let mut checker = Checker {
         roots: env.allowed.clone(),
         workspace: env.workspace.clone(),
         created: Vec::new(),
     };
-    for arg in &plan.operands {
-        let standing = checker
-            .check(arg)
-            .map_err(|e| GuardError::Environment(format!("cannot inspect '{}': {e}", arg.raw)))?;
-        match standing {
-            Standing::Fine { is_real } => decision.is_real |= is_real,
-            Standing::Outside(real) => {
-                decision.denial = Some(outside_denial(arg, &real, env));
-                return Ok(decision);
-            }
-            Standing::Missing(missing) => {
-                decision.missing = Some(missing.real.display().to_string());
-                decision.denial = Some(missing_denial(arg, &missing, env));
-                return Ok(decision);
-            }
+    let verdict = decide(call, &mut checker)
+        .map_err(|e| GuardError::Environment(format!("cannot inspect {e}")))?;
+    let mut decision = Decision {
+        is_discovery: verdict.is_discovery,
+        is_real: verdict.is_real,
+        ..Decision::default()
+    };
+    decision.denial = verdict.refusal.map(|refusal| match refusal {
+        Refusal::Command(finding) => {
+            let code = finding.code;
+            let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
+            Denial::simple(code, message, None)
         }
-    }
+        Refusal::Pattern(arg, rejection) => pattern_denial(&arg, rejection),
+        Refusal::Protected(arg, entry) => {
+            let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
+            Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw))
+        }
+        Refusal::Outside(arg, real) => outside_denial(&arg, &real, env),
+        Refusal::Missing(arg, missing) => {
+            decision.missing = Some(missing.real.display().to_string());
+            missing_denial(&arg, &missing, env)
+        }
+    });
     Ok(decision)
 }
 
-/// A write (a file tool, or a shell operand the command creates or removes) to an entry that
-/// configures the gate.
-fn protected_write(call: &ToolCall, operands: &[PathArg], env: &Env) -> Option<Denial> {
-    let writes = |arg: &&PathArg| match call.kind {
-        ToolKind::Write => true,
-        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory),
-        _ => false,
+/// A seed-003 pattern in an argument.
+fn pattern_denial(arg: &PathArg, rejection: check::Rejection) -> Denial {
+    let message = if rejection.message.contains(&rejection.pattern) {
+        format!("INVALID_AGENT_INPUT: {}.", rejection.message)
+    } else {
+        format!(
+            "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
+            rejection.message, rejection.pattern
+        )
     };
-    operands.iter().filter(writes).find_map(|arg| {
+    let mut denial = Denial::simple(DenyCode::InvalidAgentInput, message, Some(arg.raw.clone()));
+    denial.rejected_pattern = Some(rejection.pattern);
+    denial
+}
+
+impl Facts for Checker {
+    fn standing(&mut self, arg: &PathArg) -> std::io::Result<Standing> {
+        self.check(arg)
+    }
+
+    fn workspace_relative(&self, arg: &PathArg) -> Option<String> {
         let resolved = check::resolve_entry(arg).ok()?;
-        let rel = env.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
-        let entry = protect::protected(rel.to_str()?)?;
-        let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
-        Some(Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw.clone())))
-    })
+        let rel = self.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
+        rel.to_str().map(str::to_owned)
+    }
 }
 
 fn outside_denial(arg: &PathArg, real: &Path, env: &Env) -> Denial {

@@ -1,0 +1,207 @@
+//! The guard's decision, apart from the world: which argument of a call is refused and why, as
+//! data. The file system is asked only through [`Facts`] (where a path stands, what it names in
+//! the workspace), so the decision is a function of the call and those answers; `run` is the
+//! shell around it (policy, repository, listing and suggestions, the session counter).
+
+use super::check::{self, Missing, Rejection, Standing};
+use super::shell::{self, ShellFinding};
+use super::{PathArg, Role, ToolCall, ToolKind, envelope, protect};
+use crate::contract::ArgPolicy;
+use std::io;
+use std::path::PathBuf;
+
+/// What the file system says about path arguments.
+pub(super) trait Facts {
+    /// Where `arg` stands (containment, then existence as its role needs), after the earlier
+    /// arguments of the same call.
+    fn standing(&mut self, arg: &PathArg) -> io::Result<Standing>;
+    /// The workspace-relative path `arg` names (its directory resolved, its last component
+    /// not followed), when it is inside the workspace.
+    fn workspace_relative(&self, arg: &PathArg) -> Option<String>;
+}
+
+/// Why a call is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Refusal {
+    /// The command skips the hooks, or changes what configures the gate.
+    Command(ShellFinding),
+    /// A hallucination pattern in an argument (traversal, encodings, `.git`, ...).
+    Pattern(PathArg, Rejection),
+    /// A write to what configures the gate (`.patchgate.toml`, hook managers).
+    Protected(PathArg, &'static str),
+    /// The argument resolves outside the workspace and the extra roots.
+    Outside(PathArg, PathBuf),
+    /// The argument (or the parent of a new file) does not exist.
+    Missing(PathArg, Missing),
+}
+
+/// The decision on one call.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Verdict {
+    /// `None`: allowed.
+    pub refusal: Option<Refusal>,
+    /// The call lists or searches (it resets the hallucination counter).
+    pub is_discovery: bool,
+    /// Some argument named something that exists (or a legitimate new file).
+    pub is_real: bool,
+}
+
+/// Every path argument of the call, expanded from shell commands and patch envelopes.
+struct Plan {
+    operands: Vec<PathArg>,
+    finding: Option<ShellFinding>,
+    is_discovery: bool,
+}
+
+fn expand(call: &ToolCall) -> Plan {
+    let mut plan = Plan { operands: call.paths.clone(), finding: None, is_discovery: false };
+    plan.is_discovery = call.kind == ToolKind::Discovery;
+    if let Some(patch) = &call.patch {
+        plan.operands.extend(envelope::paths(patch, &call.cwd));
+    }
+    if let Some(command) = &call.command {
+        if envelope::is_shell_envelope(command) {
+            plan.operands.extend(envelope::paths(command, &call.command_dir));
+        } else {
+            let analysed = shell::analyse(command, &call.command_dir);
+            plan.operands.extend(analysed.operands);
+            plan.finding = analysed.bypass;
+            plan.is_discovery |= analysed.is_discovery;
+        }
+    }
+    plan
+}
+
+/// Decide on `call`: the command first (hook bypasses, protected paths), then the arguments'
+/// patterns (before anything touches the file system), then writes to protected entries, then
+/// containment and existence, argument by argument.
+pub(super) fn decide(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Verdict> {
+    let plan = expand(call);
+    let mut verdict = Verdict { is_discovery: plan.is_discovery, ..Verdict::default() };
+    let refuse = |mut verdict: Verdict, refusal| {
+        verdict.refusal = Some(refusal);
+        Ok(verdict)
+    };
+    if let Some(finding) = plan.finding {
+        return refuse(verdict, Refusal::Command(finding));
+    }
+    let policy = ArgPolicy::builtin();
+    for arg in &plan.operands {
+        if let Some(rejection) = check::reject_pattern(policy, &arg.raw) {
+            return refuse(verdict, Refusal::Pattern(arg.clone(), rejection));
+        }
+    }
+    if let Some((arg, entry)) = protected_write(call, &plan.operands, facts) {
+        return refuse(verdict, Refusal::Protected(arg, entry));
+    }
+    for arg in &plan.operands {
+        let standing = facts
+            .standing(arg)
+            .map_err(|e| io::Error::new(e.kind(), format!("'{}': {e}", arg.raw)))?;
+        match standing {
+            Standing::Fine { is_real } => verdict.is_real |= is_real,
+            Standing::Outside(real) => return refuse(verdict, Refusal::Outside(arg.clone(), real)),
+            Standing::Missing(missing) => {
+                return refuse(verdict, Refusal::Missing(arg.clone(), missing));
+            }
+        }
+    }
+    Ok(verdict)
+}
+
+/// A write (a file tool, or a shell operand the command creates or removes) to an entry that
+/// configures the gate.
+fn protected_write(
+    call: &ToolCall,
+    operands: &[PathArg],
+    facts: &dyn Facts,
+) -> Option<(PathArg, &'static str)> {
+    let writes = |arg: &&PathArg| match call.kind {
+        ToolKind::Write => true,
+        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory),
+        _ => false,
+    };
+    operands.iter().filter(writes).find_map(|arg| {
+        let entry = protect::protected(&facts.workspace_relative(arg)?)?;
+        Some((arg.clone(), entry))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guard::Protocol;
+    use std::path::Path;
+
+    /// A world where `existing` paths exist under `/w` and nothing else does.
+    struct World {
+        existing: Vec<&'static str>,
+    }
+
+    impl Facts for World {
+        fn standing(&mut self, arg: &PathArg) -> io::Result<Standing> {
+            let real = check::lexical_join(&arg.base, &arg.raw);
+            if !real.starts_with("/w") {
+                return Ok(Standing::Outside(real));
+            }
+            if self.existing.iter().any(|e| real == Path::new("/w").join(e)) {
+                return Ok(Standing::Fine { is_real: true });
+            }
+            let ancestor = PathBuf::from("/w");
+            Ok(Standing::Missing(Missing { real, ancestor, is_parent_gone: false }))
+        }
+
+        fn workspace_relative(&self, arg: &PathArg) -> Option<String> {
+            let real = check::lexical_join(&arg.base, &arg.raw);
+            Some(real.strip_prefix("/w").ok()?.to_str()?.to_owned())
+        }
+    }
+
+    fn call(kind: ToolKind, paths: &[&str], command: Option<&str>) -> ToolCall {
+        let role = if kind == ToolKind::Write { Role::Create } else { Role::Existing };
+        let paths = paths
+            .iter()
+            .map(|p| PathArg { raw: (*p).to_owned(), role, base: PathBuf::from("/w") })
+            .collect();
+        ToolCall {
+            protocol: Protocol::Generic,
+            session: None,
+            roots: Vec::new(),
+            cwd: PathBuf::from("/w"),
+            tool_name: "tool".to_owned(),
+            kind,
+            paths,
+            command: command.map(str::to_owned),
+            command_dir: PathBuf::from("/w"),
+            patch: None,
+        }
+    }
+
+    fn refusal(call: &ToolCall) -> Option<Refusal> {
+        let mut world = World { existing: vec!["src/a.rs", ".patchgate.toml"] };
+        decide(call, &mut world).expect("the world answers").refusal
+    }
+
+    #[test]
+    fn the_decision_needs_no_file_system() {
+        assert_eq!(refusal(&call(ToolKind::Read, &["src/a.rs"], None)), None);
+        assert!(matches!(
+            refusal(&call(ToolKind::Read, &["src/b.rs"], None)),
+            Some(Refusal::Missing(..))
+        ));
+        assert!(matches!(
+            refusal(&call(ToolKind::Read, &["/etc/passwd"], None)),
+            Some(Refusal::Outside(..))
+        ));
+        assert!(matches!(
+            refusal(&call(ToolKind::Read, &["../x"], None)),
+            Some(Refusal::Pattern(..))
+        ));
+        assert!(matches!(
+            refusal(&call(ToolKind::Write, &[".patchgate.toml"], None)),
+            Some(Refusal::Protected(_, ".patchgate.toml"))
+        ));
+        let bypass = call(ToolKind::Shell, &[], Some("git commit --no-verify -m x"));
+        assert!(matches!(refusal(&bypass), Some(Refusal::Command(_))));
+    }
+}
