@@ -39,6 +39,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     }
     let repo = patchgate::hook::staged::open(global.repo.as_deref()).map_err(super::hook::error)?;
     let store = Store::new(repo.path());
+    // The same policy the pre-commit hook enforces: the staged `.patchgate.toml`.
+    let limits = patchgate::hook::staged_config(&repo)
+        .and_then(|c| c.limits().map_err(Into::into))
+        .map_err(super::hook::error)?;
     if args.clear {
         store.clear().map_err(store_error)?;
         return show(&store, None, global);
@@ -56,7 +60,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
              (or --show, --clear, --trailer)",
         ));
     }
-    let sources = collect(args)?;
+    let sources = collect(args, &limits)?;
     let mut added = 0;
     store
         .update(|d| {
@@ -72,7 +76,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 }
 
 /// Every pattern to add, checked, grouped by source.
-fn collect(args: &Args) -> Result<Vec<(String, Vec<String>)>, CliError> {
+fn collect(
+    args: &Args,
+    limits: &patchgate::config::Limits,
+) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let mut out = vec![("argument".to_owned(), args.patterns.clone())];
     for file in &args.from_result {
         out.push((format!("result:{file}"), list_field(file, "executor result", "filesWritten")?));
@@ -81,7 +88,7 @@ fn collect(args: &Args) -> Result<Vec<(String, Vec<String>)>, CliError> {
         out.push((format!("step:{file}"), list_field(file, "step", "allowedFiles")?));
     }
     for (_, patterns) in &mut out {
-        *patterns = check_patterns(patterns)
+        *patterns = check_patterns(patterns, limits)
             .map_err(|e| CliError::input(e.code, format!("{e}; declare repo-relative paths")))?;
     }
     Ok(out)

@@ -106,7 +106,7 @@ fn run_hook(hook: HookName, global: &Global) -> CliResult {
     let declaration = Store::new(repo.path()).load().map_err(|e| error(e.into()))?;
     let declared = declaration
         .as_ref()
-        .map(patchgate::declare::Declaration::path_set)
+        .map(|d| d.path_set(&policy.limits))
         .transpose()
         .map_err(|e| error(e.into()))?;
     let staged = staged_changes(&repo, global.repo.is_none()).map_err(error)?;

@@ -11,6 +11,10 @@
 //! fix_regression_max_files = 5
 //! ```
 
+mod limits;
+
+pub use limits::{LimitExceeded, Limits, check as check_limit};
+
 use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
 
@@ -19,7 +23,7 @@ pub const FILE_NAME: &str = ".patchgate.toml";
 
 /// Top-level tables and keys patchgate knows. Each area adds its table here.
 const KNOWN_KEYS: &[&str] =
-    &["excluded", "rules", "scratch", "hook", "guard", "contract", "review"];
+    &["excluded", "rules", "scratch", "hook", "guard", "contract", "review", "limits"];
 
 /// The loaded policy.
 #[derive(Clone, Debug, Default)]
@@ -82,7 +86,19 @@ impl Config {
                 .map_err(|e: toml::de::Error| invalid(format!("'excluded': {e}")))?,
             None => Vec::new(),
         };
-        Ok(Self { source: Some(path.to_owned()), excluded, table })
+        let config = Self { source: Some(path.to_owned()), excluded, table };
+        // A bad `[limits]` table or an over-long `excluded` list is refused on load, so every
+        // entry point (validate, hook, guard, declare) gets the same answer.
+        let limits = config.limits()?;
+        limits
+            .check_patterns(&config.excluded, "'excluded'")
+            .map_err(|e| invalid(e.to_string()))?;
+        Ok(config)
+    }
+
+    /// The `[limits]` table, with defaults for what it leaves out.
+    pub fn limits(&self) -> Result<Limits, ConfigError> {
+        self.section("limits")
     }
 
     /// Deserialise the table `name` into `T`, or `T::default()` when it is absent.

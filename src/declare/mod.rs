@@ -21,6 +21,7 @@ mod tests;
 
 pub use store::{Store, StoreError};
 
+use crate::config::{LimitExceeded, Limits};
 use crate::path::{PathSet, check};
 use serde::{Deserialize, Serialize};
 
@@ -81,9 +82,14 @@ impl Declaration {
         self.entries.iter().map(|e| e.pattern.as_str()).collect()
     }
 
-    /// The patterns compiled for matching.
-    pub fn path_set(&self) -> Result<PathSet, PatternError> {
-        PathSet::new(&self.patterns()).map_err(|e| PatternError {
+    /// The patterns compiled for matching, once they are within `limits` (a planted declaration
+    /// of huge globs would otherwise stall every later commit in glob compilation).
+    pub fn path_set(&self, limits: &Limits) -> Result<PathSet, PatternError> {
+        let patterns = self.patterns();
+        limits
+            .check_patterns(&patterns, "the declaration")
+            .map_err(|e| limit_error(&e, &patterns))?;
+        PathSet::new(&patterns).map_err(|e| PatternError {
             pattern: e.pattern,
             code: "invalid_glob",
             reason: e.reason,
@@ -128,9 +134,26 @@ fn normalise(pattern: &str) -> String {
     pattern.split('/').filter(|c| !c.is_empty() && *c != ".").collect::<Vec<_>>().join("/")
 }
 
-/// Check every pattern; the first bad one is the error.
-pub fn check_patterns<S: AsRef<str>>(patterns: &[S]) -> Result<Vec<String>, PatternError> {
+/// Check every pattern, after the list's length and size against `limits`; the first bad one
+/// is the error.
+pub fn check_patterns<S: AsRef<str>>(
+    patterns: &[S],
+    limits: &Limits,
+) -> Result<Vec<String>, PatternError> {
+    limits.check_patterns(patterns, "the declaration").map_err(|e| limit_error(&e, patterns))?;
     patterns.iter().map(|p| check_pattern(p.as_ref())).collect()
+}
+
+/// The refusal, naming the over-long pattern (shortened) or the number of patterns.
+fn limit_error<S: AsRef<str>>(e: &LimitExceeded, patterns: &[S]) -> PatternError {
+    let long = patterns.iter().map(AsRef::as_ref).find(|p| p.len() > e.limit);
+    let pattern = match long {
+        Some(p) if e.setting == "pattern_bytes" => {
+            format!("{}...", p.chars().take(40).collect::<String>())
+        }
+        _ => format!("{} patterns", patterns.len()),
+    };
+    PatternError { pattern, code: LimitExceeded::CODE, reason: e.to_string() }
 }
 
 /// The `Patchgate-Declared: <pattern>` trailer lines for `declaration`, one per pattern.

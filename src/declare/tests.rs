@@ -20,7 +20,7 @@ fn add_merges_without_duplicates() {
     assert_eq!(d.add(&["b".into(), "c".into()], "step:s.json"), 1);
     assert_eq!(d.patterns(), ["a", "b", "c"]);
     assert_eq!(d.entries[2].source, "step:s.json");
-    assert!(d.path_set().unwrap().is_match("c/below"));
+    assert!(d.path_set(&crate::config::Limits::default()).unwrap().is_match("c/below"));
 }
 
 #[test]

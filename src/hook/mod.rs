@@ -20,7 +20,7 @@ pub mod staged;
 #[cfg(test)]
 mod tests;
 
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, Limits};
 use crate::path::PathSet;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -93,6 +93,8 @@ pub struct Policy {
     pub hook: HookPolicy,
     /// Where the policy was read from (a file, or `REV:.patchgate.toml`); `None`: no policy.
     pub source: Option<String>,
+    /// The `[limits]` table, applied to declarations and trailers before they are compiled.
+    pub limits: Limits,
 }
 
 impl Policy {
@@ -102,13 +104,18 @@ impl Policy {
         let excluded = PathSet::new(&config.excluded).map_err(|e| HookError::Policy {
             message: format!("'excluded' in {}: {e}", source.as_deref().unwrap_or("policy")),
         })?;
-        Ok(Self { excluded, hook, source })
+        Ok(Self { excluded, hook, source, limits: config.limits()? })
     }
 
     /// No policy: nothing excluded, nothing required.
     #[must_use]
     pub fn none() -> Self {
-        Self { excluded: PathSet::empty(), hook: HookPolicy::default(), source: None }
+        Self {
+            excluded: PathSet::empty(),
+            hook: HookPolicy::default(),
+            source: None,
+            limits: Limits::default(),
+        }
     }
 }
 

@@ -158,6 +158,12 @@ fn check_commit(
 ) -> Result<CommitCheck, HookError> {
     let message = String::from_utf8_lossy(commit.message_bytes()).into_owned();
     let declared = from_message(&message);
+    if let Some(values) = &declared {
+        policy
+            .limits
+            .check_patterns(values, "the commit's Patchgate-Declared trailers")
+            .map_err(|e| HookError::Policy { message: e.to_string() })?;
+    }
     let (patterns, bad_trailers): (Vec<_>, Vec<_>) =
         declared.iter().flatten().map(|v| check_pattern(v)).partition(Result::is_ok);
     let patterns: Vec<String> = patterns.into_iter().flatten().collect();

@@ -18,6 +18,7 @@ fn policy(excluded: &[&str], require: bool) -> Policy {
         excluded: PathSet::new(excluded).unwrap(),
         hook: HookPolicy { require_declaration: require, ..HookPolicy::default() },
         source: Some(".patchgate.toml".into()),
+        limits: crate::config::Limits::default(),
     }
 }
 

@@ -20,6 +20,7 @@
 //! ```
 
 mod judge;
+mod limits;
 mod repository;
 #[cfg(test)]
 mod tests;
@@ -141,9 +142,10 @@ pub struct Findings {
 /// Judge one executor result against its step.
 pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, ValidateError> {
     let policy: RulePolicy = ctx.config.section("rules")?;
-    let scope = compile_scope(ctx)?;
+    let limits = ctx.config.limits()?;
+    let scope = compile_scope(ctx, &limits)?;
     let apply_text = ctx.step.apply_patch.as_deref().unwrap_or_default();
-    let apply_parsed = parse_apply_patch(apply_text, &options.parse)?;
+    let apply_parsed = parse_apply_patch(apply_text, &options.parse, &limits)?;
     let mut findings = Findings::default();
     note_unknown_fields(ctx.result, &mut findings);
     let result = match rule::schema::check(ctx.result) {
@@ -151,8 +153,14 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
         Err(violations) => return Ok(finish(findings.notes, violations, None)),
     };
     let patch_text = result.patch.as_deref().unwrap_or_default();
+    if let Err(e) = limits::check_text(&limits, patch_text.as_bytes(), "the patch") {
+        return Ok(finish(findings.notes, vec![limits::violation(&e)], None));
+    }
     let parsed =
         (!patch_text.trim().is_empty()).then(|| parse(patch_text.as_bytes(), &options.parse));
+    if let Some(Err(e)) = parsed.as_ref().map(|p| limits::check_parsed(&limits, &p.patch)) {
+        return Ok(finish(findings.notes, vec![limits::violation(&e)], None));
+    }
     let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
     let index = ctx.repo.and_then(|repo| {
         let rev = options.scratch.base.as_deref().or(ctx.step.base.as_deref()).unwrap_or("HEAD");
@@ -181,7 +189,11 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
 }
 
 /// The step's globs plus the repository's `excluded` list, compiled.
-fn compile_scope(ctx: &Context<'_>) -> Result<Scope, ValidateError> {
+fn compile_scope(
+    ctx: &Context<'_>,
+    limits: &crate::config::Limits,
+) -> Result<Scope, ValidateError> {
+    limits::check_step(limits, ctx.step).map_err(|e| invalid_step(e.to_string()))?;
     if let Err(e) = PathSet::new(&ctx.config.excluded) {
         return Err(ConfigError::Invalid {
             path: ctx.config.source.clone().unwrap_or_else(|| crate::config::FILE_NAME.into()),
@@ -197,11 +209,15 @@ fn compile_scope(ctx: &Context<'_>) -> Result<Scope, ValidateError> {
 fn parse_apply_patch<'t>(
     text: &'t str,
     options: &ParseOptions,
+    limits: &crate::config::Limits,
 ) -> Result<Option<Parsed<'t>>, ValidateError> {
     if text.trim().is_empty() {
         return Ok(None);
     }
+    let refused = |e: crate::config::LimitExceeded| invalid_step(e.to_string());
+    limits::check_text(limits, text.as_bytes(), "'applyPatch'").map_err(refused)?;
     let parsed = parse(text.as_bytes(), options);
+    limits::check_parsed(limits, &parsed.patch).map_err(refused)?;
     if let Some(d) = parsed.defects.first() {
         return Err(invalid_step(format!(
             "'applyPatch' is not a clean unified diff: {d} ({}); pass the apply run's patch as produced",

@@ -8,6 +8,7 @@ mod escape_git;
 mod guard;
 mod hook;
 mod layers;
+mod limits;
 mod meta;
 mod parse;
 mod review;
