@@ -7,7 +7,7 @@ use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
 use patchgate::report::{Exit, verdict_json, verdict_text};
 use patchgate::rule::Report;
-use patchgate::scratch::{self, FileChange, LandError, PathRefused, ScratchError};
+use patchgate::scratch::{self, FileChange, LandError, PathRefused, Recovery, ScratchError};
 use patchgate::step::Step;
 use patchgate::validate::{self, Context, Options};
 use std::time::Duration;
@@ -41,23 +41,38 @@ impl ScratchArgs {
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
-    input: InputArgs,
+    input: Option<InputArgs>,
     /// Also stage the changes in the index.
     #[arg(long)]
     index: bool,
     #[command(flatten)]
     scratch: ScratchArgs,
+    /// Undo an apply that was killed mid-write (its journal is in the git directory): every
+    /// file back as before, the index too, leftover temporary and backup files removed.
+    #[arg(long, exclusive = true)]
+    recover: bool,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    let (step, result) = args.input.read()?;
     let repo = patchgate::repo::discover(global.repo.as_deref())
         .map_err(|e| CliError::failure("repository", e.message))?;
     // A bare repository has nowhere to apply to: say so before validating.
-    patchgate::repo::workdir(&repo).map_err(|e| CliError::failure("repository", e.message))?;
+    let root =
+        patchgate::repo::workdir(&repo).map_err(|e| CliError::failure("repository", e.message))?;
+    if args.recover {
+        return recover(&repo, root, global);
+    }
+    if let Some(path) = scratch::pending_apply(repo.path()) {
+        let e = scratch::JournalError::Pending { path };
+        return Err(CliError::failure("interrupted_apply", e.to_string()));
+    }
+    let Some(input) = &args.input else {
+        return Err(CliError::input("usage", "apply needs --step and --result (or --recover)"));
+    };
+    let (step, result) = input.read()?;
     let config = load_config(Some(&repo))?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
-    let parse_options = args.input.parse_options();
+    let parse_options = input.parse_options();
     let options = Options {
         parse: parse_options.clone(),
         scratch: args.scratch.options(),
@@ -65,7 +80,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     };
     let report = validate::validate(&ctx, &options).map_err(|e| into_cli_error(&e))?;
     if !report.verdict.valid {
-        print_report(&report, global, args, &result);
+        print_report(&report, global, input, &result);
         return Ok(Exit::Rejected);
     }
     let patch = patch_text(&result).unwrap_or_default();
@@ -74,7 +89,29 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let staged = if args.index { " and the index" } else { "" };
     let reason = format!("{}; applied to the worktree{staged}", report.verdict.reason);
     let applied = Report::from_violations(Vec::new(), report.notes, &reason);
-    print_report(&applied, global, args, &result);
+    print_report(&applied, global, input, &result);
+    Ok(Exit::Accepted)
+}
+
+/// `apply --recover`: one JSON object (or line) saying what was done.
+fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> CliResult {
+    let outcome = scratch::recover(repo, root)
+        .map_err(|e| CliError::failure("recover_failed", e.to_string()))?;
+    let (name, message) = match outcome {
+        Recovery::RolledBack => {
+            ("rolled_back", "an interrupted apply was rolled back; every file is as before it")
+        }
+        Recovery::Completed => {
+            ("completed", "an interrupted apply had written everything; its backups were removed")
+        }
+        _ => ("nothing_to_do", "no interrupted apply to recover"),
+    };
+    match global.format.unwrap_or(Format::Json) {
+        Format::Json => {
+            outln!("{}", serde_json::json!({"recovered": name, "message": message}));
+        }
+        Format::Text => outln!("{message}"),
+    }
     Ok(Exit::Accepted)
 }
 
@@ -120,6 +157,12 @@ pub(crate) fn land(
         LandError::Dirty { .. } | LandError::Write(scratch::WorktreeError::Changed { .. }) => {
             CliError::failure("worktree_dirty", e.to_string())
         }
+        LandError::Write(scratch::WorktreeError::Interrupted) => {
+            CliError::failure("interrupted", e.to_string())
+        }
+        LandError::Write(scratch::WorktreeError::Journal(scratch::JournalError::Pending {
+            ..
+        })) => CliError::failure("interrupted_apply", e.to_string()),
         LandError::Write(scratch::WorktreeError::Refused(refused)) => {
             let code = match refused {
                 PathRefused::BeyondLink { .. } | PathRefused::LinkOutside { .. } => "unsafe_path",
@@ -132,12 +175,12 @@ pub(crate) fn land(
     })
 }
 
-fn print_report(report: &Report, global: &Global, args: &Args, result: &[u8]) {
+fn print_report(report: &Report, global: &Global, input: &InputArgs, result: &[u8]) {
     match global.format.unwrap_or(Format::Json) {
         Format::Json => outln!("{}", verdict_json(report)),
         Format::Text => {
             let patch = patch_text(result);
-            out!("{}", verdict_text(report, patch.as_deref(), &args.input.result));
+            out!("{}", verdict_text(report, patch.as_deref(), &input.result));
         }
     }
 }

@@ -31,13 +31,13 @@ pub struct CommandOutcome {
 }
 
 /// Catches SIGINT and SIGTERM while alive; restores the default handling on drop.
-struct SignalGuard {
+pub(super) struct SignalGuard {
     flag: Arc<AtomicBool>,
     ids: Vec<signal_hook::SigId>,
 }
 
 impl SignalGuard {
-    fn install() -> Result<Self, ScratchError> {
+    pub(super) fn install() -> Result<Self, ScratchError> {
         let flag = Arc::new(AtomicBool::new(false));
         let mut ids = Vec::new();
         for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -47,6 +47,11 @@ impl SignalGuard {
             ids.push(id);
         }
         Ok(Self { flag, ids })
+    }
+
+    /// The flag the handlers raise, for a caller that checks it between steps.
+    pub(super) fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.flag)
     }
 
     fn is_raised(&self) -> bool {

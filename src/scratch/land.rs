@@ -44,6 +44,9 @@ pub fn land(
     root: &Path,
     with_index: bool,
 ) -> Result<Vec<FileChange>, LandError> {
+    if let Some(path) = super::pending_apply(ctx.repo.path()) {
+        return Err(WorktreeError::from(super::JournalError::Pending { path }).into());
+    }
     let options = Options { check_cmd: None, ..options.clone() };
     let outcome = check(ctx, &options)?;
     if let Some(v) = outcome.violations.first() {

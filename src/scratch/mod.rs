@@ -16,6 +16,7 @@ mod command;
 mod entry;
 mod expect;
 pub mod hunk;
+mod journal;
 mod land;
 mod symlink;
 #[cfg(test)]
@@ -26,10 +27,17 @@ mod write;
 
 pub use base::{BaseEntry, BaseTree, TreeIndex, mode};
 pub use command::CommandOutcome;
+pub use journal::JournalError;
 pub use land::{LandError, land};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
 pub use worktree::{PathRefused, link_stays_inside};
-pub use write::{WorktreeError, apply_to_worktree, dirty_files};
+pub use write::{Recovery, WorktreeError, apply_to_worktree, dirty_files, recover};
+
+/// The journal an interrupted `apply` left in `git_dir`, if any: no apply may start then.
+#[must_use]
+pub fn pending_apply(git_dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    journal::pending(git_dir)
+}
 
 use crate::patch::Patch;
 use crate::rule::{Note, RuleId, Violation};

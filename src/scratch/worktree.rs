@@ -176,41 +176,30 @@ fn holds_only(dir: &Dir, path: &str, allowed: &HashSet<&str>) -> io::Result<bool
     Ok(true)
 }
 
-/// Write a new entry named `.<name>.patchgate-<random>.<what>` in `dir`, created exclusively
-/// (an existing name, or a link planted there, is never opened). Returns the name used.
-pub(super) fn write_new(
-    dir: &Dir,
-    name: &str,
-    what: &str,
-    content: &Entry<'_>,
-) -> io::Result<String> {
-    for _ in 0..16 {
-        let temp = random_name(name, what);
-        let result = match content {
-            Entry::File { bytes, executable } => {
-                let mut options = OpenOptions::new();
-                options.write(true).create_new(true).mode(if *executable { 0o755 } else { 0o644 });
-                dir.open_with(&temp, &options).and_then(|mut file| {
-                    file.write_all(bytes)?;
+/// Write a new entry at `temp` in `dir` (a name from [`random_name`], chosen in advance so the
+/// apply journal can list it), created exclusively: an existing name, or a link planted there,
+/// is never opened. On a failed write (a full disk) the partial file is removed.
+pub(super) fn write_new(dir: &Dir, temp: &str, content: &Entry<'_>) -> io::Result<()> {
+    match content {
+        Entry::File { bytes, executable } => {
+            let bits = if *executable { 0o755 } else { 0o644 };
+            let mut options = OpenOptions::new();
+            options.write(true).create_new(true).mode(bits);
+            dir.open_with(temp, &options).and_then(|mut file| {
+                // A created file is this run's even if a write below fails: remove it then.
+                let written = file.write_all(bytes).and_then(|()| {
                     // The mode given at creation is cut by the umask; git writes 0755/0644.
-                    let bits = if *executable { 0o755 } else { 0o644 };
                     file.set_permissions(cap_std::fs::Permissions::from_std(
                         std::os::unix::fs::PermissionsExt::from_mode(bits),
                     ))
+                });
+                written.inspect_err(|_| {
+                    let _ = dir.remove_file(temp);
                 })
-            }
-            Entry::Link { target } => dir.symlink_contents(target, &temp),
-        };
-        match result {
-            Ok(()) => return Ok(temp),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                let _ = dir.remove_file_or_symlink(&temp);
-                return Err(e);
-            }
+            })
         }
+        Entry::Link { target } => dir.symlink_contents(target, temp),
     }
-    Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free temporary name"))
 }
 
 /// What [`write_new`] writes.
@@ -299,9 +288,12 @@ mod tests {
         let long = "é".repeat(127);
         assert!(random_name(&long, "bak").len() <= 255, "fits a 255-byte name limit");
         let entry = Entry::File { bytes: b"x", executable: true };
-        let name = write_new(&handle, "a", "tmp", &entry).unwrap();
+        let name = random_name("a", "tmp");
+        write_new(&handle, &name, &entry).unwrap();
         assert!(name.starts_with(".a.patchgate-"), "{name}");
         assert_eq!(name.rsplit('.').next(), Some("tmp"));
+        let again = write_new(&handle, &name, &entry).unwrap_err();
+        assert_eq!(again.kind(), io::ErrorKind::AlreadyExists, "never opens an existing name");
         let meta = std::fs::metadata(dir.path().join(&name)).unwrap();
         assert_eq!(std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777, 0o755);
     }

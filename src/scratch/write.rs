@@ -12,6 +12,8 @@
 //! is byte for byte as before.
 
 use super::base::{BaseEntry, BaseTree, mode};
+use super::command::SignalGuard;
+use super::journal::{Journal, JournalError, Phase, Plan, Step};
 use super::worktree::{
     Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
 };
@@ -21,6 +23,9 @@ use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// Why `apply` did not write.
 #[derive(Debug, thiserror::Error)]
@@ -56,6 +61,12 @@ pub enum WorktreeError {
         /// The path.
         path: String,
     },
+    /// The journal could not be written, or one is already there.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// SIGINT or SIGTERM arrived during the write; everything was restored.
+    #[error("interrupted by a signal; nothing was changed")]
+    Interrupted,
     /// Something `apply` does not write (a submodule commit).
     #[error("{path}: {what} cannot be applied to the worktree by patchgate; apply it with git")]
     Unsupported {
@@ -158,18 +169,23 @@ fn worktree_matches(
     })
 }
 
-/// One step done in the worktree (repository-relative paths), undone in reverse on failure.
-#[derive(Debug)]
-enum Done {
-    MadeDir(String),
-    WroteTemp(String),
-    MovedAside { target: String, backup: String },
-    Placed { temp: String, target: String },
-}
-
+/// What a transaction did so far, undone in reverse on failure; the same steps, planned in
+/// advance, are the journal's.
 #[derive(Debug, Default)]
 struct Transaction {
-    done: Vec<Done>,
+    done: Vec<Step>,
+    /// Raised by SIGINT/SIGTERM: the write stops at the next step and rolls back.
+    interrupted: Option<Arc<AtomicBool>>,
+    /// Debug builds: `PATCHGATE_TEST_STEP_DELAY_MS` sleeps before each step, so the kill tests
+    /// can land a SIGKILL anywhere inside the write. Ignored by release builds.
+    delay: Option<Duration>,
+}
+
+/// The random names one change uses, fixed before anything is written.
+#[derive(Debug)]
+struct Names {
+    backup: String,
+    temp: Option<String>,
 }
 
 #[cfg(test)]
@@ -181,7 +197,9 @@ thread_local! {
 }
 
 /// Write `changes` into the worktree at `root` (and the index when `with_index`), all or
-/// nothing. The caller has checked that the touched paths are clean ([`dirty_files`]).
+/// nothing, even across a crash: the plan is journaled first (see [`super::journal`]), SIGINT
+/// and SIGTERM roll back before the process ends, and a SIGKILL leaves the journal for
+/// [`recover`]. The caller has checked that the touched paths are clean ([`dirty_files`]).
 pub fn apply_to_worktree(
     base: &BaseTree<'_>,
     root: &Path,
@@ -189,23 +207,96 @@ pub fn apply_to_worktree(
     with_index: bool,
 ) -> Result<(), WorktreeError> {
     let worktree = open(root)?;
+    let git_dir = base.repo().path();
+    let signals = SignalGuard::install()?;
+    let names = plan_names(changes);
+    let steps = planned_steps(&worktree, changes, &names)?;
+    let plan = Plan { phase: Phase::Prepare, with_index, steps };
+    let mut journal = Journal::begin(git_dir, plan)?;
     #[cfg(test)]
     BEFORE_WRITE.with(|hook| hook.borrow().as_ref().map(|f| f()));
-    let mut tx = Transaction::default();
-    let result = set_aside_removals(base, &worktree, changes, &mut tx)
-        .and_then(|()| prepare(base, &worktree, changes, &mut tx))
-        .and_then(|temps| commit(base, &worktree, changes, &temps, &mut tx))
-        .and_then(|()| if with_index { update_index(base.repo(), changes) } else { Ok(()) });
+    let mut tx = Transaction::new(signals.flag());
+    let result = write_all(base, &worktree, changes, &names, &mut tx, &mut journal);
     match result {
         Ok(()) => {
             tx.finish(&worktree);
+            journal.remove();
             Ok(())
         }
         Err(e) => {
             tx.rollback(&worktree);
+            if with_index {
+                journal.restore_index(git_dir)?;
+            }
+            journal.remove();
             Err(e)
         }
     }
+}
+
+/// The phases, each made durable in the journal before it starts.
+fn write_all(
+    base: &BaseTree<'_>,
+    worktree: &Worktree,
+    changes: &[FileChange],
+    names: &[Names],
+    tx: &mut Transaction,
+    journal: &mut Journal,
+) -> Result<(), WorktreeError> {
+    set_aside_removals(base, worktree, changes, names, tx)?;
+    prepare(base, worktree, changes, names, tx)?;
+    tx.step()?;
+    journal.advance(Phase::Commit)?;
+    commit(base, worktree, changes, names, tx)?;
+    if journal.plan().with_index {
+        tx.step()?;
+        update_index(base.repo(), changes)?;
+    }
+    journal.advance(Phase::Finish)?;
+    Ok(())
+}
+
+fn plan_names(changes: &[FileChange]) -> Vec<Names> {
+    let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
+    changes
+        .iter()
+        .map(|c| Names {
+            backup: beside(&c.path, &random_name(&name(&c.path), "bak")),
+            temp: c.content.is_some().then(|| beside(&c.path, &random_name(&name(&c.path), "tmp"))),
+        })
+        .collect()
+}
+
+/// Every step the write will do, in order: what the journal lists. A directory is planned when
+/// the worktree lacks it, or holds a path there the patch removes first.
+fn planned_steps(
+    worktree: &Worktree,
+    changes: &[FileChange],
+    names: &[Names],
+) -> Result<Vec<Step>, WorktreeError> {
+    let removed = removed_paths(changes);
+    let mut steps = Vec::new();
+    for (change, n) in changes.iter().zip(names).filter(|(c, _)| c.content.is_none()) {
+        steps.push(Step::MoveAside { target: change.path.clone(), backup: n.backup.clone() });
+    }
+    let mut dirs = HashSet::new();
+    for (change, n) in changes.iter().zip(names) {
+        let Some(temp) = &n.temp else { continue };
+        for (i, _) in change.path.match_indices('/') {
+            let dir = &change.path[..i];
+            if dirs.insert(dir) && (removed.contains(dir) || worktree.metadata(dir)?.is_none()) {
+                steps.push(Step::MakeDir { path: dir.to_owned() });
+            }
+        }
+        steps.push(Step::WriteTemp { temp: temp.clone() });
+    }
+    for (change, n) in changes.iter().zip(names) {
+        let Some(temp) = &n.temp else { continue };
+        let target = change.path.clone();
+        steps.push(Step::MoveAside { target: target.clone(), backup: n.backup.clone() });
+        steps.push(Step::Place { temp: temp.clone(), target });
+    }
+    Ok(steps)
 }
 
 fn io_error(action: &'static str, path: &str) -> impl FnOnce(std::io::Error) -> WorktreeError {
@@ -221,63 +312,69 @@ fn beside(path: &str, name: &str) -> String {
     }
 }
 
-/// Phase 1: every path the patch removes moved to a backup beside it.
+/// The last component of `path`.
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Phase 1: every path the patch removes moved to its backup beside it.
 fn set_aside_removals(
     base: &BaseTree<'_>,
     worktree: &Worktree,
     changes: &[FileChange],
+    names: &[Names],
     tx: &mut Transaction,
 ) -> Result<(), WorktreeError> {
-    for change in changes.iter().filter(|c| c.content.is_none()) {
+    for (change, n) in changes.iter().zip(names).filter(|(c, _)| c.content.is_none()) {
+        tx.step()?;
         let parent = worktree.parent(&change.path, None)?;
-        move_aside(base, worktree, &parent, &change.path, tx)?;
+        move_aside(base, worktree, &parent, (&change.path, &n.backup), tx)?;
     }
     Ok(())
 }
 
-/// Move the entry at `path` (if any) to a random backup name beside it, recorded in `tx`, and
+/// Move the entry at `path` (if any) to its planned backup beside it, recorded in `tx`, and
 /// check that what was moved is still the base's: an edit made since [`dirty_files`] looked
 /// would otherwise be dropped with the backup.
 fn move_aside(
     base: &BaseTree<'_>,
     worktree: &Worktree,
     parent: &Parent<'_>,
-    path: &str,
+    (path, backup): (&str, &str),
     tx: &mut Transaction,
 ) -> Result<(), WorktreeError> {
     let (dir, name) = (&parent.dir, parent.name);
     if dir.symlink_metadata(name).is_err() {
         return Ok(());
     }
-    let backup = random_name(name, "bak");
-    dir.rename(name, dir, &backup).map_err(io_error("move aside", path))?;
-    let backup = beside(path, &backup);
-    tx.done.push(Done::MovedAside { target: path.to_owned(), backup: backup.clone() });
+    dir.rename(name, dir, file_name(backup)).map_err(io_error("move aside", path))?;
+    tx.done.push(Step::MoveAside { target: path.to_owned(), backup: backup.to_owned() });
     let entry = base.entry(path.as_bytes())?;
     // A base directory the patch turns into a file was checked to hold only removed paths.
     if entry.is_some_and(BaseEntry::is_tree) {
         return Ok(());
     }
-    if worktree_matches(worktree, &backup, expected_entry(base, entry)?.as_ref())? {
+    if worktree_matches(worktree, backup, expected_entry(base, entry)?.as_ref())? {
         Ok(())
     } else {
         Err(WorktreeError::Changed { path: path.to_owned() })
     }
 }
 
-/// Phase 2: every new file written beside its target. Returns the temporary paths.
+/// Phase 2: every new file written to its planned temporary name beside its target.
 fn prepare(
     base: &BaseTree<'_>,
     worktree: &Worktree,
     changes: &[FileChange],
+    names: &[Names],
     tx: &mut Transaction,
-) -> Result<Vec<Option<String>>, WorktreeError> {
-    let mut temps = Vec::with_capacity(changes.len());
-    for change in changes {
-        let (Some(mode), Some(content)) = (change.mode, &change.content) else {
-            temps.push(None);
+) -> Result<(), WorktreeError> {
+    for (change, n) in changes.iter().zip(names) {
+        let (Some(mode), Some(content), Some(temp)) = (change.mode, &change.content, &n.temp)
+        else {
             continue;
         };
+        tx.step()?;
         if mode == mode::GITLINK {
             return Err(WorktreeError::Unsupported {
                 path: change.path.clone(),
@@ -299,15 +396,12 @@ fn prepare(
         };
         let mut new_dirs = Vec::new();
         let parent = worktree.parent(&change.path, Some(&mut new_dirs));
-        tx.done.extend(new_dirs.into_iter().map(Done::MadeDir));
+        tx.done.extend(new_dirs.into_iter().map(|path| Step::MakeDir { path }));
         let parent = parent?;
-        let temp = write_new(&parent.dir, parent.name, "tmp", &entry)
-            .map_err(io_error("write", &change.path))?;
-        let temp = beside(&change.path, &temp);
-        tx.done.push(Done::WroteTemp(temp.clone()));
-        temps.push(Some(temp));
+        write_new(&parent.dir, file_name(temp), &entry).map_err(io_error("write", &change.path))?;
+        tx.done.push(Step::WriteTemp { temp: temp.clone() });
     }
-    Ok(temps)
+    Ok(())
 }
 
 /// Phase 3: move each existing target aside, put each new file in place.
@@ -315,23 +409,23 @@ fn commit(
     base: &BaseTree<'_>,
     worktree: &Worktree,
     changes: &[FileChange],
-    temps: &[Option<String>],
+    names: &[Names],
     tx: &mut Transaction,
 ) -> Result<(), WorktreeError> {
-    for (step, (change, temp)) in changes.iter().zip(temps).enumerate() {
+    for (step, (change, n)) in changes.iter().zip(names).enumerate() {
         #[cfg(test)]
         if FAIL_COMMIT_AT.with(std::cell::Cell::get) == Some(step) {
             return Err(io_error("commit", &change.path)(std::io::Error::other("injected")));
         }
         let _ = step;
         // Removals were set aside in phase 1.
-        let Some(temp) = temp else { continue };
+        let Some(temp) = &n.temp else { continue };
+        tx.step()?;
         let parent = worktree.parent(&change.path, None)?;
-        move_aside(base, worktree, &parent, &change.path, tx)?;
-        let temp_name = temp.rsplit('/').next().unwrap_or(temp);
+        move_aside(base, worktree, &parent, (&change.path, &n.backup), tx)?;
         let (dir, name) = (&parent.dir, parent.name);
-        dir.rename(temp_name, dir, name).map_err(io_error("write", &change.path))?;
-        tx.done.push(Done::Placed { temp: temp.clone(), target: change.path.clone() });
+        dir.rename(file_name(temp), dir, name).map_err(io_error("write", &change.path))?;
+        tx.done.push(Step::Place { temp: temp.clone(), target: change.path.clone() });
     }
     Ok(())
 }
@@ -375,36 +469,117 @@ fn check_staged(
 }
 
 impl Transaction {
-    /// Undo in reverse order. Best effort: every step is tried even if one fails.
+    fn new(interrupted: Arc<AtomicBool>) -> Self {
+        #[cfg(debug_assertions)]
+        let delay = std::env::var("PATCHGATE_TEST_STEP_DELAY_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .map(Duration::from_millis);
+        #[cfg(not(debug_assertions))]
+        let delay = None;
+        Self { done: Vec::new(), interrupted: Some(interrupted), delay }
+    }
+
+    /// Before each step: stop when a signal arrived (the caller rolls back).
+    fn step(&self) -> Result<(), WorktreeError> {
+        if let Some(delay) = self.delay {
+            std::thread::sleep(delay);
+        }
+        match &self.interrupted {
+            Some(flag) if flag.load(Ordering::SeqCst) => Err(WorktreeError::Interrupted),
+            _ => Ok(()),
+        }
+    }
+
+    /// Undo in reverse order. Best effort and idempotent (a step whose entry is not there is
+    /// skipped), so it also undoes a journal's plan after a crash.
     fn rollback(self, worktree: &Worktree) {
         for done in self.done.into_iter().rev() {
             let _ = match done {
-                Done::MadeDir(dir) => in_parent(worktree, &dir, |d, n| d.remove_dir(n)),
-                Done::WroteTemp(temp) => {
-                    in_parent(worktree, &temp, |d, n| match d.symlink_metadata(n) {
-                        Ok(_) => d.remove_file_or_symlink(n),
-                        Err(_) => Ok(()),
-                    })
-                }
-                Done::MovedAside { target, backup } => rename(worktree, &backup, &target),
-                Done::Placed { temp, target } => rename(worktree, &target, &temp),
+                Step::MakeDir { path } => in_parent(worktree, &path, |d, n| d.remove_dir(n)),
+                Step::WriteTemp { temp } => remove_entry(worktree, &temp),
+                Step::MoveAside { target, backup } => rename(worktree, &backup, &target),
+                Step::Place { temp, target } => rename(worktree, &target, &temp),
             };
         }
     }
 
-    /// Drop the backups and the directories emptied by removals.
+    /// Drop the backups (and any temporary file a crash left) and the directories emptied by
+    /// removals.
     fn finish(self, worktree: &Worktree) {
         for done in self.done {
-            if let Done::MovedAside { target, backup } = done {
-                let _ = in_parent(worktree, &backup, |d, n| match d.symlink_metadata(n) {
-                    Ok(meta) if meta.is_dir() => d.remove_dir_all(n),
-                    Ok(_) => d.remove_file_or_symlink(n),
-                    Err(_) => Ok(()),
-                });
-                prune_empty_parents(worktree, &target);
+            match done {
+                Step::MoveAside { target, backup } => {
+                    let _ = remove_entry(worktree, &backup);
+                    prune_empty_parents(worktree, &target);
+                }
+                Step::WriteTemp { temp } => {
+                    let _ = in_parent(worktree, &temp, |d, n| match d.symlink_metadata(n) {
+                        Ok(meta) if !meta.is_dir() => d.remove_file_or_symlink(n),
+                        _ => Ok(()),
+                    });
+                }
+                Step::MakeDir { .. } | Step::Place { .. } => {}
             }
         }
     }
+}
+
+/// What [`recover`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Recovery {
+    /// No journal: no apply was interrupted.
+    NothingToDo,
+    /// The interrupted apply was undone: every file is as before it, the index too.
+    RolledBack,
+    /// The interrupted apply had written everything; its backups were dropped.
+    Completed,
+}
+
+/// Finish what an interrupted `apply` left (a journal in the git directory): roll the worktree
+/// and index back to the state before it, or, if it was killed while dropping its backups,
+/// complete that; remove every temporary and backup file it made.
+pub fn recover(repo: &git2::Repository, root: &Path) -> Result<Recovery, WorktreeError> {
+    let git_dir = repo.path();
+    let Some(journal) = Journal::load(git_dir)? else { return Ok(Recovery::NothingToDo) };
+    let worktree = open(root)?;
+    let plan = journal.plan();
+    let outcome = if plan.phase == Phase::Finish {
+        Transaction { done: plan.steps.clone(), ..Transaction::default() }.finish(&worktree);
+        Recovery::Completed
+    } else {
+        // A target was placed only once every temporary file existed (phase commit), and then
+        // its temporary name is gone.
+        let mut done = Vec::with_capacity(plan.steps.len());
+        for step in &plan.steps {
+            let placed = match step {
+                Step::Place { temp, .. } => {
+                    plan.phase == Phase::Commit && worktree.metadata(temp)?.is_none()
+                }
+                _ => true,
+            };
+            if placed {
+                done.push(step.clone());
+            }
+        }
+        Transaction { done, ..Transaction::default() }.rollback(&worktree);
+        if plan.with_index {
+            journal.restore_index(git_dir)?;
+        }
+        Recovery::RolledBack
+    };
+    journal.remove();
+    Ok(outcome)
+}
+
+/// Remove the file, link or directory tree at `path`, if there is one.
+fn remove_entry(worktree: &Worktree, path: &str) -> std::io::Result<()> {
+    in_parent(worktree, path, |d, n| match d.symlink_metadata(n) {
+        Ok(meta) if meta.is_dir() => d.remove_dir_all(n),
+        Ok(_) => d.remove_file_or_symlink(n),
+        Err(_) => Ok(()),
+    })
 }
 
 /// Run `op` on the directory holding `path` and its name (reached without following links).
@@ -419,8 +594,7 @@ fn in_parent(
 
 /// Rename `from` to `to`, two names in one directory.
 fn rename(worktree: &Worktree, from: &str, to: &str) -> std::io::Result<()> {
-    let to_name = to.rsplit('/').next().unwrap_or(to);
-    in_parent(worktree, from, |d, n| d.rename(n, d, to_name))
+    in_parent(worktree, from, |d, n| d.rename(n, d, file_name(to)))
 }
 
 /// git removes directories a deletion empties; so does `apply`.

@@ -1,0 +1,225 @@
+//! `apply`'s write-ahead journal: before the first rename in the worktree, the whole plan (every
+//! directory to make, every temporary file, every target and its backup, in the order they are
+//! done) is written to `<git-dir>/patchgate/apply-journal.json` and made durable (`fsync` of the
+//! file and its directory). A process killed in the middle (SIGKILL, power loss) leaves the
+//! journal behind; the next `apply` refuses to start, and `apply --recover` reads it and puts the
+//! worktree (and index) back, or, when the kill came after the new state was complete, finishes
+//! the clean-up. Every name in the plan is random and fixed in advance, so recovery knows exactly
+//! which entries are patchgate's and touches nothing else.
+//!
+//! The journal lives in the git directory, not the worktree: it is patchgate's state, written
+//! with plain file operations there; the worktree is still only ever touched through
+//! [`Worktree`](super::worktree::Worktree).
+
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// One planned step in the worktree (repository-relative paths), in the order it is done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub(super) enum Step {
+    /// A directory created for a new file.
+    MakeDir { path: String },
+    /// A new file written to a temporary name beside its target.
+    WriteTemp { temp: String },
+    /// The entry at `target` renamed to `backup`.
+    MoveAside { target: String, backup: String },
+    /// The temporary file renamed to `target`.
+    Place { temp: String, target: String },
+}
+
+/// How far the write got, as last made durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum Phase {
+    /// Removals set aside, temporary files being written: no target replaced yet.
+    Prepare,
+    /// Every temporary file is written; targets are being replaced (a missing temporary file
+    /// means its target was placed), then the index written.
+    Commit,
+    /// The new state is complete (worktree and index); backups are being dropped.
+    Finish,
+}
+
+/// The journal's content.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Plan {
+    pub phase: Phase,
+    /// Whether the index is updated too; its previous content is kept beside the journal.
+    pub with_index: bool,
+    pub steps: Vec<Step>,
+}
+
+/// An open journal: present on disk until [`Journal::remove`].
+#[derive(Debug)]
+pub(super) struct Journal {
+    dir: PathBuf,
+    plan: Plan,
+}
+
+/// Why the journal could not be read or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JournalError {
+    /// Another apply is running, or one was interrupted.
+    #[error(
+        "an interrupted or running apply left '{}'; run `patchgate apply --recover` to put \
+         the worktree back (nothing was changed by this run)",
+        path.display()
+    )]
+    Pending {
+        /// The journal file.
+        path: PathBuf,
+    },
+    /// The journal could not be read, parsed or written.
+    #[error("cannot {action} '{}': {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+const FILE: &str = "apply-journal.json";
+const INDEX_COPY: &str = "apply-index.before";
+
+/// The directory holding the journal: `<git-dir>/patchgate`.
+pub(super) fn dir(git_dir: &Path) -> PathBuf {
+    git_dir.join("patchgate")
+}
+
+/// The journal file, if one is present.
+pub(super) fn pending(git_dir: &Path) -> Option<PathBuf> {
+    let path = dir(git_dir).join(FILE);
+    path.symlink_metadata().is_ok().then_some(path)
+}
+
+fn io_err(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> JournalError {
+    let path = path.to_owned();
+    move |source| JournalError::Io { action, path, source }
+}
+
+/// `bytes` written to a new `path` (exclusive unless `replace`) and made durable. On error the
+/// file is removed, so a full disk leaves nothing behind.
+fn write_durable(path: &Path, bytes: &[u8], exclusive: bool) -> Result<(), JournalError> {
+    let mut options = OpenOptions::new();
+    options.write(true);
+    if exclusive {
+        options.create_new(true);
+    } else {
+        options.create(true).truncate(true);
+    }
+    let file = options.open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => JournalError::Pending { path: path.to_owned() },
+        _ => io_err("create", path)(e),
+    })?;
+    let written = (&file).write_all(bytes).and_then(|()| file.sync_all());
+    written.map_err(|e| {
+        let _ = fs::remove_file(path);
+        io_err("write", path)(e)
+    })
+}
+
+fn sync_dir(dir: &Path) -> Result<(), JournalError> {
+    File::open(dir).and_then(|d| d.sync_all()).map_err(io_err("sync", dir))
+}
+
+impl Journal {
+    /// Write `plan` durably before anything in the worktree moves; with `plan.with_index`, keep
+    /// a durable copy of the index first. Refuses when a journal is already there.
+    pub fn begin(git_dir: &Path, plan: Plan) -> Result<Self, JournalError> {
+        let dir = dir(git_dir);
+        fs::create_dir_all(&dir).map_err(io_err("create", &dir))?;
+        let path = dir.join(FILE);
+        if path.symlink_metadata().is_ok() {
+            return Err(JournalError::Pending { path });
+        }
+        let journal = Self { dir, plan };
+        // The index copy is whole before the journal names it: a kill in between leaves a
+        // stray copy, never a journal pointing at half an index.
+        if journal.plan.with_index {
+            journal.keep_index(git_dir)?;
+        }
+        let bytes = serde_json::to_vec(&journal.plan).expect("a plan always serializes");
+        write_durable(&path, &bytes, true)?;
+        sync_dir(&journal.dir).inspect_err(|_| journal.remove())?;
+        Ok(journal)
+    }
+
+    fn keep_index(&self, git_dir: &Path) -> Result<(), JournalError> {
+        let index = git_dir.join("index");
+        match fs::read(&index) {
+            Ok(bytes) => {
+                let next = self.dir.join(format!("{INDEX_COPY}.next"));
+                write_durable(&next, &bytes, false)?;
+                let copy = self.dir.join(INDEX_COPY);
+                fs::rename(&next, &copy).map_err(io_err("replace", &copy))
+            }
+            // No index yet: none is restored (and no older copy may be).
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let _ = fs::remove_file(self.dir.join(INDEX_COPY));
+                Ok(())
+            }
+            Err(e) => Err(io_err("read", &index)(e)),
+        }
+    }
+
+    /// Record a new phase durably (write beside, then rename over the journal).
+    pub fn advance(&mut self, phase: Phase) -> Result<(), JournalError> {
+        self.plan.phase = phase;
+        let path = self.dir.join(FILE);
+        let next = self.dir.join(format!("{FILE}.next"));
+        let bytes = serde_json::to_vec(&self.plan).expect("a plan always serializes");
+        write_durable(&next, &bytes, false)?;
+        fs::rename(&next, &path).map_err(io_err("replace", &path))?;
+        sync_dir(&self.dir)
+    }
+
+    /// Drop the journal (and the index copy): the worktree is in a whole state again.
+    pub fn remove(&self) {
+        let _ = fs::remove_file(self.dir.join(INDEX_COPY));
+        let _ = fs::remove_file(self.dir.join(FILE));
+        let _ = fs::remove_file(self.dir.join(format!("{FILE}.next")));
+        let _ = sync_dir(&self.dir);
+    }
+
+    /// The journal left at `path` by an interrupted apply.
+    pub fn load(git_dir: &Path) -> Result<Option<Self>, JournalError> {
+        let dir = dir(git_dir);
+        let path = dir.join(FILE);
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io_err("read", &path)(e)),
+        };
+        let plan = serde_json::from_slice(&bytes)
+            .map_err(|e| io_err("parse", &path)(io::Error::other(e)))?;
+        Ok(Some(Self { dir, plan }))
+    }
+
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Put the index kept by [`Journal::begin`] back, and drop a lock file an interrupted index
+    /// write left (one newer than the journal: older ones are not this apply's).
+    pub fn restore_index(&self, git_dir: &Path) -> Result<(), JournalError> {
+        let copy = self.dir.join(INDEX_COPY);
+        let lock = git_dir.join("index.lock");
+        let started = fs::metadata(self.dir.join(FILE)).and_then(|m| m.modified()).ok();
+        let lock_time = fs::metadata(&lock).and_then(|m| m.modified()).ok();
+        if lock_time.zip(started).is_some_and(|(l, s)| l >= s) {
+            let _ = fs::remove_file(&lock);
+        }
+        if copy.exists() {
+            fs::rename(&copy, git_dir.join("index")).map_err(io_err("restore", &copy))?;
+        }
+        Ok(())
+    }
+}
