@@ -71,6 +71,14 @@ impl Parser<'_, '_> {
         let is_create = h.new_file_mode.is_some() || matches!(h.minus, Some((None, _)));
         let is_delete = h.deleted_mode.is_some() || matches!(h.plus, Some(None));
         self.check_exclusive(span, h, [is_rename, is_copy, is_create, is_delete]);
+        if h.git_one_name && (is_rename || is_copy) {
+            self.entry_defect(
+                DefectCode::OneNameRename,
+                span,
+                "`diff --git` names one file but the entry renames or copies; write `diff --git \
+                 a/OLD b/NEW`",
+            );
+        }
         let minus_span = h.minus.as_ref().map_or(span, |m| m.1);
         let mut old = Names::new();
         old.add(h.git.as_ref().map(|g| g.0.as_slice()), "`diff --git`");

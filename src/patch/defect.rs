@@ -83,6 +83,9 @@ codes! {
         ImplicitRename => "implicit_rename",
         /// `rename from` without `rename to`, `copy to` without `copy from`, ...
         IncompleteRename => "incomplete_rename",
+        /// A rename or copy under a `diff --git` line naming one file (`diff --git a/f`): the
+        /// entry's two names come only from the extended headers.
+        OneNameRename => "one_name_rename",
         /// Extended headers that exclude each other (`new file mode` and `deleted file mode`).
         InconsistentHeaders => "inconsistent_headers",
         /// The same path in two entries.

@@ -16,6 +16,8 @@ pub(super) type Side = Option<Vec<u8>>;
 pub(super) struct Headers {
     /// The names on the `diff --git` line, when they could be read.
     pub git: Option<(Vec<u8>, Vec<u8>)>,
+    /// The `diff --git` line names a single unquoted file (no space to split at).
+    pub git_one_name: bool,
     pub old_mode: Option<u32>,
     pub new_mode: Option<u32>,
     pub deleted_mode: Option<u32>,
@@ -111,7 +113,10 @@ impl<'a> Parser<'a, '_> {
         self.entry_defects = self.out.defects.len();
         let mut file = FilePatch::empty(line.span, true);
         let mut headers = Headers::default();
-        match git_names(&line.trimmed()[b"diff --git ".len()..], self.options.strip) {
+        let rest = &line.trimmed()[b"diff --git ".len()..];
+        headers.git_one_name =
+            !rest.starts_with(b"\"") && !rest.iter().any(|&b| b == b' ' || b == b'\t');
+        match git_names(rest, self.options.strip) {
             Ok(names) => headers.git = names,
             Err(why) => self.bad_path(line, why),
         }
