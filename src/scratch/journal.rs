@@ -147,7 +147,10 @@ impl Journal {
             journal.keep_index(git_dir)?;
         }
         let bytes = serde_json::to_vec(&journal.plan).expect("a plan always serializes");
-        write_durable(&path, &bytes, true)?;
+        // A journal that cannot be written (a full disk) leaves no index copy either.
+        write_durable(&path, &bytes, true).inspect_err(|_| {
+            let _ = fs::remove_file(journal.dir.join(INDEX_COPY));
+        })?;
         sync_dir(&journal.dir).inspect_err(|_| journal.remove())?;
         Ok(journal)
     }

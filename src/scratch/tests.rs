@@ -606,3 +606,26 @@ fn a_creation_without_a_mode_line_says_the_mode_it_gets() {
     let out = run(&r, vec![create("run2.sh", "+echo hi")]);
     assert!(out.notes.is_empty(), "a mode line says it: {:?}", out.notes);
 }
+
+#[test]
+fn a_journal_killed_while_dropping_backups_is_completed_not_rolled_back() {
+    let (r, changes) = modify_delete_create("n/new.txt");
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    apply_to_worktree(&base, r.dir.path(), &changes, false).unwrap();
+    let applied = snapshot(r.dir.path());
+    // What a kill in the finish phase leaves: the new files and one backup still there.
+    let backup = ".a.txt.patchgate-0123456789abcdef.bak";
+    std::fs::write(r.dir.path().join(backup), "a\n").unwrap();
+    let journal = r.repo.path().join("patchgate/apply-journal.json");
+    let plan = serde_json::json!({"phase": "finish", "with_index": false, "steps": [
+        {"op": "move_aside", "target": "a.txt", "backup": backup},
+        {"op": "place", "temp": ".a.txt.patchgate-fedcba9876543210.tmp", "target": "a.txt"},
+    ]});
+    std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    std::fs::write(&journal, plan.to_string()).unwrap();
+    assert!(super::pending_apply(r.repo.path()).is_some());
+    assert_eq!(super::recover(&r.repo, r.dir.path()).unwrap(), super::Recovery::Completed);
+    assert_eq!(snapshot(r.dir.path()), applied, "the new state kept, the backup gone");
+    assert!(super::pending_apply(r.repo.path()).is_none());
+    assert_eq!(super::recover(&r.repo, r.dir.path()).unwrap(), super::Recovery::NothingToDo);
+}
