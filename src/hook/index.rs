@@ -53,6 +53,11 @@ impl Index {
 }
 
 const HASH_LEN: usize = 20;
+/// The smallest entry: 62 bytes of fixed fields and at least one NUL after the path.
+const MIN_ENTRY_LEN: usize = 63;
+/// A cache tree deeper than this is left to libgit2 (the caller's general path) rather than
+/// walked recursively: a corrupt or planted index must not exhaust the stack.
+const MAX_TREE_DEPTH: usize = 256;
 const FLAG_EXTENDED: u16 = 0x4000;
 const XFLAG_INTENT_TO_ADD: u16 = 0x2000;
 
@@ -67,7 +72,10 @@ pub(super) fn parse(data: &[u8]) -> Option<Index> {
     }
     let count = be32(data, 8)? as usize;
     let body_end = data.len() - HASH_LEN;
-    let mut index = Index { entries: Vec::with_capacity(count), ..Index::default() };
+    // The header's count is not trusted for the reservation: a corrupt or planted index
+    // claiming 4 billion entries would otherwise abort the process on allocation.
+    let reserve = count.min(data.len() / MIN_ENTRY_LEN);
+    let mut index = Index { entries: Vec::with_capacity(reserve), ..Index::default() };
     let mut pos = 12;
     let mut previous: Vec<u8> = Vec::new();
     for _ in 0..count {
@@ -135,7 +143,7 @@ fn extensions(mut data: &[u8]) -> Extensions {
         let Some(size) = be32(data, 4) else { return Extensions::Unsupported };
         let Some(body) = data.get(8..8 + size as usize) else { return Extensions::Unsupported };
         match &data[..4] {
-            b"TREE" => cache = tree_node(&mut &body[..]),
+            b"TREE" => cache = tree_node(&mut &body[..], 0),
             // Optional extensions start with an uppercase letter; `link` (split index) and
             // `sdir` (sparse index) change what the entries mean.
             sig if sig[0].is_ascii_uppercase() => {}
@@ -146,8 +154,12 @@ fn extensions(mut data: &[u8]) -> Extensions {
     Extensions::Understood(cache)
 }
 
-/// Parse one cache-tree node and its subtree, advancing `data`.
-fn tree_node(data: &mut &[u8]) -> Option<CacheNode> {
+/// Parse one cache-tree node and its subtree, advancing `data`; `None` past
+/// [`MAX_TREE_DEPTH`].
+fn tree_node(data: &mut &[u8], depth: usize) -> Option<CacheNode> {
+    if depth > MAX_TREE_DEPTH {
+        return None;
+    }
     let nul = memchr::memchr(0, data)?;
     let name = data[..nul].to_vec();
     let rest = &data[nul + 1..];
@@ -164,9 +176,10 @@ fn tree_node(data: &mut &[u8]) -> Option<CacheNode> {
     } else {
         None
     };
-    let mut children = Vec::with_capacity(subtrees);
+    // No reservation from the stated number of subtrees (untrusted, up to 2^64).
+    let mut children = Vec::new();
     for _ in 0..subtrees {
-        children.push(tree_node(&mut rest)?);
+        children.push(tree_node(&mut rest, depth + 1)?);
     }
     *data = rest;
     Some(CacheNode { name, oid, children })
@@ -190,4 +203,73 @@ fn be32(data: &[u8], at: usize) -> Option<u32> {
 
 fn be16(data: &[u8], at: usize) -> Option<u16> {
     Some(u16::from_be_bytes(data.get(at..at + 2)?.try_into().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A real index of two entries (`a`, `d/b`) with a cache tree, as git writes it.
+    fn real_index() -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        std::fs::write(dir.path().join("a"), "a\n").unwrap();
+        std::fs::create_dir(dir.path().join("d")).unwrap();
+        std::fs::write(dir.path().join("d/b"), "b\n").unwrap();
+        let mut index = repo.index().unwrap();
+        index.add_all(["*"], git2::IndexAddOption::DEFAULT, None).unwrap();
+        index.write_tree().unwrap();
+        index.write().unwrap();
+        std::fs::read(dir.path().join(".git/index")).unwrap()
+    }
+
+    #[test]
+    fn a_real_index_reads() {
+        let index = parse(&real_index()).unwrap();
+        let paths: Vec<&[u8]> = index.entries.iter().map(|e| index.path(e)).collect();
+        assert_eq!(paths, [&b"a"[..], b"d/b"]);
+        assert!(index.cache.is_some());
+    }
+
+    #[test]
+    fn a_huge_entry_count_is_not_trusted() {
+        let mut data = real_index();
+        data[8..12].copy_from_slice(&u32::MAX.to_be_bytes());
+        assert!(parse(&data).is_none());
+    }
+
+    /// Every entry's path range lies inside the path buffer, so using the answer cannot panic.
+    fn paths_in_bounds(index: &Index) -> bool {
+        index.entries.iter().all(|e| e.start <= e.end && e.end <= index.paths.len())
+    }
+
+    #[test]
+    fn every_truncation_and_byte_flip_gives_a_usable_answer_or_none() {
+        let data = real_index();
+        let full = parse(&data).unwrap();
+        for len in 0..data.len() {
+            // The entries end before the cache tree: a cut leaves them whole or refuses.
+            if let Some(index) = parse(&data[..len]) {
+                assert_eq!(index.paths, full.paths, "cut at {len}");
+            }
+        }
+        for at in 0..data.len() {
+            for value in [0x00, 0xff, 0x7f, b'9'] {
+                let mut bad = data.clone();
+                bad[at] = value;
+                assert!(parse(&bad).is_none_or(|index| paths_in_bounds(&index)), "{at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_deep_or_wide_cache_tree_is_refused_without_recursing_or_reserving() {
+        let mut wide = b"\x00-1 4294967295\n".to_vec();
+        assert!(tree_node(&mut &wide[..], 0).is_none());
+        wide.clear();
+        for _ in 0..200_000 {
+            wide.extend_from_slice(b"\x00-1 1\n");
+        }
+        assert!(tree_node(&mut &wide[..], 0).is_none());
+    }
 }

@@ -627,3 +627,28 @@ fn pre_receive_refuses_what_it_cannot_read() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("read the pushed object"), "{stderr}");
 }
+
+#[test]
+fn a_corrupt_index_is_a_clean_error_never_an_abort() {
+    let repo = repo_with_base();
+    repo.write("src/a.rs", "changed\n");
+    repo.git(&["add", "-A"]);
+    let good = std::fs::read(repo.path().join(".git/index")).expect("read index");
+    let mut huge_count = good.clone();
+    huge_count[8..12].copy_from_slice(&u32::MAX.to_be_bytes());
+    let truncated = good[..good.len() / 2].to_vec();
+    for (what, bytes) in [("entry count 2^32-1", huge_count), ("truncated", truncated)] {
+        std::fs::write(repo.path().join(".git/index"), &bytes).expect("write index");
+        for index_file in [None, Some(repo.path().join(".git/index"))] {
+            let mut cmd = repo.patchgate();
+            cmd.args(["hook", "run", "pre-commit"]);
+            if let Some(file) = &index_file {
+                cmd.env("GIT_INDEX_FILE", file);
+            }
+            let out = cmd.output().expect("run patchgate");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(3), "{what}: {:?} {stderr}", out.status);
+            assert!(stderr.contains("index") && stderr.lines().count() == 1, "{what}: {stderr}");
+        }
+    }
+}
