@@ -1,13 +1,13 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::validate::{InputArgs, into_cli_error, load_config, patch_text};
+use super::validate::{InputArgs, load_config, patch_text};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
 use patchgate::report::{Exit, verdict_json, verdict_text};
 use patchgate::rule::Report;
-use patchgate::scratch::{self, FileChange, LandError, PathRefused, Recovery, ScratchError};
+use patchgate::scratch::{self, FileChange, Recovery};
 use patchgate::step::Step;
 use patchgate::validate::{self, Context, Options};
 use std::time::Duration;
@@ -78,7 +78,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         scratch: args.scratch.options(),
         ..Options::default()
     };
-    let report = validate::validate(&ctx, &options).map_err(|e| into_cli_error(&e))?;
+    let report = validate::validate(&ctx, &options).map_err(CliError::from)?;
     if !report.verdict.valid {
         print_report(&report, global, input, &result);
         return Ok(Exit::Rejected);
@@ -115,16 +115,6 @@ fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> 
     Ok(Exit::Accepted)
 }
 
-/// A library error as the CLI reports it: a bad base is refused input.
-fn scratch_error(e: &ScratchError) -> CliError {
-    match e {
-        ScratchError::BadBase { .. } | ScratchError::BadExpect { .. } => {
-            CliError::input("invalid_input", e.to_string())
-        }
-        _ => CliError::failure("repository", e.to_string()),
-    }
-}
-
 /// Where an accepted patch lands.
 #[derive(Clone, Copy)]
 pub(crate) struct Target<'a> {
@@ -147,32 +137,9 @@ pub(crate) fn land(
     let root =
         patchgate::repo::workdir(repo).map_err(|e| CliError::failure("repository", e.message))?;
     let parsed = parse(patch.as_bytes(), parse_options);
-    let policy = validate::scratch_policy(config).map_err(|e| into_cli_error(&e))?;
+    let policy = validate::scratch_policy(config).map_err(CliError::from)?;
     let ctx = scratch::Context { repo, patch: &parsed.patch, step, policy: &policy };
-    scratch::land(&ctx, options, root, with_index).map_err(|e| match &e {
-        LandError::Scratch(inner) => scratch_error(inner),
-        LandError::DoesNotApply { .. } => {
-            CliError::failure("cannot_apply", format!("cannot apply: {e}"))
-        }
-        LandError::Dirty { .. } | LandError::Write(scratch::WorktreeError::Changed { .. }) => {
-            CliError::failure("worktree_dirty", e.to_string())
-        }
-        LandError::Write(scratch::WorktreeError::Interrupted) => {
-            CliError::failure("interrupted", e.to_string())
-        }
-        LandError::Write(scratch::WorktreeError::Journal(scratch::JournalError::Pending {
-            ..
-        })) => CliError::failure("interrupted_apply", e.to_string()),
-        LandError::Write(scratch::WorktreeError::Refused(refused)) => {
-            let code = match refused {
-                PathRefused::BeyondLink { .. } | PathRefused::LinkOutside { .. } => "unsafe_path",
-                PathRefused::NotADirectory { .. } => "worktree_dirty",
-                _ => "write_failed",
-            };
-            CliError::failure(code, e.to_string())
-        }
-        _ => CliError::failure("write_failed", e.to_string()),
-    })
+    scratch::land(&ctx, options, root, with_index).map_err(CliError::from)
 }
 
 fn print_report(report: &Report, global: &Global, input: &InputArgs, result: &[u8]) {

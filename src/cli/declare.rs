@@ -37,14 +37,14 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     if adding && (args.show || args.clear || args.trailer) {
         return Err(CliError::input("usage", "--show, --clear and --trailer take no patterns"));
     }
-    let repo = patchgate::hook::staged::open(global.repo.as_deref()).map_err(super::hook::error)?;
+    let repo = patchgate::hook::staged::open(global.repo.as_deref()).map_err(CliError::from)?;
     let store = Store::new(repo.path());
     // The same policy the pre-commit hook enforces: the staged `.patchgate.toml`.
     let limits = patchgate::hook::staged_config(&repo)
         .and_then(|c| c.limits().map_err(Into::into))
-        .map_err(super::hook::error)?;
+        .map_err(CliError::from)?;
     if args.clear {
-        store.clear().map_err(store_error)?;
+        store.clear().map_err(CliError::from)?;
         return show(&store, None, global);
     }
     if args.trailer {
@@ -71,7 +71,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
                 added += d.add(patterns, source);
             }
         })
-        .map_err(store_error)?;
+        .map_err(CliError::from)?;
     show(&store, Some(added), global)
 }
 
@@ -120,7 +120,7 @@ fn list_field(file: &str, what: &str, field: &str) -> Result<Vec<String>, CliErr
 }
 
 fn show(store: &Store, added: Option<usize>, global: &Global) -> CliResult {
-    let declaration = store.load().map_err(store_error)?;
+    let declaration = store.load().map_err(CliError::from)?;
     let report =
         DeclarationReport::new(store.path().display().to_string(), declaration.as_ref(), added);
     match global.format.unwrap_or(Format::Text) {
@@ -131,7 +131,7 @@ fn show(store: &Store, added: Option<usize>, global: &Global) -> CliResult {
 }
 
 fn trailers(store: &Store, global: &Global) -> CliResult {
-    let declaration: Declaration = store.load().map_err(store_error)?.unwrap_or_default();
+    let declaration: Declaration = store.load().map_err(CliError::from)?.unwrap_or_default();
     let lines = trailer_lines(&declaration);
     if lines.is_empty() {
         eprintln!("patchgate: no active declaration; no trailer to print");
@@ -141,9 +141,4 @@ fn trailers(store: &Store, global: &Global) -> CliResult {
         Format::Text => lines.iter().for_each(|l| outln!("{l}")),
     }
     Ok(Exit::Accepted)
-}
-
-#[allow(clippy::needless_pass_by_value, reason = "used as map_err(store_error)")]
-fn store_error(e: patchgate::declare::StoreError) -> CliError {
-    CliError::failure("declaration_store", e.to_string())
 }

@@ -82,40 +82,29 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     }
 }
 
-/// Map a hook error to the CLI's: a bad policy or input is refused (2), the rest is a failure (3).
-#[allow(clippy::needless_pass_by_value, reason = "used as map_err(error)")]
-pub(crate) fn error(e: HookError) -> CliError {
-    let code = e.code();
-    match e {
-        HookError::Config(_) | HookError::Policy { .. } | HookError::Input { .. } => {
-            CliError::input(code, e.to_string())
-        }
-        _ => CliError::failure(code, e.to_string()),
-    }
-}
-
 fn run_hook(hook: HookName, global: &Global) -> CliResult {
-    let repo = open(global.repo.as_deref()).map_err(error)?;
+    let repo = open(global.repo.as_deref()).map_err(CliError::from)?;
     if hook == HookName::PreReceive {
         return run_receive(&repo, global);
     }
-    patchgate::repo::workdir(&repo).map_err(|e| error(e.into()))?;
-    let config = patchgate::hook::staged_config(&repo).map_err(error)?;
+    patchgate::repo::workdir(&repo).map_err(|e| CliError::from(HookError::from(e)))?;
+    let config = patchgate::hook::staged_config(&repo).map_err(CliError::from)?;
     let source = config.source.as_ref().map(|_| FILE_NAME.to_owned());
-    let policy = Policy::from_config(&config, source).map_err(error)?;
-    let declaration = Store::new(repo.path()).load().map_err(|e| error(e.into()))?;
+    let policy = Policy::from_config(&config, source).map_err(CliError::from)?;
+    let declaration =
+        Store::new(repo.path()).load().map_err(|e| CliError::from(HookError::from(e)))?;
     let declared = declaration
         .as_ref()
         .map(|d| d.path_set(&policy.limits))
         .transpose()
-        .map_err(|e| error(e.into()))?;
-    let staged = staged_changes(&repo, global.repo.is_none()).map_err(error)?;
-    let mut changes = merge_own_changes(&repo, staged.changes).map_err(error)?;
+        .map_err(|e| CliError::from(HookError::from(e)))?;
+    let staged = staged_changes(&repo, global.repo.is_none()).map_err(CliError::from)?;
+    let mut changes = merge_own_changes(&repo, staged.changes).map_err(CliError::from)?;
     let mut violations = evaluate(&changes, declared.as_ref(), &policy);
     if !violations.is_empty() && !staged.is_rename_settled {
         // Blocking: describe renames with edits as renames, not as a deletion and an addition.
-        let exact = staged_changes_exact(&repo).map_err(error)?;
-        changes = merge_own_changes(&repo, exact).map_err(error)?;
+        let exact = staged_changes_exact(&repo).map_err(CliError::from)?;
+        changes = merge_own_changes(&repo, exact).map_err(CliError::from)?;
         violations = evaluate(&changes, declared.as_ref(), &policy);
     }
     let patterns = declaration.map(|d| d.patterns().into_iter().map(str::to_owned).collect());
@@ -132,9 +121,9 @@ fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
     std::io::stdin()
         .read_to_string(&mut input)
         .map_err(|e| CliError::input("input", format!("cannot read pre-receive's stdin: {e}")))?;
-    let updates = parse_updates(&input).map_err(error)?;
-    let policy = server_policy(repo).map_err(error)?;
-    let checks = check_push(repo, &updates, &policy).map_err(error)?;
+    let updates = parse_updates(&input).map_err(CliError::from)?;
+    let policy = server_policy(repo).map_err(CliError::from)?;
+    let checks = check_push(repo, &updates, &policy).map_err(CliError::from)?;
     let report = ReceiveReport::new(&policy, &checks);
     match global.format.unwrap_or(Format::Text) {
         Format::Json => outln!("{}", to_json_pretty(&report)),
@@ -148,17 +137,18 @@ fn chosen(hooks: &[HookArg], repo: &git2::Repository) -> Result<Vec<HookName>, C
         return Ok(hooks.iter().map(|h| h.name()).collect());
     }
     let Some(root) = repo.workdir() else { return Ok(vec![HookName::PreReceive]) };
-    let config = Config::load(root).map_err(|e| error(e.into()))?;
-    Ok(config.section::<HookPolicy>("hook").map_err(|e| error(e.into()))?.hooks)
+    let config = Config::load(root).map_err(|e| CliError::from(HookError::from(e)))?;
+    Ok(config.section::<HookPolicy>("hook").map_err(|e| CliError::from(HookError::from(e)))?.hooks)
 }
 
 fn run_install(hooks: &[HookArg], force: bool, global: &Global) -> CliResult {
-    let repo = patchgate::repo::discover(global.repo.as_deref()).map_err(|e| error(e.into()))?;
+    let repo = patchgate::repo::discover(global.repo.as_deref())
+        .map_err(|e| CliError::from(HookError::from(e)))?;
     let names = chosen(hooks, &repo)?;
     let binary = std::env::current_exe()
         .and_then(std::fs::canonicalize)
         .map_err(|e| CliError::failure("io", format!("cannot locate the patchgate binary: {e}")))?;
-    let outcome = install::install(&repo, &names, &binary, force).map_err(error)?;
+    let outcome = install::install(&repo, &names, &binary, force).map_err(CliError::from)?;
     let (report, exit) = match outcome {
         InstallOutcome::Done(dir, actions) => (ActionReport::done(&dir, &actions), Exit::Accepted),
         InstallOutcome::Managed(dir, managers) => {
@@ -170,13 +160,14 @@ fn run_install(hooks: &[HookArg], force: bool, global: &Global) -> CliResult {
 }
 
 fn run_uninstall(hooks: &[HookArg], global: &Global) -> CliResult {
-    let repo = patchgate::repo::discover(global.repo.as_deref()).map_err(|e| error(e.into()))?;
+    let repo = patchgate::repo::discover(global.repo.as_deref())
+        .map_err(|e| CliError::from(HookError::from(e)))?;
     let names: Vec<HookName> = if hooks.is_empty() {
         HookName::ALL.to_vec()
     } else {
         hooks.iter().map(|h| h.name()).collect()
     };
-    let (dir, actions) = install::uninstall(&repo, &names).map_err(error)?;
+    let (dir, actions) = install::uninstall(&repo, &names).map_err(CliError::from)?;
     print_actions(&ActionReport::done(&dir, &actions), global);
     Ok(Exit::Accepted)
 }
@@ -189,8 +180,9 @@ fn print_actions(report: &ActionReport, global: &Global) {
 }
 
 fn run_status(global: &Global) -> CliResult {
-    let repo = patchgate::repo::discover(global.repo.as_deref()).map_err(|e| error(e.into()))?;
-    let dir = hooks_dir(&repo).map_err(error)?;
+    let repo = patchgate::repo::discover(global.repo.as_deref())
+        .map_err(|e| CliError::from(HookError::from(e)))?;
+    let dir = hooks_dir(&repo).map_err(CliError::from)?;
     let report = StatusReport::new(&dir, &detect_managers(&repo, &dir), &status(&dir));
     match global.format.unwrap_or(Format::Text) {
         Format::Json => outln!("{}", to_json_pretty(&report)),

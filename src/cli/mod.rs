@@ -15,6 +15,7 @@ mod apply;
 mod check_arg;
 mod contract;
 mod declare;
+mod errors;
 mod escape_md;
 mod guard;
 mod hook;
@@ -118,6 +119,12 @@ impl CliError {
     /// patchgate could not do its job (exit 3).
     pub fn failure(code: &'static str, message: impl Into<String>) -> Self {
         Self { exit: Exit::Failure, code, message: message.into() }
+    }
+
+    /// The same error, its message prefixed with what was being done.
+    #[must_use]
+    pub fn context(self, what: &str) -> Self {
+        Self { message: format!("{what}: {}", self.message), ..self }
     }
 }
 

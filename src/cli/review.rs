@@ -8,8 +8,7 @@ use output::{ColorChoice, emit, palette, show_paged};
 use patchgate::report::review::{ActionOutcome, annotate, list_rows, list_text, show_text};
 use patchgate::report::{Exit, to_json_pretty};
 use patchgate::review::{
-    Entry, Judged, Recording, ReviewError, Store, StoredRef, parse_since, record_rejection,
-    short_ids,
+    Entry, Judged, Recording, Store, StoredRef, parse_since, record_rejection, short_ids,
 };
 use patchgate::rule::RuleId;
 use std::path::PathBuf;
@@ -118,19 +117,10 @@ fn open(global: &Global) -> Result<(git2::Repository, Store), CliError> {
     Ok((repository, store))
 }
 
-/// A store error as a command error: a bad id is the user's input (2), the rest is ours (3).
-fn store_error(e: &ReviewError) -> CliError {
-    if e.is_input() { CliError::input(e.code(), e.to_string()) } else { failure(e) }
-}
-
-fn failure(e: &ReviewError) -> CliError {
-    CliError::failure(e.code(), e.to_string())
-}
-
 fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
     let now = SystemTime::now();
     let filter = Filter::new(args, now)?;
-    let listing = store.list().map_err(|e| failure(&e))?;
+    let listing = store.list().map_err(CliError::from)?;
     warn_skipped(&listing.skipped);
     let kept: Vec<Entry> = listing.entries.into_iter().filter(|e| filter.keeps(e)).collect();
     let rows = list_rows(&kept, now);
@@ -191,15 +181,15 @@ fn warn_skipped(skipped: &[patchgate::review::Skipped]) {
 
 /// Resolve `id` and read its entry, with its shown (short) id.
 fn load(store: &Store, id: &str) -> Result<(StoredRef, Entry, String), CliError> {
-    let found = store.resolve(id).map_err(|e| store_error(&e))?;
-    let entry = store.load(&found).map_err(|e| failure(&e))?;
+    let found = store.resolve(id).map_err(CliError::from)?;
+    let entry = store.load(&found).map_err(CliError::from)?;
     let short = shown_id(store, &found)?;
     Ok((found, entry, short))
 }
 
 /// The id as `review list` shows it (longer than 8 digits only when another entry shares them).
 fn shown_id(store: &Store, found: &StoredRef) -> Result<String, CliError> {
-    let (refs, _) = store.refs().map_err(|e| failure(&e))?;
+    let (refs, _) = store.refs().map_err(CliError::from)?;
     let ids: Vec<&str> = refs.iter().map(|r| r.id.as_str()).collect();
     Ok(short_ids(&ids).remove(found.id.as_str()).unwrap_or_else(|| found.id.clone()))
 }
@@ -252,21 +242,21 @@ fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
 
 fn drop_entries(store: &Store, args: &DropArgs, json: bool) -> CliResult {
     let refs: Vec<StoredRef> = if args.all {
-        store.refs().map_err(|e| failure(&e))?.0
+        store.refs().map_err(CliError::from)?.0
     } else {
         // Resolve every id before removing any: one typo must not leave the drop half done.
         args.ids
             .iter()
             .map(|id| store.resolve(id))
             .collect::<Result<_, _>>()
-            .map_err(|e| store_error(&e))?
+            .map_err(CliError::from)?
     };
-    let (all_refs, _) = store.refs().map_err(|e| failure(&e))?;
+    let (all_refs, _) = store.refs().map_err(CliError::from)?;
     let all_ids: Vec<&str> = all_refs.iter().map(|r| r.id.as_str()).collect();
     let short = short_ids(&all_ids);
     let mut shown: Vec<String> = Vec::with_capacity(refs.len());
     for r in &refs {
-        store.remove(r).map_err(|e| failure(&e))?;
+        store.remove(r).map_err(CliError::from)?;
         let id = short.get(r.id.as_str()).cloned().unwrap_or_else(|| r.id.clone());
         if !shown.contains(&id) {
             shown.push(id);

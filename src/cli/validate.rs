@@ -1,10 +1,11 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
+use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global, read_input};
 use patchgate::config::Config;
 use patchgate::report::{Exit, report_json, verdict_json, verdict_text};
-use patchgate::validate::{self, Context, JudgeOptions, Options, ValidateError};
+use patchgate::validate::{self, Context, JudgeOptions, Options};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -96,7 +97,7 @@ fn judge(
 ) -> CliResult {
     let config = load_config(repo)?;
     let ctx = Context { step, result, config: &config, repo };
-    let report = validate::validate(&ctx, &options(args)).map_err(|e| into_cli_error(&e))?;
+    let report = validate::validate(&ctx, &options(args)).map_err(CliError::from)?;
     super::review::record_after_validate(args.no_record, &ctx, &report, global.format);
     if let Some(path) = &args.report {
         write_report(path, &report_json(&report))?;
@@ -137,19 +138,6 @@ pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, Cli
         }
         None => Ok(Config::default()),
     }
-}
-
-pub(super) fn into_cli_error(e: &ValidateError) -> CliError {
-    if e.is_input_refused() {
-        CliError::input(e.code(), one_line(e))
-    } else {
-        CliError::failure(e.code(), one_line(e))
-    }
-}
-
-/// Errors go to stderr as one line; TOML and serde messages can span several.
-fn one_line(e: &dyn std::fmt::Display) -> String {
-    e.to_string().split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 fn write_report(path: &Path, json: &str) -> Result<(), CliError> {

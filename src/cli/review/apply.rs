@@ -12,7 +12,7 @@ use patchgate::review::{Entry, Override, OverrideDecision, Store, decide_overrid
 use patchgate::rule::{Report, RuleId};
 use patchgate::scratch;
 use patchgate::step::Step;
-use patchgate::validate::{self, Context, Options, ValidateError};
+use patchgate::validate::{self, Context, Options};
 
 pub(super) fn run(
     repository: &git2::Repository,
@@ -73,7 +73,8 @@ fn revalidate(
     let step = current_step(entry)?;
     let ctx =
         Context { step: &step, result: entry.result.as_bytes(), config, repo: Some(repository) };
-    let report = validate::validate(&ctx, &Options::default()).map_err(|e| revalidate_error(&e))?;
+    let report = validate::validate(&ctx, &Options::default())
+        .map_err(|e| CliError::from(e).context("cannot re-validate"))?;
     Ok((step, report))
 }
 
@@ -98,15 +99,6 @@ fn remaining(decision: &OverrideDecision) -> Vec<RemainingViolation> {
             is_overridden: *is_overridden,
         })
         .collect()
-}
-
-fn revalidate_error(e: &ValidateError) -> CliError {
-    let message = format!("cannot re-validate: {e}");
-    if e.is_input_refused() {
-        CliError::input(e.code(), message)
-    } else {
-        CliError::failure(e.code(), message)
-    }
 }
 
 fn print(outcome: &ActionOutcome, json: bool) {
