@@ -5,6 +5,7 @@ use super::{
     BaseTree, Context, FileChange, Options, ScratchError, WorktreeError, apply_to_worktree, check,
     dirty_files,
 };
+use crate::step::Step;
 use std::path::Path;
 
 /// Why an accepted patch was not written. Nothing was changed in any case.
@@ -52,7 +53,7 @@ pub fn land(
     if let Some(v) = outcome.violations.first() {
         return Err(LandError::DoesNotApply { reason: v.reason() });
     }
-    let base = BaseTree::resolve(ctx.repo, base_rev(ctx, &options))?;
+    let base = BaseTree::resolve(ctx.repo, base_rev(ctx.step, &options))?;
     let paths = dirty_files(&base, root, &outcome.changes, with_index)?;
     if !paths.is_empty() {
         return Err(LandError::Dirty { paths });
@@ -62,6 +63,7 @@ pub fn land(
 }
 
 /// The base revision: `--base`, else the step's `base`, else `HEAD`.
-pub(super) fn base_rev<'a>(ctx: &'a Context<'_>, options: &'a Options) -> &'a str {
-    options.base.as_deref().or(ctx.step.base.as_deref()).unwrap_or("HEAD")
+#[must_use]
+pub fn base_rev<'a>(step: &'a Step, options: &'a Options) -> &'a str {
+    options.base.as_deref().or(step.base.as_deref()).unwrap_or("HEAD")
 }

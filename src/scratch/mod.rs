@@ -28,7 +28,7 @@ mod write;
 pub use base::{BaseEntry, BaseTree, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use journal::JournalError;
-pub use land::{LandError, land};
+pub use land::{LandError, base_rev, land};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
 pub use worktree::{PathRefused, link_stays_inside};
 pub use write::{Recovery, WorktreeError, apply_to_worktree, dirty_files, recover};
@@ -259,7 +259,7 @@ pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchErr
     // Objects are read as git reads them, without re-hashing each one (a third of the time on
     // large patches); the repository is the user's own, not untrusted input.
     git2::opts::strict_hash_verification(false);
-    let base = BaseTree::resolve(ctx.repo, land::base_rev(ctx, options))?;
+    let base = BaseTree::resolve(ctx.repo, land::base_rev(ctx.step, options))?;
     clean_stale(&scratch_root(ctx.repo));
     let mut outcome = Outcome { base_tree: Some(base.tree().id()), ..Outcome::default() };
     if !entry::paths_are_safe(ctx.patch, &mut outcome) {

@@ -163,7 +163,7 @@ pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, Validate
     }
     let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
     let index = ctx.repo.and_then(|repo| {
-        let rev = options.scratch.base.as_deref().or(ctx.step.base.as_deref()).unwrap_or("HEAD");
+        let rev = crate::scratch::base_rev(ctx.step, &options.scratch);
         crate::scratch::TreeIndex::resolve(repo, rev).ok() // a bad base is refused later, with its reason
     });
     let mut input = Input::new(ctx.step, &result, parsed.as_ref(), apply_patch, &scope);

@@ -128,20 +128,19 @@ impl Ctx {
     /// Refuse a command that would change a protected entry: written by a redirect, or named
     /// by a command that is not a known reader (`rm`, `mv`, `mkfifo`, `sed -i`, `python`).
     fn protect(&mut self, command: &lex::Command) {
-        let written = command
+        let redirected = command
             .redirects
             .iter()
             .filter(|(kind, _)| *kind == RedirectKind::Write)
             .find_map(|(_, target)| protect::named(&target.text));
-        let entry = written.or_else(|| {
+        let entry = redirected.or_else(|| {
             let named = command.words.iter().find_map(|w| protect::named(&w.text))?;
             let (program, args) = command::program(&command.words)?;
             let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
             (!protect::is_reader(program, &args)).then_some(named)
         });
         if let Some(entry) = entry {
-            let text: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
-            self.refuse_as(DenyCode::ProtectedPath, text.join(" "), protect::reason(entry));
+            self.refuse_as(DenyCode::ProtectedPath, written(command), protect::reason(entry));
         }
     }
 
@@ -161,10 +160,21 @@ impl Ctx {
                  with the repository's hooks",
                 word.text
             );
-            let text: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
-            self.refuse(text.join(" "), reason);
+            self.refuse(written(command), reason);
         }
     }
+}
+
+/// A command as the agent wrote it, for messages: its words (an empty one as `''`) and where
+/// it writes (`printf '' > .patchgate.toml`).
+fn written(command: &lex::Command) -> String {
+    let words = command.words.iter().map(|w| if w.text.is_empty() { "''" } else { &w.text });
+    let targets = command
+        .redirects
+        .iter()
+        .filter(|(kind, _)| *kind == RedirectKind::Write)
+        .map(|(_, target)| format!("> {}", target.text));
+    words.map(str::to_owned).chain(targets).collect::<Vec<_>>().join(" ")
 }
 
 /// `~` and `~/x` as the shell expands them; `~user` is left unknown.

@@ -190,3 +190,9 @@ fn git_commands_that_keep_hooks_pass() {
     assert!(!bypasses("git log -n 3"));
     assert!(!bypasses("echo git commit --no-verify"));
 }
+
+#[test]
+fn a_refused_command_is_quoted_with_where_it_writes() {
+    let finding = analyse("printf '' > .patchgate.toml", Path::new("/w")).bypass.unwrap();
+    assert_eq!(finding.command, "printf '' > .patchgate.toml");
+}
