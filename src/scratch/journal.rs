@@ -126,6 +126,20 @@ fn write_durable(path: &Path, bytes: &[u8], exclusive: bool) -> Result<(), Journ
     })
 }
 
+/// Make `bytes` the journal at `path` in one step: written whole to a name of this process
+/// first, then hard-linked into place, which fails if a journal is already there. A kill can
+/// leave a stray temporary file, never a journal that is empty or half written.
+fn publish(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), JournalError> {
+    let temp = dir.join(format!("{FILE}.{}-{:016x}.new", std::process::id(), fastrand::u64(..)));
+    write_durable(&temp, bytes, true)?;
+    let linked = fs::hard_link(&temp, path);
+    let _ = fs::remove_file(&temp);
+    linked.map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => JournalError::Pending { path: path.to_owned() },
+        _ => io_err("create", path)(e),
+    })
+}
+
 fn sync_dir(dir: &Path) -> Result<(), JournalError> {
     File::open(dir).and_then(|d| d.sync_all()).map_err(io_err("sync", dir))
 }
@@ -148,7 +162,7 @@ impl Journal {
         }
         let bytes = serde_json::to_vec(&journal.plan).expect("a plan always serializes");
         // A journal that cannot be written (a full disk) leaves no index copy either.
-        write_durable(&path, &bytes, true).inspect_err(|_| {
+        publish(&journal.dir, &path, &bytes).inspect_err(|_| {
             let _ = fs::remove_file(journal.dir.join(INDEX_COPY));
         })?;
         sync_dir(&journal.dir).inspect_err(|_| journal.remove())?;
