@@ -4,8 +4,9 @@
 use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global, read_input};
 use patchgate::config::Config;
-use patchgate::report::{Exit, report_json, verdict_json, verdict_text};
-use patchgate::validate::{self, Context, JudgeOptions, Options};
+use patchgate::report::{Exit, recording_line, report_json, verdict_json, verdict_text};
+use patchgate::review::{Judged, record_rejection};
+use patchgate::validate::{self, Context, JudgeOptions, Options, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -97,19 +98,28 @@ fn judge(
 ) -> CliResult {
     let config = load_config(repo)?;
     let ctx = Context { step, result, config: &config, repo };
-    let report = validate::validate(&ctx, &options(args)).map_err(CliError::from)?;
-    super::review::record_after_validate(args.no_record, &ctx, &report, global.format);
-    if let Some(path) = &args.report {
-        write_report(path, &report_json(&report))?;
-    }
-    match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", verdict_json(&report)),
-        Format::Text => {
-            let patch = patch_text(result);
-            out!("{}", verdict_text(&report, patch.as_deref(), &args.input.result));
+    let outcome = validate::validate(&ctx, &options(args)).map_err(CliError::from)?;
+    if !args.no_record {
+        let judged = Judged { repo, config: &config, step, result };
+        let recording = record_rejection(&judged, &outcome.report);
+        if let Some(line) = recording_line(&recording, global.format == Some(Format::Text)) {
+            eprintln!("{line}");
         }
     }
-    Ok(if report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
+    if let Some(path) = &args.report {
+        write_report(path, &report_json(&outcome.report))?;
+    }
+    print_verdict(&outcome, global, &args.input.result);
+    Ok(if outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
+}
+
+/// The verdict on stdout: the one-line JSON, or the text diagnostics over the patch's lines
+/// (`origin` names the result).
+pub(super) fn print_verdict(outcome: &Outcome<'_>, global: &Global, origin: &str) {
+    match global.format.unwrap_or(Format::Json) {
+        Format::Json => outln!("{}", verdict_json(&outcome.report)),
+        Format::Text => out!("{}", verdict_text(&outcome.report, outcome.patch.as_deref(), origin)),
+    }
 }
 
 fn options(args: &Args) -> Options {
@@ -147,10 +157,4 @@ fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
             format!("cannot write the report to '{}': {e}; check the directory", path.display()),
         )
     })
-}
-
-/// The result's `patch` field, for pointing diagnostics at its lines.
-pub(super) fn patch_text(result: &[u8]) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(result).ok()?;
-    value.get("patch")?.as_str().map(str::to_owned)
 }

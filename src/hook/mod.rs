@@ -101,10 +101,10 @@ impl Policy {
     /// Compile a loaded `.patchgate.toml`.
     pub fn from_config(config: &Config, source: Option<String>) -> Result<Self, HookError> {
         let hook = config.section::<HookPolicy>("hook")?;
-        let excluded = PathSet::new(&config.excluded).map_err(|e| HookError::Policy {
+        let excluded = config.excluded_globs().cloned().map_err(|e| HookError::Policy {
             message: format!("'excluded' in {}: {e}", source.as_deref().unwrap_or("policy")),
         })?;
-        Ok(Self { excluded, hook, source, limits: config.limits()? })
+        Ok(Self { excluded, hook, source, limits: config.limits() })
     }
 
     /// No policy: nothing excluded, nothing required.
