@@ -1,37 +1,11 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::validate::{InputArgs, load_config, print_verdict};
+use super::common::{InputArgs, ScratchArgs, load_config, print_verdict};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::report::Exit;
 use patchgate::scratch::{self, Recovery};
 use patchgate::validate::{self, Context, Options};
-use std::time::Duration;
-
-/// The repository-check options `validate` and `apply` share.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub(crate) struct ScratchArgs {
-    /// The revision the patch applies to (default: the step's `base`, else HEAD).
-    #[arg(long, value_name = "REV")]
-    pub base: Option<String>,
-    /// Run `sh -c CMD` in a temporary copy of the patched tree; non-zero exit rejects.
-    #[arg(long, value_name = "CMD")]
-    pub check_cmd: Option<String>,
-    /// Seconds before --check-cmd is killed (default: the `[scratch]` `check_timeout_secs`, 300).
-    #[arg(long, value_name = "SECONDS")]
-    pub check_timeout: Option<u64>,
-}
-
-impl ScratchArgs {
-    /// The library's options.
-    pub fn options(&self) -> scratch::Options {
-        scratch::Options {
-            base: self.base.clone(),
-            check_cmd: self.check_cmd.clone(),
-            check_timeout: self.check_timeout.map(Duration::from_secs),
-        }
-    }
-}
 
 /// Arguments of `patchgate apply`.
 #[derive(Debug, clap::Args)]

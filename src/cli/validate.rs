@@ -1,48 +1,13 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
-use super::errors::one_line;
-use super::{CliError, CliResult, Format, Global, read_input};
-use patchgate::config::Config;
-use patchgate::report::{Exit, recording_line, report_json, verdict_json, verdict_text};
+use super::common::{InputArgs, ScratchArgs, load_config, print_verdict};
+use super::{CliError, CliResult, Format, Global};
+use patchgate::report::{Exit, recording_line, report_json};
 use patchgate::review::{Judged, record_rejection};
-use patchgate::validate::{self, Context, JudgeOptions, Options, Outcome};
+use patchgate::validate::{self, Context, JudgeOptions, Options};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// `--step` and `--result`, which `validate` and `apply` read the same way.
-#[derive(Debug, clap::Args)]
-pub(crate) struct InputArgs {
-    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
-    #[arg(long, value_name = "STEP")]
-    pub step: String,
-    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
-    #[arg(long, value_name = "RESULT")]
-    pub result: String,
-    /// Leading path components to strip from the patch's names, as `git apply -pN`: 1 drops
-    /// git's `a/`/`b/`; 0 reads bare paths (`--- src/x.rs`) as written.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub strip: usize,
-}
-
-impl InputArgs {
-    /// How to parse the patch.
-    pub fn parse_options(&self) -> patchgate::patch::ParseOptions {
-        patchgate::patch::ParseOptions { strip: self.strip, ..Default::default() }
-    }
-
-    /// The parsed step (an orchestrator mistake is exit 2) and the raw result bytes (an
-    /// executor mistake is a verdict, judged later).
-    pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {
-        if self.step == "-" && self.result == "-" {
-            return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
-        }
-        let step = validate::read_step(&read_input(&self.step, "step")?).map_err(|e| {
-            CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), self.step))
-        })?;
-        Ok((step, read_input(&self.result, "result")?))
-    }
-}
 
 /// Arguments of `patchgate validate`.
 #[derive(Debug, clap::Args)]
@@ -67,7 +32,7 @@ pub(crate) struct Args {
     #[arg(long, conflicts_with = "check_cmd")]
     no_repo: bool,
     #[command(flatten)]
-    scratch: super::apply::ScratchArgs,
+    scratch: ScratchArgs,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
@@ -113,15 +78,6 @@ fn judge(
     Ok(if outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
 }
 
-/// The verdict on stdout: the one-line JSON, or the text diagnostics over the patch's lines
-/// (`origin` names the result).
-pub(super) fn print_verdict(outcome: &Outcome<'_>, global: &Global, origin: &str) {
-    match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", verdict_json(&outcome.report)),
-        Format::Text => out!("{}", verdict_text(&outcome.report, outcome.patch.as_deref(), origin)),
-    }
-}
-
 fn options(args: &Args) -> Options {
     let judge = args.judge.as_ref().map(|command| JudgeOptions {
         command: command.clone(),
@@ -138,15 +94,6 @@ fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
             .map(Some)
             .map_err(|e| CliError::input("repository", e.message)),
         None => Ok(patchgate::repo::discover(None).ok()),
-    }
-}
-
-pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
-    match repo.and_then(git2::Repository::workdir) {
-        Some(root) => {
-            Config::load(root).map_err(|e| CliError::input("invalid_config", one_line(&e)))
-        }
-        None => Ok(Config::default()),
     }
 }
 
