@@ -6,6 +6,7 @@ use super::{
     limits, run_judge,
 };
 use crate::config::Limits;
+use crate::finding::CheckCode;
 use crate::json::Decoded;
 use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
@@ -193,7 +194,7 @@ fn judge_phase(
     Ok((!verdict.valid).then(|| {
         Violation::new(
             rule::RuleId::NotImplemented,
-            "judge_rejected",
+            CheckCode::JudgeRejected,
             format!("the judge says: {}", verdict.reason),
         )
     }))
