@@ -129,11 +129,20 @@ fn named_paths(text: &str) -> Vec<(bool, Vec<String>)> {
     out
 }
 
+/// Cycles known and owned elsewhere, each with why it is still here. An entry whose cycle is gone
+/// fails the test too, so this list only shrinks.
+const KNOWN_CYCLES: &[&str] = &[
+    // The guard's post-tool stage (issue 12, being rewritten) borrows the I/O shell's answer
+    // and session helpers while the shell dispatches to it.
+    "guard/post_tool -> guard/run",
+];
+
 #[test]
 fn no_file_imports_a_file_that_imports_it_back() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    files.sort(); // cycles are named from their first file in path order
     let modules: Vec<Vec<String>> =
         files.iter().map(|f| module_path(f.strip_prefix(&src).expect("below src"))).collect();
     let mut edges: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); files.len()];
@@ -171,5 +180,10 @@ fn no_file_imports_a_file_that_imports_it_back() {
             }
         }
     }
-    assert!(cycles.is_empty(), "files that import each other:\n{}", cycles.join("\n"));
+    let (known, new): (Vec<String>, Vec<String>) =
+        cycles.into_iter().partition(|c| KNOWN_CYCLES.contains(&c.as_str()));
+    assert!(new.is_empty(), "files that import each other:\n{}", new.join("\n"));
+    let gone: Vec<&&str> =
+        KNOWN_CYCLES.iter().filter(|k| !known.iter().any(|c| c == **k)).collect();
+    assert!(gone.is_empty(), "no longer a cycle, remove from KNOWN_CYCLES: {gone:?}");
 }
