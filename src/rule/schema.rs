@@ -3,6 +3,7 @@
 //! the message names the exact field and what it holds instead of serde's first complaint.
 
 use super::{RuleId, Violation};
+use crate::json::Decoded;
 use crate::step::ExecutorResult;
 use serde_json::{Map, Value};
 
@@ -28,13 +29,18 @@ enum Kind {
 
 /// Decode the raw result, or say every way it does not fit the schema.
 pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
-    if let Some(key) = crate::json::duplicate_key(raw) {
+    check_decoded(crate::json::decode(raw))
+}
+
+/// [`check`] over a result already read once by [`crate::json::decode`].
+pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, Vec<Violation>> {
+    if let Some(key) = decoded.duplicate {
         return Err(vec![violation(
             "duplicate_key",
             format!("result names '{key}' twice; send each field once"),
         )]);
     }
-    let value: Value = serde_json::from_slice(raw).map_err(|e| {
+    let value = decoded.value.map_err(|e| {
         vec![violation(
             "not_json",
             format!(
@@ -58,44 +64,12 @@ pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
     })
 }
 
-/// Field names the schema does not know, for a note (extra fields are tolerated).
+/// Field names the schema does not know, in first-seen order, for a note (extra fields are
+/// tolerated).
 #[must_use]
-pub fn unknown_fields(raw: &[u8]) -> Vec<String> {
-    // Only the names: the values (a patch can be megabytes) are checked for syntax, not copied.
-    let Ok(Names(names)) = serde_json::from_slice::<Names>(raw) else {
-        return Vec::new();
-    };
-    names.into_iter().filter(|k| !FIELDS.iter().any(|(name, _)| name == k)).collect()
-}
-
-/// A JSON object's member names in first-seen order (as `serde_json::Map` keeps them), values
-/// skipped.
-struct Names(Vec<String>);
-
-impl<'de> serde::Deserialize<'de> for Names {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Names;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Names, A::Error> {
-                let mut names: Vec<String> = Vec::new();
-                while let Some(name) = map.next_key::<String>()? {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-                Ok(Names(names))
-            }
-        }
-        deserializer.deserialize_map(Visit)
-    }
+pub fn unknown_fields(decoded: &Decoded) -> Vec<String> {
+    let Ok(Value::Object(object)) = &decoded.value else { return Vec::new() };
+    object.keys().filter(|k| !FIELDS.iter().any(|(name, _)| name == k)).cloned().collect()
 }
 
 fn check_object(object: &Map<String, Value>) -> Vec<Violation> {
@@ -170,10 +144,11 @@ fn violation(code: &str, message: String) -> Violation {
 mod tests {
     #[test]
     fn unknown_fields_are_listed_once_in_input_order() {
+        let names = |raw: &[u8]| super::unknown_fields(&crate::json::decode(raw));
         let raw = br#"{"zeta": {"a": [1, "x"]}, "mode": "apply", "alpha": "\u00e9", "zeta": 2}"#;
-        assert_eq!(super::unknown_fields(raw), ["zeta", "alpha"]);
-        assert!(super::unknown_fields(b"[1, 2]").is_empty());
-        assert!(super::unknown_fields(br#"{"a": "\x"}"#).is_empty());
-        assert!(super::unknown_fields(br#"{"a": 1} trailing"#).is_empty());
+        assert_eq!(names(raw), ["zeta", "alpha"]);
+        assert!(names(b"[1, 2]").is_empty());
+        assert!(names(br#"{"a": "\x"}"#).is_empty());
+        assert!(names(br#"{"a": 1} trailing"#).is_empty());
     }
 }

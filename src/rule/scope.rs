@@ -59,7 +59,7 @@ fn list_entries(
 fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violation> {
     let scope = input.scope;
     let p = path.as_str();
-    if let Some(pattern) = scope.excluded.matching_pattern(p) {
+    if let Some(pattern) = scope.excluded_by(p) {
         return Some(Violation::new(
             RuleId::Scope,
             "excluded_path",

@@ -5,25 +5,21 @@ use super::base::{BaseEntry, BaseTree, mode};
 use super::hunk::{self, Direction, Mismatch};
 use super::symlink::{Plan, after_mode};
 use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, code, note, violation};
-use crate::patch::{FilePatch, Operation, Patch};
-use crate::path::{check_bytes, display_bytes};
-use crate::rule::{RuleId, Violation};
+use crate::patch::{FilePatch, Operation};
+use crate::path::display_bytes;
+use crate::rule::{PatchPath, RuleId, Violation};
 
 /// Refuse the repository check outright when a path is unsafe: no lookup or write may use it.
-pub(super) fn paths_are_safe(patch: &Patch<'_>, outcome: &mut Outcome) -> bool {
-    for file in &patch.files {
-        for path in file.paths() {
-            if let Err(e) = check_bytes(path) {
-                outcome.reject(
-                    Violation::new(RuleId::Malformed, code::UNSAFE_PATH, e.to_string())
-                        .in_file(display_bytes(path))
-                        .at(None, Some(file.span.line)),
-                );
-                return false;
-            }
-        }
-    }
-    true
+pub(super) fn paths_are_safe(paths: &[PatchPath<'_, '_>], outcome: &mut Outcome) -> bool {
+    let Some((path, e)) = paths.iter().find_map(|p| Some((p, p.checked.as_ref().err()?))) else {
+        return true;
+    };
+    outcome.reject(
+        Violation::new(RuleId::Malformed, code::UNSAFE_PATH, e.to_string())
+            .in_file(display_bytes(path.raw))
+            .at(None, Some(path.file.span.line)),
+    );
+    false
 }
 
 /// Check one entry; push violations and notes, and on success its [`FileChange`]s.
