@@ -114,7 +114,7 @@ pub struct Report {
 }
 
 /// The judge's part in a report: who was asked, what it answered, and what that cost.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JudgeRun {
     /// `PROVIDER:MODEL` (`openai:gpt-4o-mini`) for the built-in judge, `command` for `--judge`.
     pub model: String,

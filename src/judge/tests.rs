@@ -9,6 +9,7 @@ use super::*;
 use crate::finding::Note;
 use crate::patch::{ParseOptions, parse};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 #[derive(Debug, Default)]
 struct FakeBase(HashMap<String, String>);
@@ -161,7 +162,7 @@ fn excerpts_show_numbered_lines_around_each_hunk_within_bounds() {
     let mut patch =
         String::from("diff --git a/src/a.rs b/src/a.rs\n--- a/src/a.rs\n+++ b/src/a.rs\n");
     for start in (100..2000).step_by(100) {
-        patch.push_str(&format!("@@ -{start},1 +{start},1 @@\n-l{start}\n+x{start}\n"));
+        let _ = write!(patch, "@@ -{start},1 +{start},1 @@\n-l{start}\n+x{start}\n");
     }
     let parsed = parse(patch.as_bytes(), &ParseOptions::default());
     let question = Question { patch: Some(&parsed.patch), ..question };

@@ -1,6 +1,7 @@
 //! `patchgate validate` output: the seed's one-line verdict, the full report as JSON, and
 //! compiler-style text diagnostics pointing at the patch lines (rendered by annotate-snippets).
 
+use crate::finding::JudgeRun;
 use crate::rule::{Note, Report, Violation};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::fmt::Write as _;
@@ -32,9 +33,27 @@ pub fn verdict_text(report: &Report, patch: Option<&str>, origin: &str) -> Strin
     for note in &report.notes {
         let _ = writeln!(out, "{}\n", renderer.render(&[note_group(note, &lines, &location)]));
     }
+    if let Some(judge) = &report.judge {
+        let _ = writeln!(out, "{}\n", judge_line(judge));
+    }
     let verdict = if report.verdict.valid { "valid" } else { "rejected" };
     let _ = writeln!(out, "{verdict}: {}", report.verdict.reason);
     out
+}
+
+/// `judge: openai:gpt-4o-mini accepted (812 tokens in, 31 out)`; `(cached: ...)` when the
+/// answer was kept from an earlier call.
+fn judge_line(judge: &JudgeRun) -> String {
+    let said = if judge.valid { "accepted" } else { "rejected" };
+    let count = |n: Option<u64>| n.map_or_else(|| "?".to_owned(), |n| n.to_string());
+    let cost = match (judge.input_tokens, judge.output_tokens) {
+        (None, None) => String::new(),
+        (input, output) => {
+            let cached = if judge.cached { "cached, no call; it cost " } else { "" };
+            format!(" ({cached}{} tokens in, {} out)", count(input), count(output))
+        }
+    };
+    format!("judge: {} {said}{cost}", judge.model)
 }
 
 fn violation_group<'a>(v: &'a Violation, lines: &[&'a str], path: &'a str) -> Group<'a> {

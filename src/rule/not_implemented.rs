@@ -204,8 +204,8 @@ fn partial_rename(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Option<Find
         .iter()
         .filter(|file| file.new_path.is_some())
         .filter_map(|file| {
-            let path = std::str::from_utf8(file.old_path.as_deref()?).ok()?;
-            let before = base.content(path)?.split(|&b| b == b'\n').filter(|l| holds(l)).count();
+            let old = std::str::from_utf8(file.old_path.as_deref()?).ok()?;
+            let before = base.content(old)?.split(|&b| b == b'\n').filter(|l| holds(l)).count();
             let lines = file.hunks.iter().flat_map(|h| &h.lines);
             let count = |kind| lines.clone().filter(|l| l.kind == kind && holds(l.text)).count();
             let after = (before + count(LineKind::Add)).saturating_sub(count(LineKind::Remove));

@@ -623,7 +623,7 @@ fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_weak_finding() {
         let step = step("Rename foo to bar in src/a.rs");
         let r = result("apply", &["src/a.rs"]);
         let p = rename_patch();
-        let scope = Scope::new(&step, &[]).unwrap();
+        let scope = Scope::new(&step, &PathSet::empty()).unwrap();
         let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(base);
         evaluate(&input, policy)
     };
