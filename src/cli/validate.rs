@@ -5,7 +5,7 @@ use super::common::{InputArgs, ScratchArgs, load_config, print_verdict};
 use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
-use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge};
+use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
 use patchgate::report::{Exit, recording_line, report_json};
 use patchgate::review::{Judged, record_rejection};
 use patchgate::validate::{self, Context, JudgeOptions, Options};
@@ -30,6 +30,10 @@ pub(crate) struct Args {
     /// `ANTHROPIC_API_KEY`.
     #[arg(long, value_name = "PROVIDER:MODEL", conflicts_with = "judge")]
     judge_model: Option<Model>,
+    /// When the model judge is asked: `uncertain` (only where the rules cannot settle the
+    /// step) or `always` (whenever no rule rejects); overrides `[judge] when`.
+    #[arg(long, value_name = "WHEN", value_parser = ["uncertain", "always"])]
+    judge_when: Option<String>,
     /// Seconds the judge may take before it is given up (exit 3): 60 by default, or `[judge]
     /// timeout` for the model judge (per attempt).
     #[arg(long, value_name = "SECS")]
@@ -119,6 +123,9 @@ fn model_judge(
     };
     if let Some(seconds) = args.judge_timeout {
         settings.timeout = seconds;
+    }
+    if let Some(when) = &args.judge_when {
+        settings.when = if when == "always" { When::Always } else { When::Uncertain };
     }
     let judge = ModelJudge::from_env(model, settings)
         .map_err(|e| CliError::failure("judge_failed", e.to_string()))?;

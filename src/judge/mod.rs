@@ -285,7 +285,7 @@ pub fn ask(judge: &ModelJudge, question: &Question<'_>) -> Result<Answer, JudgeE
     let reply = provider::call(judge, &prompt)?;
     let verdict = read_answer(&reply.text).map_err(|problem| JudgeError::Unreadable {
         model: judge.model.to_string(),
-        excerpt: excerpt(&reply.text),
+        excerpt: excerpt(&reply.text, 120),
         problem,
     })?;
     let answer =
@@ -296,10 +296,11 @@ pub fn ask(judge: &ModelJudge, question: &Question<'_>) -> Result<Answer, JudgeE
     Ok(answer)
 }
 
-/// The start of `text`, for messages.
-fn excerpt(text: &str) -> String {
+/// The start of `text` (at most `max` characters), for messages.
+#[must_use]
+pub fn excerpt(text: &str, max: usize) -> String {
     let text = text.trim();
-    match text.char_indices().nth(120) {
+    match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_owned(),
     }

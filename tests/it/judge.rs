@@ -23,17 +23,7 @@ const NET: &str = "pub fn fetch(url: &str) -> Result<String, Error> {
 ";
 
 /// A helper added, the inline loop left in place: the halfway extraction no rule can see.
-const NET_HALFWAY: &str = "pub fn fetch(url: &str) -> Result<String, Error> {
-    let mut tries = 0;
-    loop {
-        match get(url) {
-            Ok(body) => return Ok(body),
-            Err(_) if tries < 3 => tries += 1,
-            Err(e) => return Err(e),
-        }
-    }
-}
-
+const HELPER: &str = "
 fn with_retries<T>(mut call: impl FnMut() -> Result<T, Error>) -> Result<T, Error> {
     let mut tries = 0;
     loop {
@@ -45,6 +35,10 @@ fn with_retries<T>(mut call: impl FnMut() -> Result<T, Error>) -> Result<T, Erro
     }
 }
 ";
+
+fn halfway() -> String {
+    format!("{NET}{HELPER}")
+}
 
 const EXTRACT: &str = "Extract the retry loop of fetch in src/net.rs into a helper function";
 
@@ -157,7 +151,7 @@ fn failure(out: &Output) -> String {
 fn openai_compatible_server_end_to_end() {
     let answer = r#"{"valid": true, "reason": "fetch now calls with_retries"}"#;
     let server = ModelServer::start(Api::OpenAi, vec![Step::Text(answer)]);
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     let out = case.validate(&server, &["--judge-model", "openai:qwen2.5-coder:7b"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(json(&out)["valid"], true);
@@ -194,7 +188,7 @@ fn openai_compatible_server_end_to_end() {
 fn anthropic_messages_end_to_end_and_a_rejection_on_one_line() {
     let answer = "```json\n{\"valid\": false, \"reason\": \"with_retries is added, but fetch\\n still runs its own inline loop\"}\n```";
     let server = ModelServer::start(Api::Anthropic, vec![Step::Text(answer)]);
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     let out = case.validate(&server, &["--judge-model", "anthropic:claude-haiku-4-5"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
@@ -222,7 +216,7 @@ fn answers_are_cached_under_the_git_directory() {
         Api::OpenAi,
         vec![Step::Text(r#"{"valid": false, "reason": "halfway"}"#)],
     );
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     let args = ["--judge-model", "openai:m"];
     let first = case.validate(&server, &args);
     assert_eq!(code(&first), 1);
@@ -258,7 +252,7 @@ fn an_answer_wrapped_in_prose_is_a_failure_never_a_verdict() {
     let prose = "Sure! Here is my review:\n```json\n{\"valid\": true, \"reason\": \"looks fine\"}\n```\nLet me know if you need more.";
     for api in [Api::OpenAi, Api::Anthropic] {
         let server = ModelServer::start(api, vec![Step::Text(prose)]);
-        let case = Case::new(EXTRACT, NET_HALFWAY);
+        let case = Case::new(EXTRACT, &halfway());
         let model = if api == Api::OpenAi { "openai:m" } else { "anthropic:m" };
         let out = case.validate(&server, &["--judge-model", model]);
         let err = failure(&out);
@@ -271,7 +265,7 @@ fn an_answer_wrapped_in_prose_is_a_failure_never_a_verdict() {
 
 #[test]
 fn error_statuses_fail_and_transient_ones_are_tried_once_more() {
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     let args = ["--judge-model", "openai:m"];
 
     let unauthorized =
@@ -294,7 +288,7 @@ fn error_statuses_fail_and_transient_ones_are_tried_once_more() {
 
 #[test]
 fn a_slow_server_times_out_and_is_tried_once_more() {
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     let ok = r#"{"valid": true, "reason": "done"}"#;
     let args = ["--judge-model", "openai:m", "--judge-timeout", "1"];
 
@@ -307,14 +301,14 @@ fn a_slow_server_times_out_and_is_tried_once_more() {
     assert_eq!(slow_once.requests().len(), 2);
 
     let slow = ModelServer::start(Api::OpenAi, vec![Step::Slow(Duration::from_secs(4), ok)]);
-    let case = Case::new(EXTRACT, NET_HALFWAY); // nothing cached
+    let case = Case::new(EXTRACT, &halfway()); // nothing cached
     let err = failure(&case.validate(&slow, &args));
     assert!(err.contains("within 1 s (tried twice)"), "{err}");
 }
 
 #[test]
 fn no_server_or_no_key_is_a_failure() {
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     let closed = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         listener.local_addr().expect("address").port()
@@ -339,13 +333,16 @@ fn uncertain_asks_only_where_the_rules_cannot_settle_the_step() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(server.requests().len(), 0, "a verified, complete rename settles the step");
     assert!(case.report().get("judge").is_none());
+    let always = case.validate(&server, &["--judge-model", "openai:m", "--judge-when", "always"]);
+    assert_eq!(code(&always), 0, "{}", stderr(&always));
+    assert_eq!(server.requests().len(), 1, "--judge-when always asks anyway");
 
     // A rename that leaves a use of the old name: the rules note it, the judge is asked.
     let half = NET.replacen("fetch", "fetch_body", 1) + "// see fetch\n";
     let case = Case::new("Rename fetch to fetch_body in src/net.rs", &half);
     assert_eq!(code(&case.validate(&server, &["--judge-model", "openai:m"])), 0);
-    assert_eq!(server.requests().len(), 1);
-    let user = server.requests()[0].user_text();
+    assert_eq!(server.requests().len(), 2);
+    let user = server.requests()[1].user_text();
     assert!(user.contains("rename_partial: not-implemented: possible partial rename: 'fetch' still appears in src/net.rs (1 line)"), "{user}");
 
     // [judge] from the policy: the model, and when = "always".
@@ -354,14 +351,14 @@ fn uncertain_asks_only_where_the_rules_cannot_settle_the_step() {
     case.repo.commit(&[(".patchgate.toml", policy)], "policy");
     let out = case.validate(&server, &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(server.requests().len(), 2);
-    assert_eq!(server.requests()[1].body["model"], "from-policy");
+    assert_eq!(server.requests().len(), 3);
+    assert_eq!(server.requests()[2].body["model"], "from-policy");
 }
 
 #[test]
 fn a_rule_rejection_is_never_sent_to_the_judge() {
     let server = ModelServer::start(Api::OpenAi, vec![Step::Text(r#"{"valid": true}"#)]);
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     case.write_result("not a patch");
     let out = case.validate(&server, &["--judge-model", "openai:m", "--judge-timeout", "5"]);
     assert_eq!(code(&out), 1);
@@ -370,7 +367,7 @@ fn a_rule_rejection_is_never_sent_to_the_judge() {
 
 #[test]
 fn the_judge_flags_are_checked_before_anything_runs() {
-    let case = Case::new(EXTRACT, NET_HALFWAY);
+    let case = Case::new(EXTRACT, &halfway());
     let bad = case.command(None, &["--judge-model", "gpt-4o"]).output().expect("run");
     assert_eq!(code(&bad), 2, "{}", stderr(&bad));
     assert!(stderr(&bad).contains("PROVIDER:MODEL"));
