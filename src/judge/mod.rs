@@ -257,15 +257,18 @@ pub fn should_ask(when: When, result: &ExecutorResult, notes: &[Note], is_settle
 
 /// Codes of `not-implemented` findings, which become notes when too weak to reject.
 fn is_weak_signal(code: &str) -> bool {
-    matches!(
-        code,
-        "named_file_untouched"
-            | "rename_missing"
-            | "rename_partial"
-            | "whitespace_only"
-            | "comment_only"
-            | "placeholder_added"
-    )
+    use crate::finding::CheckCode as C;
+    C::from_name(code).is_some_and(|c| {
+        matches!(
+            c,
+            C::NamedFileUntouched
+                | C::RenameMissing
+                | C::RenamePartial
+                | C::WhitespaceOnly
+                | C::CommentOnly
+                | C::PlaceholderAdded
+        )
+    })
 }
 
 /// Ask the judge `question`: from the cache when it was asked before, else from the model.

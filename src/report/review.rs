@@ -8,7 +8,7 @@ mod tests;
 pub use show::{Annotation, Palette, Severity, ShowView, annotate, show_text};
 
 use crate::review::{Entry, Recording, format_age, format_time};
-use crate::rule::RuleId;
+use crate::rule::{Code, RuleId};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -198,7 +198,7 @@ pub struct RemainingViolation {
     /// The rule.
     pub rule: RuleId,
     /// The finer code.
-    pub code: String,
+    pub code: Code,
     /// The message, without the rule prefix.
     pub message: String,
     /// Whether `--override` named its rule.

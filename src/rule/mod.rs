@@ -50,7 +50,7 @@ pub use intent::Base;
 pub use not_implemented::checks_transformation;
 pub use policy::{RulePolicy, Strictness};
 
-pub use crate::finding::{Note, Report, RuleId, Verdict, Violation};
+pub use crate::finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};
 
 /// What the rules found: violations reject; notes are findings too weak to reject under the
 /// policy (see [`Strictness`]), reported for the reviewer and the agent.

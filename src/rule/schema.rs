@@ -3,6 +3,7 @@
 //! the message names the exact field and what it holds instead of serde's first complaint.
 
 use super::{RuleId, Violation};
+use crate::finding::CheckCode;
 use crate::json::Decoded;
 use crate::step::ExecutorResult;
 use serde_json::{Map, Value};
@@ -36,13 +37,13 @@ pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
 pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, Vec<Violation>> {
     if let Some(key) = decoded.duplicate {
         return Err(vec![violation(
-            "duplicate_key",
+            CheckCode::DuplicateKey,
             format!("result names '{key}' twice; send each field once"),
         )]);
     }
     let value = decoded.value.map_err(|e| {
         vec![violation(
-            "not_json",
+            CheckCode::NotJson,
             format!(
                 "result is not JSON ({e}); answer with one JSON object per execute-step.schema.json"
             ),
@@ -51,7 +52,7 @@ pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, Vec<Violation>>
     let Value::Object(object) = &value else {
         let found = json_type(&value);
         return Err(vec![violation(
-            "not_an_object",
+            CheckCode::NotAnObject,
             format!("result is a JSON {found}, not an object with 'mode' and 'success'"),
         )]);
     };
@@ -60,7 +61,7 @@ pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, Vec<Violation>>
         return Err(violations);
     }
     serde_json::from_value(value).map_err(|e| {
-        vec![violation("invalid_shape", format!("result does not fit the schema: {e}"))]
+        vec![violation(CheckCode::InvalidShape, format!("result does not fit the schema: {e}"))]
     })
 }
 
@@ -76,7 +77,7 @@ fn check_object(object: &Map<String, Value>) -> Vec<Violation> {
     let mut out: Vec<Violation> = REQUIRED
         .iter()
         .filter(|name| object.get(**name).is_none_or(Value::is_null))
-        .map(|name| violation("missing_field", format!("result has no '{name}'")))
+        .map(|name| violation(CheckCode::MissingField, format!("result has no '{name}'")))
         .collect();
     for (name, kind) in FIELDS {
         match object.get(*name) {
@@ -89,7 +90,7 @@ fn check_object(object: &Map<String, Value>) -> Vec<Violation> {
 
 fn check_field(name: &str, kind: Kind, value: &Value) -> Option<Violation> {
     let wrong = |expected: &str, found: String| {
-        Some(violation("wrong_type", format!("'{name}' is {found}, expected {expected}")))
+        Some(violation(CheckCode::WrongType, format!("'{name}' is {found}, expected {expected}")))
     };
     match (kind, value) {
         (Kind::String, Value::String(_))
@@ -105,7 +106,7 @@ fn check_items(name: &str, value: &Value) -> Option<Violation> {
     let Value::Array(items) = value else { return None };
     let (index, item) = items.iter().enumerate().find(|(_, item)| !item.is_string())?;
     Some(violation(
-        "wrong_type",
+        CheckCode::WrongType,
         format!("'{name}[{index}]' is {}, expected a string path", describe(item)),
     ))
 }
@@ -136,7 +137,7 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-fn violation(code: &str, message: String) -> Violation {
+fn violation(code: CheckCode, message: String) -> Violation {
     Violation::new(RuleId::Schema, code, message)
 }
 

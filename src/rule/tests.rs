@@ -84,7 +84,7 @@ fn run_with(
 ) -> Vec<(RuleId, String)> {
     let scope = Scope::new(step, &PathSet::new(&["secrets/**"]).unwrap()).unwrap();
     let input = Input::new(step, result, patch, apply, &scope);
-    evaluate(&input, policy).violations.into_iter().map(|v| (v.rule, v.code)).collect()
+    evaluate(&input, policy).violations.into_iter().map(|v| (v.rule, v.code.to_string())).collect()
 }
 
 /// A base tree holding exactly `files`.
@@ -119,7 +119,7 @@ fn run_on(
     evaluate(&input, &RulePolicy::default())
         .violations
         .into_iter()
-        .map(|v| (v.rule, v.code))
+        .map(|v| (v.rule, v.code.to_string()))
         .collect()
 }
 

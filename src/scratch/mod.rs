@@ -40,48 +40,13 @@ pub fn pending_apply(git_dir: &std::path::Path) -> Option<std::path::PathBuf> {
 }
 
 use crate::patch::Patch;
-use crate::rule::{Note, PatchPath, RuleId, Violation};
+use crate::rule::{CheckCode, Note, PatchPath, RuleId, Violation};
 use crate::step::Step;
 use serde::Deserialize;
 use std::time::Duration;
 
-/// Stable violation and note codes of this module.
+/// Stable note codes of this module (its violations carry [`CheckCode`]s).
 pub mod code {
-    /// A create, rename or copy target that already exists in the base.
-    pub const CREATE_OVER_EXISTING: &str = "create_over_existing";
-    /// An update, delete, rename or copy of a path the base does not have.
-    pub const MISSING_PREIMAGE: &str = "missing_preimage";
-    /// The `index` line's old id or the old mode disagrees with the base.
-    pub const PREIMAGE_MISMATCH: &str = "preimage_mismatch";
-    /// A mode outside 100644/100755 (setuid, 100664, ...). The same code as the `malformed`
-    /// rule's for a mode the headers state: one fact, one code, whoever finds it.
-    pub const ODD_MODE: &str = "unsupported_mode";
-    /// A symbolic link (120000) while `[rules] allow_symlinks` is off.
-    pub const SYMLINK_REFUSED: &str = "symlink";
-    /// A gitlink (160000): submodule commits are never patched.
-    pub const GITLINK_REFUSED: &str = "gitlink";
-    /// A file whose type changes in place (file to symlink, ...) instead of delete + create.
-    pub const TYPE_CHANGE: &str = "type_change";
-    /// A path that goes through a symbolic link of the base or of the patched tree.
-    pub const BEYOND_SYMLINK: &str = "beyond_symlink";
-    /// A path below something that is a file (or submodule) in the patched tree.
-    pub const FILE_IN_THE_WAY: &str = "file_in_the_way";
-    /// `.gitmodules` as a symbolic link.
-    pub const GITMODULES_SYMLINK: &str = "gitmodules_symlink";
-    /// A binary entry that cannot be verified (the `malformed` rule's code for binary entries).
-    pub const BINARY_REFUSED: &str = "binary_patch";
-    /// A hunk whose lines are not in the base where it applies.
-    pub const CONTEXT_MISMATCH: &str = "context_mismatch";
-    /// The reverse patch does not give the base back.
-    pub const ROLLBACK_MISMATCH: &str = "rollback_mismatch";
-    /// A deletion that leaves content behind.
-    pub const DELETE_LEAVES_CONTENT: &str = "delete_leaves_content";
-    /// A path the patch touches fails the path-safety checks.
-    pub const UNSAFE_PATH: &str = "unsafe_path";
-    /// An `expect` post-condition does not hold.
-    pub const EXPECT_FAILED: &str = "expect_failed";
-    /// `--check-cmd` failed or timed out.
-    pub const CHECK_CMD_FAILED: &str = "check_cmd_failed";
     /// Note: a hunk applied at an offset.
     pub const HUNK_OFFSET: &str = "hunk_offset";
     /// Note: a file created without a mode line gets 100644.
@@ -285,7 +250,7 @@ pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchErr
     Ok(outcome)
 }
 
-fn violation(rule: RuleId, code: &str, file: &str, message: String) -> Violation {
+fn violation(rule: RuleId, code: CheckCode, file: &str, message: String) -> Violation {
     Violation::new(rule, code, message).in_file(file)
 }
 

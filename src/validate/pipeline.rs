@@ -5,7 +5,7 @@ use super::{
     Checked, Context, Options, Outcome, Unchecked, ValidateError, invalid_step, limits, run_judge,
 };
 use crate::config::Limits;
-use crate::finding::JudgeRun;
+use crate::finding::{CheckCode, JudgeRun};
 use crate::json::Decoded;
 use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
@@ -225,7 +225,7 @@ impl Phases<'_> {
             let says = format!("the judge says: {}", crate::judge::one_line(&run.reason, 300));
             findings.violations.push(Violation::new(
                 rule::RuleId::NotImplemented,
-                "judge_rejected",
+                CheckCode::JudgeRejected,
                 says,
             ));
         }
