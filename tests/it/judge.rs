@@ -230,7 +230,13 @@ fn answers_are_cached_under_the_git_directory() {
     assert_eq!(server.requests().len(), 1, "the second run asks nobody");
     let report = case.report();
     assert_eq!(report["judge"]["cached"], true);
-    assert!(report["judge"]["input_tokens"].as_u64().is_some(), "the first call's cost");
+    let tokens = report["judge"]["input_tokens"].as_u64().expect("the first call's cost");
+    assert_eq!(report["judge"]["output_tokens"], 4, "the server's count of the answer's words");
+    let text = case.validate(&server, &["--judge-model", "openai:m", "--format", "text"]);
+    let expected =
+        format!("judge: openai:m rejected (cached, no call; it cost {tokens} tokens in, 4 out)");
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(stdout.lines().any(|l| l == expected), "{expected} in:\n{stdout}");
 
     let other_model = case.validate(&server, &["--judge-model", "openai:m2"]);
     assert_eq!(code(&other_model), 1);
