@@ -51,7 +51,7 @@
 //! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
-//!   write);
+//!   write) and [`judge`] (the built-in model judge: prompt, provider clients, answer cache);
 //! - the pipelines: [`validate`] (a result against its step; [`validate::apply`] writes what
 //!   it checked), [`hook`] (staged changes and pushes against a declaration), [`guard`] (an
 //!   agent's tool call);
@@ -73,7 +73,8 @@ pub mod step;
 pub mod contract;
 pub mod rule;
 
-// The base tree.
+// The base tree, and the model judge.
+pub mod judge;
 pub mod scratch;
 
 // The pipelines.
