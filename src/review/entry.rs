@@ -138,9 +138,23 @@ impl Entry {
         self.step.get("description").and_then(Value::as_str)
     }
 
-    /// The result parsed as JSON, when it is JSON.
+    /// Decode a stored entry. An entry that names a key twice is refused, like every JSON
+    /// input (readers disagree on which of the two counts).
+    pub fn from_json(bytes: &[u8]) -> Result<Self, String> {
+        if let Some(key) = crate::json::duplicate_key(bytes) {
+            return Err(format!("not an entry: it names '{key}' twice"));
+        }
+        serde_json::from_slice(bytes).map_err(|e| format!("not an entry: {e}"))
+    }
+
+    /// The result parsed as JSON, when it is JSON that names no key twice. A result naming
+    /// `patch` twice was rejected by the `schema` rule before any other rule read a patch, so
+    /// neither of its patches may be shown or applied as the one that was judged.
     #[must_use]
     pub fn result_json(&self) -> Option<Value> {
+        if crate::json::duplicate_key(self.result.as_bytes()).is_some() {
+            return None;
+        }
         serde_json::from_str(&self.result).ok()
     }
 

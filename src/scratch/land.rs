@@ -48,6 +48,7 @@ pub fn land(
     if let Some(path) = super::pending_apply(ctx.repo.path()) {
         return Err(WorktreeError::from(super::JournalError::Pending { path }).into());
     }
+    super::journal::clean_strays(ctx.repo.path());
     let options = Options { check_cmd: None, ..options.clone() };
     let outcome = check(ctx, &options)?;
     if let Some(v) = outcome.violations.first() {

@@ -434,3 +434,27 @@ fn a_result_without_a_patch_is_kept_raw_and_cannot_be_exported() {
     assert_eq!(code(&out), 2);
     assert_eq!(json(&out)["error"]["code"], "no_patch");
 }
+
+/// A result naming `patch` twice is rejected by `schema` before any rule reads a patch; before,
+/// `review apply --override schema` then applied the second patch (serde keeps the last key),
+/// one no rule had judged, here a write to a file outside `allowedFiles`.
+#[test]
+fn overriding_schema_never_applies_a_patch_from_a_result_naming_it_twice() {
+    let s = Setup::new();
+    let evil = "diff --git a/evil.txt b/evil.txt\nnew file mode 100644\n--- /dev/null\n+++ b/evil.txt\n@@ -0,0 +1 @@\n+pwned\n";
+    let result = format!(
+        r#"{{"mode": "apply", "success": true, "patch": {}, "patch": {},
+            "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "Changed a.txt"}}"#,
+        serde_json::to_string(PATCH).unwrap(),
+        serde_json::to_string(evil).unwrap(),
+    );
+    let out = s.reject_result("step-1", result.as_bytes(), &["--format", "json"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("schema"), "rejected by schema");
+    let id = s.only_id();
+    let out = s.review(&["apply", &id, "--override", "schema", "--format", "json"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(json(&out)["error"]["code"], "no_patch");
+    assert!(!s.repo.path().join("evil.txt").exists(), "the unjudged patch was not applied");
+    assert_eq!(std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap(), "old\n");
+    assert_eq!(code(&s.review(&["show", &id, "--no-pager"])), 0, "the entry can still be shown");
+}

@@ -22,6 +22,19 @@ pub(super) fn run(
 ) -> CliResult {
     let overrides = parse_overrides(&args.overrides)?;
     let (_, mut entry, short) = load(store, &args.id)?;
+    // What is applied must be the patch that was judged: a result that is not JSON, has no
+    // string `patch`, or names a key twice (rejected by `schema` before any rule read a patch)
+    // has none, and overriding `schema` must not apply a patch no other rule saw.
+    let Some(patch) = entry.patch() else {
+        return Err(CliError::input(
+            "no_patch",
+            format!(
+                "entry {short} has no patch that reads unambiguously (the result is not JSON, has \
+                 no string 'patch', or names a key twice); nothing can be applied, send the \
+                 result again"
+            ),
+        ));
+    };
     let root = patchgate::repo::workdir(repository)
         .map_err(|e| CliError::failure("repository", e.message))?
         .to_owned();
@@ -37,7 +50,6 @@ pub(super) fn run(
     }
     // An override decides whether a rule may be ignored; it cannot make a patch apply that
     // does not (`land` checks it against HEAD once more).
-    let patch = entry.patch().unwrap_or_default();
     let target = Target { repo: repository, config: &config, step: &step, with_index: args.index };
     let changes = land(&target, &patch, &ParseOptions::default(), &scratch::Options::default())?;
     outcome.action = "applied";
