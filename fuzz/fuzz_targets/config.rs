@@ -41,7 +41,8 @@ fuzz_target!(|data: &[u8]| {
     let step = validate::read_step(STEP).expect("the fixed step is valid");
     let ctx = Context { step: &step, result: RESULT, config: &config, repo: None };
     match validate::validate(&ctx, &Options::default()) {
-        Ok(report) => {
+        Ok(outcome) => {
+            let report = &outcome.report;
             assert_eq!(report.verdict.valid, report.violations.is_empty());
             let excluded = PathSet::new(&config.excluded).is_ok_and(|s| s.is_match("src/a.rs"));
             assert!(!(excluded && report.verdict.valid), "an excluded path was accepted");

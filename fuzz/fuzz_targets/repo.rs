@@ -18,8 +18,7 @@ use libfuzzer_sys::fuzz_target;
 use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
 use patchgate::scratch::{self, Content, FileChange};
-use patchgate::step::Step;
-use patchgate::validate::{self, Context, Options};
+use patchgate::validate::{self, Context, Options, Outcome};
 use std::os::unix::fs::symlink;
 use std::path::Path;
 
@@ -56,9 +55,10 @@ fn run(fx: &Fixture, flags: u8, patch: &str) {
     let before = fx.worktree();
     let index_before = std::fs::read(fx.root.join(".git/index")).expect("index");
     let ctx = Context { step: &step, result: result.as_bytes(), config: &config, repo: Some(&repo) };
-    let report = validate::validate(&ctx, &Options::default()).expect("validate answers");
+    let outcome = validate::validate(&ctx, &Options::default()).expect("validate answers");
     assert_eq!(fx.worktree(), before, "validate changed the worktree");
     assert_eq!(std::fs::read(fx.root.join(".git/index")).expect("index"), index_before);
+    let report = &outcome.report;
     assert_eq!(report.verdict.valid, report.violations.is_empty());
     if !report.verdict.valid {
         return;
@@ -70,19 +70,12 @@ fn run(fx: &Fixture, flags: u8, patch: &str) {
             assert!(path != b".patchgate.toml", "accepted a change to the policy");
         }
     }
-    land(fx, &repo, &config, &step, &parsed.patch, flags);
+    land(fx, &repo, &outcome, flags);
     fx.reset(&repo);
 }
 
 /// Apply through the real write path, with links planted first when `flags` say so.
-fn land(
-    fx: &Fixture,
-    repo: &git2::Repository,
-    config: &Config,
-    step: &Step,
-    patch: &patchgate::Patch<'_>,
-    flags: u8,
-) {
+fn land(fx: &Fixture, repo: &git2::Repository, outcome: &Outcome<'_>, flags: u8) {
     if flags & PLANT_LINK != 0 {
         symlink(&fx.outside, fx.root.join("evil")).expect("plant a link");
     }
@@ -91,15 +84,12 @@ fn land(
         symlink(fx.outside.join("sub"), fx.root.join("dir/sub")).expect("plant a link");
     }
     let before = fx.worktree();
-    let policy = validate::scratch_policy(config).expect("policy");
-    let ctx = scratch::Context { repo, patch, step, policy: &policy };
-    let with_index = flags & WITH_INDEX != 0;
-    let landed = scratch::land(&ctx, &scratch::Options::default(), &fx.root, with_index);
+    let landed = outcome.land(&fx.root, flags & WITH_INDEX != 0);
     fx.assert_outside_untouched();
     assert!(scratch::pending_apply(repo.path()).is_none(), "a journal was left");
     let after = fx.worktree();
     match landed {
-        Ok(changes) => check_written(repo, &before, &after, &changes),
+        Ok(changes) => check_written(repo, &before, &after, changes),
         Err(_) => assert_eq!(after, before, "a refused apply changed the worktree"),
     }
 }

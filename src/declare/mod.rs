@@ -66,10 +66,11 @@ impl Declaration {
 
     /// Decode a declaration file. One that names a key twice is refused, like every JSON input.
     pub fn from_json(bytes: &[u8]) -> Result<Self, String> {
-        if let Some(key) = crate::json::duplicate_key(bytes) {
+        let decoded = crate::json::decode(bytes);
+        if let Some(key) = decoded.duplicate {
             return Err(format!("it names '{key}' twice"));
         }
-        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+        decoded.value.and_then(serde_json::from_value).map_err(|e| e.to_string())
     }
 
     /// Add `patterns` (already checked) from `source`, skipping ones already declared.

@@ -15,6 +15,7 @@ pub use contract::{
     INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use review::recording_line;
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 

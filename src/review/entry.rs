@@ -141,28 +141,43 @@ impl Entry {
     /// Decode a stored entry. An entry that names a key twice is refused, like every JSON
     /// input (readers disagree on which of the two counts).
     pub fn from_json(bytes: &[u8]) -> Result<Self, String> {
-        if let Some(key) = crate::json::duplicate_key(bytes) {
+        let decoded = crate::json::decode(bytes);
+        if let Some(key) = decoded.duplicate {
             return Err(format!("not an entry: it names '{key}' twice"));
         }
-        serde_json::from_slice(bytes).map_err(|e| format!("not an entry: {e}"))
+        decoded
+            .value
+            .and_then(serde_json::from_value)
+            .map_err(|e| format!("not an entry: {e}"))
     }
 
-    /// The result parsed as JSON, when it is JSON that names no key twice. A result naming
-    /// `patch` twice was rejected by the `schema` rule before any other rule read a patch, so
-    /// neither of its patches may be shown or applied as the one that was judged.
+    /// The result parsed as JSON, when it is JSON that names no key twice (such a result was
+    /// rejected by `schema` before any rule read a patch, so neither patch is shown as the
+    /// one judged).
     #[must_use]
     pub fn result_json(&self) -> Option<Value> {
-        if crate::json::duplicate_key(self.result.as_bytes()).is_some() {
-            return None;
+        self.read_result().ok()
+    }
+
+    fn read_result(&self) -> Result<Value, &'static str> {
+        let decoded = crate::json::decode(self.result.as_bytes());
+        if decoded.duplicate.is_some() {
+            return Err("names a key twice (no patch in it is the one judged)");
         }
-        serde_json::from_str(&self.result).ok()
+        decoded.value.map_err(|_| "is not JSON")
     }
 
     /// The result's `patch` text, when the result is JSON with a string `patch`.
     #[must_use]
     pub fn patch(&self) -> Option<String> {
-        let result = self.result_json()?;
-        result.get("patch").and_then(Value::as_str).map(str::to_owned)
+        self.patch_or_why().ok()
+    }
+
+    /// The result's non-empty `patch` text, or why there is none (`is not JSON`, ...).
+    pub fn patch_or_why(&self) -> Result<String, &'static str> {
+        let result = self.read_result()?;
+        let patch = result.get("patch").and_then(Value::as_str).filter(|p| !p.is_empty());
+        patch.map(str::to_owned).ok_or("has no patch")
     }
 
     /// The distinct rules that rejected the result, in report order.
