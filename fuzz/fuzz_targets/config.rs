@@ -9,7 +9,6 @@ use patchgate::config::Config;
 use patchgate::contract::{ArgOptions, ArgPolicy, ArgType, ContractConfig};
 use patchgate::guard::GuardPolicy;
 use patchgate::hook::{HookPolicy, Policy};
-use patchgate::path::PathSet;
 use patchgate::review::ReviewPolicy;
 use patchgate::rule::RulePolicy;
 use patchgate::validate::{self, Context, Options, ValidateError};
@@ -23,13 +22,14 @@ const RESULT: &[u8] = br#"{"mode": "apply", "success": true,
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(config) = Config::from_toml(text, Path::new(".patchgate.toml")) else { return };
-    let limits = config.limits().expect("a loaded policy has readable limits");
+    let limits = config.limits();
     assert!(limits.check_patterns(&config.excluded, "excluded").is_ok(), "checked on load");
+    let _ = config.excluded_globs();
     let _ = config.section::<RulePolicy>("rules");
     let _ = config.section::<ReviewPolicy>("review");
     let _ = config.section::<HookPolicy>("hook");
     let _ = config.section::<GuardPolicy>("guard");
-    let _ = validate::scratch_policy(&config);
+    let _ = config.section::<patchgate::scratch::ScratchPolicy>("scratch");
     let _ = Policy::from_config(&config, None);
     if let Ok(contract) = config.section::<ContractConfig>("contract")
         && let Ok(policy) = ArgPolicy::from_config(&contract)
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(outcome) => {
             let report = &outcome.report;
             assert_eq!(report.verdict.valid, report.violations.is_empty());
-            let excluded = PathSet::new(&config.excluded).is_ok_and(|s| s.is_match("src/a.rs"));
+            let excluded = config.excluded_globs().is_ok_and(|s| s.is_match("src/a.rs"));
             assert!(!(excluded && report.verdict.valid), "an excluded path was accepted");
         }
         Err(e) => assert!(matches!(e, ValidateError::Config(_)), "not a policy error: {e}"),
