@@ -76,7 +76,12 @@ impl PathSet {
             set.glob_sources.push(index);
         }
         set.globs = builder.build().map_err(|e| GlobError {
-            pattern: set.glob_sources.iter().map(|&i| set.patterns[i].as_str()).collect::<Vec<_>>().join(", "),
+            pattern: set
+                .glob_sources
+                .iter()
+                .map(|&i| set.patterns[i].as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             reason: e.to_string(),
         })?;
         Ok(set)
@@ -187,13 +192,41 @@ mod tests {
     #[test]
     fn literals_and_globs_answer_as_one_globset_did() {
         let patterns = [
-            "docs", "src/a.rs", "./lib/", "/top.md", "src/**/*.rs", "a,b", "x y/z", "docs/x.md",
-            "*.md", "dir/{a,b}.txt", "", "src/a.rs/deeper", "é/ü",
+            "docs",
+            "src/a.rs",
+            "./lib/",
+            "/top.md",
+            "src/**/*.rs",
+            "a,b",
+            "x y/z",
+            "docs/x.md",
+            "*.md",
+            "dir/{a,b}.txt",
+            "",
+            "src/a.rs/deeper",
+            "é/ü",
         ];
         let paths = [
-            "docs", "docs/a.md", "docsx", "src/a.rs", "src/a.rs/deeper", "src/a.rsx", "lib/x",
-            "lib", "top.md", "src/b/c.rs", "a,b", "a,b/c", "x y/z", "README.md", "dir/a.txt",
-            "dir/c.txt", "src", "é/ü/x", "/abs", "",
+            "docs",
+            "docs/a.md",
+            "docsx",
+            "src/a.rs",
+            "src/a.rs/deeper",
+            "src/a.rsx",
+            "lib/x",
+            "lib",
+            "top.md",
+            "src/b/c.rs",
+            "a,b",
+            "a,b/c",
+            "x y/z",
+            "README.md",
+            "dir/a.txt",
+            "dir/c.txt",
+            "src",
+            "é/ü/x",
+            "/abs",
+            "",
         ];
         for n in 0..=patterns.len() {
             // Every prefix of the list, and the list reversed, so the first match moves.
@@ -202,7 +235,11 @@ mod tests {
                 for path in paths {
                     let (is_match, first) = reference(&list, path);
                     assert_eq!(set.is_match(path), is_match, "{list:?} {path:?}");
-                    assert_eq!(set.matching_pattern(path).map(str::to_owned), first, "{list:?} {path:?}");
+                    assert_eq!(
+                        set.matching_pattern(path).map(str::to_owned),
+                        first,
+                        "{list:?} {path:?}"
+                    );
                 }
             }
         }

@@ -145,10 +145,7 @@ impl Entry {
         if let Some(key) = decoded.duplicate {
             return Err(format!("not an entry: it names '{key}' twice"));
         }
-        decoded
-            .value
-            .and_then(serde_json::from_value)
-            .map_err(|e| format!("not an entry: {e}"))
+        decoded.value.and_then(serde_json::from_value).map_err(|e| format!("not an entry: {e}"))
     }
 
     /// The result parsed as JSON, when it is JSON that names no key twice (such a result was

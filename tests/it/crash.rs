@@ -296,7 +296,10 @@ fn a_temporary_journal_left_by_a_kill_is_removed_by_the_next_apply_and_by_recove
             setup.scene.repo.patchgate().args(["apply", "--recover"]).output().expect("run")
         };
         assert_eq!(code(&out), 0, "{run}: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(!dir.join(&dead).exists(), "{run}: the dead process's temporary journal is removed");
+        assert!(
+            !dir.join(&dead).exists(),
+            "{run}: the dead process's temporary journal is removed"
+        );
         assert!(dir.join(&live).exists(), "{run}: a live process's temporary journal stays");
         assert!(dir.join(other).exists(), "{run}: a name of another shape stays");
         assert!(!setup.journal().exists());
