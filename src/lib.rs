@@ -47,7 +47,7 @@
 //! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
-//!   write);
+//!   write) and [`judge`] (the built-in model judge: prompt, provider clients, answer cache);
 //! - the pipelines: [`validate`], [`hook`], [`guard`], [`review`];
 //! - [`report`] (every output format, the published JSON Schemas).
 
@@ -65,7 +65,8 @@ pub mod step;
 pub mod contract;
 pub mod rule;
 
-// The base tree.
+// The base tree, and the model judge.
+pub mod judge;
 pub mod scratch;
 
 // The pipelines.

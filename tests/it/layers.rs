@@ -12,7 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &["path"],
     &["step", "config", "repo", "patch", "declare"],
     &["rule", "contract"],
-    &["scratch"],
+    &["scratch", "judge"],
     &["validate", "hook", "guard"],
     &["review"],
     &["report"],
