@@ -24,11 +24,17 @@ struct Memory {
     pack: git2::Mempack<'static>,
 }
 
+/// The repository and object database live for the whole process (the in-memory pack borrows
+/// them); their addresses are kept here, so the leak checker sees them reachable at exit.
+static KEPT: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+
 thread_local! {
     static MEMORY: Memory = {
         let fixture = Fixture::build();
         let repo: &'static Repository = Box::leak(Box::new(fixture.open()));
         let odb: &'static git2::Odb<'static> = Box::leak(Box::new(repo.odb().expect("odb")));
+        let mut kept = KEPT.lock().expect("not poisoned");
+        kept.extend([std::ptr::from_ref(repo).addr(), std::ptr::from_ref(odb).addr()]);
         let pack = odb.add_new_mempack_backend(1000).expect("mempack");
         Memory { fixture, repo, pack }
     };

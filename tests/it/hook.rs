@@ -676,3 +676,27 @@ fn a_declaration_naming_a_key_twice_is_refused() {
     assert!(message.contains("'entries' twice"), "{message}");
     assert!(message.contains("declare --clear"), "says how to fix it: {message}");
 }
+
+/// pre-receive read `0 0 refs/heads/main` (and any short hex) as full ids padded with zeros:
+/// a line git never sends passed as "nothing to check" (found by the `receive` fuzz target).
+/// Every id must now be 40 hex digits, as git writes them.
+#[test]
+fn pre_receive_refuses_ids_that_are_not_full_hex() {
+    let (bare, _client) = server("");
+    let full = "1234567890abcdef1234567890abcdef12345678";
+    for line in [
+        "0 0 refs/heads/main",
+        &format!("0 {} refs/heads/main", &full[..7]),
+        &format!("{full} {full}x refs/heads/main"),
+    ] {
+        let out = run_with_stdin(
+            patchgate()
+                .args(["--format", "json", "hook", "run", "pre-receive", "--repo"])
+                .arg(bare.path()),
+            format!("{line}\n").as_bytes(),
+        );
+        assert_eq!(code(&out), 2, "{line}: {}", String::from_utf8_lossy(&out.stdout));
+        let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
+        assert!(message.contains("is not '<old-oid> <new-oid> <ref>'"), "{line}: {message}");
+    }
+}

@@ -115,7 +115,7 @@ fn declare_and_the_hook_apply_the_pattern_limits() {
 }
 
 /// A declaration of 100 globs of 1,000 bytes each fits the per-pattern limits, but compiling
-/// it took over 100 MB and then failed inside globset ("error building NFA", exit 3). The
+/// it took over 100 MB and then failed inside globset ("error building NFA"). The
 /// total of the globs is bounded now, and plain paths (looked up, never compiled) do not count:
 /// 1,000 plain paths of 1,000 bytes pass.
 #[test]
@@ -135,7 +135,8 @@ fn the_declared_globs_total_is_bounded_and_plain_paths_are_not_compiled() {
     let globs = (0..100).map(|i| format!("d{i:03}/**/{}", "*a?".repeat(330))).collect();
     declare_all(globs);
     let out = hook();
-    assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stderr));
+    // As for the other pattern limits on a stored declaration: the hook cannot judge (exit 3).
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("[limits] glob_bytes"), "{out:?}");
 
     let mut plain: Vec<String> = (0..999).map(|i| format!("d{i:03}/{}", "x".repeat(990))).collect();
