@@ -210,7 +210,7 @@ fn show(repository: &git2::Repository, store: &Store, args: &ShowArgs, json: boo
 
 fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
     let (_, entry, short) = load(store, &args.id)?;
-    let mut patch = entry.patch_or_why().map_err(|why| {
+    let mut patch = entry.patch_or_why().map(str::to_owned).map_err(|why| {
         CliError::input(
             "no_patch",
             format!(
