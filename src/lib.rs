@@ -45,6 +45,7 @@
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
 //!   write);
 //! - the pipelines: [`validate`], [`hook`], [`guard`], [`review`];
+//! - [`repair`] (safe repairs of agents' diffs, proven in scratch; `validate --repair`);
 //! - [`report`] (every output format, the published JSON Schemas).
 
 // Foundations.
@@ -69,6 +70,9 @@ pub mod guard;
 pub mod hook;
 pub mod review;
 pub mod validate;
+
+// Repairs on top of the pipelines (`validate --repair`).
+pub mod repair;
 
 // Every output format.
 pub mod report;

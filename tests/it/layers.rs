@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["rule", "contract"],
     &["scratch"],
     &["validate", "hook", "guard", "review"],
+    &["repair"],
     &["report"],
     &["cli"],
 ];
