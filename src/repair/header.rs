@@ -25,12 +25,17 @@ pub(super) fn is_meaningful(line: &[u8]) -> bool {
     EXTENDED.is_match(line) || line.starts_with(b"Binary files ") || line == b"GIT binary patch"
 }
 
+/// The `a/` and `b/` names of a `diff --git` line, as they will be written.
+type Names = (Vec<u8>, Vec<u8>);
+
 /// Add a `diff --git` line above the first block of extended headers that lacks one.
 pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
     if work.options.parse.strip != 1 {
         return Step::Pass; // the a/ and b/ prefixes this relies on are not what the caller reads
     }
-    for defect in parsed.defects.iter().filter(|d| d.code == DefectCode::Garbage) {
+    // With no entry at all the parser says only `no_file_headers`: the text starts at line 1.
+    let text = |code| matches!(code, DefectCode::Garbage | DefectCode::NoFileHeaders);
+    for defect in parsed.defects.iter().filter(|d| text(d.code)) {
         let Some((first, names)) = headless_entry(work, defect.span.line) else { continue };
         let mut line = b"diff --git ".to_vec();
         line.extend_from_slice(&names.0);
@@ -48,7 +53,7 @@ pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
 
 /// From the text block starting at line `from`: the first line of a run of extended headers
 /// that ends the block, and the `a/` and `b/` names for its `diff --git` line.
-fn headless_entry(work: &Work<'_, '_>, from: usize) -> Option<(usize, (Vec<u8>, Vec<u8>))> {
+fn headless_entry(work: &Work<'_, '_>, from: usize) -> Option<(usize, Names)> {
     let doc = &work.doc;
     let mut end = from;
     while end <= doc.len() && !starts_entry(doc.text(end), doc.text(end + 1)) {
@@ -57,8 +62,8 @@ fn headless_entry(work: &Work<'_, '_>, from: usize) -> Option<(usize, (Vec<u8>, 
     // `end` is the first line after the block: an entry start or the end of the input.
     let first = (from..end).rev().take_while(|&n| EXTENDED.is_match(trim(doc.text(n)))).last()?;
     let headers: Vec<&[u8]> = (first..end).map(|n| trim(doc.text(n))).collect();
-    let names = minus_plus_names(doc.text(end), doc.text(end + 1))
-        .or_else(|| move_names(&headers))?;
+    let names =
+        minus_plus_names(doc.text(end), doc.text(end + 1)).or_else(|| move_names(&headers))?;
     Some((first, names))
 }
 
@@ -76,7 +81,7 @@ fn starts_entry(line: &[u8], next: &[u8]) -> bool {
 }
 
 /// The names of an a/ b/ `---`/`+++` pair, a `/dev/null` side taking the other side's name.
-fn minus_plus_names(minus: &[u8], plus: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+fn minus_plus_names(minus: &[u8], plus: &[u8]) -> Option<Names> {
     let old = name_token(trim(minus).strip_prefix(b"--- ")?);
     let new = name_token(trim(plus).strip_prefix(b"+++ ")?);
     let (old, new) = match (old == b"/dev/null", new == b"/dev/null") {
@@ -89,10 +94,9 @@ fn minus_plus_names(minus: &[u8], plus: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
 }
 
 /// The names of a rename or copy given only by its `from`/`to` headers.
-fn move_names(headers: &[&[u8]]) -> Option<(Vec<u8>, Vec<u8>)> {
-    let value = |keys: &[&[u8]]| {
-        headers.iter().find_map(|h| keys.iter().find_map(|k| h.strip_prefix(*k)))
-    };
+fn move_names(headers: &[&[u8]]) -> Option<Names> {
+    let value =
+        |keys: &[&[u8]]| headers.iter().find_map(|h| keys.iter().find_map(|k| h.strip_prefix(*k)));
     let from = value(&[b"rename from ", b"rename old ", b"copy from "])?;
     let to = value(&[b"rename to ", b"rename new ", b"copy to "])?;
     Some((prefixed(b'a', from), prefixed(b'b', to)))

@@ -172,7 +172,8 @@ fn recount(work: &mut Work<'_, '_>, parsed: &Parsed<'_>, at: At) -> Step {
     let stated = Numbers::of(hunk);
     let body = read_body(work, hunk);
     let count = |kind: LineKind| body.iter().filter(|&&(k, _)| k != kind).count() as u64;
-    let counted = Numbers { old_count: count(LineKind::Add), new_count: count(LineKind::Remove), ..stated };
+    let counted =
+        Numbers { old_count: count(LineKind::Add), new_count: count(LineKind::Remove), ..stated };
     let header = display_bytes(work.doc.text(hunk.span.line));
     let short = |why: &str| {
         Step::Refuse(Refusal {
@@ -293,8 +294,7 @@ pub(super) fn trailing_warning(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> 
 /// line: a line cut short cannot be told from a whole one, and only removed and context lines
 /// are checked against the base.
 pub(super) fn final_newline(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
-    let Some(defect) =
-        parsed.defects.iter().find(|d| d.code == DefectCode::MissingFinalNewline)
+    let Some(defect) = parsed.defects.iter().find(|d| d.code == DefectCode::MissingFinalNewline)
     else {
         return Step::Pass;
     };

@@ -30,6 +30,8 @@ mod proof;
 mod relocate;
 mod result;
 mod surround;
+#[cfg(test)]
+mod tests;
 mod text;
 
 pub use result::{Repaired, Validated, repair_result, validate};
@@ -222,7 +224,11 @@ pub fn repair(input: &[u8], ctx: &Context<'_>, options: &Options) -> Result<Outc
     let base = ctx.repo.map(|repo| BaseTree::resolve(repo, ctx.base)).transpose()?;
     let mut work = Work::new(input, options, base.as_ref());
     if let Some(refusal) = work.run()? {
-        return Ok(Outcome { repairs: work.repairs, refusals: vec![refusal], ..Outcome::default() });
+        return Ok(Outcome {
+            repairs: work.repairs,
+            refusals: vec![refusal],
+            ..Outcome::default()
+        });
     }
     let checked = proof::prove(&work, ctx)?;
     let repairs = work.repairs;
@@ -298,8 +304,7 @@ impl<'a, 'b> Work<'a, 'b> {
 
     /// The first fixer that claims a defect; a refusal of the first defect when none does.
     fn fix(&mut self, parsed: &Parsed<'_>) -> Step {
-        let fixers: [Fixer; 4] =
-            [header::fix, surround::fix, hunks::fix, hunks::final_newline];
+        let fixers: [Fixer; 4] = [header::fix, surround::fix, hunks::fix, hunks::final_newline];
         for fixer in fixers {
             match fixer(self, parsed) {
                 Step::Pass => {}
@@ -312,15 +317,16 @@ impl<'a, 'b> Work<'a, 'b> {
 
     /// With no defect but order ones left: the repairs that need a clean parse.
     fn polish(&mut self, parsed: &Parsed<'_>) -> Result<Step, ScratchError> {
-        if let Some(base) = self.base {
-            if let step @ (Step::Done | Step::Refuse(_)) = relocate::fix(self, parsed, base)? {
-                return Ok(step);
-            }
+        if let Some(base) = self.base
+            && let step @ (Step::Done | Step::Refuse(_)) = relocate::fix(self, parsed, base)?
+        {
+            return Ok(step);
         }
         if let Some(order) = parsed.defects.first() {
             return Ok(Step::Refuse(self.refuse_defect(order)));
         }
-        let polishers: [Fixer; 3] = [hunks::renumber, hunks::blank_context, hunks::trailing_warning];
+        let polishers: [Fixer; 3] =
+            [hunks::renumber, hunks::blank_context, hunks::trailing_warning];
         for polish in polishers {
             if let step @ (Step::Done | Step::Refuse(_)) = polish(self, parsed) {
                 return Ok(step);

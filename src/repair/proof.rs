@@ -22,7 +22,7 @@ pub(super) fn prove(work: &Work<'_, '_>, ctx: &Context<'_>) -> Result<Checked, S
     }
     let lines_compared = match same_lines(work, &parsed) {
         Ok(n) => n,
-        Err(why) => return Ok(Err((vec![unproven(why)], None))),
+        Err(why) => return Ok(Err((vec![unproven(&why)], None))),
     };
     let mut proof = Proof { parses: true, applies: None, base: None, lines_compared };
     if let Some(repo) = ctx.repo {
@@ -37,10 +37,12 @@ pub(super) fn prove(work: &Work<'_, '_>, ctx: &Context<'_>) -> Result<Checked, S
 }
 
 /// A failed line proof: a bug in a repair, never the agent's fault, so it is named as such.
-fn unproven(why: String) -> Refusal {
+fn unproven(why: &str) -> Refusal {
     Refusal {
         code: "repair_unproven".to_owned(),
-        message: format!("the repair could not prove its result ({why}); the patch is left as sent"),
+        message: format!(
+            "the repair could not prove its result ({why}); the patch is left as sent"
+        ),
         line: None,
         file: None,
     }
@@ -81,7 +83,11 @@ fn same_lines(work: &Work<'_, '_>, parsed: &Parsed<'_>) -> Result<usize, String>
             && a.has_newline != is_marked
             && !(a.kind == LineKind::Add && a.has_newline && unterminated == Some(origin));
         if !is_same {
-            return Err(format!("changed line {} differs from the agent's line {}", a.line, origin + 1));
+            return Err(format!(
+                "changed line {} differs from the agent's line {}",
+                a.line,
+                origin + 1
+            ));
         }
     }
     for hunk in parsed.patch.files.iter().flat_map(|f| &f.hunks) {
@@ -113,8 +119,10 @@ fn apply_in_scratch(
     rev: &str,
     patch: &Patch<'_>,
 ) -> Result<Vec<Refusal>, ScratchError> {
-    let step = Step { description: "repair".to_owned(), base: Some(rev.to_owned()), ..Step::default() };
-    let policy = ScratchPolicy { allow_symlinks: true, allow_binary: true, ..ScratchPolicy::default() };
+    let step =
+        Step { description: "repair".to_owned(), base: Some(rev.to_owned()), ..Step::default() };
+    let policy =
+        ScratchPolicy { allow_symlinks: true, allow_binary: true, ..ScratchPolicy::default() };
     let ctx = scratch::Context { repo, patch, step: &step, policy: &policy };
     let options = scratch::Options { base: Some(rev.to_owned()), ..scratch::Options::default() };
     let outcome = scratch::check(&ctx, &options)?;

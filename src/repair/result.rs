@@ -79,10 +79,13 @@ pub fn validate(
     let base = crate::scratch::base_rev(ctx.step, &options.scratch);
     let repair_ctx = Context { repo: ctx.repo, base };
     let repair_options = Options { parse: options.parse.clone() };
-    let repaired = repair_result(ctx.result, &repair_ctx, &repair_options).map_err(|e| match e.0 {
-        e @ ScratchError::BadBase { .. } => ValidateError::InvalidStep { message: e.to_string() },
-        e => ValidateError::Repository { message: e.to_string() },
-    })?;
+    let repaired =
+        repair_result(ctx.result, &repair_ctx, &repair_options).map_err(|e| match e.0 {
+            e @ ScratchError::BadBase { .. } => {
+                ValidateError::InvalidStep { message: e.to_string() }
+            }
+            e => ValidateError::Repository { message: e.to_string() },
+        })?;
     let Some(repaired) = repaired else {
         let report = validate::validate(ctx, options)?;
         return Ok(Validated { report, result: ctx.result.to_vec(), repair: None });
@@ -97,7 +100,8 @@ pub fn validate(
 fn explain(report: &mut Report, repaired: &Repaired) {
     let outcome = &repaired.outcome;
     if repaired.is_changed() && report.verdict.valid {
-        let rest = report.verdict.reason.strip_prefix("accepted: ").unwrap_or(&report.verdict.reason);
+        let rest =
+            report.verdict.reason.strip_prefix("accepted: ").unwrap_or(&report.verdict.reason);
         report.verdict.reason = format!("accepted after repair: {}; {rest}", outcome.summary());
     }
     if repaired.is_changed() {

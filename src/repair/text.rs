@@ -35,7 +35,11 @@ impl<'a> Doc<'a> {
         let mut lines: Vec<DocLine<'a>> = input_lines(input)
             .into_iter()
             .enumerate()
-            .map(|(i, text)| DocLine { text: Cow::Borrowed(text), origin: Some(i), has_newline: true })
+            .map(|(i, text)| DocLine {
+                text: Cow::Borrowed(text),
+                origin: Some(i),
+                has_newline: true,
+            })
             .collect();
         if let Some(last) = lines.last_mut().filter(|_| !input.ends_with(b"\n")) {
             last.has_newline = false;

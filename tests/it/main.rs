@@ -11,6 +11,7 @@ mod layers;
 mod limits;
 mod meta;
 mod parse;
+mod repair;
 mod review;
 mod scratch;
 mod support;
