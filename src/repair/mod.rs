@@ -34,7 +34,7 @@ mod surround;
 mod tests;
 mod text;
 
-pub use result::{Repaired, Validated, repair_result, validate};
+pub use result::{Repaired, for_validation, repair_result};
 
 use crate::patch::{Defect, DefectCode, ParseOptions, Parsed, parse};
 use crate::path::display_bytes;
@@ -230,7 +230,7 @@ pub fn repair(input: &[u8], ctx: &Context<'_>, options: &Options) -> Result<Outc
             ..Outcome::default()
         });
     }
-    let checked = proof::prove(&work, ctx)?;
+    let checked = proof::prove(&work)?;
     let repairs = work.repairs;
     Ok(match checked {
         Ok((patch, proof)) => {

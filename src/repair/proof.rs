@@ -4,9 +4,9 @@
 //! with a repository, it applies to the base and rolls back in scratch.
 
 use super::text::input_lines;
-use super::{Context, Proof, Refusal, Work};
+use super::{Proof, Refusal, Work};
 use crate::patch::{Hunk, Line, LineKind, Parsed, Patch, parse, render};
-use crate::scratch::{self, ScratchError, ScratchPolicy};
+use crate::scratch::{self, BaseTree, ScratchError, ScratchPolicy};
 use crate::step::Step;
 
 /// The repaired bytes and their proof, or why they were refused (with the proof as far as it
@@ -14,7 +14,7 @@ use crate::step::Step;
 pub(super) type Checked = Result<(Vec<u8>, Proof), (Vec<Refusal>, Option<Proof>)>;
 
 /// Prove the working copy of `work`.
-pub(super) fn prove(work: &Work<'_, '_>, ctx: &Context<'_>) -> Result<Checked, ScratchError> {
+pub(super) fn prove(work: &Work<'_, '_>) -> Result<Checked, ScratchError> {
     let bytes = work.doc.bytes();
     let parsed = parse(&bytes, &work.options.parse);
     if let Some(defect) = parsed.defects.first() {
@@ -25,9 +25,9 @@ pub(super) fn prove(work: &Work<'_, '_>, ctx: &Context<'_>) -> Result<Checked, S
         Err(why) => return Ok(Err((vec![unproven(&why)], None))),
     };
     let mut proof = Proof { parses: true, applies: None, base: None, lines_compared };
-    if let Some(repo) = ctx.repo {
-        let refusals = apply_in_scratch(work, repo, ctx.base, &parsed.patch)?;
-        proof.base = Some(ctx.base.to_owned());
+    if let Some(base) = work.base {
+        let refusals = apply_in_scratch(work, base, &parsed.patch)?;
+        proof.base = Some(base.rev.clone());
         proof.applies = Some(refusals.is_empty());
         if !refusals.is_empty() {
             return Ok(Err((refusals, Some(proof))));
@@ -111,27 +111,25 @@ fn contiguous(work: &Work<'_, '_>, hunk: &Hunk<'_>) -> Result<(), String> {
     Ok(())
 }
 
-/// Apply and roll back in scratch against `rev`; every finding is a refusal. Links and binary
+/// Apply and roll back in scratch on `base`; every finding is a refusal. Links and binary
 /// entries are let through here: the repair proves application, and policy is `validate`'s.
 fn apply_in_scratch(
     work: &Work<'_, '_>,
-    repo: &git2::Repository,
-    rev: &str,
+    base: &BaseTree<'_>,
     patch: &Patch<'_>,
 ) -> Result<Vec<Refusal>, ScratchError> {
-    let step =
-        Step { description: "repair".to_owned(), base: Some(rev.to_owned()), ..Step::default() };
+    let step = Step { description: "repair".to_owned(), ..Step::default() };
     let policy =
         ScratchPolicy { allow_symlinks: true, allow_binary: true, ..ScratchPolicy::default() };
-    let ctx = scratch::Context { repo, patch, step: &step, policy: &policy };
-    let options = scratch::Options { base: Some(rev.to_owned()), ..scratch::Options::default() };
-    let outcome = scratch::check(&ctx, &options)?;
+    let paths = crate::rule::patch_paths(patch);
+    let ctx = scratch::Context { base, patch, paths: &paths, step: &step, policy: &policy };
+    let outcome = scratch::check(&ctx, &scratch::Options::default())?;
     Ok(outcome
         .violations
         .into_iter()
         .map(|v| Refusal {
             line: v.patch_line.map(|n| work.doc.input_line(n)),
-            code: v.code,
+            code: v.code.as_str().to_owned(),
             message: v.message,
             file: v.file,
         })

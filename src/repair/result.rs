@@ -5,7 +5,6 @@
 
 use super::{Context, Options, Outcome, RepairError, repair};
 use crate::finding::{Note, Report};
-use crate::scratch::ScratchError;
 use crate::validate::{self, ValidateError};
 use serde_json::Value;
 
@@ -59,69 +58,49 @@ pub fn repair_result(
     Ok(Some(Repaired { result, outcome }))
 }
 
-/// A validation of a repaired result.
-#[derive(Clone, Debug)]
-pub struct Validated {
-    /// The verdict on the result as judged.
-    pub report: Report,
-    /// The result as judged: repaired, or as sent.
-    pub result: Vec<u8>,
-    /// What the repair did, when the result had a patch to repair.
-    pub repair: Option<Outcome>,
-}
-
-/// Repair the result's patch against the validation's repository and base, then validate the
-/// repaired result.
-pub fn validate(
+/// Repair the result of a validation against the validation's own repository and base
+/// (`validate --repair`, `apply --repair`): the caller then validates (or applies)
+/// [`Repaired::result`] instead of the result as sent, and names the repairs in the verdict
+/// with [`Repaired::explain`].
+pub fn for_validation(
     ctx: &validate::Context<'_>,
     options: &validate::Options,
-) -> Result<Validated, ValidateError> {
+) -> Result<Option<Repaired>, ValidateError> {
     let base = crate::scratch::base_rev(ctx.step, &options.scratch);
     let repair_ctx = Context { repo: ctx.repo, base };
     let repair_options = Options { parse: options.parse.clone() };
-    let repaired =
-        repair_result(ctx.result, &repair_ctx, &repair_options).map_err(|e| match e.0 {
-            e @ ScratchError::BadBase { .. } => {
-                ValidateError::InvalidStep { message: e.to_string() }
-            }
-            e => ValidateError::Repository { message: e.to_string() },
-        })?;
-    let Some(repaired) = repaired else {
-        let report = validate::validate(ctx, options)?;
-        return Ok(Validated { report, result: ctx.result.to_vec(), repair: None });
-    };
-    let judged = validate::Context { result: &repaired.result, ..*ctx };
-    let mut report = validate::validate(&judged, options)?;
-    explain(&mut report, &repaired);
-    Ok(Validated { report, result: repaired.result, repair: Some(repaired.outcome) })
+    repair_result(ctx.result, &repair_ctx, &repair_options).map_err(|e| ValidateError::from(e.0))
 }
 
-/// Name the repairs in an acceptance, and note each repair (or the refusal) in the report.
-fn explain(report: &mut Report, repaired: &Repaired) {
-    let outcome = &repaired.outcome;
-    if repaired.is_changed() && report.verdict.valid {
-        let rest =
-            report.verdict.reason.strip_prefix("accepted: ").unwrap_or(&report.verdict.reason);
-        report.verdict.reason = format!("accepted after repair: {}; {rest}", outcome.summary());
+impl Repaired {
+    /// Name the repairs in an acceptance (`accepted after repair: recounted 2 hunks of
+    /// src/a.rs; 1 file, +3 -1`), and note each repair, or why there was none, in the report.
+    pub fn explain(&self, report: &mut Report) {
+        let outcome = &self.outcome;
+        if self.is_changed() && report.verdict.valid {
+            let reason = &report.verdict.reason;
+            let rest = reason.strip_prefix("accepted: ").unwrap_or(reason);
+            report.verdict.reason = format!("accepted after repair: {}; {rest}", outcome.summary());
+        }
+        if self.is_changed() {
+            // Lines of the patch as sent; the report's other lines are the repaired patch's.
+            report.notes.extend(outcome.repairs.iter().map(|r| Note {
+                code: format!("repaired_{}", r.kind.as_str()),
+                message: format!("line {} of the patch as sent: {}", r.line, r.message),
+                patch_line: None,
+            }));
+        }
+        let is_new = |code: &str| !report.violations.iter().any(|v| v.code.as_str() == code);
+        let refused: Vec<Note> = outcome
+            .refusals
+            .iter()
+            .filter(|r| is_new(&r.code))
+            .map(|r| Note {
+                code: "repair_refused".to_owned(),
+                message: format!("not repaired ({}): {}", r.code, r.message),
+                patch_line: r.line,
+            })
+            .collect();
+        report.notes.extend(refused);
     }
-    if repaired.is_changed() {
-        // Lines of the patch as sent; the report's other lines are the repaired patch's.
-        report.notes.extend(outcome.repairs.iter().map(|r| Note {
-            code: format!("repaired_{}", r.kind.as_str()),
-            message: format!("line {} of the patch as sent: {}", r.line, r.message),
-            patch_line: None,
-        }));
-    }
-    let is_new = |code: &str| !report.violations.iter().any(|v| v.code == code);
-    let refused: Vec<Note> = outcome
-        .refusals
-        .iter()
-        .filter(|r| is_new(&r.code))
-        .map(|r| Note {
-            code: "repair_refused".to_owned(),
-            message: format!("not repaired ({}): {}", r.code, r.message),
-            patch_line: r.line,
-        })
-        .collect();
-    report.notes.extend(refused);
 }

@@ -17,6 +17,7 @@ pub use contract::{
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
 pub use repair::{RepairReport, repair_text};
+pub use review::recording_line;
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 

@@ -40,7 +40,7 @@ pub fn verdict_text(report: &Report, patch: Option<&str>, origin: &str) -> Strin
 fn violation_group<'a>(v: &'a Violation, lines: &[&'a str], path: &'a str) -> Group<'a> {
     let id = format!("{}/{}", v.rule, v.code);
     let title = Level::ERROR.primary_title(v.message.as_str()).id(id);
-    let mut group = match v.patch_line.and_then(|n| snippet(lines, n, path, &v.code)) {
+    let mut group = match v.patch_line.and_then(|n| snippet(lines, n, path, v.code.as_str())) {
         Some(snippet) => title.element(snippet),
         None => Group::with_title(title),
     };

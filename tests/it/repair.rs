@@ -289,3 +289,95 @@ fn a_bad_base_is_refused_input() {
     );
     assert_eq!(code(&out), 2);
 }
+
+// ---- validate --repair and apply --repair ----
+
+/// A repository with `a.txt` and the step and result files for a patch of it (outside it).
+fn step_and_result(patch: &str) -> (TestRepo, tempfile::TempDir) {
+    let repo = TestRepo::new();
+    repo.commit(&[("a.txt", "one\ntwo\nthree\nfour\nfive\n")], "base");
+    let io = tempfile::tempdir().expect("tempdir");
+    let step = json!({"description": "In a.txt change two to 2 and add 2.5", "mode": "apply"});
+    let result = json!({"mode": "apply", "success": true, "patch": patch,
+        "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "changed a.txt"});
+    std::fs::write(io.path().join("step.json"), step.to_string()).expect("write");
+    std::fs::write(io.path().join("result.json"), result.to_string()).expect("write");
+    (repo, io)
+}
+
+/// The agent's patch: right lines, counts too small, inside a fence.
+const MISCOUNTED: &str = "```diff\ndiff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n+2.5\n three\n```\n";
+
+fn run_io(repo: &TestRepo, io: &Path, command: &str, extra: &[&str]) -> Output {
+    let mut cmd = repo.patchgate();
+    cmd.arg(command);
+    if command == "validate" {
+        cmd.arg("--no-record");
+    }
+    cmd.arg("--step")
+        .arg(io.join("step.json"))
+        .arg("--result")
+        .arg(io.join("result.json"))
+        .args(extra)
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn validate_repair_accepts_after_repair_and_names_the_repairs() {
+    let (repo, io) = step_and_result(MISCOUNTED);
+    let plain = run_io(&repo, io.path(), "validate", &[]);
+    assert_eq!(code(&plain), 1, "without --repair the fence and counts are defects");
+    let out_file = io.path().join("repaired.json");
+    let report = io.path().join("report.json");
+    let args = ["--repair", "--repaired-out", out_file.to_str().expect("utf-8"), "--report"];
+    let out = run_io(
+        &repo,
+        io.path(),
+        "validate",
+        &[&args[..], &[report.to_str().expect("utf-8")]].concat(),
+    );
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    let reason = json(&out)["reason"].as_str().expect("reason").to_owned();
+    assert!(reason.starts_with("accepted after repair: recounted 1 hunk of a.txt"), "{reason}");
+    let repaired: Value =
+        serde_json::from_slice(&std::fs::read(&out_file).expect("written")).expect("json");
+    let patch = repaired["patch"].as_str().expect("patch");
+    assert!(patch.starts_with("diff --git") && patch.contains("@@ -1,3 +1,4 @@"), "{patch}");
+    assert_eq!(repaired["summary"], "changed a.txt", "the rest of the result is kept");
+    let notes: Vec<Value> = serde_json::from_slice::<Value>(
+        &std::fs::read(&report).expect("report"),
+    )
+    .expect("json")["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| n["code"].clone())
+        .collect();
+    assert!(
+        notes.contains(&json!("repaired_recount")) && notes.contains(&json!("repaired_unfence"))
+    );
+}
+
+#[test]
+fn validate_repair_keeps_the_usual_defect_when_the_repair_is_refused() {
+    // The header promises three added-side lines more than the body has.
+    let (repo, io) = step_and_result(&MISCOUNTED.replace("+1,3 @@", "+1,7 @@"));
+    let out = run_io(&repo, io.path(), "validate", &["--repair"]);
+    assert_eq!(code(&out), 1);
+    let reason = json(&out)["reason"].as_str().expect("reason").to_owned();
+    assert!(reason.starts_with("malformed:"), "{reason}");
+}
+
+#[test]
+fn apply_repair_writes_the_repaired_patch() {
+    let (repo, io) = step_and_result(MISCOUNTED);
+    let out = run_io(&repo, io.path(), "apply", &["--repair"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    let reason = json(&out)["reason"].as_str().expect("reason").to_owned();
+    assert!(reason.starts_with("accepted after repair: "), "{reason}");
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.txt")).expect("read"),
+        "one\n2\n2.5\nthree\nfour\nfive\n"
+    );
+}

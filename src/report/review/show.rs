@@ -110,7 +110,7 @@ pub fn annotate<'e>(entry: &'e Entry, short_id: &str) -> ShowView<'e> {
         annotations.push(Annotation {
             severity: Severity::Error,
             rule: Some(v.rule),
-            code: v.code.clone(),
+            code: v.code.to_string(),
             message: v.message.clone(),
             file: v.file.clone(),
             hunk: v.hunk,
