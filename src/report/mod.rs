@@ -3,6 +3,7 @@
 
 mod contract;
 pub mod declare;
+pub mod diagnostic;
 pub mod guard;
 pub mod hook;
 pub mod hook_install;

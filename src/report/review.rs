@@ -5,12 +5,12 @@ mod show;
 #[cfg(test)]
 mod tests;
 
-pub use show::{Annotation, Palette, Severity, ShowView, annotate, show_text};
+pub use super::diagnostic::{Annotation, Palette, Severity, sanitize};
+pub use show::{ShowView, annotate, show_text};
 
 use crate::review::{Entry, Recording, format_age, format_time};
 use crate::rule::{Code, RuleId};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::SystemTime;
@@ -137,33 +137,6 @@ fn truncate(text: &str, max: usize) -> String {
     let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
     cut.push('…');
     cut
-}
-
-/// Agent-written text made safe for a terminal: control characters (an escape sequence in a
-/// patch could rewrite the screen) shown in caret notation (`^[`), C1 controls as `\u{9b}`.
-/// Tabs stay.
-#[must_use]
-pub fn sanitize(text: &str) -> Cow<'_, str> {
-    let is_unsafe = |c: char| c.is_control() && c != '\t';
-    if !text.chars().any(is_unsafe) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\t' => out.push(c),
-            '\u{7f}' => out.push_str("^?"),
-            c if u32::from(c) < 0x20 => {
-                out.push('^');
-                out.push(char::from_u32(u32::from(c) + 0x40).expect("0x40..0x60 is ASCII"));
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// The JSON of `review apply`, `review drop` and `review export`: what was done.

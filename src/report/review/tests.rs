@@ -26,7 +26,7 @@ fn sanitize_escapes_terminal_controls_but_keeps_tabs() {
     assert_eq!(sanitize("a\tb"), "a\tb");
     assert_eq!(sanitize("\u{1b}[2Jx\r"), "^[[2Jx^M");
     assert_eq!(sanitize("\u{7f}\u{9b}"), "^?\\u{9b}");
-    assert!(matches!(sanitize("plain"), Cow::Borrowed(_)));
+    assert!(matches!(sanitize("plain"), std::borrow::Cow::Borrowed(_)));
 }
 
 #[test]
