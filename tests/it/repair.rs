@@ -9,51 +9,18 @@
 //! rewrite the expectations. Two oracles hold for every repaired case: `git apply --check`
 //! accepts the repaired patch in the case's repository, and its `+`/`-` lines are the agent's.
 
-use crate::support::{TestRepo, code, fixtures, json, patchgate};
+use crate::support::{Case, TestRepo, code, json, patchgate, read};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
-struct Case {
-    name: String,
-    dir: PathBuf,
-}
-
 fn cases() -> Vec<Case> {
-    let root = fixtures().join("repair");
-    let mut out: Vec<Case> = std::fs::read_dir(&root)
-        .expect("test fixture io")
-        .map(|e| e.expect("test fixture io").path())
-        .filter(|p| p.join("patch.diff").exists())
-        .map(|dir| Case {
-            name: dir.file_name().expect("test fixture io").to_string_lossy().into_owned(),
-            dir,
-        })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
-fn read(dir: &Path, name: &str) -> Option<String> {
-    std::fs::read_to_string(dir.join(name)).ok()
+    crate::support::cases("repair", "patch.diff")
 }
 
 /// The case's repository, when it has a `setup.sh`.
 fn setup(case_dir: &Path) -> Option<TestRepo> {
-    let script = case_dir.join("setup.sh");
-    if !script.exists() {
-        return None;
-    }
-    let repo = TestRepo::new();
-    let status = std::process::Command::new("bash")
-        .arg(&script)
-        .current_dir(repo.path())
-        .status()
-        .expect("test fixture io");
-    assert!(status.success(), "{} failed", script.display());
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-q", "-m", "base"]);
-    Some(repo)
+    case_dir.join("setup.sh").exists().then(|| crate::support::setup_case(case_dir))
 }
 
 /// The `+`/`-` body lines of a patch (file headers left out), inside its markdown fence when
