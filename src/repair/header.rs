@@ -28,7 +28,7 @@ pub(super) fn is_meaningful(line: &[u8]) -> bool {
 /// The `a/` and `b/` names of a `diff --git` line, as they will be written.
 type Names = (Vec<u8>, Vec<u8>);
 
-/// Add a `diff --git` line above the first block of extended headers that lacks one.
+/// Add the missing `diff --git` lines of the first block of extended headers that lacks them.
 pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
     if work.options.parse.strip != 1 {
         return Step::Pass; // the a/ and b/ prefixes this relies on are not what the caller reads
@@ -36,24 +36,25 @@ pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
     // With no entry at all the parser says only `no_file_headers`: the text starts at line 1.
     let text = |code| matches!(code, DefectCode::Garbage | DefectCode::NoFileHeaders);
     for defect in parsed.defects.iter().filter(|d| text(d.code)) {
-        let Some((first, names)) = headless_entry(work, defect.span.line) else { continue };
-        let mut line = b"diff --git ".to_vec();
-        line.extend_from_slice(&names.0);
-        line.push(b' ');
-        line.extend_from_slice(&names.1);
-        let shown = display_bytes(&line);
-        let file = display_bytes(names.1.strip_prefix(b"b/").unwrap_or(&names.1));
-        work.doc.insert(first, line);
-        let message = format!("added `{shown}` above the entry's extended headers");
-        work.record(RepairKind::GitHeader, first, 1, message).file = Some(file);
+        let Some(entries) = headless_entries(work, defect.span.line) else { continue };
+        // From the last, so the earlier lines keep their numbers.
+        for (first, names) in entries.into_iter().rev() {
+            let line = [&b"diff --git "[..], &names.0, b" ", &names.1].concat();
+            let shown = display_bytes(&line);
+            let file = display_bytes(names.1.strip_prefix(b"b/").unwrap_or(&names.1));
+            work.doc.insert(first, line);
+            let message = format!("added `{shown}` above the entry's extended headers");
+            work.record(RepairKind::GitHeader, first, 1, message).file = Some(file);
+        }
         return Step::Done;
     }
     Step::Pass
 }
 
-/// From the text block starting at line `from`: the first line of a run of extended headers
-/// that ends the block, and the `a/` and `b/` names for its `diff --git` line.
-fn headless_entry(work: &Work<'_, '_>, from: usize) -> Option<(usize, Names)> {
+/// From the text block starting at line `from`: the entries of the run of extended headers
+/// that ends the block, each as its first line and the `a/` and `b/` names for its `diff --git`
+/// line. `None` when there is no such run or an entry names no file.
+fn headless_entries(work: &Work<'_, '_>, from: usize) -> Option<Vec<(usize, Names)>> {
     let doc = &work.doc;
     let mut end = from;
     while end <= doc.len() && !starts_entry(doc.text(end), doc.text(end + 1)) {
@@ -61,10 +62,53 @@ fn headless_entry(work: &Work<'_, '_>, from: usize) -> Option<(usize, Names)> {
     }
     // `end` is the first line after the block: an entry start or the end of the input.
     let first = (from..end).rev().take_while(|&n| EXTENDED.is_match(trim(doc.text(n)))).last()?;
-    let headers: Vec<&[u8]> = (first..end).map(|n| trim(doc.text(n))).collect();
-    let names =
-        minus_plus_names(doc.text(end), doc.text(end + 1)).or_else(|| move_names(&headers))?;
-    Some((first, names))
+    let starts = entry_starts(&(first..end).map(|n| trim(doc.text(n))).collect::<Vec<_>>());
+    let mut out = Vec::with_capacity(starts.len());
+    for (k, &start) in starts.iter().enumerate() {
+        let stop = starts.get(k + 1).map_or(end, |&next| first + next);
+        let headers: Vec<&[u8]> = (first + start..stop).map(|n| trim(doc.text(n))).collect();
+        let pair = (stop == end).then(|| minus_plus_names(doc.text(end), doc.text(end + 1)));
+        out.push((first + start, pair.flatten().or_else(|| move_names(&headers))?));
+    }
+    Some(out)
+}
+
+/// An extended header's place in git's order within one entry (`index` last).
+fn rank(header: &[u8]) -> u8 {
+    const ORDER: [(&[u8], u8); 12] = [
+        (b"old mode ", 0),
+        (b"new mode ", 1),
+        (b"deleted file mode ", 2),
+        (b"new file mode ", 2),
+        (b"similarity index ", 3),
+        (b"dissimilarity index ", 3),
+        (b"rename from ", 4),
+        (b"rename old ", 4),
+        (b"copy from ", 4),
+        (b"rename to ", 5),
+        (b"rename new ", 5),
+        (b"copy to ", 5),
+    ];
+    ORDER.iter().find(|(key, _)| header.starts_with(key)).map_or(6, |&(_, rank)| rank)
+}
+
+/// Where each entry starts in a run of extended headers: git writes them in a fixed order, so a
+/// header that does not come later in that order than the one before starts the next entry, and
+/// so does anything after the `to` line of a 100% rename or copy (which has no `index` line).
+fn entry_starts(headers: &[&[u8]]) -> Vec<usize> {
+    let is_whole_move = |h: &[u8]| h.starts_with(b"similarity index 100%");
+    let mut starts = vec![0];
+    let (mut last, mut is_whole) = (rank(headers[0]), is_whole_move(headers[0]));
+    for (i, header) in headers.iter().enumerate().skip(1) {
+        let rank = rank(header);
+        if rank <= last || (is_whole && last == 5) {
+            starts.push(i);
+            is_whole = false;
+        }
+        is_whole |= is_whole_move(header);
+        last = rank;
+    }
+    starts
 }
 
 fn trim(line: &[u8]) -> &[u8] {
@@ -161,6 +205,26 @@ mod tests {
         assert_eq!(pair("--- a/with space\t", "+++ b/with space\t").unwrap().1, "b/with space");
         assert_eq!(pair("--- x.rs", "+++ x.rs"), None, "not an a/ b/ entry");
         assert_eq!(pair("--- /dev/null", "+++ /dev/null"), None);
+        let starts = |h: &[&[u8]]| entry_starts(h);
+        let two_renames: [&[u8]; 7] = [
+            b"similarity index 100%",
+            b"rename from a",
+            b"rename to b",
+            b"similarity index 90%",
+            b"rename from c",
+            b"rename to d",
+            b"index 1..2",
+        ];
+        assert_eq!(starts(&two_renames), vec![0, 3]);
+        assert_eq!(
+            starts(&[b"similarity index 100%", b"rename from a", b"rename to b", b"index 1..2"]),
+            vec![0, 3]
+        );
+        assert_eq!(starts(&[b"old mode 100644", b"new mode 100755", b"index 1..2"]), vec![0]);
+        assert_eq!(
+            starts(&[b"new file mode 100644", b"index 0..1", b"new file mode 100644"]),
+            vec![0, 2]
+        );
         let moved = move_names(&[b"similarity index 90%", b"rename from o.rs", b"rename to n.rs"]);
         assert_eq!(moved, Some((b"a/o.rs".to_vec(), b"b/n.rs".to_vec())));
         assert_eq!(move_names(&[b"old mode 100644", b"new mode 100755"]), None);

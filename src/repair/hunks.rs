@@ -67,21 +67,25 @@ pub(super) fn rewrite(work: &mut Work<'_, '_>, n: usize, section: &[u8], numbers
     work.doc.replace(n, numbers.header(section, crlf));
 }
 
-/// The hunk defects: a recount, or blank separator lines after a complete hunk removed.
+/// The hunk defects: a recount, or blank separator lines removed: after a hunk whose counts
+/// are used up, or between entries (after one without hunks, the parser calls them text).
 pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
-    let hunk_codes = [DefectCode::HunkTooShort, DefectCode::HunkTooLong];
-    let Some(defect) = parsed.defects.iter().find(|d| hunk_codes.contains(&d.code)) else {
+    let is_blank = |line: usize| work.doc.text(line).is_empty();
+    let Some(defect) = parsed.defects.iter().find(|d| match d.code {
+        DefectCode::HunkTooShort | DefectCode::HunkTooLong => true,
+        DefectCode::Garbage => is_blank(d.span.line),
+        _ => false,
+    }) else {
         return Step::Pass;
     };
-    let Some(at) = owner(parsed, defect.span.line) else { return Step::Pass };
     let line = defect.span.line;
-    if defect.code == DefectCode::HunkTooLong
-        && work.doc.text(line).is_empty()
-        && is_separator(work, line)
-    {
-        return remove_blank_run(work, parsed, at, line);
+    if defect.code != DefectCode::HunkTooShort && is_blank(line) && is_separator(work, line) {
+        return remove_blank_run(work, parsed, line);
     }
-    recount(work, parsed, at)
+    match owner(parsed, line) {
+        Some(at) if defect.code != DefectCode::Garbage => recount(work, parsed, at),
+        _ => Step::Pass,
+    }
 }
 
 /// The hunk whose `@@` line is the last one at or before `line`.
@@ -114,21 +118,16 @@ fn is_separator(work: &Work<'_, '_>, line: usize) -> bool {
         || !matches!(text.first(), Some(b' ' | b'+' | b'-' | b'\\'))
 }
 
-fn remove_blank_run(work: &mut Work<'_, '_>, parsed: &Parsed<'_>, at: At, line: usize) -> Step {
+fn remove_blank_run(work: &mut Work<'_, '_>, parsed: &Parsed<'_>, line: usize) -> Step {
     let mut last = line;
     while last < work.doc.len() && work.doc.text(last + 1).is_empty() {
         last += 1;
     }
     let count = last + 1 - line;
-    let file = &parsed.patch.files[at.file];
-    let message = format!(
-        "removed {count} empty line(s) after hunk {} of {}, whose counts are used up",
-        at.hunk + 1,
-        file_name(file)
-    );
-    let repair = work.record(RepairKind::TrailingBlankLines, line, count, message);
-    repair.file = Some(file_name(file));
-    repair.hunk = Some(at.hunk + 1);
+    let file = parsed.patch.files.iter().rfind(|f| f.span.line < line).map(file_name);
+    let after = file.as_deref().map_or_else(String::new, |f| format!(" after the entry of {f}"));
+    let message = format!("removed {count} empty line(s){after}, where no hunk could go on");
+    work.record(RepairKind::TrailingBlankLines, line, count, message).file = file;
     work.doc.remove(line, last);
     Step::Done
 }

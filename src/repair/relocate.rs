@@ -1,7 +1,10 @@
 //! `relocate`: a hunk whose preimage (context and removed lines) is not at its stated line is
-//! moved to the one place in the base file where it is, byte for byte. When it is in several
-//! places the repair does not choose (`ambiguous_location`), even where `git apply` would take
-//! the nearest; when it is nowhere the proof reports the usual `context_mismatch`.
+//! moved to the one place in the base file where it is, byte for byte. Places that would put
+//! hunks out of order or overlapping are not places at all (the parser refuses such a patch), so
+//! the places of the hunks that stay or have only one narrow those of the others. When a hunk
+//! still fits in several places the repair does not choose (`ambiguous_location`), even where
+//! `git apply` would take the nearest; when it fits nowhere the proof reports the usual
+//! `context_mismatch`.
 
 use super::hunks::{Numbers, rewrite};
 use super::{Refusal, RepairKind, Step, Work, file_name};
@@ -11,6 +14,67 @@ use crate::scratch::{BaseTree, ScratchError, mode};
 
 /// How many places are named when a hunk fits in several.
 const SHOWN: usize = 3;
+
+/// How many places of one hunk are collected; a hunk with more stays unplaced.
+const MAX_PLACES: usize = 4096;
+
+/// Where one hunk may go: 0-based first lines of its preimage in the base file.
+struct Places {
+    at: Vec<usize>,
+    /// Its preimage length.
+    len: usize,
+    /// The stated line holds it: it stays there, as `git apply` would keep it.
+    is_stated: bool,
+    /// More than [`MAX_PLACES`]: the list is not all of them.
+    is_capped: bool,
+}
+
+impl Places {
+    fn of(lines: &[TextLine<'_>], hunk: &Hunk<'_>) -> Self {
+        let preimage = preimage(hunk);
+        let stated = stated_position(hunk);
+        if matches_at(lines, stated, &preimage) {
+            return Self {
+                at: vec![stated],
+                len: preimage.len(),
+                is_stated: true,
+                is_capped: false,
+            };
+        }
+        let at = positions(lines, &preimage);
+        let is_capped = at.len() > MAX_PLACES;
+        Self { at, len: preimage.len(), is_stated: false, is_capped }
+    }
+
+    fn fixed(&self) -> Option<usize> {
+        match self.at[..] {
+            [at] if !self.is_capped => Some(at),
+            _ => None,
+        }
+    }
+}
+
+/// Drop the places that would put a hunk before the end of a fixed earlier hunk or past the
+/// start of a fixed later one, until nothing changes.
+fn narrow(places: &mut [Places]) {
+    loop {
+        let mut changed = false;
+        for i in 0..places.len() {
+            if places[i].is_capped || places[i].fixed().is_some() {
+                continue;
+            }
+            let lo = places[..i].iter().filter_map(|p| Some(p.fixed()? + p.len)).max().unwrap_or(0);
+            let hi = places[i + 1..].iter().filter_map(Places::fixed).min().unwrap_or(usize::MAX);
+            let len = places[i].len;
+            let before = places[i].at.len();
+            places[i].at.retain(|&at| at >= lo && at.saturating_add(len) <= hi);
+            changed |= places[i].at.len() != before;
+        }
+        if !changed {
+            return;
+        }
+    }
+}
 
 /// One hunk to move.
 struct Move {
@@ -38,14 +102,15 @@ pub(super) fn fix(
         };
         let content = base.blob(entry.oid)?;
         let lines = split_lines(&content);
-        for (index, hunk) in file.hunks.iter().enumerate() {
-            let preimage = preimage(hunk);
-            if matches_at(&lines, stated_position(hunk), &preimage) {
+        let mut places: Vec<Places> = file.hunks.iter().map(|h| Places::of(&lines, h)).collect();
+        narrow(&mut places);
+        for ((index, hunk), place) in file.hunks.iter().enumerate().zip(&places) {
+            if place.is_stated {
                 continue;
             }
-            match positions(&lines, &preimage).as_slice() {
+            match place.at.as_slice() {
                 [] => {}
-                [at] => moves.push(Move {
+                [at] if !place.is_capped => moves.push(Move {
                     line: hunk.span.line,
                     section: hunk.section.to_vec(),
                     numbers: Numbers { old_start: *at as u64 + 1, ..Numbers::of(hunk) },
@@ -100,16 +165,16 @@ fn matches_at(lines: &[TextLine<'_>], at: usize, preimage: &[TextLine<'_>]) -> b
         && lines[at..at + preimage.len()] == *preimage
 }
 
-/// Every 0-based place the preimage matches, up to one more than [`SHOWN`]. An empty preimage
-/// matches everywhere: it cannot be placed.
+/// Every 0-based place the preimage matches, up to one more than [`MAX_PLACES`]. An empty
+/// preimage matches everywhere: it cannot be placed.
 fn positions(lines: &[TextLine<'_>], preimage: &[TextLine<'_>]) -> Vec<usize> {
     let Some(first) = preimage.first() else {
-        return (0..=lines.len()).take(SHOWN + 1).collect();
+        return (0..=lines.len()).take(MAX_PLACES + 1).collect();
     };
     let last = lines.len().saturating_sub(preimage.len().saturating_sub(1));
     (0..last)
         .filter(|&at| lines[at] == *first && matches_at(lines, at, preimage))
-        .take(SHOWN + 1)
+        .take(MAX_PLACES + 1)
         .collect()
 }
 
@@ -125,7 +190,7 @@ fn ambiguous(
     Refusal {
         code: "ambiguous_location".to_owned(),
         message: format!(
-            "hunk {} of {} is not at its stated line {}, and its context fits at lines {}{more} of the base: the repair does not choose between them; give the right line numbers or more context",
+            "hunk {} of {} is not at its stated line {}, and its context fits at lines {}{more} of the base, between the file's other hunks: the repair does not choose between them; give the right line numbers or more context",
             index + 1,
             file_name(file),
             hunk.old_start,

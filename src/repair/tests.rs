@@ -133,6 +133,21 @@ fn a_hunk_whose_context_fits_twice_is_not_moved() {
 }
 
 #[test]
+fn the_other_hunks_of_the_file_narrow_where_a_hunk_can_go() {
+    let base = format!("{}mid\n{}", numbered(20), numbered(20));
+    let (_dir, repo) = repo(&[("f.txt", &base)]);
+    let second = " line 8\n line 9\n-line 10\n+ten\n line 11\n";
+    // Alone, the hunk fits in both copies.
+    let alone = format!("{HEAD}@@ -5,4 +5,4 @@\n{second}");
+    assert_eq!(refusal(&run(&alone, Some(&repo))), "ambiguous_location");
+    // After a hunk that stays at `mid` (line 21), only the second copy is after it.
+    let first = "@@ -20,3 +20,3 @@\n line 20\n-mid\n+MID\n line 1\n";
+    let outcome = run(&format!("{HEAD}{first}@@ -5,4 +5,4 @@\n{second}"), Some(&repo));
+    assert_eq!(kinds(&outcome), [RepairKind::Relocate]);
+    assert!(repaired(&outcome).contains("@@ -29,4 +29,4 @@\n"), "{}", repaired(&outcome));
+}
+
+#[test]
 fn later_new_side_starts_follow_a_recounted_hunk() {
     let (_dir, repo) = repo(&[("f.txt", &numbered(40))]);
     let patch = format!(
@@ -184,6 +199,12 @@ fn a_missing_diff_git_line_is_written_from_the_minus_plus_names() {
     let renamed = "similarity index 100%\nrename from o.txt\nrename to p.txt\n";
     let outcome = run(renamed, None);
     assert_eq!(repaired(&outcome), format!("diff --git a/o.txt b/p.txt\n{renamed}"));
+    // Two entries' headers in one run: split where git's header order starts over.
+    let changed = "index 1111111..2222222 100644\n--- a/q.txt\n+++ b/q.txt\n@@ -1 +1 @@\n-a\n+b\n";
+    let outcome = run(&format!("{renamed}{changed}"), None);
+    let both =
+        format!("diff --git a/o.txt b/p.txt\n{renamed}diff --git a/q.txt b/q.txt\n{changed}");
+    assert_eq!((repaired(&outcome), kinds(&outcome).len()), (&*both, 2));
 }
 
 #[test]
@@ -215,6 +236,12 @@ fn blank_lines_after_complete_hunks_are_separators() {
     let outcome = run(&format!("{one}\n{two}\n\n"), None);
     assert_eq!(kinds(&outcome), [RepairKind::TrailingBlankLines, RepairKind::TrailingBlankLines]);
     assert_eq!(repaired(&outcome), format!("{one}{two}"));
+    // After an entry without hunks the parser calls them text; still no hunk can go on there.
+    let renamed =
+        "diff --git a/o.txt b/p.txt\nsimilarity index 100%\nrename from o.txt\nrename to p.txt\n";
+    let outcome = run(&format!("{renamed}\n\n{two}"), None);
+    assert_eq!(kinds(&outcome), [RepairKind::TrailingBlankLines]);
+    assert_eq!(repaired(&outcome), format!("{renamed}{two}"));
 }
 
 #[test]
@@ -251,4 +278,93 @@ fn a_patch_needing_too_many_repairs_is_refused() {
     let patch = format!("{HEAD}{}", hunks.concat());
     let outcome = run(&patch, None);
     assert_eq!(refusal(&outcome), "too_many_defects");
+}
+
+/// Mutations of real-shaped patches: lines dropped, emptied, doubled, replaced by chat or a
+/// fence, headers renumbered. Whatever `repair` makes of them without a repository, a repaired
+/// patch parses cleanly, repairs to itself unchanged, and holds only the input's `+`/`-` lines.
+mod properties {
+    use super::*;
+    use crate::patch::{LineKind, ParseOptions, parse};
+    use proptest::prelude::*;
+
+    const PATCH: &str = "diff --git a/a.rs b/a.rs\nindex 1111111..2222222 100644\n--- a/a.rs\n+++ b/a.rs\n@@ -3,7 +3,8 @@ fn main() {\n let a = 1;\n let b = 2;\n \n-let c = 3;\n+let c = 4;\n+let d = 5;\n let e = 6;\n \n }\n@@ -20,3 +21,2 @@\n x\n-y\n z\ndiff --git a/n.md b/n.md\nnew file mode 100644\n--- /dev/null\n+++ b/n.md\n@@ -0,0 +1,2 @@\n+# N\n+- item\n";
+
+    #[derive(Clone, Debug)]
+    enum Mutation {
+        Drop(usize),
+        Empty(usize),
+        Double(usize),
+        Text(usize, &'static str),
+        Renumber(usize, u8),
+    }
+
+    fn mutation() -> impl Strategy<Value = Mutation> {
+        let at = 0..30usize;
+        prop_oneof![
+            at.clone().prop_map(Mutation::Drop),
+            at.clone().prop_map(Mutation::Empty),
+            at.clone().prop_map(Mutation::Double),
+            (
+                at.clone(),
+                prop_oneof![
+                    Just("```diff"),
+                    Just("```"),
+                    Just("Here you go:"),
+                    Just("- note"),
+                    Just("")
+                ]
+            )
+                .prop_map(|(i, t)| Mutation::Text(i, t)),
+            (at, any::<u8>()).prop_map(|(i, n)| Mutation::Renumber(i, n)),
+        ]
+    }
+
+    fn mutate(mutations: &[Mutation]) -> String {
+        let mut lines: Vec<String> = PATCH.lines().map(str::to_owned).collect();
+        for m in mutations {
+            let len = lines.len().max(1);
+            match *m {
+                Mutation::Drop(i) if !lines.is_empty() => drop(lines.remove(i % len)),
+                Mutation::Empty(i) if !lines.is_empty() => lines[i % len].clear(),
+                Mutation::Double(i) if !lines.is_empty() => {
+                    lines.insert(i % len, lines[i % len].clone())
+                }
+                Mutation::Text(i, t) => lines.insert(i % (lines.len() + 1), t.to_owned()),
+                Mutation::Renumber(i, n) => {
+                    let headers: Vec<usize> =
+                        (0..lines.len()).filter(|&k| lines[k].starts_with("@@ ")).collect();
+                    if let Some(&k) = headers.get(i % headers.len().max(1)) {
+                        lines[k] = format!("@@ -{} +{},{} @@", n % 30, n % 29, n % 7);
+                    }
+                }
+                _ => {}
+            }
+        }
+        lines.iter().map(|l| format!("{l}\n")).collect::<Vec<_>>().concat()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn repaired_patches_are_clean_idempotent_and_keep_the_agents_lines(
+            mutations in proptest::collection::vec(mutation(), 0..4)
+        ) {
+            let agent = mutate(&mutations);
+            let outcome = run(&agent, None);
+            let Some(patch) = outcome.patch.as_deref() else { return Ok(()) };
+            let parsed = parse(patch, &ParseOptions::default());
+            prop_assert!(parsed.is_ok(), "{:?}", parsed.defects);
+            let input: Vec<&str> = agent.lines().collect();
+            for line in parsed.patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines) {
+                let prefix = match line.kind { LineKind::Add => "+", LineKind::Remove => "-", LineKind::Context => continue };
+                let written = format!("{prefix}{}", String::from_utf8_lossy(line.text));
+                prop_assert!(input.contains(&written.as_str()), "{written:?} is not the agent's");
+            }
+            let again = run(std::str::from_utf8(patch).unwrap(), None);
+            prop_assert_eq!(again.patch.as_deref(), Some(patch));
+            prop_assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+        }
+    }
 }
