@@ -328,7 +328,7 @@ mod properties {
                 Mutation::Drop(i) if !lines.is_empty() => drop(lines.remove(i % len)),
                 Mutation::Empty(i) if !lines.is_empty() => lines[i % len].clear(),
                 Mutation::Double(i) if !lines.is_empty() => {
-                    lines.insert(i % len, lines[i % len].clone())
+                    lines.insert(i % len, lines[i % len].clone());
                 }
                 Mutation::Text(i, t) => lines.insert(i % (lines.len() + 1), t.to_owned()),
                 Mutation::Renumber(i, n) => {
