@@ -7,6 +7,7 @@ pub mod diagnostic;
 pub mod guard;
 pub mod hook;
 pub mod hook_install;
+pub mod message;
 mod patch;
 mod repair;
 pub mod review;
@@ -18,7 +19,6 @@ pub use contract::{
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
 pub use repair::{RepairReport, repair_text};
-pub use review::recording_line;
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 
