@@ -4,9 +4,6 @@ use super::ScratchError;
 use git2::{Oid, Repository, Tree};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 
 /// Git's file modes, as they appear in trees and patch headers.
 pub mod mode {
@@ -39,7 +36,10 @@ impl BaseEntry {
     }
 }
 
-/// The resolved base revision and a cache of the entries looked up so far.
+/// The resolved base revision, and every directory tree read so far.
+///
+/// Lookups go through the directory trees, each read once and kept: libgit2 caches only small
+/// trees, so a path lookup from the root would inflate every large directory on its way again.
 pub struct BaseTree<'r> {
     repo: &'r Repository,
     tree: Tree<'r>,
@@ -47,7 +47,14 @@ pub struct BaseTree<'r> {
     pub rev: String,
     /// The commit it resolves to, when it is a commit.
     pub commit: Option<Oid>,
-    cache: RefCell<HashMap<Vec<u8>, Option<BaseEntry>>>,
+    dirs: RefCell<Dirs<'r>>,
+}
+
+/// Directory trees by path (`a/b`, without a trailing slash; `""` is the root): an index into
+/// `trees`, or `None` when the path is no directory of the base.
+struct Dirs<'r> {
+    by_path: HashMap<Vec<u8>, Option<usize>>,
+    trees: Vec<Tree<'r>>,
 }
 
 impl std::fmt::Debug for BaseTree<'_> {
@@ -66,7 +73,9 @@ impl<'r> BaseTree<'r> {
         let object = repo.revparse_single(rev).map_err(bad)?;
         let commit = object.peel_to_commit().ok().map(|c| c.id());
         let tree = object.peel_to_tree().map_err(bad)?;
-        Ok(Self { repo, tree, rev: rev.to_owned(), commit, cache: RefCell::default() })
+        let dirs =
+            Dirs { by_path: HashMap::from([(Vec::new(), Some(0))]), trees: vec![tree.clone()] };
+        Ok(Self { repo, tree, rev: rev.to_owned(), commit, dirs: RefCell::new(dirs) })
     }
 
     /// The repository the tree lives in.
@@ -83,18 +92,66 @@ impl<'r> BaseTree<'r> {
 
     /// The entry at `path` (`/`-separated, repo-relative), or `None` when there is none.
     pub fn entry(&self, path: &[u8]) -> Result<Option<BaseEntry>, ScratchError> {
-        if let Some(hit) = self.cache.borrow().get(path) {
-            return Ok(*hit);
-        }
-        let found = match self.tree.get_path(Path::new(OsStr::from_bytes(path))) {
-            Ok(entry) => Some(BaseEntry {
-                mode: u32::try_from(entry.filemode()).unwrap_or(0),
-                oid: entry.id(),
-            }),
-            Err(e) if e.code() == git2::ErrorCode::NotFound => None,
-            Err(e) => return Err(ScratchError::git("read the base tree", &e)),
+        let (dir, name) = match memchr::memrchr(b'/', path) {
+            Some(slash) => (&path[..slash], &path[slash + 1..]),
+            None => (&b""[..], path),
         };
-        self.cache.borrow_mut().insert(path.to_vec(), found);
+        if name.is_empty() {
+            return Ok(None);
+        }
+        let Some(at) = self.dir(dir)? else { return Ok(None) };
+        Ok(self.dirs.borrow().trees[at]
+            .get_name_bytes(name)
+            .map(|e| BaseEntry { mode: u32::try_from(e.filemode()).unwrap_or(0), oid: e.id() }))
+    }
+
+    /// The directory tree at `dir` (`""` for the root), read once: its index in `dirs.trees`,
+    /// or `None` when `dir` is no directory of the base.
+    fn dir(&self, dir: &[u8]) -> Result<Option<usize>, ScratchError> {
+        if let Some(&known) = self.dirs.borrow().by_path.get(dir) {
+            return Ok(known);
+        }
+        // Not read yet: each level from the root down, every one read once.
+        let mut parent = 0;
+        let ends = memchr::memchr_iter(b'/', dir).chain([dir.len()]);
+        for (start, end) in std::iter::once(0).chain(ends.clone().map(|e| e + 1)).zip(ends) {
+            let prefix = &dir[..end];
+            let known = self.dirs.borrow().by_path.get(prefix).copied();
+            let found = match known {
+                Some(found) => found,
+                None => self.read_dir(parent, prefix, &dir[start..end])?,
+            };
+            let Some(found) = found else { return Ok(None) };
+            parent = found;
+        }
+        Ok(Some(parent))
+    }
+
+    /// Read directory `name` of the tree at index `parent` (whose path is `path` less `name`)
+    /// and remember it under `path`.
+    fn read_dir(
+        &self,
+        parent: usize,
+        path: &[u8],
+        name: &[u8],
+    ) -> Result<Option<usize>, ScratchError> {
+        let id = self.dirs.borrow().trees[parent]
+            .get_name_bytes(name)
+            .filter(|e| e.kind() == Some(git2::ObjectType::Tree))
+            .map(|e| e.id());
+        let found = match id {
+            Some(id) => {
+                let tree = self
+                    .repo
+                    .find_tree(id)
+                    .map_err(|e| ScratchError::git("read a directory of the base tree", &e))?;
+                let mut dirs = self.dirs.borrow_mut();
+                dirs.trees.push(tree);
+                Some(dirs.trees.len() - 1)
+            }
+            None => None,
+        };
+        self.dirs.borrow_mut().by_path.insert(path.to_vec(), found);
         Ok(found)
     }
 
