@@ -1,47 +1,16 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
+use super::common::{InputArgs, ScratchArgs, load_config, print_verdict};
 use super::errors::one_line;
-use super::{CliError, CliResult, Format, Global, read_input};
+use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
-use patchgate::report::{Exit, report_json, verdict_json, verdict_text};
+use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
+use patchgate::report::{Exit, recording_line, report_json};
+use patchgate::review::{Judged, record_rejection};
 use patchgate::validate::{self, Context, JudgeOptions, Options};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// `--step` and `--result`, which `validate` and `apply` read the same way.
-#[derive(Debug, clap::Args)]
-pub(crate) struct InputArgs {
-    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
-    #[arg(long, value_name = "STEP")]
-    pub step: String,
-    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
-    #[arg(long, value_name = "RESULT")]
-    pub result: String,
-    /// Leading path components to strip from the patch's names, as `git apply -pN`: 1 drops
-    /// git's `a/`/`b/`; 0 reads bare paths (`--- src/x.rs`) as written.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub strip: usize,
-}
-
-impl InputArgs {
-    /// How to parse the patch.
-    pub fn parse_options(&self) -> patchgate::patch::ParseOptions {
-        patchgate::patch::ParseOptions { strip: self.strip, ..Default::default() }
-    }
-
-    /// The parsed step (an orchestrator mistake is exit 2) and the raw result bytes (an
-    /// executor mistake is a verdict, judged later).
-    pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {
-        if self.step == "-" && self.result == "-" {
-            return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
-        }
-        let step = validate::read_step(&read_input(&self.step, "step")?).map_err(|e| {
-            CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), self.step))
-        })?;
-        Ok((step, read_input(&self.result, "result")?))
-    }
-}
 
 /// Arguments of `patchgate validate`.
 #[derive(Debug, clap::Args)]
@@ -55,9 +24,20 @@ pub(crate) struct Args {
     /// prints {"valid", "reason"}.
     #[arg(long, value_name = "CMD")]
     judge: Option<String>,
-    /// Seconds the judge may take before it is killed (exit 3).
-    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "judge")]
-    judge_timeout: u64,
+    /// Ask a language model when the rules cannot settle whether the step is done (PROVIDER:MODEL,
+    /// e.g. openai:gpt-4o-mini, anthropic:claude-haiku-4-5); overrides `[judge] model`. The
+    /// server and key come from `OPENAI_BASE_URL`, `OPENAI_API_KEY` or `ANTHROPIC_BASE_URL`,
+    /// `ANTHROPIC_API_KEY`.
+    #[arg(long, value_name = "PROVIDER:MODEL", conflicts_with = "judge")]
+    judge_model: Option<Model>,
+    /// When the model judge is asked: `uncertain` (only where the rules cannot settle the
+    /// step) or `always` (whenever no rule rejects); overrides `[judge] when`.
+    #[arg(long, value_name = "WHEN", value_parser = ["uncertain", "always"])]
+    judge_when: Option<String>,
+    /// Seconds the judge may take before it is given up (exit 3): 60 by default, or `[judge]
+    /// timeout` for the model judge (per attempt).
+    #[arg(long, value_name = "SECS")]
+    judge_timeout: Option<u64>,
     /// Do not keep a rejected result for `patchgate review`.
     #[arg(long)]
     no_record: bool,
@@ -66,7 +46,7 @@ pub(crate) struct Args {
     #[arg(long, conflicts_with = "check_cmd")]
     no_repo: bool,
     #[command(flatten)]
-    scratch: super::apply::ScratchArgs,
+    scratch: ScratchArgs,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
@@ -97,27 +77,62 @@ fn judge(
 ) -> CliResult {
     let config = load_config(repo)?;
     let ctx = Context { step, result, config: &config, repo };
-    let report = validate::validate(&ctx, &options(args)).map_err(CliError::from)?;
-    super::review::record_after_validate(args.no_record, &ctx, &report, global.format);
-    if let Some(path) = &args.report {
-        write_report(path, &report_json(&report))?;
-    }
-    match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", verdict_json(&report)),
-        Format::Text => {
-            let patch = patch_text(result);
-            out!("{}", verdict_text(&report, patch.as_deref(), &args.input.result));
+    let outcome =
+        validate::validate(&ctx, &options(args, &config, repo)?).map_err(CliError::from)?;
+    if !args.no_record {
+        let judged = Judged { repo, config: &config, step, result };
+        let recording = record_rejection(&judged, &outcome.report);
+        if let Some(line) = recording_line(&recording, global.format == Some(Format::Text)) {
+            eprintln!("{line}");
         }
     }
-    Ok(if report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
+    if let Some(path) = &args.report {
+        write_report(path, &report_json(&outcome.report))?;
+    }
+    print_verdict(&outcome, global, &args.input.result);
+    Ok(if outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
 }
 
-fn options(args: &Args) -> Options {
+fn options(
+    args: &Args,
+    config: &Config,
+    repo: Option<&git2::Repository>,
+) -> Result<Options, CliError> {
     let judge = args.judge.as_ref().map(|command| JudgeOptions {
         command: command.clone(),
-        timeout: Duration::from_secs(args.judge_timeout),
+        timeout: args.judge_timeout.map_or(JudgeOptions::DEFAULT_TIMEOUT, Duration::from_secs),
     });
-    Options { judge, parse: args.input.parse_options(), scratch: args.scratch.options() }
+    let model_judge = if judge.is_some() { None } else { model_judge(args, config, repo)? };
+    let (parse, scratch) = (args.input.parse_options(), args.scratch.options());
+    Ok(Options { judge, model_judge, parse, scratch })
+}
+
+/// The model judge `--judge-model` or `[judge] model` names, with its answers cached under the
+/// repository's git directory.
+fn model_judge(
+    args: &Args,
+    config: &Config,
+    repo: Option<&git2::Repository>,
+) -> Result<Option<ModelJudge>, CliError> {
+    let invalid = |message: String| CliError::input("invalid_config", message);
+    let mut settings: JudgeSettings = config.section("judge").map_err(|e| invalid(one_line(&e)))?;
+    let model = match (&args.judge_model, &settings.model) {
+        (Some(model), _) => model.clone(),
+        (None, Some(name)) => name.parse().map_err(|e| invalid(format!("[judge] model: {e}")))?,
+        (None, None) => return Ok(None),
+    };
+    if let Some(seconds) = args.judge_timeout {
+        settings.timeout = seconds;
+    }
+    if let Some(when) = &args.judge_when {
+        settings.when = if when == "always" { When::Always } else { When::Uncertain };
+    }
+    let judge = ModelJudge::from_env(model, settings)
+        .map_err(|e| CliError::failure("judge_failed", e.to_string()))?;
+    Ok(Some(match repo {
+        Some(repo) => judge.with_cache(Cache::in_git_dir(repo.commondir())),
+        None => judge,
+    }))
 }
 
 /// `--repo DIR` must be a repository; without it, no repository around the current directory
@@ -131,15 +146,6 @@ fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
     }
 }
 
-pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
-    match repo.and_then(git2::Repository::workdir) {
-        Some(root) => {
-            Config::load(root).map_err(|e| CliError::input("invalid_config", one_line(&e)))
-        }
-        None => Ok(Config::default()),
-    }
-}
-
 fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
     std::fs::write(path, format!("{json}\n")).map_err(|e| {
         CliError::failure(
@@ -147,10 +153,4 @@ fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
             format!("cannot write the report to '{}': {e}; check the directory", path.display()),
         )
     })
-}
-
-/// The result's `patch` field, for pointing diagnostics at its lines.
-pub(super) fn patch_text(result: &[u8]) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(result).ok()?;
-    value.get("patch")?.as_str().map(str::to_owned)
 }

@@ -10,7 +10,8 @@
 
 use super::input::{file_name, short_list};
 use super::superficial::{Change, classify_patch};
-use super::{Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
+use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
+use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
 use regex::Regex;
@@ -82,7 +83,7 @@ impl Finding {
             _ => "a weak signal, not rejected at not_implemented = \"balanced\"",
         };
         Note {
-            code: self.violation.code.clone(),
+            code: self.violation.code.to_string(),
             message: format!("{} ({why})", self.violation.reason()),
             patch_line: self.violation.patch_line,
         }
@@ -104,7 +105,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         out.extend(placeholders(patch).into_iter().map(Finding::strong));
     }
     out.extend(untouched_files(input, description));
-    out.extend(missing_renames(patch, description));
+    out.extend(missing_renames(patch, description, input.base));
     out
 }
 
@@ -144,7 +145,7 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
     let first = named.first()?.clone();
     let violation = Violation::new(
         RuleId::NotImplemented,
-        "named_file_untouched",
+        CheckCode::NamedFileUntouched,
         format!(
             "the step names {}, but the patch changes only {}",
             short_list(&named),
@@ -158,8 +159,10 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
 /// The step asks to rename `from` to `to`, and no removed line holds `from` or no added line
 /// holds `to`.
 /// A rename of plain words (`Rename foo to bar`) that the patch's old side never shows is a
-/// weak finding: prose can look like a rename.
-fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
+/// weak finding: prose can look like a rename. A rename carried out while the touched files
+/// still use the old name (read in the base tree) is a weak finding too: the name may rightly
+/// stay (another item of the same name), but it is where a rename is left half done.
+fn missing_renames(patch: &Patch<'_>, description: &str, base: Option<&dyn Base>) -> Vec<Finding> {
     let renames = intent::renames(description);
     if renames.is_empty() {
         return Vec::new(); // most steps: no need to copy every line of the patch
@@ -183,14 +186,51 @@ fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
             } else if !holds(&added, &r.to) {
                 format!("no added line holds '{}'", r.to)
             } else {
-                return None;
+                return base.and_then(|base| partial_rename(patch, base, &r.from));
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
-            let violation = Violation::new(RuleId::NotImplemented, "rename_missing", message);
+            let violation =
+                Violation::new(RuleId::NotImplemented, CheckCode::RenameMissing, message);
             let is_strong = r.is_code || is_removed || holds(&context, &r.from);
             Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
         })
         .collect()
+}
+
+/// The touched files that still hold `from` after the patch: lines of the base file holding
+/// it, less the removed ones, plus the added ones.
+fn partial_rename(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Option<Finding> {
+    let holds = |text: &[u8]| intent::has_word(&String::from_utf8_lossy(text), from);
+    let left: Vec<(String, usize)> = patch
+        .files
+        .iter()
+        .filter(|file| file.new_path.is_some())
+        .filter_map(|file| {
+            let old = std::str::from_utf8(file.old_path.as_deref()?).ok()?;
+            let before = base.content(old)?.split(|&b| b == b'\n').filter(|l| holds(l)).count();
+            let lines = file.hunks.iter().flat_map(|h| &h.lines);
+            let count = |kind| lines.clone().filter(|l| l.kind == kind && holds(l.text)).count();
+            let after = (before + count(LineKind::Add)).saturating_sub(count(LineKind::Remove));
+            (after > 0).then(|| (file_name(file), after))
+        })
+        .collect();
+    let (first, _) = left.first()?;
+    let places: Vec<String> = left
+        .iter()
+        .map(|(name, n)| format!("{name} ({n} line{})", if *n == 1 { "" } else { "s" }))
+        .collect();
+    let message =
+        format!("possible partial rename: '{from}' still appears in {}", places.join(", "));
+    let violation = Violation::new(RuleId::NotImplemented, CheckCode::RenamePartial, message)
+        .in_file(first.clone());
+    Some(Finding::weak(violation))
+}
+
+/// Whether the step's transformation has a deterministic check here: a rename, which the
+/// patch's lines (and the base tree) can confirm. Steps without one are what the judge is for.
+#[must_use]
+pub fn checks_transformation(description: &str) -> bool {
+    !intent::renames(description).is_empty()
 }
 
 fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Option<Violation> {
@@ -198,10 +238,10 @@ fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Optio
     let (worst, _) = *judged.iter().max_by_key(|(change, _)| *change)?;
     let (code, what) = match worst {
         Change::Whitespace if !ASKS_FORMATTING.is_match(description) => {
-            ("whitespace_only", "changes only whitespace")
+            (CheckCode::WhitespaceOnly, "changes only whitespace")
         }
         Change::Comment if !ASKS_COMMENTS.is_match(description) => {
-            ("comment_only", "changes only comments")
+            (CheckCode::CommentOnly, "changes only comments")
         }
         _ => return None,
     };
@@ -252,7 +292,7 @@ fn placeholders(patch: &Patch<'_>) -> Vec<Violation> {
                 out.push(
                     Violation::new(
                         RuleId::NotImplemented,
-                        "placeholder_added",
+                        CheckCode::PlaceholderAdded,
                         format!(
                             "{name} hunk {} (patch line {line}) adds the placeholder '{text}'; implement it",
                             i + 1,

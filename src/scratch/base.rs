@@ -47,14 +47,34 @@ pub struct BaseTree<'r> {
     pub rev: String,
     /// The commit it resolves to, when it is a commit.
     pub commit: Option<Oid>,
-    dirs: RefCell<Dirs<'r>>,
+    dirs: RefCell<Dirs>,
 }
 
-/// Directory trees by path (`a/b`, without a trailing slash; `""` is the root): an index into
-/// `trees`, or `None` when the path is no directory of the base.
-struct Dirs<'r> {
+/// Directories by path (`a/b`, without a trailing slash; `""` is the root): an index into
+/// `entries`, or `None` when the path is no directory of the base.
+#[derive(Default)]
+struct Dirs {
     by_path: HashMap<Vec<u8>, Option<usize>>,
-    trees: Vec<Tree<'r>>,
+    /// Each directory's entries by name (copied out of the tree: what borrows nothing keeps
+    /// the base tree covariant in its repository's lifetime).
+    entries: Vec<HashMap<Box<[u8]>, BaseEntry>>,
+}
+
+impl Dirs {
+    /// Remember the entries of `tree` under `path`; returns their index.
+    fn add(&mut self, path: &[u8], tree: &Tree<'_>) -> usize {
+        let entries = tree
+            .iter()
+            .map(|e| {
+                let entry =
+                    BaseEntry { mode: u32::try_from(e.filemode()).unwrap_or(0), oid: e.id() };
+                (Box::from(e.name_bytes()), entry)
+            })
+            .collect();
+        self.entries.push(entries);
+        self.by_path.insert(path.to_vec(), Some(self.entries.len() - 1));
+        self.entries.len() - 1
+    }
 }
 
 impl std::fmt::Debug for BaseTree<'_> {
@@ -66,6 +86,9 @@ impl std::fmt::Debug for BaseTree<'_> {
 impl<'r> BaseTree<'r> {
     /// Resolve `rev` to a tree in `repo`.
     pub fn resolve(repo: &'r Repository, rev: &str) -> Result<Self, ScratchError> {
+        // Objects are read as git reads them, without re-hashing each one (a third of the time
+        // on large patches); the repository is the user's own, not untrusted input.
+        git2::opts::strict_hash_verification(false);
         let bad = |e: git2::Error| ScratchError::BadBase {
             rev: rev.to_owned(),
             reason: e.message().to_owned(),
@@ -73,8 +96,8 @@ impl<'r> BaseTree<'r> {
         let object = repo.revparse_single(rev).map_err(bad)?;
         let commit = object.peel_to_commit().ok().map(|c| c.id());
         let tree = object.peel_to_tree().map_err(bad)?;
-        let dirs =
-            Dirs { by_path: HashMap::from([(Vec::new(), Some(0))]), trees: vec![tree.clone()] };
+        let mut dirs = Dirs::default();
+        dirs.add(b"", &tree);
         Ok(Self { repo, tree, rev: rev.to_owned(), commit, dirs: RefCell::new(dirs) })
     }
 
@@ -100,12 +123,10 @@ impl<'r> BaseTree<'r> {
             return Ok(None);
         }
         let Some(at) = self.dir(dir)? else { return Ok(None) };
-        Ok(self.dirs.borrow().trees[at]
-            .get_name_bytes(name)
-            .map(|e| BaseEntry { mode: u32::try_from(e.filemode()).unwrap_or(0), oid: e.id() }))
+        Ok(self.dirs.borrow().entries[at].get(name).copied())
     }
 
-    /// The directory tree at `dir` (`""` for the root), read once: its index in `dirs.trees`,
+    /// The directory at `dir` (`""` for the root), read once: its index in `dirs.entries`,
     /// or `None` when `dir` is no directory of the base.
     fn dir(&self, dir: &[u8]) -> Result<Option<usize>, ScratchError> {
         if let Some(&known) = self.dirs.borrow().by_path.get(dir) {
@@ -127,32 +148,25 @@ impl<'r> BaseTree<'r> {
         Ok(Some(parent))
     }
 
-    /// Read directory `name` of the tree at index `parent` (whose path is `path` less `name`)
-    /// and remember it under `path`.
+    /// Read directory `name` of the directory at index `parent` (whose path is `path` less
+    /// `name`) and remember it under `path`.
     fn read_dir(
         &self,
         parent: usize,
         path: &[u8],
         name: &[u8],
     ) -> Result<Option<usize>, ScratchError> {
-        let id = self.dirs.borrow().trees[parent]
-            .get_name_bytes(name)
-            .filter(|e| e.kind() == Some(git2::ObjectType::Tree))
-            .map(|e| e.id());
-        let found = match id {
-            Some(id) => {
-                let tree = self
-                    .repo
-                    .find_tree(id)
-                    .map_err(|e| ScratchError::git("read a directory of the base tree", &e))?;
-                let mut dirs = self.dirs.borrow_mut();
-                dirs.trees.push(tree);
-                Some(dirs.trees.len() - 1)
-            }
-            None => None,
+        let id =
+            self.dirs.borrow().entries[parent].get(name).filter(|e| e.is_tree()).map(|e| e.oid);
+        let Some(id) = id else {
+            self.dirs.borrow_mut().by_path.insert(path.to_vec(), None);
+            return Ok(None);
         };
-        self.dirs.borrow_mut().by_path.insert(path.to_vec(), found);
-        Ok(found)
+        let tree = self
+            .repo
+            .find_tree(id)
+            .map_err(|e| ScratchError::git("read a directory of the base tree", &e))?;
+        Ok(Some(self.dirs.borrow_mut().add(path, &tree)))
     }
 
     /// The content of the blob `oid`.
@@ -165,17 +179,20 @@ impl<'r> BaseTree<'r> {
     }
 }
 
-/// The base tree for the rules ([`crate::rule::Base`]): single lookups go to the tree; the full file list (for names given by basename) is walked once, on first use.
+/// The base tree for the rules ([`crate::rule::Base`]): single lookups go to the tree (and its
+/// cache, shared with the repository check); the full file list (for names given by basename)
+/// is walked once, on first use.
 #[derive(Debug)]
-pub struct TreeIndex<'r> {
-    base: BaseTree<'r>,
+pub struct TreeIndex<'b, 'r> {
+    base: &'b BaseTree<'r>,
     files: std::cell::OnceCell<Vec<String>>,
 }
 
-impl<'r> TreeIndex<'r> {
-    /// Index `rev` of `repo`.
-    pub fn resolve(repo: &'r Repository, rev: &str) -> Result<Self, ScratchError> {
-        Ok(Self { base: BaseTree::resolve(repo, rev)?, files: std::cell::OnceCell::new() })
+impl<'b, 'r> TreeIndex<'b, 'r> {
+    /// Index `base`.
+    #[must_use]
+    pub fn new(base: &'b BaseTree<'r>) -> Self {
+        Self { base, files: std::cell::OnceCell::new() }
     }
 
     fn walk(&self) -> Vec<String> {
@@ -194,7 +211,7 @@ impl<'r> TreeIndex<'r> {
     }
 }
 
-impl crate::rule::Base for TreeIndex<'_> {
+impl crate::rule::Base for TreeIndex<'_, '_> {
     fn contains(&self, path: &str) -> bool {
         matches!(self.base.entry(path.as_bytes()), Ok(Some(_)))
     }
