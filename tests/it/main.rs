@@ -13,6 +13,7 @@ mod limits;
 mod meta;
 mod model_server;
 mod parse;
+mod repair;
 mod review;
 mod scratch;
 mod support;
