@@ -1,15 +1,16 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::validate::{InputArgs, load_config, patch_text};
+use super::validate::{InputArgs, load_config, patch_text, write_report};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
 use patchgate::patch::{ParseOptions, parse};
-use patchgate::report::{Exit, verdict_json, verdict_text};
+use patchgate::report::{Exit, report_json, verdict_json, verdict_text};
 use patchgate::rule::Report;
 use patchgate::scratch::{self, FileChange, Recovery};
 use patchgate::step::Step;
 use patchgate::validate::{self, Context, Options};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The repository-check options `validate` and `apply` share.
@@ -42,6 +43,9 @@ impl ScratchArgs {
 pub(crate) struct Args {
     #[command(flatten)]
     input: Option<InputArgs>,
+    /// Also write the full report (every violation and note) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// Also stage the changes in the index.
     #[arg(long)]
     index: bool,
@@ -80,6 +84,9 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     };
     let report = validate::validate(&ctx, &options).map_err(CliError::from)?;
     if !report.verdict.valid {
+        if let Some(path) = &args.report {
+            write_report(path, &report_json(&report))?;
+        }
         print_report(&report, global, input, &result);
         return Ok(Exit::Rejected);
     }
@@ -89,6 +96,9 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let staged = if args.index { " and the index" } else { "" };
     let reason = format!("{}; applied to the worktree{staged}", report.verdict.reason);
     let applied = Report::from_violations(Vec::new(), report.notes, &reason);
+    if let Some(path) = &args.report {
+        write_report(path, &report_json(&applied))?;
+    }
     print_report(&applied, global, input, &result);
     Ok(Exit::Accepted)
 }

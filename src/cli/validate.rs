@@ -140,7 +140,7 @@ pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, Cli
     }
 }
 
-fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
+pub(super) fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
     std::fs::write(path, format!("{json}\n")).map_err(|e| {
         CliError::failure(
             "io",

@@ -34,7 +34,7 @@ codes! {
 }
 
 /// One reason a result is rejected.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Violation {
     /// The rule that said no.
     pub rule: RuleId,
@@ -90,7 +90,7 @@ impl Violation {
 }
 
 /// The seed 002 output contract: exactly `{"valid", "reason"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// Whether the result may be applied.
     pub valid: bool,
@@ -99,7 +99,7 @@ pub struct Verdict {
 }
 
 /// Everything `validate` found: the verdict, every violation, and notes on what was checked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Report {
     /// The verdict printed on stdout.
     pub verdict: Verdict,
@@ -111,7 +111,7 @@ pub struct Report {
 }
 
 /// A finding that does not reject.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Note {
     /// Stable code (`crlf`, `hunk_offset`, `repository_checks_skipped`).
     pub code: String,

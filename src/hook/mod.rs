@@ -15,6 +15,7 @@
 mod fast;
 mod index;
 pub mod install;
+pub mod managers;
 pub mod receive;
 pub mod staged;
 #[cfg(test)]
