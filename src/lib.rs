@@ -26,9 +26,13 @@
 //!   "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "done"}"#;
 //! let config = Config::load(dir.path())?;
 //! let ctx = Context { step: &step, result, config: &config, repo: Some(&repo) };
-//! let report = validate(&ctx, &Options::default())?;
-//! println!("{}", report.verdict.reason); // feed this line back to the agent when it says no
-//! assert!(report.verdict.valid, "{}", report.verdict.reason);
+//! let outcome = validate(&ctx, &Options::default())?;
+//! let verdict = &outcome.report.verdict;
+//! println!("{}", verdict.reason); // feed this line back to the agent when it says no
+//! assert!(verdict.valid, "{}", verdict.reason);
+//! // Accepted: write exactly the files that were checked, all or nothing (`patchgate apply`).
+//! outcome.land(dir.path(), false)?;
+//! assert_eq!(std::fs::read_to_string(dir.path().join("a.txt"))?, "new\n");
 //! # Ok(())
 //! # }
 //! ```
@@ -77,4 +81,6 @@ pub use config::Config;
 pub use finding::{Note, Report, RuleId, Verdict, Violation};
 pub use patch::{ParseOptions, Parsed, Patch, parse};
 pub use step::{ExecutorResult, Mode, Step};
-pub use validate::{Context, Options, ValidateError, read_step, validate};
+pub use validate::{
+    ApplyError, Checked, Context, Options, Outcome, ValidateError, apply, read_step, validate,
+};

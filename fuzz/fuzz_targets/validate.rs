@@ -24,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
     );
     for result in [data, wrapped.as_bytes()] {
         let ctx = Context { step: &step, result, config: &config, repo: None };
-        let report = validate::validate(&ctx, &Options::default()).expect("no judge, no repo");
+        let outcome = validate::validate(&ctx, &Options::default()).expect("no judge, no repo");
+        let report = &outcome.report;
         assert_eq!(report.verdict.valid, report.violations.is_empty());
         if let Some(first) = report.violations.first() {
             assert!(report.verdict.reason.starts_with(&format!("{}: ", first.rule)));

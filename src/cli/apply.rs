@@ -1,42 +1,11 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::validate::{InputArgs, load_config, patch_text, write_report};
+use super::common::{InputArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::{CliError, CliResult, Format, Global};
-use patchgate::config::Config;
-use patchgate::patch::{ParseOptions, parse};
-use patchgate::report::{Exit, report_json, verdict_json, verdict_text};
-use patchgate::rule::Report;
-use patchgate::scratch::{self, FileChange, Recovery};
-use patchgate::step::Step;
+use patchgate::report::{Exit, report_json};
+use patchgate::scratch::{self, Recovery};
 use patchgate::validate::{self, Context, Options};
-use std::path::PathBuf;
-use std::time::Duration;
-
-/// The repository-check options `validate` and `apply` share.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub(crate) struct ScratchArgs {
-    /// The revision the patch applies to (default: the step's `base`, else HEAD).
-    #[arg(long, value_name = "REV")]
-    pub base: Option<String>,
-    /// Run `sh -c CMD` in a temporary copy of the patched tree; non-zero exit rejects.
-    #[arg(long, value_name = "CMD")]
-    pub check_cmd: Option<String>,
-    /// Seconds before --check-cmd is killed (default: the `[scratch]` `check_timeout_secs`, 300).
-    #[arg(long, value_name = "SECONDS")]
-    pub check_timeout: Option<u64>,
-}
-
-impl ScratchArgs {
-    /// The library's options.
-    pub fn options(&self) -> scratch::Options {
-        scratch::Options {
-            base: self.base.clone(),
-            check_cmd: self.check_cmd.clone(),
-            check_timeout: self.check_timeout.map(Duration::from_secs),
-        }
-    }
-}
 
 /// Arguments of `patchgate apply`.
 #[derive(Debug, clap::Args)]
@@ -45,7 +14,7 @@ pub(crate) struct Args {
     input: Option<InputArgs>,
     /// Also write the full report (every violation and note) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
-    report: Option<PathBuf>,
+    report: Option<std::path::PathBuf>,
     /// Also stage the changes in the index.
     #[arg(long)]
     index: bool,
@@ -76,31 +45,17 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let (step, result) = input.read()?;
     let config = load_config(Some(&repo))?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
-    let parse_options = input.parse_options();
     let options = Options {
-        parse: parse_options.clone(),
+        parse: input.parse_options(),
         scratch: args.scratch.options(),
         ..Options::default()
     };
-    let report = validate::validate(&ctx, &options).map_err(CliError::from)?;
-    if !report.verdict.valid {
-        if let Some(path) = &args.report {
-            write_report(path, &report_json(&report))?;
-        }
-        print_report(&report, global, input, &result);
-        return Ok(Exit::Rejected);
-    }
-    let patch = patch_text(&result).unwrap_or_default();
-    let target = Target { repo: &repo, config: &config, step: &step, with_index: args.index };
-    land(&target, &patch, &parse_options, &args.scratch.options())?;
-    let staged = if args.index { " and the index" } else { "" };
-    let reason = format!("{}; applied to the worktree{staged}", report.verdict.reason);
-    let applied = Report::from_violations(Vec::new(), report.notes, &reason);
+    let applied = validate::apply(&ctx, &options, root, args.index).map_err(CliError::from)?;
     if let Some(path) = &args.report {
-        write_report(path, &report_json(&applied))?;
+        write_report(path, &report_json(&applied.outcome.report))?;
     }
-    print_report(&applied, global, input, &result);
-    Ok(Exit::Accepted)
+    print_verdict(&applied.outcome, global, &input.result);
+    Ok(if applied.is_written { Exit::Accepted } else { Exit::Rejected })
 }
 
 /// `apply --recover`: one JSON object (or line) saying what was done.
@@ -123,41 +78,4 @@ fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> 
         Format::Text => outln!("{message}"),
     }
     Ok(Exit::Accepted)
-}
-
-/// Where an accepted patch lands.
-#[derive(Clone, Copy)]
-pub(crate) struct Target<'a> {
-    pub repo: &'a git2::Repository,
-    pub config: &'a Config,
-    pub step: &'a Step,
-    /// Stage the written files too (`--index`).
-    pub with_index: bool,
-}
-
-/// Land an accepted patch through the scratch library (second check, refusal over
-/// uncommitted edits, all-or-nothing write): shared by `apply` and `review apply`.
-pub(crate) fn land(
-    target: &Target<'_>,
-    patch: &str,
-    parse_options: &ParseOptions,
-    options: &scratch::Options,
-) -> Result<Vec<FileChange>, CliError> {
-    let Target { repo, config, step, with_index } = *target;
-    let root =
-        patchgate::repo::workdir(repo).map_err(|e| CliError::failure("repository", e.message))?;
-    let parsed = parse(patch.as_bytes(), parse_options);
-    let policy = validate::scratch_policy(config).map_err(CliError::from)?;
-    let ctx = scratch::Context { repo, patch: &parsed.patch, step, policy: &policy };
-    scratch::land(&ctx, options, root, with_index).map_err(CliError::from)
-}
-
-fn print_report(report: &Report, global: &Global, input: &InputArgs, result: &[u8]) {
-    match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", verdict_json(report)),
-        Format::Text => {
-            let patch = patch_text(result);
-            out!("{}", verdict_text(report, patch.as_deref(), &input.result));
-        }
-    }
 }

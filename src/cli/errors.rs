@@ -3,9 +3,9 @@
 
 use super::CliError;
 use patchgate::hook::HookError;
-use patchgate::review::ReviewError;
+use patchgate::review::{OverrideError, ReviewError};
 use patchgate::scratch::{self, LandError, PathRefused, ScratchError, WorktreeError};
-use patchgate::validate::ValidateError;
+use patchgate::validate::{ApplyError, ValidateError};
 
 impl From<&ValidateError> for CliError {
     fn from(e: &ValidateError) -> Self {
@@ -95,6 +95,31 @@ impl From<LandError> for CliError {
             _ => "write_failed",
         };
         Self::failure(code, e.to_string())
+    }
+}
+
+/// Validation errors as `validate` reports them, write errors as `apply` does.
+impl From<ApplyError> for CliError {
+    fn from(e: ApplyError) -> Self {
+        match e {
+            ApplyError::Validate(e) => Self::from(e),
+            ApplyError::Land(e) => Self::from(e),
+            other => Self::failure("write_failed", other.to_string()),
+        }
+    }
+}
+
+/// `review apply`'s errors, worded as each step of it reports them.
+impl From<OverrideError> for CliError {
+    fn from(e: OverrideError) -> Self {
+        match e {
+            OverrideError::Repo(e) => Self::failure("repository", e.message),
+            OverrideError::Config(e) => Self::input("invalid_config", e.to_string()),
+            OverrideError::Step(_) => Self::failure("corrupt_entry", e.to_string()),
+            OverrideError::Validate(e) => Self::from(e).context("cannot re-validate"),
+            OverrideError::Land(e) => Self::from(e),
+            other => Self::failure("review", other.to_string()),
+        }
     }
 }
 

@@ -15,7 +15,7 @@ const STDIN_LIMIT: u64 = 16 << 20;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The agent's hook protocol, for both the payload and the answer.
-    #[arg(long, value_enum, default_value = "generic")]
+    #[arg(long, value_enum, default_value = "auto")]
     protocol: ProtocolArg,
 }
 
@@ -34,7 +34,8 @@ enum ProtocolArg {
     Cursor,
     /// Cline `PreToolUse`.
     Cline,
-    /// Detect the protocol from the payload.
+    /// Detect the protocol from the payload (a payload of no agent's protocol is denied, with
+    /// the reason on stderr).
     Auto,
 }
 
@@ -78,7 +79,12 @@ pub(crate) fn run(args: &Args, global: &Global) -> Exit {
         eprintln!("patchgate: guard: stdout is closed, so the answer is on stderr: {reason}");
         return Exit::InputRefused;
     }
-    outln!("{}", answer.stdout);
+    if let Some(reason) = &answer.stderr {
+        eprintln!("{reason}");
+    }
+    if !answer.stdout.is_empty() {
+        outln!("{}", answer.stdout);
+    }
     answer.exit
 }
 

@@ -1,12 +1,10 @@
 //! `patchgate hook run / install / uninstall / status`.
 
 use super::{CliError, CliResult, Format, Global};
-use patchgate::config::{Config, FILE_NAME};
-use patchgate::declare::Store;
 use patchgate::hook::install::{InstallOutcome, detect_managers, hooks_dir, status};
 use patchgate::hook::receive::{check_push, parse_updates, server_policy};
-use patchgate::hook::staged::{merge_own_changes, open, staged_changes, staged_changes_exact};
-use patchgate::hook::{HookError, HookName, HookPolicy, Policy, evaluate, install};
+use patchgate::hook::staged::open;
+use patchgate::hook::{HookError, HookName, configured_hooks, install, run_staged};
 use patchgate::report::hook::{ReceiveReport, RunReport, receive_text, run_text};
 use patchgate::report::hook_install::{ActionReport, StatusReport, action_text, status_text};
 use patchgate::report::{Exit, to_json_pretty};
@@ -87,28 +85,8 @@ fn run_hook(hook: HookName, global: &Global) -> CliResult {
     if hook == HookName::PreReceive {
         return run_receive(&repo, global);
     }
-    patchgate::repo::workdir(&repo).map_err(|e| CliError::from(HookError::from(e)))?;
-    let config = patchgate::hook::staged_config(&repo).map_err(CliError::from)?;
-    let source = config.source.as_ref().map(|_| FILE_NAME.to_owned());
-    let policy = Policy::from_config(&config, source).map_err(CliError::from)?;
-    let declaration =
-        Store::new(repo.path()).load().map_err(|e| CliError::from(HookError::from(e)))?;
-    let declared = declaration
-        .as_ref()
-        .map(|d| d.path_set(&policy.limits))
-        .transpose()
-        .map_err(|e| CliError::from(HookError::from(e)))?;
-    let staged = staged_changes(&repo, global.repo.is_none()).map_err(CliError::from)?;
-    let mut changes = merge_own_changes(&repo, staged.changes).map_err(CliError::from)?;
-    let mut violations = evaluate(&changes, declared.as_ref(), &policy);
-    if !violations.is_empty() && !staged.is_rename_settled {
-        // Blocking: describe renames with edits as renames, not as a deletion and an addition.
-        let exact = staged_changes_exact(&repo).map_err(CliError::from)?;
-        changes = merge_own_changes(&repo, exact).map_err(CliError::from)?;
-        violations = evaluate(&changes, declared.as_ref(), &policy);
-    }
-    let patterns = declaration.map(|d| d.patterns().into_iter().map(str::to_owned).collect());
-    let report = RunReport::new(hook, patterns, &policy, changes.len(), &violations);
+    let run = run_staged(&repo, global.repo.is_none()).map_err(CliError::from)?;
+    let report = RunReport::new(hook, run.declaration, &run.policy, run.changes, &run.violations);
     match global.format.unwrap_or(Format::Text) {
         Format::Json => outln!("{}", to_json_pretty(&report)),
         Format::Text => eprint!("{}", run_text(&report)),
@@ -133,12 +111,10 @@ fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
 }
 
 fn chosen(hooks: &[HookArg], repo: &git2::Repository) -> Result<Vec<HookName>, CliError> {
-    if !hooks.is_empty() {
-        return Ok(hooks.iter().map(|h| h.name()).collect());
+    if hooks.is_empty() {
+        return configured_hooks(repo).map_err(CliError::from);
     }
-    let Some(root) = repo.workdir() else { return Ok(vec![HookName::PreReceive]) };
-    let config = Config::load(root).map_err(|e| CliError::from(HookError::from(e)))?;
-    Ok(config.section::<HookPolicy>("hook").map_err(|e| CliError::from(HookError::from(e)))?.hooks)
+    Ok(hooks.iter().map(|h| h.name()).collect())
 }
 
 fn run_install(hooks: &[HookArg], force: bool, global: &Global) -> CliResult {

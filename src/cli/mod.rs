@@ -13,6 +13,7 @@ macro_rules! outln {
 
 mod apply;
 mod check_arg;
+mod common;
 mod contract;
 mod declare;
 mod errors;

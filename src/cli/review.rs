@@ -7,9 +7,7 @@ use super::{CliError, CliResult, Format, Global};
 use output::{ColorChoice, emit, palette, show_paged};
 use patchgate::report::review::{ActionOutcome, annotate, list_rows, list_text, show_text};
 use patchgate::report::{Exit, to_json_pretty};
-use patchgate::review::{
-    Entry, Judged, Recording, Store, StoredRef, parse_since, record_rejection, short_ids,
-};
+use patchgate::review::{Entry, Store, StoredRef, parse_since, short_ids};
 use patchgate::rule::RuleId;
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -269,26 +267,4 @@ fn drop_entries(store: &Store, args: &DropArgs, json: bool) -> CliResult {
         emit(&format!("dropped {} rejected result(s)\n", outcome.ids.len()));
     }
     Ok(Exit::Accepted)
-}
-
-/// After `validate`: keep a rejection for `patchgate review` unless `--no-record`. Never fails
-/// the validation, and stdout stays the verdict alone: a failure to record is a warning on
-/// stderr; with `--format text` the id (or why nothing was recorded) is a note there.
-pub(crate) fn record_after_validate(
-    is_disabled: bool,
-    ctx: &patchgate::validate::Context<'_>,
-    report: &patchgate::rule::Report,
-    format: Option<Format>,
-) {
-    if is_disabled {
-        return;
-    }
-    let judged = Judged { repo: ctx.repo, config: ctx.config, step: ctx.step, result: ctx.result };
-    let recording = record_rejection(&judged, report);
-    let Some(note) = recording.note() else { return };
-    match recording {
-        Recording::Failed(_) => eprintln!("patchgate: warning: {}", note.message),
-        _ if format == Some(Format::Text) => eprintln!("patchgate: note: {}", note.message),
-        _ => {}
-    }
 }

@@ -15,8 +15,10 @@ mod limits;
 
 pub use limits::{LimitExceeded, Limits, check as check_limit};
 
+use crate::path::{GlobError, PathSet};
 use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// The file name, at the repository root.
 pub const FILE_NAME: &str = ".patchgate.toml";
@@ -33,6 +35,10 @@ pub struct Config {
     /// Globs no step, commit or agent may touch, on top of a step's own `excludedPaths`.
     pub excluded: Vec<String>,
     table: toml::Table,
+    /// The `[limits]` table, read (and refused when bad) on load.
+    limits: Limits,
+    /// `excluded`, compiled on first use and then reused by every caller.
+    excluded_globs: OnceLock<Result<PathSet, GlobError>>,
 }
 
 /// A policy file that cannot be used.
@@ -86,19 +92,36 @@ impl Config {
                 .map_err(|e: toml::de::Error| invalid(format!("'excluded': {e}")))?,
             None => Vec::new(),
         };
-        let config = Self { source: Some(path.to_owned()), excluded, table };
+        let mut config = Self { source: Some(path.to_owned()), excluded, table, ..Self::default() };
         // A bad `[limits]` table or an over-long `excluded` list is refused on load, so every
         // entry point (validate, hook, guard, declare) gets the same answer.
-        let limits = config.limits()?;
-        limits
+        config.limits = config.section("limits")?;
+        config
+            .limits
             .check_patterns(&config.excluded, "'excluded'")
             .map_err(|e| invalid(e.to_string()))?;
         Ok(config)
     }
 
     /// The `[limits]` table, with defaults for what it leaves out.
-    pub fn limits(&self) -> Result<Limits, ConfigError> {
-        self.section("limits")
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// `excluded`, compiled once: the first call compiles, later calls (the validate pipeline,
+    /// the hook, the guard) share the set or the glob that does not compile.
+    pub fn excluded_globs(&self) -> Result<&PathSet, &GlobError> {
+        self.excluded_globs.get_or_init(|| PathSet::new(&self.excluded)).as_ref()
+    }
+
+    /// A [`ConfigError::Invalid`] about this policy file.
+    #[must_use]
+    pub fn invalid(&self, message: String) -> ConfigError {
+        ConfigError::Invalid {
+            path: self.source.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME)),
+            message,
+        }
     }
 
     /// Deserialise the table `name` into `T`, or `T::default()` when it is absent.
@@ -106,10 +129,10 @@ impl Config {
         let Some(value) = self.table.get(name) else {
             return Ok(T::default());
         };
-        value.clone().try_into().map_err(|e: toml::de::Error| ConfigError::Invalid {
-            path: self.source.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME)),
-            message: format!("[{name}]: {e}"),
-        })
+        value
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| self.invalid(format!("[{name}]: {e}")))
     }
 }
 

@@ -5,7 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod code;
 mod codes;
+pub use code::{CheckCode, Code, DefectCode, PathErrorCode, WarningCode};
 pub(crate) use codes::codes;
 
 codes! {
@@ -39,7 +41,7 @@ pub struct Violation {
     /// The rule that said no.
     pub rule: RuleId,
     /// A finer stable code (`hunk_too_short`, `path_traversal`, `outside_allowed_files`).
-    pub code: String,
+    pub code: Code,
     /// One lowercase line, without the rule prefix, naming the file (and hunk) at fault.
     pub message: String,
     /// The repo-relative file at fault, when there is one.
@@ -56,10 +58,10 @@ pub struct Violation {
 impl Violation {
     /// A violation without a location.
     #[must_use]
-    pub fn new(rule: RuleId, code: &str, message: impl Into<String>) -> Self {
+    pub fn new(rule: RuleId, code: impl Into<Code>, message: impl Into<String>) -> Self {
         Self {
             rule,
-            code: code.to_owned(),
+            code: code.into(),
             message: message.into(),
             file: None,
             hunk: None,

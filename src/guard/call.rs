@@ -28,25 +28,31 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    /// Guess the protocol from the payload's own fields; `Generic` when nothing is telling.
+    /// Guess the protocol from the payload's own fields; `None` when nothing is telling. Such a
+    /// payload is answered by failing closed: no answer shape is known to be read by its sender,
+    /// and patchgate's own (`generic`) shape must be asked for by name.
     #[must_use]
-    pub fn detect(payload: &Value) -> Self {
+    pub fn detect(payload: &Value) -> Option<Self> {
         let has = |key: &str| payload.get(key).is_some();
         let event = payload.get("hook_event_name").and_then(Value::as_str).unwrap_or("");
         let tool = payload.get("tool_name").and_then(Value::as_str).unwrap_or("");
-        if has("preToolUse") || has("taskId") || has("clineVersion") {
+        let found = if has("preToolUse") || has("taskId") || has("clineVersion") || has("hookName")
+        {
             Self::Cline
         } else if has("conversation_id") || has("workspace_roots") || has("cursor_version") {
             Self::Cursor
-        } else if event == "BeforeTool" || has("timestamp") && tool.contains('_') {
+        } else if matches!(event, "BeforeTool" | "AfterTool")
+            || has("timestamp") && (tool.contains('_') || tool.is_empty())
+        {
             Self::GeminiCli
-        } else if has("turn_id") || tool == "apply_patch" || event == "PreToolUse" && has("model") {
+        } else if has("turn_id") || tool == "apply_patch" || has("model") && !event.is_empty() {
             Self::Codex
-        } else if event == "PreToolUse" || has("transcript_path") {
+        } else if !event.is_empty() || has("transcript_path") {
             Self::ClaudeCode
         } else {
-            Self::Generic
-        }
+            return None;
+        };
+        Some(found)
     }
 
     /// The `--protocol` name.
@@ -63,11 +69,34 @@ impl Protocol {
     }
 }
 
+/// Where in the agent's loop a payload comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Stage {
+    /// Before the tool runs: the call is judged.
+    #[default]
+    PreTool,
+    /// After the tool ran: only counted, to see the misses an agent refuses on its own.
+    PostTool {
+        /// The event's name as sent (`PostToolUse`, `PostToolUseFailure`, `AfterTool`, ...).
+        event: String,
+        /// Whether the tool reported a failure.
+        failed: bool,
+        /// Every text of the tool's response or error, joined.
+        output: String,
+    },
+    /// A session started or ended: its counter starts over.
+    SessionBoundary,
+    /// Any other event: answered with nothing.
+    Other,
+}
+
 /// One tool call, whatever protocol it came in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolCall {
     /// The protocol it came in.
     pub protocol: Protocol,
+    /// Where in the agent's loop it comes from.
+    pub stage: Stage,
     /// The session the hallucination counter is kept for (`None`: no counting).
     pub session: Option<String>,
     /// Workspace roots named by the payload (Cursor, Cline); may be empty.
@@ -76,6 +105,10 @@ pub struct ToolCall {
     pub cwd: PathBuf,
     /// The tool's name as sent.
     pub tool_name: String,
+    /// The tool's arguments as sent (Cline's string-encoded values decoded).
+    pub input: Value,
+    /// Whether the payload comes from Cline's SDK (3.x), whose hooks cannot refuse one call.
+    pub is_cline_sdk: bool,
     /// Read, write, discovery, shell or unknown.
     pub kind: ToolKind,
     /// Path arguments of file tools.
@@ -89,16 +122,18 @@ pub struct ToolCall {
 }
 
 /// The parts every protocol provides, before the tool table is consulted.
-struct Raw<'a> {
+struct Raw {
+    stage: Stage,
     session: Option<String>,
     roots: Vec<PathBuf>,
     cwd: Option<PathBuf>,
     tool_name: String,
-    input: &'a Map<String, Value>,
+    input: Map<String, Value>,
+    is_cline_sdk: bool,
 }
 
-/// Read one payload. `protocol` `None` detects it; `fallback_cwd` serves payloads without a
-/// working directory.
+/// Read one payload. `protocol` `None` detects it (an undetectable payload is an error);
+/// `fallback_cwd` serves payloads without a working directory.
 pub fn parse_call(
     bytes: &[u8],
     protocol: Option<Protocol>,
@@ -112,12 +147,13 @@ pub fn parse_call(
     if !payload.is_object() {
         return Err(GuardError::Payload("stdin is JSON but not an object".into()));
     }
-    let protocol = protocol.unwrap_or_else(|| Protocol::detect(&payload));
-    let empty = Map::new();
+    let Some(protocol) = protocol.or_else(|| Protocol::detect(&payload)) else {
+        return Err(GuardError::Undetected);
+    };
     let raw = match protocol {
-        Protocol::Cline => cline_parts(&payload, &empty)?,
-        Protocol::Cursor => cursor_parts(&payload, &empty)?,
-        _ => common_parts(&payload, protocol, &empty)?,
+        Protocol::Cline => cline_parts(&payload)?,
+        Protocol::Cursor => cursor_parts(&payload)?,
+        _ => common_parts(&payload, protocol)?,
     };
     Ok(build(protocol, raw, fallback_cwd))
 }
@@ -131,13 +167,63 @@ fn path_list(value: &Value, key: &str) -> Vec<PathBuf> {
     items.into_iter().flatten().filter_map(Value::as_str).map(PathBuf::from).collect()
 }
 
-fn common_parts<'a>(
-    payload: &'a Value,
-    protocol: Protocol,
-    empty: &'a Map<String, Value>,
-) -> Result<Raw<'a>, GuardError> {
-    let tool_name = text(payload, "tool_name")
-        .ok_or_else(|| GuardError::Payload("the payload has no \"tool_name\"".into()))?;
+fn object(value: Option<&Value>) -> Map<String, Value> {
+    value.and_then(Value::as_object).cloned().unwrap_or_default()
+}
+
+/// The stage of Claude Code's, Codex's and Gemini CLI's events.
+fn common_stage(payload: &Value) -> Stage {
+    let event = text(payload, "hook_event_name").unwrap_or_default();
+    match event.as_str() {
+        "" | "PreToolUse" | "BeforeTool" => Stage::PreTool,
+        "PostToolUse" | "PostToolUseFailure" | "AfterTool" => {
+            let response = payload.get("tool_response").unwrap_or(&Value::Null);
+            let error = payload.get("error").unwrap_or(&Value::Null);
+            let failed = event == "PostToolUseFailure" || reports_failure(response) || {
+                !error.is_null() && error != &Value::Bool(false)
+            };
+            let output = texts([response, error]);
+            Stage::PostTool { event, failed, output }
+        }
+        "SessionStart" | "SessionEnd" => Stage::SessionBoundary,
+        _ => Stage::Other,
+    }
+}
+
+/// Whether a tool's response says it failed: an error field, a failure flag, or a non-zero
+/// exit code (each agent has its own).
+fn reports_failure(response: &Value) -> bool {
+    let flag = |key: &str| response.get(key).and_then(Value::as_bool);
+    let code = ["exit_code", "exitCode"].iter().find_map(|k| response.get(*k)?.as_i64());
+    let error = response.get("error").is_some_and(|e| !e.is_null() && e != &Value::from(""));
+    error
+        || flag("is_error") == Some(true)
+        || flag("isError") == Some(true)
+        || flag("success") == Some(false)
+        || code.is_some_and(|c| c != 0)
+}
+
+/// Every string inside `values`, one per line.
+fn texts<'a>(values: impl IntoIterator<Item = &'a Value>) -> String {
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            Value::Object(map) => map.values().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    values.into_iter().for_each(|v| walk(v, &mut out));
+    out.join("\n")
+}
+
+fn common_parts(payload: &Value, protocol: Protocol) -> Result<Raw, GuardError> {
+    let stage = common_stage(payload);
+    let tool_name = text(payload, "tool_name").unwrap_or_default();
+    if tool_name.is_empty() && matches!(stage, Stage::PreTool | Stage::PostTool { .. }) {
+        return Err(GuardError::Payload("the payload has no \"tool_name\"".into()));
+    }
     let env_session = match protocol {
         Protocol::GeminiCli => std::env::var("GEMINI_SESSION_ID").ok(),
         _ => None,
@@ -147,13 +233,14 @@ fn common_parts<'a>(
             Some(agent) => format!("{id}/{agent}"),
             None => id,
         });
-    let input = payload.get("tool_input").and_then(Value::as_object).unwrap_or(empty);
     Ok(Raw {
+        stage,
         session,
         roots: project_dir(protocol),
         cwd: text(payload, "cwd").map(PathBuf::from),
         tool_name,
-        input,
+        input: object(payload.get("tool_input")),
+        is_cline_sdk: false,
     })
 }
 
@@ -167,47 +254,102 @@ fn project_dir(protocol: Protocol) -> Vec<PathBuf> {
     std::env::var_os(var).filter(|v| !v.is_empty()).map(PathBuf::from).into_iter().collect()
 }
 
-fn cursor_parts<'a>(
-    payload: &'a Value,
-    empty: &'a Map<String, Value>,
-) -> Result<Raw<'a>, GuardError> {
+fn cursor_parts(payload: &Value) -> Result<Raw, GuardError> {
     let event = text(payload, "hook_event_name").unwrap_or_default();
     let (tool_name, input) = match text(payload, "tool_name") {
-        Some(name) => (name, payload.get("tool_input").and_then(Value::as_object).unwrap_or(empty)),
+        Some(name) => (name, object(payload.get("tool_input"))),
         // beforeReadFile / beforeShellExecution carry their arguments at the top level.
-        None => (event, payload.as_object().unwrap_or(empty)),
+        None => (event, object(Some(payload))),
     };
     if tool_name.is_empty() {
         return Err(GuardError::Payload("the Cursor payload has no \"hook_event_name\"".into()));
     }
     let roots = path_list(payload, "workspace_roots");
     let cwd = text(payload, "cwd").map(PathBuf::from).or_else(|| roots.first().cloned());
-    Ok(Raw { session: text(payload, "conversation_id"), roots, cwd, tool_name, input })
+    Ok(Raw {
+        stage: Stage::PreTool,
+        session: text(payload, "conversation_id"),
+        roots,
+        cwd,
+        tool_name,
+        input,
+        is_cline_sdk: false,
+    })
 }
 
-fn cline_parts<'a>(
-    payload: &'a Value,
-    empty: &'a Map<String, Value>,
-) -> Result<Raw<'a>, GuardError> {
-    let pre = payload.get("preToolUse").unwrap_or(&Value::Null);
-    let tool_name = text(pre, "toolName").ok_or_else(|| {
-        GuardError::Payload("the Cline payload has no \"preToolUse.toolName\"".into())
-    })?;
-    let input = pre.get("parameters").and_then(Value::as_object).unwrap_or(empty);
+/// Cline: the file-hook payload of its SDK (3.x: `hookName` `tool_call`, `tool_result`,
+/// `agent_start`, ...; the call both as `tool_call.input` and as `preToolUse.parameters` with
+/// every value a string) or of the older extension (`hookName` `PreToolUse`).
+fn cline_parts(payload: &Value) -> Result<Raw, GuardError> {
+    let hook = text(payload, "hookName").unwrap_or_else(|| "PreToolUse".to_owned());
+    let (stage, section) = match hook.as_str() {
+        "tool_call" | "PreToolUse" => (Stage::PreTool, "preToolUse"),
+        "tool_result" | "PostToolUse" => (cline_result(payload), "postToolUse"),
+        "agent_start" | "agent_end" | "TaskStart" | "TaskComplete" | "session_shutdown" => {
+            (Stage::SessionBoundary, "")
+        }
+        _ => (Stage::Other, ""),
+    };
     let roots = path_list(payload, "workspaceRoots");
-    let cwd = roots.first().cloned();
-    Ok(Raw { session: text(payload, "taskId"), roots, cwd, tool_name, input })
+    let raw = |tool_name, input| Raw {
+        stage: stage.clone(),
+        session: text(payload, "taskId"),
+        cwd: roots.first().cloned(),
+        roots: roots.clone(),
+        tool_name,
+        input,
+        is_cline_sdk: matches!(hook.as_str(), "tool_call" | "tool_result"),
+    };
+    if section.is_empty() {
+        return Ok(raw(String::new(), Map::new()));
+    }
+    let part = payload.get(section).unwrap_or(&Value::Null);
+    let tool_name = text(part, "toolName").ok_or_else(|| {
+        GuardError::Payload(format!("the Cline payload has no \"{section}.toolName\""))
+    })?;
+    let input = match payload.get("tool_call").and_then(|c| c.get("input")) {
+        Some(input) if input.is_object() => object(Some(input)),
+        _ => decoded(object(part.get("parameters"))),
+    };
+    Ok(raw(tool_name, input))
 }
 
-fn build(protocol: Protocol, raw: Raw<'_>, fallback_cwd: &Path) -> ToolCall {
+fn cline_result(payload: &Value) -> Stage {
+    let result = payload.get("tool_result").unwrap_or(&Value::Null);
+    let failed = result.get("error").is_some_and(|e| !e.is_null()) || reports_failure(result);
+    let output = texts([
+        result.get("output").unwrap_or(&Value::Null),
+        result.get("error").unwrap_or(&Value::Null),
+    ]);
+    Stage::PostTool { event: "tool_result".to_owned(), failed, output }
+}
+
+/// Cline's `parameters` hold every value as a string, arrays and objects JSON-encoded.
+fn decoded(parameters: Map<String, Value>) -> Map<String, Value> {
+    parameters
+        .into_iter()
+        .map(|(key, value)| {
+            let parsed = match &value {
+                Value::String(s) if s.starts_with(['[', '{']) => serde_json::from_str(s).ok(),
+                _ => None,
+            };
+            (key, parsed.unwrap_or(value))
+        })
+        .collect()
+}
+
+fn build(protocol: Protocol, raw: Raw, fallback_cwd: &Path) -> ToolCall {
     let cwd = raw.cwd.clone().unwrap_or_else(|| fallback_cwd.to_owned());
     let mut call = ToolCall {
         protocol,
+        stage: raw.stage,
         session: raw.session,
         roots: raw.roots,
         command_dir: cwd.clone(),
         cwd,
         tool_name: raw.tool_name,
+        input: Value::Object(raw.input),
+        is_cline_sdk: raw.is_cline_sdk,
         kind: ToolKind::Unknown,
         paths: Vec::new(),
         command: None,
@@ -217,11 +359,15 @@ fn build(protocol: Protocol, raw: Raw<'_>, fallback_cwd: &Path) -> ToolCall {
         return call;
     };
     call.kind = spec.kind;
+    let input = call.input.as_object().cloned().unwrap_or_default();
     match spec.shape {
-        Shape::Paths => call.paths = path_args(&call, spec.role, spec.keys, raw.input),
+        Shape::Paths => call.paths = path_args(&call, spec.role, spec.keys, &input),
+        Shape::FileList => call.paths = file_list(&call, spec.keys, &input),
         Shape::Shell => {
-            call.command = first_text(raw.input, spec.keys).or_else(|| argv(raw.input));
-            if let Some(dir) = first_text(raw.input, tool::SHELL_DIR_KEYS) {
+            call.command = first_text(&input, spec.keys)
+                .or_else(|| argv(&input))
+                .or_else(|| command_list(&input));
+            if let Some(dir) = first_text(&input, tool::SHELL_DIR_KEYS) {
                 call.command_dir = call.cwd.join(&dir);
                 call.paths.push(PathArg {
                     raw: dir,
@@ -230,7 +376,7 @@ fn build(protocol: Protocol, raw: Raw<'_>, fallback_cwd: &Path) -> ToolCall {
                 });
             }
         }
-        Shape::Patch => call.patch = first_text(raw.input, spec.keys).or_else(|| argv(raw.input)),
+        Shape::Patch => call.patch = first_text(&input, spec.keys).or_else(|| argv(&input)),
     }
     call
 }
@@ -253,6 +399,13 @@ fn argv(input: &Map<String, Value>) -> Option<String> {
     }
 }
 
+/// Cline's `run_commands`: several command lines, run one after another.
+fn command_list(input: &Map<String, Value>) -> Option<String> {
+    let items: Vec<&str> =
+        input.get("commands")?.as_array()?.iter().filter_map(Value::as_str).collect();
+    (!items.is_empty()).then(|| items.join("\n"))
+}
+
 fn is_shell(word: &str) -> bool {
     let name = word.rsplit('/').next().unwrap_or(word);
     matches!(name, "bash" | "sh" | "zsh" | "dash")
@@ -268,11 +421,25 @@ fn path_args(
         return Vec::new();
     };
     // Optional directory arguments default to the workspace: an empty one names nothing.
-    if raw.is_empty() && role == Role::Directory {
+    if raw.is_empty() && matches!(role, Role::Directory | Role::Entry) {
         return Vec::new();
     }
-    let creates = tool::creates_on_empty_old_string(&call.tool_name)
-        && input.get("old_string").and_then(Value::as_str) == Some("");
-    let role = if creates { Role::Create } else { role };
+    let role = tool::role_for_input(&call.tool_name, role, input);
     vec![PathArg { raw: raw.to_owned(), role, base: call.cwd.clone() }]
+}
+
+/// Cline's `read_files`: `files: [{path}]` (or plain strings, or one entry).
+fn file_list(call: &ToolCall, keys: &[&str], input: &Map<String, Value>) -> Vec<PathArg> {
+    let entries = keys.iter().find_map(|k| input.get(*k)).map_or(Vec::new(), |v| match v {
+        Value::Array(items) => items.clone(),
+        other => vec![other.clone()],
+    });
+    entries
+        .iter()
+        .filter_map(|entry| match entry {
+            Value::String(path) => Some(path.clone()),
+            other => text(other, "path"),
+        })
+        .map(|raw| PathArg { raw, role: Role::Existing, base: call.cwd.clone() })
+        .collect()
 }

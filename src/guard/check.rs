@@ -92,8 +92,10 @@ impl Checker {
         }
         let exists = rest.is_empty() || self.is_created(&real);
         let standing = match arg.role {
-            Role::Existing | Role::Directory if exists => Standing::Fine { is_real: true },
-            Role::Existing | Role::Directory => {
+            Role::Existing | Role::Directory | Role::Entry if exists => {
+                Standing::Fine { is_real: true }
+            }
+            Role::Existing | Role::Directory | Role::Entry => {
                 Standing::Missing(Missing { real, ancestor, is_parent_gone: false })
             }
             Role::Create => {

@@ -85,6 +85,9 @@ pub(super) fn decide(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Verdi
     if let Some(finding) = plan.finding {
         return refuse(verdict, Refusal::Command(finding));
     }
+    if let Some(refusal) = missing_shell_dir(call, facts)? {
+        return refuse(verdict, refusal);
+    }
     let policy = ArgPolicy::builtin();
     for arg in &plan.operands {
         if let Some(rejection) = check::reject_pattern(policy, &arg.raw) {
@@ -109,6 +112,21 @@ pub(super) fn decide(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Verdi
     Ok(verdict)
 }
 
+/// A shell command whose working directory does not exist (Codex runs its shell in the
+/// payload's `cwd`, which the model may have made up): the command cannot run there.
+fn missing_shell_dir(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Option<Refusal>> {
+    let is_explicit = call.paths.iter().any(|p| p.role == Role::Directory);
+    if call.kind != ToolKind::Shell || call.command.is_none() || is_explicit {
+        return Ok(None);
+    }
+    let raw = call.command_dir.to_string_lossy().into_owned();
+    let arg = PathArg { raw, role: Role::Directory, base: PathBuf::from("/") };
+    match facts.standing(&arg)? {
+        Standing::Missing(missing) => Ok(Some(Refusal::Missing(arg, missing))),
+        _ => Ok(None),
+    }
+}
+
 /// A write (a file tool, or a shell operand the command creates or removes) to an entry that
 /// configures the gate.
 fn protected_write(
@@ -118,7 +136,7 @@ fn protected_write(
 ) -> Option<(PathArg, &'static str)> {
     let writes = |arg: &&PathArg| match call.kind {
         ToolKind::Write => true,
-        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory),
+        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory | Role::Entry),
         _ => false,
     };
     operands.iter().filter(writes).find_map(|arg| {
@@ -165,6 +183,9 @@ mod tests {
             .collect();
         ToolCall {
             protocol: Protocol::Generic,
+            stage: crate::guard::Stage::PreTool,
+            input: serde_json::Value::Null,
+            is_cline_sdk: false,
             session: None,
             roots: Vec::new(),
             cwd: PathBuf::from("/w"),

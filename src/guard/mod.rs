@@ -18,7 +18,9 @@ mod check;
 mod decide;
 mod envelope;
 mod files;
+mod post_tool;
 mod protect;
+mod replacement;
 mod run;
 pub mod session;
 mod shell;
@@ -28,7 +30,7 @@ mod tool;
 #[cfg(test)]
 mod tests;
 
-pub use call::{Protocol, ToolCall, parse_call};
+pub use call::{Protocol, Stage, ToolCall, parse_call};
 pub use run::{Options, run, run_call};
 pub use shell::{ShellFinding, analyse as analyse_shell};
 
@@ -43,6 +45,9 @@ pub enum Role {
     Existing,
     /// A directory to list or search in: must exist.
     Directory,
+    /// A file or directory to search in (Claude Code's `Grep.path`): must exist; suggestions
+    /// are files when the name has an extension, else directories.
+    Entry,
     /// A file the call creates (`Write`, `touch`, `>`, a `cp` destination): it may be new, but
     /// its parent directory must exist.
     Create,
@@ -145,11 +150,30 @@ impl Denial {
     }
 }
 
+/// What the answer is to: a call about to run, one that ran, or an event the guard only notes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Reply {
+    /// A call about to run: allow or deny.
+    #[default]
+    PreTool,
+    /// A call that ran (the agent's event name, echoed in the answer): nothing to refuse, but
+    /// the strategy shift may be due.
+    PostTool(String),
+    /// A session boundary or an event the guard does not judge: an empty answer.
+    Quiet,
+}
+
 /// The guard's answer to one call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
-    /// The protocol the answer must be spoken in (resolved when `auto`).
-    pub protocol: Protocol,
+    /// The protocol the answer must be spoken in (resolved when `auto`; `None` when the payload
+    /// matched no agent's protocol, which fails closed).
+    pub protocol: Option<Protocol>,
+    /// What kind of event is answered.
+    pub reply: Reply,
+    /// For agents whose hooks cannot refuse one call (Cline 3.x): the input that replaces the
+    /// denied call's, so the call runs harmlessly and fails, and the run goes on.
+    pub replacement: Option<serde_json::Value>,
     /// `None`: allow.
     pub denial: Option<Denial>,
     /// Consecutive hallucinated paths in this session, this call included.
@@ -222,6 +246,12 @@ pub enum GuardError {
     /// The payload is not a tool call patchgate can read.
     #[error("unreadable tool call: {0}")]
     Payload(String),
+    /// `--protocol auto` found no agent's protocol in the payload.
+    #[error(
+        "the payload matches no agent's hook protocol (Claude Code, Gemini CLI, Codex, Cursor, \
+         Cline); name it with --protocol, or --protocol generic for patchgate's own format"
+    )]
+    Undetected,
     /// The workspace, policy or filesystem could not be read.
     #[error("{0}")]
     Environment(String),

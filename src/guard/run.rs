@@ -10,6 +10,7 @@ use super::{
     Denial, DenyCode, GuardError, GuardPolicy, OnError, Outcome, PathArg, Protocol, Role, ToolCall,
     ToolKind, files, parse_call, protect, strategy_shift_instruction,
 };
+use super::{Reply, Stage, post_tool, replacement};
 use crate::config::Config;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,9 +37,8 @@ pub fn run(stdin: &[u8], options: &Options) -> Outcome {
     match parse_call(stdin, options.protocol, &fallback) {
         Ok(call) => run_call(&call, options),
         Err(e) => {
-            let detected = serde_json::from_slice(stdin).ok().map(|v| Protocol::detect(&v));
-            let protocol = options.protocol.or(detected).unwrap_or(Protocol::Generic);
-            deny_error(protocol, &e)
+            let detected = serde_json::from_slice(stdin).ok().and_then(|v| Protocol::detect(&v));
+            deny_error(options.protocol.or(detected), &e)
         }
     }
 }
@@ -46,8 +46,13 @@ pub fn run(stdin: &[u8], options: &Options) -> Outcome {
 /// Judge one normalised call.
 #[must_use]
 pub fn run_call(call: &ToolCall, options: &Options) -> Outcome {
-    if call.kind == ToolKind::Unknown {
-        return outcome(call.protocol, None);
+    let protocol = Some(call.protocol);
+    match &call.stage {
+        Stage::Other => return quiet(protocol),
+        Stage::SessionBoundary => return session_boundary(call, options),
+        Stage::PostTool { .. } => return post_tool::run(call, options),
+        Stage::PreTool if call.kind == ToolKind::Unknown => return outcome(protocol, None),
+        Stage::PreTool => {}
     }
     let env = match Env::load(call, options) {
         Ok(env) => env,
@@ -59,9 +64,11 @@ pub fn run_call(call: &ToolCall, options: &Options) -> Outcome {
     }
 }
 
-fn outcome(protocol: Protocol, denial: Option<Denial>) -> Outcome {
+pub(super) fn outcome(protocol: Option<Protocol>, denial: Option<Denial>) -> Outcome {
     Outcome {
         protocol,
+        reply: Reply::PreTool,
+        replacement: None,
         denial,
         hallucination_count: 0,
         strategy_shift: false,
@@ -70,7 +77,46 @@ fn outcome(protocol: Protocol, denial: Option<Denial>) -> Outcome {
     }
 }
 
-fn deny_error(protocol: Protocol, e: &GuardError) -> Outcome {
+/// An answer that changes nothing (events the guard does not judge).
+pub(super) fn quiet(protocol: Option<Protocol>) -> Outcome {
+    Outcome { reply: Reply::Quiet, ..outcome(protocol, None) }
+}
+
+/// A session started or ended: whatever streak it had is over.
+fn session_boundary(call: &ToolCall, options: &Options) -> Outcome {
+    let mut answer = quiet(Some(call.protocol));
+    if let Err(e) = record(call, options, &Event::Reset) {
+        answer.notes.push(format!("session state unavailable: {e}"));
+    }
+    answer
+}
+
+/// Apply `event` to the call's session, when it has one and a place to keep it; the count
+/// after it (`None` without a session).
+pub(super) fn record(
+    call: &ToolCall,
+    options: &Options,
+    event: &Event,
+) -> Result<Option<u32>, String> {
+    let Some(session) = &call.session else { return Ok(None) };
+    let start = options.repo.clone().or_else(|| call.roots.first().cloned());
+    let start = nearest_existing(start.as_deref().unwrap_or(&call.cwd));
+    let repo = crate::repo::discover(Some(&start)).ok();
+    let root = repo.as_ref().and_then(git2::Repository::workdir).unwrap_or(&start);
+    let policy = load_policy(root).unwrap_or_default();
+    let state_dir = options.state_dir.clone().or_else(|| default_state_dir(repo.as_ref()));
+    let Some(dir) = state_dir else { return Ok(None) };
+    let ttl = Duration::from_secs(policy.session_ttl_hours.saturating_mul(3600));
+    let state = Store::new(dir, ttl).record(session, event).map_err(|e| e.to_string())?;
+    Ok(Some(state.count))
+}
+
+/// `path`, or its closest existing ancestor (a made-up working directory).
+fn nearest_existing(path: &Path) -> PathBuf {
+    path.ancestors().find(|p| p.exists()).unwrap_or(Path::new("/")).to_path_buf()
+}
+
+fn deny_error(protocol: Option<Protocol>, e: &GuardError) -> Outcome {
     let message = format!(
         "GUARD_ERROR: patchgate could not check this tool call ({e}); the call was blocked \
          because the guard fails closed. Fix the hook setup or the repository's .patchgate.toml."
@@ -80,9 +126,9 @@ fn deny_error(protocol: Protocol, e: &GuardError) -> Outcome {
 
 fn on_error(call: &ToolCall, policy: &GuardPolicy, e: &GuardError) -> Outcome {
     if call.kind.is_write() || policy.on_error_read == OnError::Deny {
-        return deny_error(call.protocol, e);
+        return deny_error(Some(call.protocol), e);
     }
-    let mut allowed = outcome(call.protocol, None);
+    let mut allowed = outcome(Some(call.protocol), None);
     allowed.notes.push(format!("guard skipped (on_error_read = \"allow\"): {e}"));
     allowed
 }
@@ -104,12 +150,13 @@ struct Env {
 impl Env {
     fn load(call: &ToolCall, options: &Options) -> Result<Self, GuardError> {
         let start = options.repo.clone().or_else(|| call.roots.first().cloned());
-        let repo = crate::repo::discover(Some(start.as_deref().unwrap_or(&call.cwd))).ok();
+        let start = nearest_existing(start.as_deref().unwrap_or(&call.cwd));
+        let repo = crate::repo::discover(Some(&start)).ok();
         let workdir = repo.as_ref().and_then(git2::Repository::workdir).map(Path::to_path_buf);
         let roots = match (&options.repo, &workdir) {
             (Some(dir), _) => vec![dir.clone()],
             (None, _) if !call.roots.is_empty() => call.roots.clone(),
-            (None, dir) => vec![dir.clone().unwrap_or_else(|| call.cwd.clone())],
+            (None, dir) => vec![dir.clone().unwrap_or(start)],
         };
         let workspace = roots.iter().map(|r| canonical_root(r)).collect::<Result<Vec<_>, _>>()?;
         let policy = load_policy(&workspace[0])?;
@@ -250,7 +297,7 @@ fn missing_denial(arg: &PathArg, missing: &Missing, env: &Env) -> Denial {
     let as_absolute = Path::new(&arg.raw).is_absolute();
     let (listing, omitted) =
         check::listing(&missing.ancestor, env.policy.listing_limit).unwrap_or_default();
-    let suggestions: Vec<String> = suggestions(env, missing, arg.role == Role::Directory)
+    let suggestions: Vec<String> = suggestions(env, missing, wants_directory(arg))
         .iter()
         .map(|p| env.show(p, as_absolute))
         .collect();
@@ -268,6 +315,19 @@ fn missing_denial(arg: &PathArg, missing: &Missing, env: &Env) -> Denial {
     }
 }
 
+/// Whether a missing argument names a directory: a directory argument, or a file-or-directory
+/// argument whose last component has no extension.
+fn wants_directory(arg: &PathArg) -> bool {
+    match arg.role {
+        Role::Directory => true,
+        Role::Entry => {
+            let name = arg.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            !name.trim_start_matches('.').contains('.')
+        }
+        _ => false,
+    }
+}
+
 fn missing_message(
     arg: &PathArg,
     missing: &Missing,
@@ -275,7 +335,7 @@ fn missing_message(
     (listing, omitted): (&[String], usize),
     suggestions: &[String],
 ) -> String {
-    let kind = if arg.role == Role::Directory { "directory" } else { "file" };
+    let kind = if wants_directory(arg) { "directory" } else { "file" };
     let what = if missing.is_parent_gone { "the directory of " } else { "" };
     let mut text = format!("PATH_NOT_FOUND: {what}'{}' does not exist. ", arg.raw);
     let more = if omitted > 0 { format!(" (and {omitted} more)") } else { String::new() };
@@ -327,7 +387,7 @@ fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
         _ if decision.is_discovery || decision.denial.is_none() && decision.is_real => Event::Reset,
         _ => Event::Neutral,
     };
-    let mut result = outcome(call.protocol, decision.denial);
+    let mut result = outcome(Some(call.protocol), decision.denial);
     let is_hallucination = matches!(event, Event::Hallucination(_));
     result.hallucination_count = u32::from(is_hallucination);
     if let (Some(session), Some(dir)) = (&call.session, &env.state_dir) {
@@ -340,5 +400,8 @@ fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
     result.strategy_shift = is_hallucination && result.hallucination_count >= 2;
     result.instruction =
         result.strategy_shift.then(|| strategy_shift_instruction(result.hallucination_count));
+    if call.is_cline_sdk {
+        result.replacement = result.denial.as_ref().and_then(|d| replacement::input(call, d));
+    }
     result
 }

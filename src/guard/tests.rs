@@ -116,25 +116,26 @@ fn protocols_are_detected_from_their_payloads() {
     let detect = |v: serde_json::Value| Protocol::detect(&v);
     assert_eq!(
         detect(json!({"hook_event_name": "PreToolUse", "tool_name": "Read"})),
-        Protocol::ClaudeCode
+        Some(Protocol::ClaudeCode)
     );
     assert_eq!(
         detect(json!({"hook_event_name": "BeforeTool", "tool_name": "read_file"})),
-        Protocol::GeminiCli
+        Some(Protocol::GeminiCli)
     );
     assert_eq!(
         detect(json!({"hook_event_name": "PreToolUse", "turn_id": "t", "tool_name": "Bash"})),
-        Protocol::Codex
+        Some(Protocol::Codex)
     );
     assert_eq!(
         detect(json!({"hook_event_name": "beforeReadFile", "conversation_id": "c"})),
-        Protocol::Cursor
+        Some(Protocol::Cursor)
     );
     assert_eq!(
         detect(json!({"taskId": "t", "preToolUse": {"toolName": "read_file"}})),
-        Protocol::Cline
+        Some(Protocol::Cline)
     );
-    assert_eq!(detect(json!({"tool_name": "read_file"})), Protocol::Generic);
+    // patchgate's own format carries nothing an agent sends: it must be named.
+    assert_eq!(detect(json!({"tool_name": "read_file"})), None);
 }
 
 #[test]
@@ -161,7 +162,7 @@ fn every_protocol_normalises_to_one_tool_call() {
     let codex = parse(json!({"hook_event_name": "PreToolUse", "turn_id": "1", "cwd": "/r",
         "tool_name": "Bash", "tool_input": {"command": ["bash", "-lc", "cat x"]}}));
     assert_eq!(codex.command.as_deref(), Some("cat x"));
-    let edit_creates = parse(json!({"tool_name": "Edit",
+    let edit_creates = parse(json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
         "tool_input": {"file_path": "/r/new.rs", "old_string": "", "new_string": "x"}}));
     assert_eq!(edit_creates.paths[0].role, Role::Create);
 }

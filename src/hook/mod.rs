@@ -4,7 +4,7 @@
 //!   [`PathSet`]) and the [`Policy`] give the [`Violation`]s. Exclusions beat declarations; a
 //!   rename must have both of its paths allowed.
 //! * [`staged`] reads the changes of the index against `HEAD` (pre-commit, pre-applypatch)
-//!   through git2, never the worktree.
+//!   through git2, never the worktree; [`run_staged`] is the whole pre-commit run over them.
 //! * [`receive`] checks every commit a push brings (pre-receive) against the declaration in its
 //!   `Patchgate-Declared:` trailers.
 //! * [`install`] writes, chains, reports and removes the shims from the top-level `hooks/`.
@@ -17,9 +17,12 @@ mod index;
 pub mod install;
 pub mod managers;
 pub mod receive;
+mod run;
 pub mod staged;
 #[cfg(test)]
 mod tests;
+
+pub use run::{StagedRun, configured_hooks, run_staged};
 
 use crate::config::{Config, ConfigError, Limits};
 use crate::path::PathSet;
@@ -102,10 +105,10 @@ impl Policy {
     /// Compile a loaded `.patchgate.toml`.
     pub fn from_config(config: &Config, source: Option<String>) -> Result<Self, HookError> {
         let hook = config.section::<HookPolicy>("hook")?;
-        let excluded = PathSet::new(&config.excluded).map_err(|e| HookError::Policy {
+        let excluded = config.excluded_globs().cloned().map_err(|e| HookError::Policy {
             message: format!("'excluded' in {}: {e}", source.as_deref().unwrap_or("policy")),
         })?;
-        Ok(Self { excluded, hook, source, limits: config.limits()? })
+        Ok(Self { excluded, hook, source, limits: config.limits() })
     }
 
     /// No policy: nothing excluded, nothing required.

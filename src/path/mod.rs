@@ -23,7 +23,7 @@ pub use check::{check, check_bytes, find_encoded_pattern, is_git_dir_component};
 pub use glob::{GlobError, PathSet};
 pub use protected::protected;
 
-use crate::finding::codes;
+pub use crate::finding::PathErrorCode;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fmt::Write as _;
@@ -86,39 +86,6 @@ pub struct PathError {
     pub input: String,
     /// One lowercase line: what is wrong and what to do.
     pub message: String,
-}
-
-codes! {
-    /// Stable reasons a path is refused; [`PathErrorCode::as_str`] gives the wire name.
-    PathErrorCode {
-        /// The path is empty (or only `.` and `/`).
-        EmptyPath => "empty_path",
-        /// Starts with `/`, a drive letter (`C:`) or a UNC prefix.
-        AbsolutePath => "absolute_path",
-        /// Starts with `~` (a home directory the shell would expand).
-        HomeDir => "home_dir",
-        /// A `..` component.
-        PathTraversal => "path_traversal",
-        /// `.git` in any letter case, or one of git's HFS/NTFS aliases (`git~1`, `.git.`, ...).
-        GitDir => "git_dir",
-        /// A NUL byte.
-        NulByte => "nul_byte",
-        /// A control byte (newline, tab, escape, DEL, ...).
-        ControlByte => "control_byte",
-        /// A percent-encoded dot, separator or percent sign (`%2e`, `%2f`, `%5c`, `%252e`, `%c0%ae`).
-        PercentEncoded => "percent_encoded",
-        /// A backslash, which is a separator on Windows.
-        Backslash => "backslash",
-        /// Fullwidth or other look-alike dots and slashes (`U+FF0E`, `U+FF0F`, `U+2215`, ...).
-        LookalikeSeparator => "lookalike_separator",
-        /// Not valid UTF-8.
-        InvalidUtf8 => "invalid_utf8",
-        /// `$(` or a backtick: a shell would run the name as a command wherever it is pasted
-        /// unquoted into a script.
-        ShellSubstitution => "shell_substitution",
-        /// Longer than a file system can hold: a component over 255 bytes or a path over 4096.
-        TooLong => "too_long",
-    }
 }
 
 /// Render bytes for a message: printable ASCII and valid UTF-8 as is, everything else escaped the

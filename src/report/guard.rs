@@ -4,10 +4,11 @@
 //! recommends: never JSON together with exit 2). An allow says nothing the agent would read as
 //! an approval: `{}` for Claude Code, Codex and Gemini CLI (an explicit "allow" would skip the
 //! user's permission prompts), `{"permission": "allow"}` for Cursor, `{"cancel": false}` for
-//! Cline.
+//! Cline. A payload of no known protocol gets exit 2 and the reason on stderr, which every
+//! agent reads as "blocked".
 
 use super::Exit;
-use crate::guard::{Denial, DenyCode, Outcome, Protocol};
+use crate::guard::{Denial, DenyCode, Outcome, Protocol, Reply};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -15,8 +16,11 @@ use serde_json::{Value, json};
 /// What to print on stdout and how to exit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GuardAnswer {
-    /// One line of JSON.
+    /// One line of JSON, or nothing.
     pub stdout: String,
+    /// A reason for stderr (a payload no protocol was found for, which every agent reads as
+    /// "blocked" with exit 2).
+    pub stderr: Option<String>,
     /// The exit status.
     pub exit: Exit,
 }
@@ -24,19 +28,40 @@ pub struct GuardAnswer {
 /// Render `outcome` in its protocol.
 #[must_use]
 pub fn render(outcome: &Outcome) -> GuardAnswer {
-    let value = match outcome.protocol {
-        Protocol::Generic => generic(outcome),
-        Protocol::ClaudeCode => claude(outcome, false),
-        Protocol::Codex => claude(outcome, true),
-        Protocol::GeminiCli => gemini(outcome),
-        Protocol::Cursor => cursor(outcome),
-        Protocol::Cline => cline(outcome),
+    let Some(protocol) = outcome.protocol else {
+        let reason = outcome.denial.as_ref().map_or("", |d| d.message.as_str());
+        let stderr = Some(format!("patchgate: guard: {reason}"));
+        return GuardAnswer { stdout: String::new(), stderr, exit: Exit::InputRefused };
     };
-    let exit = match (outcome.protocol, outcome.is_allowed()) {
+    let value = match (&outcome.reply, protocol) {
+        (_, Protocol::Generic) => generic(outcome),
+        (Reply::PreTool, Protocol::ClaudeCode) => claude(outcome, false),
+        (Reply::PreTool, Protocol::Codex) => claude(outcome, true),
+        (Reply::PreTool, Protocol::GeminiCli) => gemini(outcome),
+        (Reply::PreTool, Protocol::Cursor) => cursor(outcome),
+        (Reply::PreTool, Protocol::Cline) => cline(outcome),
+        (Reply::PostTool(event), _) => after(protocol, event, outcome.instruction.as_deref()),
+        (Reply::Quiet, _) => after(protocol, "", None),
+    };
+    let exit = match (protocol, outcome.is_allowed()) {
         (Protocol::Generic, false) => Exit::InputRefused,
         _ => Exit::Accepted,
     };
-    GuardAnswer { stdout: super::to_json_line(&value), exit }
+    GuardAnswer { stdout: super::to_json_line(&value), stderr: None, exit }
+}
+
+/// The answer to an event after a call (or one the guard only notes): nothing, or the
+/// strategy shift as context the agent hands the model.
+fn after(protocol: Protocol, event: &str, instruction: Option<&str>) -> Value {
+    match (protocol, instruction) {
+        (Protocol::Cline, Some(text)) => json!({"cancel": false, "contextModification": text}),
+        (Protocol::Cline, None) => json!({"cancel": false}),
+        (Protocol::Cursor, _) => json!({"permission": "allow"}),
+        (_, Some(text)) => {
+            json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
+        }
+        (_, None) => json!({}),
+    }
 }
 
 /// The generic protocol's answer, patchgate's own shape (`schemas/guard-answer.schema.json`).
@@ -124,8 +149,9 @@ fn reason_with_instruction(denial: &Denial, outcome: &Outcome) -> String {
     }
 }
 
-/// Claude Code (and Codex, whose `additionalContext` on a deny is not documented as reaching
-/// the model, so the instruction also rides in the reason).
+/// Claude Code, and Codex. Claude Code hands `additionalContext` to the model as its own
+/// reminder beside the reason; Codex would show it as a second message, so there the
+/// instruction rides in the reason only (the model reads it once).
 fn claude(outcome: &Outcome, is_codex: bool) -> Value {
     let Some(denial) = &outcome.denial else { return json!({}) };
     let reason =
@@ -135,7 +161,7 @@ fn claude(outcome: &Outcome, is_codex: bool) -> Value {
         "permissionDecision": "deny",
         "permissionDecisionReason": reason,
     });
-    if let Some(instruction) = &outcome.instruction {
+    if let (Some(instruction), false) = (&outcome.instruction, is_codex) {
         specific["additionalContext"] = json!(instruction);
     }
     json!({ "hookSpecificOutput": specific })
@@ -163,8 +189,17 @@ fn cursor(outcome: &Outcome) -> Value {
     })
 }
 
+/// Cline. Its SDK (3.x) ends the whole run on `cancel`, so a denied call with a harmless
+/// replacement is rewritten instead and the reason is the hook's context; `cancel` is kept for
+/// calls on the gate itself and for the older hooks, where it refuses one call.
 fn cline(outcome: &Outcome) -> Value {
     let Some(denial) = &outcome.denial else { return json!({"cancel": false}) };
+    if let Some(replacement) = &outcome.replacement {
+        return json!({
+            "overrideInput": replacement,
+            "contextModification": reason_with_instruction(denial, outcome),
+        });
+    }
     let mut answer = json!({"cancel": true, "errorMessage": denial.message});
     if let Some(instruction) = &outcome.instruction {
         answer["contextModification"] = json!(instruction);

@@ -3,6 +3,7 @@
 
 mod contract;
 pub mod declare;
+pub mod diagnostic;
 pub mod guard;
 pub mod hook;
 pub mod hook_install;
@@ -15,6 +16,7 @@ pub use contract::{
     INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use review::recording_line;
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 

@@ -5,12 +5,12 @@ mod show;
 #[cfg(test)]
 mod tests;
 
-pub use show::{Annotation, Palette, Severity, ShowView, annotate, show_text};
+pub use super::diagnostic::{Annotation, Palette, Severity, sanitize};
+pub use show::{ShowView, annotate, show_text};
 
-use crate::review::{Entry, format_age, format_time};
-use crate::rule::RuleId;
+use crate::review::{Entry, Recording, format_age, format_time};
+use crate::rule::{Code, RuleId};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::SystemTime;
@@ -139,33 +139,6 @@ fn truncate(text: &str, max: usize) -> String {
     cut
 }
 
-/// Agent-written text made safe for a terminal: control characters (an escape sequence in a
-/// patch could rewrite the screen) shown in caret notation (`^[`), C1 controls as `\u{9b}`.
-/// Tabs stay.
-#[must_use]
-pub fn sanitize(text: &str) -> Cow<'_, str> {
-    let is_unsafe = |c: char| c.is_control() && c != '\t';
-    if !text.chars().any(is_unsafe) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\t' => out.push(c),
-            '\u{7f}' => out.push_str("^?"),
-            c if u32::from(c) < 0x20 => {
-                out.push('^');
-                out.push(char::from_u32(u32::from(c) + 0x40).expect("0x40..0x60 is ASCII"));
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
 /// The JSON of `review apply`, `review drop` and `review export`: what was done.
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionOutcome {
@@ -198,7 +171,7 @@ pub struct RemainingViolation {
     /// The rule.
     pub rule: RuleId,
     /// The finer code.
-    pub code: String,
+    pub code: Code,
     /// The message, without the rule prefix.
     pub message: String,
     /// Whether `--override` named its rule.
@@ -241,4 +214,17 @@ pub fn apply_text(outcome: &ActionOutcome) -> String {
             writeln!(out, "to apply it anyway: patchgate review apply {id} {}", flags.join(" "));
     }
     out
+}
+
+/// The stderr line `validate` gives about keeping a rejection: a failure to record is always a
+/// warning; the id (or why nothing was kept) is a note only for text output, so JSON callers
+/// see the verdict alone.
+#[must_use]
+pub fn recording_line(recording: &Recording, is_text: bool) -> Option<String> {
+    let note = recording.note()?;
+    match recording {
+        Recording::Failed(_) => Some(format!("patchgate: warning: {}", note.message)),
+        _ if is_text => Some(format!("patchgate: note: {}", note.message)),
+        _ => None,
+    }
 }

@@ -26,6 +26,7 @@
 //! assert_eq!(prune_selection(&times, &policy, now), vec![1, 2]);
 //! ```
 
+mod apply;
 mod decide;
 mod entry;
 mod id;
@@ -34,6 +35,7 @@ mod record;
 mod store;
 mod time;
 
+pub use apply::{OverrideError, OverrideOutcome, apply_override};
 pub use decide::{OverrideDecision, decide_override};
 pub use entry::{Entry, NewEntry, Override, STORE_FORMAT};
 pub use id::{MIN_PREFIX, SHORT_ID, short_ids};

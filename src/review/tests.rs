@@ -12,9 +12,13 @@ fn days(n: u64) -> u64 {
 }
 
 fn report() -> Report {
-    let v = Violation::new(RuleId::Undeclared, "file_not_declared", "patch modifies b.txt")
-        .in_file("b.txt")
-        .at(Some(1), Some(6));
+    let v = Violation::new(
+        RuleId::Undeclared,
+        crate::finding::Code::from_name("file_not_declared"),
+        "patch modifies b.txt",
+    )
+    .in_file("b.txt")
+    .at(Some(1), Some(6));
     Report::from_violations(vec![v], Vec::new(), "ok")
 }
 
@@ -312,8 +316,16 @@ fn a_bad_review_policy_fails_the_recording_not_the_caller() {
 
 #[test]
 fn overrides_must_name_every_remaining_rule() {
-    let scope = Violation::new(RuleId::Scope, "outside_allowed_files", "x");
-    let undeclared = Violation::new(RuleId::Undeclared, "file_not_declared", "y");
+    let scope = Violation::new(
+        RuleId::Scope,
+        crate::finding::Code::from_name("outside_allowed_files"),
+        "x",
+    );
+    let undeclared = Violation::new(
+        RuleId::Undeclared,
+        crate::finding::Code::from_name("file_not_declared"),
+        "y",
+    );
     let report = Report::from_violations(vec![scope, undeclared], Vec::new(), "ok");
     let partial = decide_override(&report, &[RuleId::Scope]);
     assert!(!partial.is_allowed());

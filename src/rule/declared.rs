@@ -5,6 +5,7 @@
 
 use super::input::short_list;
 use super::{Input, RuleId, Violation};
+use crate::finding::CheckCode;
 use crate::path::RepoPath;
 use std::collections::HashSet;
 
@@ -15,7 +16,10 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
 fn on_success(input: &Input<'_>) -> Vec<Violation> {
     let mut out = Vec::new();
     if !input.has_patch() {
-        out.push(violation("missing_patch", "success is true but the patch is missing or empty"));
+        out.push(violation(
+            CheckCode::MissingPatch,
+            "success is true but the patch is missing or empty",
+        ));
     }
     // In the order given, so messages list entries as the executor wrote them.
     let written: Vec<RepoPath> = input
@@ -28,7 +32,7 @@ fn on_success(input: &Input<'_>) -> Vec<Violation> {
         .collect();
     if input.result.files_written.as_deref().unwrap_or_default().is_empty() {
         out.push(violation(
-            "empty_files_written",
+            CheckCode::EmptyFilesWritten,
             "success is true but filesWritten is missing or empty",
         ));
     }
@@ -49,7 +53,7 @@ fn not_in_patch(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
         .filter(|w| !in_patch.contains(w))
         .map(|w| {
             violation(
-                "file_not_in_patch",
+                CheckCode::FileNotInPatch,
                 &format!("filesWritten lists {w}, but no file header in the patch names it"),
             )
             .in_file(w.as_str())
@@ -60,7 +64,7 @@ fn not_in_patch(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
 fn touched(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
     if input.result.files_touched.is_none() {
         return vec![violation(
-            "files_touched_missing",
+            CheckCode::FilesTouchedMissing,
             "success is true but filesTouched is missing; list every file read or written",
         )];
     }
@@ -70,7 +74,7 @@ fn touched(input: &Input<'_>, written: &[RepoPath]) -> Vec<Violation> {
     let Some(first) = missing.first() else { return Vec::new() };
     vec![
         violation(
-            "files_touched_not_superset",
+            CheckCode::FilesTouchedNotSuperset,
             &format!("filesTouched lacks {} listed in filesWritten", short_list(&missing)),
         )
         .in_file(*first),
@@ -81,26 +85,26 @@ fn on_failure(input: &Input<'_>) -> Vec<Violation> {
     let mut out = Vec::new();
     if input.has_patch() {
         out.push(violation(
-            "failure_with_patch",
+            CheckCode::FailureWithPatch,
             "success is false but the result carries a patch; drop it or report success",
         ));
     }
     let written = input.result.files_written.as_deref().unwrap_or_default();
     if !written.is_empty() {
         out.push(violation(
-            "failure_with_files_written",
+            CheckCode::FailureWithFilesWritten,
             &format!("success is false but filesWritten lists {}", short_list(written)),
         ));
     }
     if input.result.summary.as_deref().is_none_or(|s| s.trim().is_empty()) {
         out.push(violation(
-            "failure_without_summary",
+            CheckCode::FailureWithoutSummary,
             "success is false but there is no summary saying why",
         ));
     }
     out
 }
 
-fn violation(code: &str, message: &str) -> Violation {
+fn violation(code: CheckCode, message: &str) -> Violation {
     Violation::new(RuleId::Declared, code, message)
 }

@@ -128,8 +128,10 @@ fn checked_list(list: Option<&[String]>) -> HashSet<RepoPath> {
 /// `allowedFiles`, and `applyFiles`.
 #[derive(Debug, Clone)]
 pub struct Scope {
-    /// `excludedPaths` plus `.patchgate.toml`'s `excluded`.
+    /// `excludedPaths`.
     pub excluded: PathSet,
+    /// `.patchgate.toml`'s `excluded`, as the policy compiled it.
+    pub repo_excluded: PathSet,
     /// `allowedFiles`; `None` allows every path not excluded.
     pub allowed: Option<PathSet>,
     /// `applyFiles` (matched as globs too, so a directory name covers its files).
@@ -139,16 +141,21 @@ pub struct Scope {
 }
 
 impl Scope {
-    /// Compile the step's globs and the repository's `excluded` list.
-    pub fn new(step: &Step, repo_excluded: &[String]) -> Result<Self, GlobError> {
-        let mut excluded: Vec<&str> = step.excluded_paths.iter().map(String::as_str).collect();
-        excluded.extend(repo_excluded.iter().map(String::as_str));
+    /// Compile the step's globs, beside the repository's compiled `excluded` list.
+    pub fn new(step: &Step, repo_excluded: &PathSet) -> Result<Self, GlobError> {
         Ok(Self {
-            excluded: PathSet::new(&excluded)?,
+            excluded: PathSet::new(&step.excluded_paths)?,
+            repo_excluded: repo_excluded.clone(),
             allowed: step.allowed_files.as_deref().map(PathSet::new).transpose()?,
             apply_files: step.apply_files.as_deref().map(PathSet::new).transpose()?,
             allowed_names: step.allowed_files.clone().unwrap_or_default(),
         })
+    }
+
+    /// The first pattern (the step's, then the repository's) that excludes `path`.
+    #[must_use]
+    pub fn excluded_by(&self, path: &str) -> Option<&str> {
+        self.excluded.matching_pattern(path).or_else(|| self.repo_excluded.matching_pattern(path))
     }
 
     /// Whether `allowedFiles` names `path` itself (not through a glob or a directory).

@@ -5,6 +5,7 @@
 
 use super::input::{file_name, is_structural};
 use super::{Input, RuleId, RulePolicy, Violation};
+use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Parsed};
 
 const REGULAR: u32 = 0o100_644;
@@ -17,7 +18,7 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     for entry in input.paths() {
         if let Err(e) = &entry.checked {
             out.push(
-                Violation::new(RuleId::Malformed, e.code.as_str(), format!("file header: {e}"))
+                Violation::new(RuleId::Malformed, e.code, format!("file header: {e}"))
                     .in_file(entry.display())
                     .at(None, Some(entry.file.span.line)),
             );
@@ -40,7 +41,7 @@ fn defects(parsed: &Parsed<'_>, has_base: bool) -> Vec<Violation> {
             let Some(file) = entry_at(parsed, line) else {
                 return Violation::new(
                     RuleId::Malformed,
-                    d.code.as_str(),
+                    d.code,
                     format!("patch line {line}: {}", d.message),
                 )
                 .at(None, Some(line));
@@ -50,7 +51,7 @@ fn defects(parsed: &Parsed<'_>, has_base: bool) -> Vec<Violation> {
             let at = hunk.map(|h| format!(" hunk {h}")).unwrap_or_default();
             Violation::new(
                 RuleId::Malformed,
-                d.code.as_str(),
+                d.code,
                 format!("{name}{at} (patch line {line}): {}", d.message),
             )
             .in_file(name)
@@ -72,7 +73,7 @@ fn binary(file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
     Some(
         Violation::new(
             RuleId::Malformed,
-            "binary_patch",
+            CheckCode::BinaryPatch,
             format!("{name} is a binary change, which patchgate cannot check; send text changes"),
         )
         .in_file(name)
@@ -87,9 +88,9 @@ fn modes(file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
         .find(|&m| !(m == REGULAR || m == EXECUTABLE || (m == SYMLINK && policy.allow_symlinks)))?;
     let name = file_name(file);
     let (code, why) = match mode {
-        SYMLINK => ("symlink", "a symbolic link; symlinks are refused by policy"),
-        0o160_000 => ("gitlink", "a submodule (gitlink); submodules are never patched"),
-        _ => ("unsupported_mode", "not a regular file (100644) or executable (100755)"),
+        SYMLINK => (CheckCode::Symlink, "a symbolic link; symlinks are refused by policy"),
+        0o160_000 => (CheckCode::Gitlink, "a submodule (gitlink); submodules are never patched"),
+        _ => (CheckCode::UnsupportedMode, "not a regular file (100644) or executable (100755)"),
     };
     Some(
         Violation::new(RuleId::Malformed, code, format!("{name} has mode {mode:06o}, {why}"))

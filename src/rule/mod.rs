@@ -8,6 +8,7 @@
 //!
 //! ```
 //! use patchgate::patch::{parse, ParseOptions};
+//! use patchgate::path::PathSet;
 //! use patchgate::rule::{self, Input, RuleId, RulePolicy, Scope};
 //! use patchgate::step::Step;
 //!
@@ -16,7 +17,7 @@
 //!   "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "s"}"#;
 //! let result = rule::schema::check(raw).expect("fits the schema");
 //! let step = Step { description: "Change old to new in a.txt".into(), ..Step::default() };
-//! let scope = Scope::new(&step, &[]).expect("valid globs");
+//! let scope = Scope::new(&step, &PathSet::empty()).expect("valid globs");
 //! let text = result.patch.clone().unwrap_or_default();
 //! let parsed = parse(text.as_bytes(), &ParseOptions::default());
 //! let input = Input::new(&step, &result, Some(&parsed), None, &scope);
@@ -48,7 +49,7 @@ pub use input::{Input, PatchPath, Scope, patch_paths};
 pub use intent::Base;
 pub use policy::{RulePolicy, Strictness};
 
-pub use crate::finding::{Note, Report, RuleId, Verdict, Violation};
+pub use crate::finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};
 
 /// What the rules found: violations reject; notes are findings too weak to reject under the
 /// policy (see [`Strictness`]), reported for the reviewer and the agent.

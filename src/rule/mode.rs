@@ -2,6 +2,7 @@
 //! and a `fix_regression` patch is not large and speculative.
 
 use super::{Input, RuleId, RulePolicy, Violation};
+use crate::finding::CheckCode;
 use crate::step::Mode;
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
@@ -9,7 +10,7 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
         let found = crate::path::display_bytes(input.result.mode.as_bytes());
         return vec![Violation::new(
             RuleId::Mode,
-            "invalid_mode",
+            CheckCode::InvalidMode,
             format!("mode '{found}' is neither 'apply' nor 'fix_regression'"),
         )];
     };
@@ -17,7 +18,7 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     if let Some(intended) = input.step.mode.filter(|m| *m != mode) {
         out.push(Violation::new(
             RuleId::Mode,
-            "mode_mismatch",
+            CheckCode::ModeMismatch,
             format!(
                 "result mode is '{}' but the step asks for '{}'",
                 mode.as_str(),
@@ -50,7 +51,7 @@ fn speculative(input: &Input<'_>, policy: &RulePolicy) -> Option<Violation> {
     };
     Some(Violation::new(
         RuleId::Mode,
-        "speculative_fix",
+        CheckCode::SpeculativeFix,
         format!("fix_regression patch {why}; keep the fix to the regression"),
     ))
 }

@@ -11,6 +11,7 @@
 use super::input::{file_name, short_list};
 use super::superficial::{Change, Decider, classify};
 use super::{Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
+use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
 use regex::Regex;
@@ -82,7 +83,7 @@ impl Finding {
             _ => "a weak signal, not rejected at not_implemented = \"balanced\"",
         };
         Note {
-            code: self.violation.code.clone(),
+            code: self.violation.code.to_string(),
             message: format!("{} ({why})", self.violation.reason()),
             patch_line: self.violation.patch_line,
         }
@@ -144,7 +145,7 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
     let first = named.first()?.clone();
     let violation = Violation::new(
         RuleId::NotImplemented,
-        "named_file_untouched",
+        CheckCode::NamedFileUntouched,
         format!(
             "the step names {}, but the patch changes only {}",
             short_list(&named),
@@ -186,7 +187,8 @@ fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
                 return None;
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
-            let violation = Violation::new(RuleId::NotImplemented, "rename_missing", message);
+            let violation =
+                Violation::new(RuleId::NotImplemented, CheckCode::RenameMissing, message);
             let is_strong = r.is_code || is_removed || holds(&context, &r.from);
             Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
         })
@@ -199,10 +201,10 @@ fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Optio
     let (worst, _) = *judged.iter().max_by_key(|(change, _)| *change)?;
     let (code, what) = match worst {
         Change::Whitespace if !ASKS_FORMATTING.is_match(description) => {
-            ("whitespace_only", "changes only whitespace")
+            (CheckCode::WhitespaceOnly, "changes only whitespace")
         }
         Change::Comment if !ASKS_COMMENTS.is_match(description) => {
-            ("comment_only", "changes only comments")
+            (CheckCode::CommentOnly, "changes only comments")
         }
         _ => return None,
     };
@@ -256,7 +258,7 @@ fn placeholders(patch: &Patch<'_>) -> Vec<Violation> {
                 out.push(
                     Violation::new(
                         RuleId::NotImplemented,
-                        "placeholder_added",
+                        CheckCode::PlaceholderAdded,
                         format!(
                             "{name} hunk {} (patch line {line}) adds the placeholder '{text}'; implement it",
                             i + 1,

@@ -8,6 +8,7 @@
 
 use super::input::file_name;
 use super::{Input, RuleId, RulePolicy, Violation, noop, patch_paths, weakened};
+use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
 use crate::path::{self, RepoPath};
 use crate::step::Mode;
@@ -105,7 +106,7 @@ fn added_lines_removed(
          adding {added}; fix the regression instead of undoing the step"
     );
     Some(
-        Violation::new(RuleId::Reversal, "added_lines_removed", message)
+        Violation::new(RuleId::Reversal, CheckCode::AddedLinesRemoved, message)
             .in_file(name)
             .at(None, Some(file.span.line)),
     )
@@ -132,7 +133,7 @@ fn reversed_hunks(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
                     f,
                     i,
                     hunk,
-                    "hunk_reversed",
+                    CheckCode::HunkReversed,
                     "is the exact inverse of an apply-run hunk; it undoes the step",
                 ));
             }
@@ -145,7 +146,7 @@ fn hunk_violation(
     file: &FilePatch<'_>,
     index: usize,
     hunk: &Hunk<'_>,
-    code: &str,
+    code: CheckCode,
     why: &str,
 ) -> Violation {
     let name = file_name(file);
@@ -172,7 +173,7 @@ fn unrelated_modules(input: &Input<'_>, apply: &Patch<'_>) -> Vec<Violation> {
         out.push(
             Violation::new(
                 RuleId::Reversal,
-                "unrelated_modules",
+                CheckCode::UnrelatedModules,
                 format!("fix changes {p}, which the apply run did not touch; stay in its files"),
             )
             .in_file(p.as_str())
@@ -208,7 +209,7 @@ fn noop_bodies(file: &FilePatch<'_>, apply: Option<&Patch<'_>>) -> Vec<Violation
                 file,
                 i,
                 hunk,
-                "body_replaced_by_noop",
+                CheckCode::BodyReplacedByNoop,
                 "replaces code with a no-op; fix the behaviour instead of removing it",
             ));
             continue;
@@ -225,7 +226,7 @@ fn noop_bodies(file: &FilePatch<'_>, apply: Option<&Patch<'_>>) -> Vec<Violation
                 "replaces computed code with the constant '{constant}'; fix the computation \
                  instead of hard-coding its result"
             );
-            out.push(hunk_violation(file, i, hunk, "body_replaced_by_constant", &why));
+            out.push(hunk_violation(file, i, hunk, CheckCode::BodyReplacedByConstant, &why));
         }
     }
     out

@@ -3,6 +3,8 @@
 //! the message names the exact field and what it holds instead of serde's first complaint.
 
 use super::{RuleId, Violation};
+use crate::finding::CheckCode;
+use crate::json::Decoded;
 use crate::step::ExecutorResult;
 use serde_json::{Map, Value};
 
@@ -28,15 +30,20 @@ enum Kind {
 
 /// Decode the raw result, or say every way it does not fit the schema.
 pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
-    if let Some(key) = crate::json::duplicate_key(raw) {
+    check_decoded(crate::json::decode(raw))
+}
+
+/// [`check`] over a result already read once by [`crate::json::decode`].
+pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, Vec<Violation>> {
+    if let Some(key) = decoded.duplicate {
         return Err(vec![violation(
-            "duplicate_key",
+            CheckCode::DuplicateKey,
             format!("result names '{key}' twice; send each field once"),
         )]);
     }
-    let value: Value = serde_json::from_slice(raw).map_err(|e| {
+    let value = decoded.value.map_err(|e| {
         vec![violation(
-            "not_json",
+            CheckCode::NotJson,
             format!(
                 "result is not JSON ({e}); answer with one JSON object per execute-step.schema.json"
             ),
@@ -45,7 +52,7 @@ pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
     let Value::Object(object) = &value else {
         let found = json_type(&value);
         return Err(vec![violation(
-            "not_an_object",
+            CheckCode::NotAnObject,
             format!("result is a JSON {found}, not an object with 'mode' and 'success'"),
         )]);
     };
@@ -54,55 +61,23 @@ pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
         return Err(violations);
     }
     serde_json::from_value(value).map_err(|e| {
-        vec![violation("invalid_shape", format!("result does not fit the schema: {e}"))]
+        vec![violation(CheckCode::InvalidShape, format!("result does not fit the schema: {e}"))]
     })
 }
 
-/// Field names the schema does not know, for a note (extra fields are tolerated).
+/// Field names the schema does not know, in first-seen order, for a note (extra fields are
+/// tolerated).
 #[must_use]
-pub fn unknown_fields(raw: &[u8]) -> Vec<String> {
-    // Only the names: the values (a patch can be megabytes) are checked for syntax, not copied.
-    let Ok(Names(names)) = serde_json::from_slice::<Names>(raw) else {
-        return Vec::new();
-    };
-    names.into_iter().filter(|k| !FIELDS.iter().any(|(name, _)| name == k)).collect()
-}
-
-/// A JSON object's member names in first-seen order (as `serde_json::Map` keeps them), values
-/// skipped.
-struct Names(Vec<String>);
-
-impl<'de> serde::Deserialize<'de> for Names {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Names;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Names, A::Error> {
-                let mut names: Vec<String> = Vec::new();
-                while let Some(name) = map.next_key::<String>()? {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-                Ok(Names(names))
-            }
-        }
-        deserializer.deserialize_map(Visit)
-    }
+pub fn unknown_fields(decoded: &Decoded) -> Vec<String> {
+    let Ok(Value::Object(object)) = &decoded.value else { return Vec::new() };
+    object.keys().filter(|k| !FIELDS.iter().any(|(name, _)| name == k)).cloned().collect()
 }
 
 fn check_object(object: &Map<String, Value>) -> Vec<Violation> {
     let mut out: Vec<Violation> = REQUIRED
         .iter()
         .filter(|name| object.get(**name).is_none_or(Value::is_null))
-        .map(|name| violation("missing_field", format!("result has no '{name}'")))
+        .map(|name| violation(CheckCode::MissingField, format!("result has no '{name}'")))
         .collect();
     for (name, kind) in FIELDS {
         match object.get(*name) {
@@ -115,7 +90,7 @@ fn check_object(object: &Map<String, Value>) -> Vec<Violation> {
 
 fn check_field(name: &str, kind: Kind, value: &Value) -> Option<Violation> {
     let wrong = |expected: &str, found: String| {
-        Some(violation("wrong_type", format!("'{name}' is {found}, expected {expected}")))
+        Some(violation(CheckCode::WrongType, format!("'{name}' is {found}, expected {expected}")))
     };
     match (kind, value) {
         (Kind::String, Value::String(_))
@@ -131,7 +106,7 @@ fn check_items(name: &str, value: &Value) -> Option<Violation> {
     let Value::Array(items) = value else { return None };
     let (index, item) = items.iter().enumerate().find(|(_, item)| !item.is_string())?;
     Some(violation(
-        "wrong_type",
+        CheckCode::WrongType,
         format!("'{name}[{index}]' is {}, expected a string path", describe(item)),
     ))
 }
@@ -162,7 +137,7 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-fn violation(code: &str, message: String) -> Violation {
+fn violation(code: CheckCode, message: String) -> Violation {
     Violation::new(RuleId::Schema, code, message)
 }
 
@@ -170,10 +145,11 @@ fn violation(code: &str, message: String) -> Violation {
 mod tests {
     #[test]
     fn unknown_fields_are_listed_once_in_input_order() {
+        let names = |raw: &[u8]| super::unknown_fields(&crate::json::decode(raw));
         let raw = br#"{"zeta": {"a": [1, "x"]}, "mode": "apply", "alpha": "\u00e9", "zeta": 2}"#;
-        assert_eq!(super::unknown_fields(raw), ["zeta", "alpha"]);
-        assert!(super::unknown_fields(b"[1, 2]").is_empty());
-        assert!(super::unknown_fields(br#"{"a": "\x"}"#).is_empty());
-        assert!(super::unknown_fields(br#"{"a": 1} trailing"#).is_empty());
+        assert_eq!(names(raw), ["zeta", "alpha"]);
+        assert!(names(b"[1, 2]").is_empty());
+        assert!(names(br#"{"a": "\x"}"#).is_empty());
+        assert!(names(br#"{"a": 1} trailing"#).is_empty());
     }
 }

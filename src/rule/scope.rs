@@ -4,6 +4,7 @@
 //! path-safety checks (patch paths that fail are `malformed`).
 
 use super::{Input, RuleId, Violation};
+use crate::finding::CheckCode;
 use crate::path::{self, RepoPath};
 use crate::step::Mode;
 use std::collections::HashSet;
@@ -41,7 +42,7 @@ fn list_entries(
     for (index, raw) in list.unwrap_or_default().iter().enumerate() {
         match path::check(raw) {
             Err(e) => out.push(
-                Violation::new(RuleId::Scope, e.code.as_str(), format!("{field}[{index}]: {e}"))
+                Violation::new(RuleId::Scope, e.code, format!("{field}[{index}]: {e}"))
                     .in_file(e.input.clone()),
             ),
             Ok(p) if field == "filesWritten" && !seen.contains(&p) => {
@@ -59,17 +60,17 @@ fn list_entries(
 fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violation> {
     let scope = input.scope;
     let p = path.as_str();
-    if let Some(pattern) = scope.excluded.matching_pattern(p) {
+    if let Some(pattern) = scope.excluded_by(p) {
         return Some(Violation::new(
             RuleId::Scope,
-            "excluded_path",
+            CheckCode::ExcludedPath,
             format!("{subject}, which is excluded by '{pattern}'"),
         ));
     }
     if scope.allowed.as_ref().is_some_and(|allowed| !allowed.is_match(p)) {
         return Some(Violation::new(
             RuleId::Scope,
-            "outside_allowed_files",
+            CheckCode::OutsideAllowedFiles,
             format!("{subject}, which is outside allowedFiles"),
         ));
     }
@@ -78,7 +79,7 @@ fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violat
     {
         return Some(Violation::new(
             RuleId::Scope,
-            "protected_path",
+            CheckCode::ProtectedPath,
             format!(
                 "{subject}, which configures the gate itself ({entry}); only a step whose \
                  allowedFiles names {p} may change it"
@@ -89,7 +90,7 @@ fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violat
     if is_fix && scope.apply_files.as_ref().is_some_and(|files| !files.is_match(p)) {
         return Some(Violation::new(
             RuleId::Scope,
-            "not_in_apply_files",
+            CheckCode::NotInApplyFiles,
             format!("{subject}, which the apply run did not change (not in applyFiles)"),
         ));
     }

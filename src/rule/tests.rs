@@ -5,6 +5,7 @@ use crate::patch::{
     Binary, BinaryKind, Defect, DefectCode, FilePatch, Hunk, Line, LineKind, Operation, Parsed,
     Patch, Span,
 };
+use crate::path::PathSet;
 use crate::step::{ExecutorResult, Mode, Step};
 
 /// A hunk starting at patch line `at` (its `@@` line); body lines follow it.
@@ -81,9 +82,9 @@ fn run_with(
     apply: Option<&Patch<'_>>,
     policy: &RulePolicy,
 ) -> Vec<(RuleId, String)> {
-    let scope = Scope::new(step, &["secrets/**".to_owned()]).unwrap();
+    let scope = Scope::new(step, &PathSet::new(&["secrets/**"]).unwrap()).unwrap();
     let input = Input::new(step, result, patch, apply, &scope);
-    evaluate(&input, policy).violations.into_iter().map(|v| (v.rule, v.code)).collect()
+    evaluate(&input, policy).violations.into_iter().map(|v| (v.rule, v.code.to_string())).collect()
 }
 
 /// A base tree holding exactly `files`.
@@ -113,12 +114,12 @@ fn run_on(
 ) -> Vec<(RuleId, String)> {
     let base = Paths(files.iter().map(|f| (*f).to_owned()).collect());
     let step = step(description);
-    let scope = Scope::new(&step, &[]).unwrap();
+    let scope = Scope::new(&step, &PathSet::empty()).unwrap();
     let input = Input::new(&step, result, Some(patch), None, &scope).with_base(&base);
     evaluate(&input, &RulePolicy::default())
         .violations
         .into_iter()
-        .map(|v| (v.rule, v.code))
+        .map(|v| (v.rule, v.code.to_string()))
         .collect()
 }
 
@@ -411,7 +412,10 @@ fn schema_names_fields_and_types() {
     let ok =
         schema::check(br#"{"mode": "x", "success": false, "patch": null, "extra": 1}"#).unwrap();
     assert_eq!(ok.mode, "x");
-    assert_eq!(schema::unknown_fields(br#"{"mode": "x", "extra": 1}"#), ["extra"]);
+    assert_eq!(
+        schema::unknown_fields(&crate::json::decode(br#"{"mode": "x", "extra": 1}"#)),
+        ["extra"]
+    );
 }
 
 #[test]
@@ -581,7 +585,7 @@ fn not_implemented_levels_decide_what_rejects_and_what_is_noted() {
     let comment = parsed(vec![file("a.sh", 1, vec![hunk(4, &["+# explain the loop"])])]);
     let r = result("apply", &["a.sh"]);
     let s = step("Retry the download");
-    let scope = Scope::new(&s, &[]).unwrap();
+    let scope = Scope::new(&s, &PathSet::empty()).unwrap();
     let input = Input::new(&s, &r, Some(&comment), None, &scope);
     let at =
         |level| evaluate(&input, &RulePolicy { not_implemented: level, ..RulePolicy::default() });

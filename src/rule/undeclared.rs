@@ -2,6 +2,7 @@
 //! `filesWritten`; a patch may not hide extra files.
 
 use super::{Input, RuleId, Violation};
+use crate::finding::CheckCode;
 use crate::path::RepoPath;
 use std::collections::HashSet;
 
@@ -20,7 +21,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
         out.push(
             Violation::new(
                 RuleId::Undeclared,
-                "undeclared_file",
+                CheckCode::UndeclaredFile,
                 format!("patch {}, which is not in filesWritten", entry.action()),
             )
             .in_file(named.as_str())

@@ -4,6 +4,7 @@
 
 use super::input::file_name;
 use super::{Input, RuleId, Violation, testfile};
+use crate::finding::CheckCode;
 use crate::patch::{FilePatch, LineKind, Operation, Patch};
 use regex::Regex;
 use std::collections::HashMap;
@@ -63,7 +64,7 @@ pub(super) fn check(input: &Input<'_>, fix: &Patch<'_>) -> Vec<Violation> {
         let name = file_name(file);
         if file.operation == Operation::Delete && testfile::is_test_path(&name) {
             let why = format!("fix deletes the test file {name}; make its tests pass instead");
-            out.push(violation("test_deleted", why, file, None));
+            out.push(violation(CheckCode::TestDeleted, why, file, None));
             continue;
         }
         out.extend(deleted_tests(file, &name));
@@ -75,7 +76,12 @@ pub(super) fn check(input: &Input<'_>, fix: &Patch<'_>) -> Vec<Violation> {
     out
 }
 
-fn violation(code: &str, message: String, file: &FilePatch<'_>, line: Option<usize>) -> Violation {
+fn violation(
+    code: CheckCode,
+    message: String,
+    file: &FilePatch<'_>,
+    line: Option<usize>,
+) -> Violation {
     Violation::new(RuleId::Reversal, code, message)
         .in_file(file_name(file))
         .at(None, Some(line.unwrap_or(file.span.line)))
@@ -126,7 +132,7 @@ fn deleted_tests(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
     let why = format!(
         "fix deletes the test '{first}' from {name}; make the test pass instead of removing it"
     );
-    Some(violation("test_deleted", why, file, Some(*line)))
+    Some(violation(CheckCode::TestDeleted, why, file, Some(*line)))
 }
 
 /// A JavaScript test line without its skip marker: `it.skip(` and `xit(` read `it(`.
@@ -146,7 +152,7 @@ fn skipped_tests(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
     let why = format!(
         "fix marks a test in {name} skipped ('{first}'); make the test pass instead of skipping it"
     );
-    Some(violation("test_skipped", why, file, Some(*line)))
+    Some(violation(CheckCode::TestSkipped, why, file, Some(*line)))
 }
 
 fn removed_assertions(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
@@ -163,5 +169,5 @@ fn removed_assertions(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
         removed,
         if removed == 1 { "" } else { "s" }
     );
-    Some(violation("assertion_removed", why, file, line))
+    Some(violation(CheckCode::AssertionRemoved, why, file, line))
 }

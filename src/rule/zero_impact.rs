@@ -5,6 +5,7 @@
 
 use super::input::{file_name, short_list};
 use super::{Input, RuleId, Violation};
+use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Operation};
 
 pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
@@ -20,7 +21,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
         return vec![
             Violation::new(
                 RuleId::ZeroImpact,
-                "no_changes",
+                CheckCode::NoChanges,
                 format!(
                     "patch adds and removes no line in {}; make a real edit or report success false",
                     short_list(&names)
@@ -49,7 +50,7 @@ fn context_only_hunks(file: &FilePatch<'_>) -> Vec<Violation> {
         .map(|(i, h)| {
             Violation::new(
                 RuleId::ZeroImpact,
-                "context_only_hunk",
+                crate::patch::DefectCode::ContextOnlyHunk,
                 format!(
                     "{name} hunk {} (patch line {}) holds only context lines; drop it",
                     i + 1,

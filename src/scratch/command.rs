@@ -9,6 +9,7 @@
 use super::base::BaseTree;
 use super::tree::{ScratchDir, materialize};
 use super::{FileChange, Outcome, ScratchError, code, note};
+use crate::finding::CheckCode;
 use crate::rule::{RuleId, Violation};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
@@ -177,7 +178,7 @@ pub(super) fn judge(run: &CommandOutcome, cmd: &str, outcome: &mut Outcome) {
     let output = if run.tail.is_empty() { "no output".to_owned() } else { run.tail.clone() };
     outcome.violations.push(Violation::new(
         RuleId::NotImplemented,
-        code::CHECK_CMD_FAILED,
+        CheckCode::CheckCmdFailed,
         format!("check command '{cmd}' {how} on the patched tree: {output}"),
     ));
 }

@@ -5,25 +5,22 @@ use super::base::{BaseEntry, BaseTree, mode};
 use super::hunk::{self, Direction, Mismatch};
 use super::symlink::{Plan, after_mode};
 use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, code, note, violation};
-use crate::patch::{FilePatch, Operation, Patch};
-use crate::path::{check_bytes, display_bytes};
-use crate::rule::{RuleId, Violation};
+use crate::finding::CheckCode;
+use crate::patch::{FilePatch, Operation};
+use crate::path::display_bytes;
+use crate::rule::{PatchPath, RuleId, Violation};
 
 /// Refuse the repository check outright when a path is unsafe: no lookup or write may use it.
-pub(super) fn paths_are_safe(patch: &Patch<'_>, outcome: &mut Outcome) -> bool {
-    for file in &patch.files {
-        for path in file.paths() {
-            if let Err(e) = check_bytes(path) {
-                outcome.reject(
-                    Violation::new(RuleId::Malformed, code::UNSAFE_PATH, e.to_string())
-                        .in_file(display_bytes(path))
-                        .at(None, Some(file.span.line)),
-                );
-                return false;
-            }
-        }
-    }
-    true
+pub(super) fn paths_are_safe(paths: &[PatchPath<'_, '_>], outcome: &mut Outcome) -> bool {
+    let Some((path, e)) = paths.iter().find_map(|p| Some((p, p.checked.as_ref().err()?))) else {
+        return true;
+    };
+    outcome.reject(
+        Violation::new(RuleId::Malformed, CheckCode::UnsafePath, e.to_string())
+            .in_file(display_bytes(path.raw))
+            .at(None, Some(path.file.span.line)),
+    );
+    false
 }
 
 /// Check one entry; push violations and notes, and on success its [`FileChange`]s.
@@ -143,7 +140,7 @@ fn check_preimage(
             let what = if file.operation == Operation::Create { "create" } else { "write" };
             outcome.reject(malformed(
                 file,
-                code::CREATE_OVER_EXISTING,
+                CheckCode::CreateOverExisting,
                 name,
                 format!(
                     "{name} already exists in the base ({}); the patch would {what} over it",
@@ -162,7 +159,7 @@ fn check_preimage(
             let why = if found.is_some() { "is a directory" } else { "does not exist" };
             outcome.reject(malformed(
                 file,
-                code::MISSING_PREIMAGE,
+                CheckCode::MissingPreimage,
                 name,
                 format!("{old_name} {why} in the base ({}); the patch expects a file", base.rev),
             ));
@@ -192,7 +189,7 @@ fn check_ids(
             if file.binary.is_some() {
                 // Binary content is judged on its ids alone: a wrong one is a wrong base.
                 let message = format!("{what}; the patch was made against other content");
-                outcome.reject(malformed(file, code::PREIMAGE_MISMATCH, name, message));
+                outcome.reject(malformed(file, CheckCode::PreimageMismatch, name, message));
                 return;
             }
             // Agents invent ids; the hunks decide. Applied exactly, this stays a note; if they
@@ -205,7 +202,7 @@ fn check_ids(
     if let Some(claimed) = claimed_mode.filter(|&m| m != entry.mode) {
         outcome.reject(malformed(
             file,
-            code::PREIMAGE_MISMATCH,
+            CheckCode::PreimageMismatch,
             name,
             format!("{name}: the patch says mode {claimed:o}, but the base has {:o}", entry.mode),
         ));
@@ -234,7 +231,7 @@ fn check_modes(
     if let Some(entry) = preimage.filter(|e| kind(e.mode) != kind(after)) {
         outcome.reject(malformed(
             file,
-            code::TYPE_CHANGE,
+            CheckCode::TypeChange,
             name,
             format!(
                 "{name} changes type in place ({:o} to {after:o}); write a deletion and a creation",
@@ -260,17 +257,17 @@ fn refuse_mode(
         mode::FILE | mode::EXECUTABLE => return,
         mode::SYMLINK if policy.allow_symlinks => return,
         mode::SYMLINK => (
-            code::SYMLINK_REFUSED,
+            CheckCode::Symlink,
             format!(
                 "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [rules] allow_symlinks = true"
             ),
         ),
         mode::GITLINK => (
-            code::GITLINK_REFUSED,
+            CheckCode::Gitlink,
             format!("{name} is a submodule (mode 160000); submodule commits are never patched"),
         ),
         odd => (
-            code::ODD_MODE,
+            CheckCode::UnsupportedMode,
             format!(
                 "{name} has mode {odd:o}; only 100644 and 100755 are accepted (no setuid, setgid or odd permissions)"
             ),
@@ -279,7 +276,7 @@ fn refuse_mode(
     outcome.reject(malformed(file, code, name, message));
 }
 
-fn malformed(file: &FilePatch<'_>, code: &str, name: &str, message: String) -> Violation {
+fn malformed(file: &FilePatch<'_>, code: CheckCode, name: &str, message: String) -> Violation {
     violation(RuleId::Malformed, code, name, message).at(None, Some(file.span.line))
 }
 
@@ -319,7 +316,7 @@ fn binary_content(
     };
     outcome.reject(malformed(
         file,
-        code::BINARY_REFUSED,
+        CheckCode::BinaryPatch,
         name,
         format!("binary patch for {name} refused: {why}"),
     ));
@@ -350,11 +347,11 @@ fn text_content(
     };
     let rolled = hunk::apply(&applied.bytes, &file.hunks, Direction::Reverse);
     if rolled.as_ref().map(|r| &r.bytes) != Ok(&before) {
-        outcome.reject(malformed(file, code::ROLLBACK_MISMATCH, name, format!("{name}: applying the patch in reverse does not give the base content back; the hunks are ambiguous")));
+        outcome.reject(malformed(file, CheckCode::RollbackMismatch, name, format!("{name}: applying the patch in reverse does not give the base content back; the hunks are ambiguous")));
         return Ok(None);
     }
     if file.operation == Operation::Delete && !applied.bytes.is_empty() {
-        outcome.reject(malformed(file, code::DELETE_LEAVES_CONTENT, name, format!("{name} is deleted but its hunks leave {} bytes; the deletion must remove every line", applied.bytes.len())));
+        outcome.reject(malformed(file, CheckCode::DeleteLeavesContent, name, format!("{name} is deleted but its hunks leave {} bytes; the deletion must remove every line", applied.bytes.len())));
         return Ok(None);
     }
     for offset in &applied.offsets {
@@ -395,7 +392,7 @@ fn context_violation(name: &str, m: &Mismatch) -> Violation {
             if m.file_line <= 1 { "start" } else { "end" }
         ),
     };
-    violation(RuleId::Malformed, code::CONTEXT_MISMATCH, name, message)
+    violation(RuleId::Malformed, CheckCode::ContextMismatch, name, message)
         .at(Some(m.hunk), Some(m.patch_line))
 }
 

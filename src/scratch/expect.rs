@@ -4,7 +4,8 @@
 //! line boundaries), which is what a step author means by `"^fn main"`.
 
 use super::base::BaseTree;
-use super::{Content, FileChange, Outcome, ScratchError, code, violation};
+use super::{Content, FileChange, Outcome, ScratchError, violation};
+use crate::finding::CheckCode;
 use crate::rule::RuleId;
 use crate::step::Expect;
 use regex::bytes::{Regex, RegexBuilder};
@@ -56,7 +57,7 @@ fn compile<'p>(file: &str, pattern: &'p str) -> Result<(&'p str, Regex), Scratch
 }
 
 fn failed(file: &str, message: String) -> crate::rule::Violation {
-    violation(RuleId::NotImplemented, code::EXPECT_FAILED, file, message)
+    violation(RuleId::NotImplemented, CheckCode::ExpectFailed, file, message)
 }
 
 /// The file's bytes after the patch: the patched content if the patch touches it, else the

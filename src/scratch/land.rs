@@ -1,10 +1,7 @@
-//! Landing an accepted patch in the real worktree: the one path `patchgate apply` and
-//! `review apply` share, so both refuse and write the same way.
+//! Landing checked changes in the real worktree: the one path `patchgate apply` and `review
+//! apply` share, so both refuse and write the same way.
 
-use super::{
-    BaseTree, Context, FileChange, Options, ScratchError, WorktreeError, apply_to_worktree, check,
-    dirty_files,
-};
+use super::{BaseTree, FileChange, ScratchError, WorktreeError, apply_to_worktree, dirty_files};
 use crate::step::Step;
 use std::path::Path;
 
@@ -15,7 +12,8 @@ pub enum LandError {
     /// Reading the base or the repository failed.
     #[error(transparent)]
     Scratch(#[from] ScratchError),
-    /// The second check found a violation (the base moved, or the caller skipped validation).
+    /// The repository check refused the patch (or could not run), so there is nothing
+    /// checked to write.
     #[error("{reason}")]
     DoesNotApply {
         /// The first violation's `rule: message`.
@@ -35,35 +33,28 @@ pub enum LandError {
     Write(#[from] WorktreeError),
 }
 
-/// Check the patch against its base once more without the check command (it already passed
-/// in validation, and the check is deterministic over the same inputs) to get the patched
-/// files; refuse over uncommitted edits; then write them all or nothing (and stage them with
-/// `with_index`). Returns what was written.
+/// Write `changes`, as [`check`](super::check) produced them against `base`, into the worktree
+/// at `root`: refused while an interrupted apply is pending and over uncommitted edits to the
+/// touched files; then all or nothing (and staged with `with_index`).
 pub fn land(
-    ctx: &Context<'_>,
-    options: &Options,
+    base: &BaseTree<'_>,
     root: &Path,
+    changes: &[FileChange],
     with_index: bool,
-) -> Result<Vec<FileChange>, LandError> {
-    if let Some(path) = super::pending_apply(ctx.repo.path()) {
+) -> Result<(), LandError> {
+    if let Some(path) = super::pending_apply(base.repo().path()) {
         return Err(WorktreeError::from(super::JournalError::Pending { path }).into());
     }
-    let options = Options { check_cmd: None, ..options.clone() };
-    let outcome = check(ctx, &options)?;
-    if let Some(v) = outcome.violations.first() {
-        return Err(LandError::DoesNotApply { reason: v.reason() });
-    }
-    let base = BaseTree::resolve(ctx.repo, base_rev(ctx.step, &options))?;
-    let paths = dirty_files(&base, root, &outcome.changes, with_index)?;
+    let paths = dirty_files(base, root, changes, with_index)?;
     if !paths.is_empty() {
         return Err(LandError::Dirty { paths });
     }
-    apply_to_worktree(&base, root, &outcome.changes, with_index)?;
-    Ok(outcome.changes)
+    apply_to_worktree(base, root, changes, with_index)?;
+    Ok(())
 }
 
 /// The base revision: `--base`, else the step's `base`, else `HEAD`.
 #[must_use]
-pub fn base_rev<'a>(step: &'a Step, options: &'a Options) -> &'a str {
+pub fn base_rev<'a>(step: &'a Step, options: &'a super::Options) -> &'a str {
     options.base.as_deref().or(step.base.as_deref()).unwrap_or("HEAD")
 }

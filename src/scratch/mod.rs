@@ -40,49 +40,13 @@ pub fn pending_apply(git_dir: &std::path::Path) -> Option<std::path::PathBuf> {
 }
 
 use crate::patch::Patch;
-use crate::rule::{Note, RuleId, Violation};
+use crate::rule::{CheckCode, Note, PatchPath, RuleId, Violation};
 use crate::step::Step;
-use git2::Repository;
 use serde::Deserialize;
 use std::time::Duration;
 
-/// Stable violation and note codes of this module.
+/// Stable note codes of this module (its violations carry [`CheckCode`]s).
 pub mod code {
-    /// A create, rename or copy target that already exists in the base.
-    pub const CREATE_OVER_EXISTING: &str = "create_over_existing";
-    /// An update, delete, rename or copy of a path the base does not have.
-    pub const MISSING_PREIMAGE: &str = "missing_preimage";
-    /// The `index` line's old id or the old mode disagrees with the base.
-    pub const PREIMAGE_MISMATCH: &str = "preimage_mismatch";
-    /// A mode outside 100644/100755 (setuid, 100664, ...). The same code as the `malformed`
-    /// rule's for a mode the headers state: one fact, one code, whoever finds it.
-    pub const ODD_MODE: &str = "unsupported_mode";
-    /// A symbolic link (120000) while `[rules] allow_symlinks` is off.
-    pub const SYMLINK_REFUSED: &str = "symlink";
-    /// A gitlink (160000): submodule commits are never patched.
-    pub const GITLINK_REFUSED: &str = "gitlink";
-    /// A file whose type changes in place (file to symlink, ...) instead of delete + create.
-    pub const TYPE_CHANGE: &str = "type_change";
-    /// A path that goes through a symbolic link of the base or of the patched tree.
-    pub const BEYOND_SYMLINK: &str = "beyond_symlink";
-    /// A path below something that is a file (or submodule) in the patched tree.
-    pub const FILE_IN_THE_WAY: &str = "file_in_the_way";
-    /// `.gitmodules` as a symbolic link.
-    pub const GITMODULES_SYMLINK: &str = "gitmodules_symlink";
-    /// A binary entry that cannot be verified (the `malformed` rule's code for binary entries).
-    pub const BINARY_REFUSED: &str = "binary_patch";
-    /// A hunk whose lines are not in the base where it applies.
-    pub const CONTEXT_MISMATCH: &str = "context_mismatch";
-    /// The reverse patch does not give the base back.
-    pub const ROLLBACK_MISMATCH: &str = "rollback_mismatch";
-    /// A deletion that leaves content behind.
-    pub const DELETE_LEAVES_CONTENT: &str = "delete_leaves_content";
-    /// A path the patch touches fails the path-safety checks.
-    pub const UNSAFE_PATH: &str = "unsafe_path";
-    /// An `expect` post-condition does not hold.
-    pub const EXPECT_FAILED: &str = "expect_failed";
-    /// `--check-cmd` failed or timed out.
-    pub const CHECK_CMD_FAILED: &str = "check_cmd_failed";
     /// Note: a hunk applied at an offset.
     pub const HUNK_OFFSET: &str = "hunk_offset";
     /// Note: a file created without a mode line gets 100644.
@@ -128,10 +92,14 @@ impl Default for ScratchPolicy {
 
 /// Required inputs of [`check`].
 pub struct Context<'a> {
-    /// The repository (its object database; the worktree is never read by `check`).
-    pub repo: &'a Repository,
+    /// The base the patch applies to, resolved once by the caller (see [`base_rev`]); the
+    /// repository's object database is read through it, its worktree never.
+    pub base: &'a BaseTree<'a>,
     /// The parsed patch; it must have parsed without defects.
     pub patch: &'a Patch<'a>,
+    /// Every header path of `patch`, as [`crate::rule::patch_paths`] checked them: the check
+    /// refuses outright when one failed, and never checks a path again.
+    pub paths: &'a [PatchPath<'a, 'a>],
     /// The step (for `base` and `expect`).
     pub step: &'a Step,
     /// The repository's `[scratch]` policy.
@@ -141,7 +109,7 @@ pub struct Context<'a> {
 impl std::fmt::Debug for Context<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Context")
-            .field("repo", &self.repo.path())
+            .field("base", &self.base)
             .field("files", &self.patch.files.len())
             .finish_non_exhaustive()
     }
@@ -150,7 +118,7 @@ impl std::fmt::Debug for Context<'_> {
 /// What has defaults.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// `--base REV`: overrides the step's `base`; default `HEAD`.
+    /// `--base REV`: overrides the step's `base`; default `HEAD` (see [`base_rev`]).
     pub base: Option<String>,
     /// `--check-cmd CMD`: run with `sh -c` in a temporary copy of the patched tree.
     pub check_cmd: Option<String>,
@@ -256,36 +224,33 @@ impl ScratchError {
 
 /// Check `ctx.patch` against its base in `ctx.repo`: the phases in the module docs.
 pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchError> {
-    // Objects are read as git reads them, without re-hashing each one (a third of the time on
-    // large patches); the repository is the user's own, not untrusted input.
-    git2::opts::strict_hash_verification(false);
-    let base = BaseTree::resolve(ctx.repo, land::base_rev(ctx.step, options))?;
-    clean_stale(&scratch_root(ctx.repo));
+    let base = ctx.base;
+    clean_stale(&scratch_root(base.repo()));
     let mut outcome = Outcome { base_tree: Some(base.tree().id()), ..Outcome::default() };
-    if !entry::paths_are_safe(ctx.patch, &mut outcome) {
+    if !entry::paths_are_safe(ctx.paths, &mut outcome) {
         return Ok(outcome);
     }
-    let plan = symlink::Plan::new(&base, ctx.patch)?;
+    let plan = symlink::Plan::new(base, ctx.patch)?;
     for file in &ctx.patch.files {
-        entry::check_file(&base, &plan, ctx.policy, file, &mut outcome)?;
+        entry::check_file(base, &plan, ctx.policy, file, &mut outcome)?;
     }
-    symlink::check(&base, &plan, ctx.patch, &mut outcome)?;
+    symlink::check(base, &plan, ctx.patch, &mut outcome)?;
     if !outcome.violations.is_empty() {
         return Ok(outcome);
     }
     let changes = std::mem::take(&mut outcome.changes);
-    expect::check(&base, &changes, &ctx.step.expect, &mut outcome)?;
+    expect::check(base, &changes, &ctx.step.expect, &mut outcome)?;
     outcome.changes = changes;
     if let (Some(cmd), true) = (&options.check_cmd, outcome.violations.is_empty()) {
         let timeout =
             options.check_timeout.unwrap_or(Duration::from_secs(ctx.policy.check_timeout_secs));
-        let run = command::run_in_scratch(&base, &outcome.changes, cmd, timeout)?;
+        let run = command::run_in_scratch(base, &outcome.changes, cmd, timeout)?;
         command::judge(&run, cmd, &mut outcome);
     }
     Ok(outcome)
 }
 
-fn violation(rule: RuleId, code: &str, file: &str, message: String) -> Violation {
+fn violation(rule: RuleId, code: CheckCode, file: &str, message: String) -> Violation {
     Violation::new(rule, code, message).in_file(file)
 }
 

@@ -3,7 +3,8 @@
 //! tree (a link the patch creates or renames: CVE-2023-23946, CVE-2015-1196, git t4115/t4139).
 
 use super::base::{BaseTree, mode};
-use super::{Outcome, ScratchError, code, violation};
+use super::{Outcome, ScratchError, violation};
+use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Operation, Patch};
 use crate::path::display_bytes;
 use crate::rule::RuleId;
@@ -99,7 +100,7 @@ fn check_old_path(
             let (file, link) = (display_bytes(old), display_bytes(parent));
             outcome.reject(violation(
                 RuleId::Scope,
-                code::BEYOND_SYMLINK,
+                CheckCode::BeyondSymlink,
                 &file,
                 format!("{file} is read through '{link}', a symbolic link in the base tree"),
             ));
@@ -124,7 +125,7 @@ fn check_new_path(
                 if plan.created.contains_key(parent) { "the patch makes" } else { "the base has" };
             outcome.reject(violation(
                 RuleId::Scope,
-                code::BEYOND_SYMLINK,
+                CheckCode::BeyondSymlink,
                 &file,
                 format!("{file} is beyond a symbolic link: '{link}' is a link {whose}; write the real path"),
             ));
@@ -133,7 +134,7 @@ fn check_new_path(
         if parent_mode != mode::TREE {
             outcome.reject(violation(
                 RuleId::Malformed,
-                code::FILE_IN_THE_WAY,
+                CheckCode::FileInTheWay,
                 &file,
                 format!(
                     "{file} cannot be written: '{link}' is a file, not a directory, after the patch"
@@ -145,7 +146,7 @@ fn check_new_path(
     if is_gitmodules(new) && plan.mode_after(base, new)? == Some(mode::SYMLINK) {
         outcome.reject(violation(
             RuleId::Malformed,
-            code::GITMODULES_SYMLINK,
+            CheckCode::GitmodulesSymlink,
             &file,
             format!("{file} may not be a symbolic link (git refuses it: CVE-2018-11235 shape)"),
         ));

@@ -1,6 +1,7 @@
 use super::hunk::{self, Direction};
 use super::*;
 use crate::patch::{FilePatch, Hunk, IndexLine, Line, LineKind, Operation, Patch, Span};
+use crate::rule::patch_paths;
 use std::path::Path;
 use std::process::Command;
 
@@ -202,7 +203,9 @@ fn run_with(
     policy: &ScratchPolicy,
 ) -> Outcome {
     let patch = Patch { files };
-    let ctx = Context { repo: &r.repo, patch: &patch, step, policy };
+    let base = BaseTree::resolve(&r.repo, base_rev(step, &Options::default())).unwrap();
+    let paths = patch_paths(&patch);
+    let ctx = Context { base: &base, patch: &patch, paths: &paths, step, policy };
     check(&ctx, &Options::default()).unwrap()
 }
 
@@ -390,7 +393,9 @@ fn check_cmd_runs_on_the_patched_tree_and_leaves_nothing() {
     let patch = Patch { files: vec![modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")])] };
     let step = Step::default();
     let policy = ScratchPolicy::default();
-    let ctx = Context { repo: &r.repo, patch: &patch, step: &step, policy: &policy };
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    let paths = patch_paths(&patch);
+    let ctx = Context { base: &base, patch: &patch, paths: &paths, step: &step, policy: &policy };
     let opts = |cmd: &str| Options { check_cmd: Some(cmd.into()), ..Options::default() };
     let ok = check(&ctx, &opts("grep -qx b a.txt && test -f bin/x && ! git status 2>/dev/null"))
         .unwrap();

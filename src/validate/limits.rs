@@ -5,7 +5,7 @@
 
 use crate::config::{LimitExceeded, Limits, check_limit as check};
 use crate::patch::{FilePatch, Patch};
-use crate::rule::{RuleId, Violation};
+use crate::rule::{CheckCode, RuleId, Violation};
 use crate::step::Step;
 
 /// The step's three glob lists.
@@ -52,5 +52,5 @@ fn check_file(limits: &Limits, file: &FilePatch<'_>) -> Result<(), LimitExceeded
 
 /// The violation for an over-limit patch.
 pub(super) fn violation(e: &LimitExceeded) -> Violation {
-    Violation::new(RuleId::Malformed, LimitExceeded::CODE, e.to_string())
+    Violation::new(RuleId::Malformed, CheckCode::LimitExceeded, e.to_string())
 }

@@ -1,11 +1,17 @@
 //! The `validate` pipeline: one executor result against its step, as the CLI, `patchgate apply`
-//! and `review apply` run it.
+//! and `review apply` run it, and the write of what it checked ([`apply`], [`Outcome::land`]).
 //!
 //! Phases, in order: [`read_step`] (done by the caller) -> policy and globs -> `schema` ->
 //! parse the patch -> the eight rules ([`crate::rule::evaluate`]) -> repository checks
 //! (`check_repository`, skipped with a note when there is no repository) -> the optional judge
-//! (only when nothing was rejected so far). A rejection is `Ok(Report)` with `verdict.valid ==
-//! false`; `Err` means the step or policy is refused, or the result could not be evaluated.
+//! (only when nothing was rejected so far). A rejection is `Ok(Outcome)` with
+//! `report.verdict.valid == false`; `Err` means the step or policy is refused, or the result
+//! could not be evaluated.
+//!
+//! Every input is read once: the result JSON is decoded in one pass (its repeated keys found in
+//! the same pass), `[rules]` is read once, the base revision is resolved once and serves the
+//! rules, the repository check and the write, and the files the repository check patched in
+//! memory are the ones [`Outcome::land`] writes: `apply` never parses or checks again.
 //!
 //! ```
 //! use patchgate::config::Config;
@@ -15,24 +21,26 @@
 //! let result = br#"{"mode": "apply", "success": false, "summary": "a.rs does not exist"}"#;
 //! let config = Config::default();
 //! let ctx = Context { step: &step, result, config: &config, repo: None };
-//! let report = validate::validate(&ctx, &Options::default()).unwrap();
-//! assert!(report.verdict.valid, "{}", report.verdict.reason);
+//! let outcome = validate::validate(&ctx, &Options::default()).unwrap();
+//! assert!(outcome.report.verdict.valid, "{}", outcome.report.verdict.reason);
 //! ```
 
+mod apply;
 mod judge;
 mod limits;
+mod pipeline;
 mod repository;
 #[cfg(test)]
 mod tests;
 
+pub use apply::{Applied, ApplyError, apply};
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
-pub use repository::scratch_policy;
+pub use pipeline::{accepted_reason, validate};
 
 use crate::config::{Config, ConfigError};
-use crate::patch::{ParseOptions, Parsed, Patch, parse};
-use crate::path::PathSet;
-use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
-use crate::step::{ExecutorResult, Step};
+use crate::rule::Report;
+use crate::scratch::{BaseTree, FileChange, ScratchError};
+use crate::step::Step;
 
 /// The required inputs.
 #[derive(Clone, Copy)]
@@ -65,9 +73,45 @@ pub struct Options {
     /// Run this judge when no rule rejects (rule 8's open part).
     pub judge: Option<JudgeOptions>,
     /// How strictly to parse the patch (strict by default).
-    pub parse: ParseOptions,
+    pub parse: crate::patch::ParseOptions,
     /// The repository phase: `--base`, `--check-cmd`, `--check-timeout`.
     pub scratch: crate::scratch::Options,
+}
+
+/// Everything one validation produced: the report, the patch text it points into, and the
+/// files as the patch leaves them (what [`Outcome::land`] writes).
+#[derive(Debug)]
+pub struct Outcome<'r> {
+    /// The verdict, every violation and every note.
+    pub report: Report,
+    /// The result's `patch` text, when the result fit the schema: the renderers point
+    /// diagnostics at its lines.
+    pub patch: Option<String>,
+    /// The base and the patched files, or why there are none.
+    pub checked: Result<Checked<'r>, Unchecked>,
+}
+
+/// The repository check's product: the base the patch was checked against (resolved once) and
+/// every touched path's state after the patch.
+#[derive(Debug)]
+pub struct Checked<'r> {
+    /// The base revision's tree.
+    pub base: BaseTree<'r>,
+    /// Every touched path after the patch; empty when the result carries no patch.
+    pub changes: Vec<FileChange>,
+}
+
+/// Why an [`Outcome`] holds no checked changes.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Unchecked {
+    /// Validated without a repository.
+    NoRepository,
+    /// The base revision does not resolve (only an error when there was a patch to check).
+    Base(ScratchError),
+    /// The patch could not be checked, or the repository check refused it: the reason, as
+    /// `rule: message`.
+    Refused(String),
 }
 
 /// Why a result could not be evaluated.
@@ -113,184 +157,43 @@ impl ValidateError {
     }
 }
 
+impl From<&ScratchError> for ValidateError {
+    /// A bad base or `expect` regex is the step's fault; the rest is the repository's.
+    fn from(e: &ScratchError) -> Self {
+        let message = e.to_string();
+        match e {
+            ScratchError::BadBase { .. } | ScratchError::BadExpect { .. } => {
+                Self::InvalidStep { message }
+            }
+            _ => Self::Repository { message },
+        }
+    }
+}
+
+impl From<ScratchError> for ValidateError {
+    fn from(e: ScratchError) -> Self {
+        Self::from(&e)
+    }
+}
+
 fn invalid_step(message: impl Into<String>) -> ValidateError {
     ValidateError::InvalidStep { message: message.into() }
 }
 
 /// Decode the orchestrator's step JSON; unknown fields and wrong types are refused.
 pub fn read_step(bytes: &[u8]) -> Result<Step, ValidateError> {
-    if let Some(key) = crate::json::duplicate_key(bytes) {
+    let decoded = crate::json::decode(bytes);
+    if let Some(key) = decoded.duplicate {
         return Err(invalid_step(format!("the step names '{key}' twice; give each field once")));
     }
-    let step: Step = serde_json::from_slice(bytes)
+    let step: Step = decoded
+        .value
+        .and_then(serde_json::from_value)
+        // Only a refused step is read again: the reader's message then names line and column.
+        .or_else(|_| serde_json::from_slice(bytes))
         .map_err(|e| invalid_step(format!("{e}; the step must fit schemas/step.schema.json")))?;
     if step.description.trim().is_empty() {
         return Err(invalid_step("'description' is empty; say what the step changes"));
     }
     Ok(step)
-}
-
-/// Findings collected by the phases after `schema`.
-#[derive(Clone, Debug, Default)]
-pub struct Findings {
-    /// Violations, in the order found (sorted by rule at the end).
-    pub violations: Vec<Violation>,
-    /// Notes.
-    pub notes: Vec<Note>,
-}
-
-/// Judge one executor result against its step.
-pub fn validate(ctx: &Context<'_>, options: &Options) -> Result<Report, ValidateError> {
-    let policy: RulePolicy = ctx.config.section("rules")?;
-    let limits = ctx.config.limits()?;
-    let scope = compile_scope(ctx, &limits)?;
-    let apply_text = ctx.step.apply_patch.as_deref().unwrap_or_default();
-    let apply_parsed = parse_apply_patch(apply_text, &options.parse, &limits)?;
-    let mut findings = Findings::default();
-    note_unknown_fields(ctx.result, &mut findings);
-    let result = match rule::schema::check(ctx.result) {
-        Ok(result) => result,
-        Err(violations) => return Ok(finish(findings.notes, violations, None)),
-    };
-    let patch_text = result.patch.as_deref().unwrap_or_default();
-    if let Err(e) = limits::check_text(&limits, patch_text.as_bytes(), "the patch") {
-        return Ok(finish(findings.notes, vec![limits::violation(&e)], None));
-    }
-    let parsed =
-        (!patch_text.trim().is_empty()).then(|| parse(patch_text.as_bytes(), &options.parse));
-    if let Some(Err(e)) = parsed.as_ref().map(|p| limits::check_parsed(&limits, &p.patch)) {
-        return Ok(finish(findings.notes, vec![limits::violation(&e)], None));
-    }
-    let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
-    let index = ctx.repo.and_then(|repo| {
-        let rev = crate::scratch::base_rev(ctx.step, &options.scratch);
-        crate::scratch::TreeIndex::resolve(repo, rev).ok() // a bad base is refused later, with its reason
-    });
-    let mut input = Input::new(ctx.step, &result, parsed.as_ref(), apply_patch, &scope);
-    if let Some(index) = &index {
-        input = input.with_base(index);
-    }
-    note_unknown_apply_run(&input, &mut findings);
-    let found = rule::evaluate(&input, &policy);
-    findings.violations = found.violations;
-    findings.notes.extend(found.notes);
-    note_warnings(parsed.as_ref(), &mut findings);
-    repository::check_repository(ctx, &input, options, &mut findings)?;
-    if findings.violations.is_empty()
-        && let Some(judge) = &options.judge
-    {
-        findings.violations.extend(judge_phase(ctx, &result, judge)?);
-    }
-    let mut report = finish(findings.notes, findings.violations, input.usable_patch());
-    if ctx.repo.is_none() && report.verdict.valid && input.usable_patch().is_some() {
-        report.verdict.reason.push_str(" (not checked against a repository)");
-    }
-    Ok(report)
-}
-
-/// The step's globs plus the repository's `excluded` list, compiled.
-fn compile_scope(
-    ctx: &Context<'_>,
-    limits: &crate::config::Limits,
-) -> Result<Scope, ValidateError> {
-    limits::check_step(limits, ctx.step).map_err(|e| invalid_step(e.to_string()))?;
-    if let Err(e) = PathSet::new(&ctx.config.excluded) {
-        return Err(ConfigError::Invalid {
-            path: ctx.config.source.clone().unwrap_or_else(|| crate::config::FILE_NAME.into()),
-            message: format!("'excluded': {e}"),
-        }
-        .into());
-    }
-    Scope::new(ctx.step, &ctx.config.excluded)
-        .map_err(|e| invalid_step(format!("{e} in allowedFiles, excludedPaths or applyFiles")))
-}
-
-/// The step's `applyPatch`, which must itself be a clean unified diff.
-fn parse_apply_patch<'t>(
-    text: &'t str,
-    options: &ParseOptions,
-    limits: &crate::config::Limits,
-) -> Result<Option<Parsed<'t>>, ValidateError> {
-    if text.trim().is_empty() {
-        return Ok(None);
-    }
-    let refused = |e: crate::config::LimitExceeded| invalid_step(e.to_string());
-    limits::check_text(limits, text.as_bytes(), "'applyPatch'").map_err(refused)?;
-    let parsed = parse(text.as_bytes(), options);
-    limits::check_parsed(limits, &parsed.patch).map_err(refused)?;
-    if let Some(d) = parsed.defects.first() {
-        return Err(invalid_step(format!(
-            "'applyPatch' is not a clean unified diff: {d} ({}); pass the apply run's patch as produced",
-            d.code
-        )));
-    }
-    Ok(Some(parsed))
-}
-
-fn note_unknown_fields(raw: &[u8], findings: &mut Findings) {
-    for name in rule::schema::unknown_fields(raw) {
-        findings.notes.push(Note {
-            code: "unknown_field".into(),
-            message: format!("result field '{name}' is not part of the schema and was ignored"),
-            patch_line: None,
-        });
-    }
-}
-
-/// A `fix_regression` result against a step without `applyPatch` cannot be compared with the
-/// apply run; say so rather than imply the reversal checks ran in full.
-fn note_unknown_apply_run(input: &Input<'_>, findings: &mut Findings) {
-    if input.mode() == Some(crate::step::Mode::FixRegression) && input.apply_patch.is_none() {
-        findings.notes.push(Note {
-            code: "apply_run_unknown".into(),
-            message: "the step has no applyPatch: only no-op bodies were checked for reversal"
-                .into(),
-            patch_line: None,
-        });
-    }
-}
-
-fn note_warnings(parsed: Option<&Parsed<'_>>, findings: &mut Findings) {
-    for w in parsed.map(|p| p.warnings.as_slice()).unwrap_or_default() {
-        findings.notes.push(Note {
-            code: w.code.as_str().to_owned(),
-            message: w.message.clone(),
-            patch_line: Some(w.span.line),
-        });
-    }
-}
-
-fn judge_phase(
-    ctx: &Context<'_>,
-    result: &ExecutorResult,
-    judge: &JudgeOptions,
-) -> Result<Option<Violation>, ValidateError> {
-    let verdict = run_judge(judge, ctx.step, result)?;
-    Ok((!verdict.valid).then(|| {
-        Violation::new(
-            rule::RuleId::NotImplemented,
-            "judge_rejected",
-            format!("the judge says: {}", verdict.reason),
-        )
-    }))
-}
-
-/// Sort violations into rule order (stable) and build the report.
-fn finish(notes: Vec<Note>, mut violations: Vec<Violation>, patch: Option<&Patch<'_>>) -> Report {
-    violations.sort_by_key(|v| v.rule);
-    Report::from_violations(violations, notes, &accepted_reason(patch))
-}
-
-/// `accepted: 2 files, +3 -1`, or for a clean failure report `accepted: failure reported, no
-/// patch`.
-#[must_use]
-pub fn accepted_reason(patch: Option<&Patch<'_>>) -> String {
-    let Some(patch) = patch else { return "accepted: failure reported, no patch".to_owned() };
-    let n = patch.files.len();
-    format!(
-        "accepted: {n} file{}, +{} -{}",
-        if n == 1 { "" } else { "s" },
-        patch.added(),
-        patch.removed()
-    )
 }

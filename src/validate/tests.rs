@@ -1,6 +1,7 @@
 //! Pipeline and judge tests (no patch parsing needed: failure results and schema errors).
 
 use super::*;
+use crate::rule::Report;
 use crate::rule::RuleId;
 use std::time::Duration;
 
@@ -12,7 +13,8 @@ const FAILURE: &[u8] = br#"{"mode": "apply", "success": false, "summary": "no fo
 
 fn run(step: &Step, result: &[u8], options: &Options) -> Result<Report, ValidateError> {
     let config = Config::default();
-    validate(&Context { step, result, config: &config, repo: None }, options)
+    let ctx = Context { step, result, config: &config, repo: None };
+    validate(&ctx, options).map(|outcome| outcome.report)
 }
 
 fn judge(command: &str) -> Options {

@@ -111,7 +111,8 @@ fn protocol_fixtures_match_recorded_answers() {
 
 #[test]
 fn auto_detects_the_protocol_of_every_fixture() {
-    for (protocol, case) in fixture_cases() {
+    // patchgate's own (generic) format is what no agent sends: it must be named.
+    for (protocol, case) in fixture_cases().into_iter().filter(|(p, _)| p != "generic") {
         let expected: Value =
             serde_json::from_str(&std::fs::read_to_string(case.join("expected.json")).unwrap())
                 .unwrap();
@@ -272,7 +273,10 @@ fn parallel_guards_on_one_session_count_exactly() {
     let children: Vec<_> = (0..8)
         .map(|_| {
             let mut cmd = repo.patchgate();
-            cmd.args(["guard"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+            cmd.args(["guard", "--protocol", "generic"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
             let mut child = cmd.spawn().unwrap();
             child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
             child
@@ -284,6 +288,59 @@ fn parallel_guards_on_one_session_count_exactly() {
         .collect();
     counts.sort_unstable();
     assert_eq!(counts, (1..=8).collect::<Vec<u64>>());
+}
+
+#[test]
+fn a_payload_of_no_known_protocol_fails_closed_with_the_reason_on_stderr() {
+    let repo = project();
+    let payload = json!({"cwd": root(&repo), "tool_name": "Read",
+        "tool_input": {"file_path": "README.md"}});
+    let mut cmd = repo.patchgate();
+    cmd.arg("guard");
+    let out = run_with_stdin(&mut cmd, payload.to_string().as_bytes());
+    assert_eq!(code(&out), 2, "denied although the call would be allowed");
+    assert!(out.stdout.is_empty(), "no answer shape is known to be read");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--protocol"), "the reason names the fix: {stderr}");
+}
+
+#[test]
+fn misses_reported_after_the_call_count_and_session_events_start_over() {
+    let repo = project();
+    let claude = |event: &str, extra: Value| {
+        let mut payload = json!({"session_id": "after", "cwd": root(&repo),
+            "transcript_path": "/t.jsonl", "hook_event_name": event});
+        for (key, value) in extra.as_object().unwrap() {
+            payload[key] = value.clone();
+        }
+        guard(&repo, "auto", &payload.to_string())
+    };
+    let failed_script = json!({"tool_name": "Bash",
+        "tool_input": {"command": "python3 -c \"open('src/mian.rs')\""},
+        "error": "FileNotFoundError: [Errno 2] No such file or directory: 'src/mian.rs'"});
+    let read_missing = json!({"tool_name": "Read",
+        "tool_input": {"file_path": format!("{}/src/mian.rs", root(&repo))}});
+    // A failure the guard could not see first: counted, nothing refused.
+    assert_eq!(json(&claude("PostToolUseFailure", failed_script.clone())), json!({}));
+    let second = json(&claude("PreToolUse", read_missing.clone()));
+    assert!(
+        second["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("STRATEGY SHIFT"))
+    );
+    // A new session (or /clear) starts the count over.
+    assert_eq!(json(&claude("SessionStart", json!({"source": "clear"}))), json!({}));
+    let after_start = json(&claude("PreToolUse", read_missing));
+    assert_eq!(after_start["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(after_start["hookSpecificOutput"].get("additionalContext").is_none());
+    // A failure that carries patchgate's own refusal was counted when it was refused.
+    let refused = json!({"tool_name": "Bash", "tool_input": {"command": "cat src/mian.rs"},
+        "error": "PATH_NOT_FOUND: 'src/mian.rs' does not exist."});
+    assert_eq!(json(&claude("PostToolUseFailure", refused)), json!({}));
+    // The second miss after a post-tool miss shows the shift in the post-tool answer too.
+    let shifted = json(&claude("PostToolUseFailure", failed_script));
+    assert_eq!(shifted["hookSpecificOutput"]["hookEventName"], "PostToolUseFailure");
+    assert!(shifted["hookSpecificOutput"]["additionalContext"].is_string());
 }
 
 // ---- what else the guard refuses, and what it lets through ----
@@ -408,7 +465,7 @@ fn suggestions_without_git_come_from_a_walk() {
     let payload = json!({"session_id": "w", "cwd": root, "tool_name": "Read",
         "tool_input": {"file_path": root.join("src/lib.rs")}});
     let mut cmd = crate::support::patchgate();
-    cmd.current_dir(&root).args(["guard", "--repo"]).arg(&root);
+    cmd.current_dir(&root).args(["guard", "--protocol", "generic", "--repo"]).arg(&root);
     cmd.env("PATCHGATE_STATE_DIR", root.join(".state"));
     let out = run_with_stdin(&mut cmd, payload.to_string().as_bytes());
     assert_eq!(json(&out)["error"]["suggestions"], json!([root.join("pkg/src/lib.rs")]));

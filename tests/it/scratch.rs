@@ -442,7 +442,7 @@ fn git_accepts(project: &Path, base: &str, patch: &[u8], index: &Path) -> bool {
 
 fn patchgate_accepts(repo: &git2::Repository, base: &str, patch: &[u8]) -> Result<(), String> {
     use patchgate::patch::{ParseOptions, parse};
-    use patchgate::scratch::{Context, Options, ScratchPolicy, check};
+    use patchgate::scratch::{BaseTree, Context, ScratchPolicy, check};
     let parsed = parse(patch, &ParseOptions::default());
     if let Some(d) = parsed.defects.first() {
         return Err(format!("parse: {d}"));
@@ -452,9 +452,12 @@ fn patchgate_accepts(repo: &git2::Repository, base: &str, patch: &[u8]) -> Resul
     // is a deliberate policy difference from git with its own fixture; this test is about
     // applying, so it allows them as `[rules] allow_symlinks = true` would.
     let policy = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
-    let ctx = Context { repo, patch: &parsed.patch, step: &step, policy: &policy };
-    let options = Options { base: Some(base.to_owned()), ..Options::default() };
-    let outcome = check(&ctx, &options).map_err(|e| e.to_string())?;
+    let base = BaseTree::resolve(repo, base).map_err(|e| e.to_string())?;
+    let paths = patchgate::rule::patch_paths(&parsed.patch);
+    let ctx =
+        Context { base: &base, patch: &parsed.patch, paths: &paths, step: &step, policy: &policy };
+    let outcome =
+        check(&ctx, &patchgate::scratch::Options::default()).map_err(|e| e.to_string())?;
     match outcome.violations.first() {
         Some(v) => Err(v.reason()),
         None => Ok(()),

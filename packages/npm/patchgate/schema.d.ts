@@ -179,7 +179,7 @@ export interface Violation {
   /** The rule that said no. */
   rule: RuleId;
   /** A finer stable code (`hunk_too_short`, `path_traversal`, `outside_allowed_files`). */
-  code: string;
+  code: Code;
   /** One lowercase line, without the rule prefix, naming the file (and hunk) at fault. */
   message: string;
   /** The repo-relative file at fault, when there is one. */
@@ -192,6 +192,18 @@ export interface Violation {
 
 /** The rule a violation belongs to. The wire names are the executor contract's rule ids, and start every `reason`; the declaration order is the order the rules run. */
 export type RuleId = "schema" | "mode" | "scope" | "declared" | "reversal" | "undeclared" | "malformed" | "zero-impact" | "not-implemented";
+
+/** A finer stable code: a rule's or check's, a parser defect's, or a path check's. */
+export type Code = CheckCode | DefectCode | PathErrorCode;
+
+/** The codes of the rules, the repository check and the pipeline (the parser's and the path checks' codes are [`DefectCode`] and [`PathErrorCode`]). */
+export type CheckCode = "duplicate_key" | "not_json" | "not_an_object" | "missing_field" | "wrong_type" | "invalid_shape" | "invalid_mode" | "mode_mismatch" | "speculative_fix" | "excluded_path" | "outside_allowed_files" | "not_in_apply_files" | "protected_path" | "missing_patch" | "failure_with_patch" | "failure_with_files_written" | "failure_without_summary" | "files_touched_missing" | "files_touched_not_superset" | "file_not_in_patch" | "empty_files_written" | "added_lines_removed" | "hunk_reversed" | "body_replaced_by_constant" | "body_replaced_by_noop" | "unrelated_modules" | "test_deleted" | "test_skipped" | "assertion_removed" | "undeclared_file" | "binary_patch" | "symlink" | "gitlink" | "unsupported_mode" | "limit_exceeded" | "create_over_existing" | "missing_preimage" | "preimage_mismatch" | "type_change" | "beyond_symlink" | "file_in_the_way" | "gitmodules_symlink" | "context_mismatch" | "rollback_mismatch" | "delete_leaves_content" | "unsafe_path" | "no_changes" | "named_file_untouched" | "rename_missing" | "whitespace_only" | "comment_only" | "placeholder_added" | "judge_rejected" | "expect_failed" | "check_cmd_failed";
+
+/** Stable defect codes. */
+export type DefectCode = "empty_patch" | "no_file_headers" | "fragment_without_header" | "no_hunks" | "bad_hunk_header" | "hunk_too_short" | "hunk_too_long" | "bad_line_prefix" | "misplaced_no_newline" | "missing_final_newline" | "line_number_too_large" | "hunk_out_of_order" | "hunk_overlap" | "garbage" | "markdown_fence" | "ed_script" | "normal_diff" | "context_diff" | "combined_diff" | "header_mismatch" | "missing_prefix" | "nul_in_text" | "implicit_rename" | "incomplete_rename" | "one_name_rename" | "inconsistent_headers" | "duplicate_path" | "bad_mode" | "bad_path" | "bad_binary" | "incomplete_header" | "bad_header" | "context_only_hunk";
+
+/** Stable reasons a path is refused; [`PathErrorCode::as_str`] gives the wire name. */
+export type PathErrorCode = "empty_path" | "absolute_path" | "home_dir" | "path_traversal" | "git_dir" | "nul_byte" | "control_byte" | "percent_encoded" | "backslash" | "lookalike_separator" | "invalid_utf8" | "shell_substitution" | "too_long";
 
 /** A finding that does not reject. */
 export interface Note {

@@ -26,7 +26,7 @@ fn sanitize_escapes_terminal_controls_but_keeps_tabs() {
     assert_eq!(sanitize("a\tb"), "a\tb");
     assert_eq!(sanitize("\u{1b}[2Jx\r"), "^[[2Jx^M");
     assert_eq!(sanitize("\u{7f}\u{9b}"), "^?\\u{9b}");
-    assert!(matches!(sanitize("plain"), Cow::Borrowed(_)));
+    assert!(matches!(sanitize("plain"), std::borrow::Cow::Borrowed(_)));
 }
 
 #[test]
@@ -37,9 +37,17 @@ fn truncate_marks_the_cut() {
 
 #[test]
 fn list_rows_and_table() {
-    let v = Violation::new(RuleId::Scope, "outside_allowed_files", "patch touches a.txt")
-        .in_file("a.txt");
-    let w = Violation::new(RuleId::Undeclared, "file_not_declared", "patch modifies a.txt");
+    let v = Violation::new(
+        RuleId::Scope,
+        crate::finding::Code::from_name("outside_allowed_files"),
+        "patch touches a.txt",
+    )
+    .in_file("a.txt");
+    let w = Violation::new(
+        RuleId::Undeclared,
+        crate::finding::Code::from_name("file_not_declared"),
+        "patch modifies a.txt",
+    );
     let e = entry(vec![v, w], Vec::new());
     let rows = list_rows(std::slice::from_ref(&e), now());
     assert_eq!(rows[0].id, &e.id[..8]);
@@ -57,10 +65,18 @@ fn list_rows_and_table() {
 
 #[test]
 fn violations_are_placed_on_their_line_hunk_or_file() {
-    let on_line = Violation::new(RuleId::NotImplemented, "superficial", "only renames")
-        .in_file("a.txt")
-        .at(Some(1), Some(6));
-    let nowhere = Violation::new(RuleId::Declared, "no_summary", "no summary");
+    let on_line = Violation::new(
+        RuleId::NotImplemented,
+        crate::finding::Code::from_name("superficial"),
+        "only renames",
+    )
+    .in_file("a.txt")
+    .at(Some(1), Some(6));
+    let nowhere = Violation::new(
+        RuleId::Declared,
+        crate::finding::Code::from_name("no_summary"),
+        "no summary",
+    );
     let note = Note { code: "crlf".into(), message: "crlf".into(), patch_line: Some(99) };
     let e = entry(vec![on_line, nowhere], vec![note]);
     let view = annotate(&e, "abcd1234");
@@ -73,7 +89,12 @@ fn violations_are_placed_on_their_line_hunk_or_file() {
 
 #[test]
 fn show_text_puts_carets_under_the_line() {
-    let v = Violation::new(RuleId::NotImplemented, "superficial", "only renames").at(None, Some(6));
+    let v = Violation::new(
+        RuleId::NotImplemented,
+        crate::finding::Code::from_name("superficial"),
+        "only renames",
+    )
+    .at(None, Some(6));
     let e = entry(vec![v], Vec::new());
     let text = show_text(&annotate(&e, "abcd1234"), &Palette::plain(), now());
     let lines: Vec<&str> = text.lines().collect();
@@ -96,7 +117,7 @@ fn a_result_without_a_patch_is_shown_raw() {
 fn apply_refusal_names_the_overrides_it_needs() {
     let remaining = |rule, is_overridden| RemainingViolation {
         rule,
-        code: "c".into(),
+        code: crate::finding::Code::from_name("c"),
         message: "m".into(),
         is_overridden,
     };
@@ -115,9 +136,21 @@ fn apply_refusal_names_the_overrides_it_needs() {
 #[test]
 fn violations_without_a_line_sit_on_their_hunk_or_file_header() {
     let by_hunk =
-        Violation::new(RuleId::Reversal, "hunk_reversed", "r").in_file("a.txt").at(Some(1), None);
-    let by_file = Violation::new(RuleId::Scope, "outside_allowed_files", "s").in_file("a.txt");
-    let unknown = Violation::new(RuleId::Scope, "outside_allowed_files", "s").in_file("zzz.txt");
+        Violation::new(RuleId::Reversal, crate::finding::Code::from_name("hunk_reversed"), "r")
+            .in_file("a.txt")
+            .at(Some(1), None);
+    let by_file = Violation::new(
+        RuleId::Scope,
+        crate::finding::Code::from_name("outside_allowed_files"),
+        "s",
+    )
+    .in_file("a.txt");
+    let unknown = Violation::new(
+        RuleId::Scope,
+        crate::finding::Code::from_name("outside_allowed_files"),
+        "s",
+    )
+    .in_file("zzz.txt");
     let e = entry(vec![by_hunk, by_file, unknown], Vec::new());
     let lines: Vec<Option<usize>> =
         annotate(&e, "abcd1234").annotations.iter().map(|a| a.line).collect();
@@ -129,7 +162,7 @@ fn apply_refusal_never_suggests_overriding_malformed() {
     let mut outcome = ActionOutcome::new("refused", vec!["abcd1234".into()]);
     outcome.remaining = vec![RemainingViolation {
         rule: RuleId::Malformed,
-        code: "context_mismatch".into(),
+        code: crate::finding::CheckCode::ContextMismatch.into(),
         message: "m".into(),
         is_overridden: false,
     }];

@@ -28,6 +28,10 @@ __all__ = [
     "Verdict",
     "Violation",
     "RuleId",
+    "Code",
+    "CheckCode",
+    "DefectCode",
+    "PathErrorCode",
     "Note",
     "Step",
     "Mode",
@@ -234,7 +238,7 @@ class Violation(TypedDict):
 
     rule: "RuleId"
     """The rule that said no."""
-    code: str
+    code: "Code"
     """A finer stable code (`hunk_too_short`, `path_traversal`, `outside_allowed_files`)."""
     message: str
     """One lowercase line, without the rule prefix, naming the file (and hunk) at fault."""
@@ -248,6 +252,22 @@ class Violation(TypedDict):
 
 RuleId = Union[Literal["schema"], Literal["mode"], Literal["scope"], Literal["declared"], Literal["reversal"], Literal["undeclared"], Literal["malformed"], Literal["zero-impact"], Literal["not-implemented"]]
 """The rule a violation belongs to. The wire names are the executor contract's rule ids, and start every `reason`; the declaration order is the order the rules run."""
+
+
+Code = Union["CheckCode", "DefectCode", "PathErrorCode"]
+"""A finer stable code: a rule's or check's, a parser defect's, or a path check's."""
+
+
+CheckCode = Union[Literal["duplicate_key"], Literal["not_json"], Literal["not_an_object"], Literal["missing_field"], Literal["wrong_type"], Literal["invalid_shape"], Literal["invalid_mode"], Literal["mode_mismatch"], Literal["speculative_fix"], Literal["excluded_path"], Literal["outside_allowed_files"], Literal["not_in_apply_files"], Literal["protected_path"], Literal["missing_patch"], Literal["failure_with_patch"], Literal["failure_with_files_written"], Literal["failure_without_summary"], Literal["files_touched_missing"], Literal["files_touched_not_superset"], Literal["file_not_in_patch"], Literal["empty_files_written"], Literal["added_lines_removed"], Literal["hunk_reversed"], Literal["body_replaced_by_constant"], Literal["body_replaced_by_noop"], Literal["unrelated_modules"], Literal["test_deleted"], Literal["test_skipped"], Literal["assertion_removed"], Literal["undeclared_file"], Literal["binary_patch"], Literal["symlink"], Literal["gitlink"], Literal["unsupported_mode"], Literal["limit_exceeded"], Literal["create_over_existing"], Literal["missing_preimage"], Literal["preimage_mismatch"], Literal["type_change"], Literal["beyond_symlink"], Literal["file_in_the_way"], Literal["gitmodules_symlink"], Literal["context_mismatch"], Literal["rollback_mismatch"], Literal["delete_leaves_content"], Literal["unsafe_path"], Literal["no_changes"], Literal["named_file_untouched"], Literal["rename_missing"], Literal["whitespace_only"], Literal["comment_only"], Literal["placeholder_added"], Literal["judge_rejected"], Literal["expect_failed"], Literal["check_cmd_failed"]]
+"""The codes of the rules, the repository check and the pipeline (the parser's and the path checks' codes are [`DefectCode`] and [`PathErrorCode`])."""
+
+
+DefectCode = Union[Literal["empty_patch"], Literal["no_file_headers"], Literal["fragment_without_header"], Literal["no_hunks"], Literal["bad_hunk_header"], Literal["hunk_too_short"], Literal["hunk_too_long"], Literal["bad_line_prefix"], Literal["misplaced_no_newline"], Literal["missing_final_newline"], Literal["line_number_too_large"], Literal["hunk_out_of_order"], Literal["hunk_overlap"], Literal["garbage"], Literal["markdown_fence"], Literal["ed_script"], Literal["normal_diff"], Literal["context_diff"], Literal["combined_diff"], Literal["header_mismatch"], Literal["missing_prefix"], Literal["nul_in_text"], Literal["implicit_rename"], Literal["incomplete_rename"], Literal["one_name_rename"], Literal["inconsistent_headers"], Literal["duplicate_path"], Literal["bad_mode"], Literal["bad_path"], Literal["bad_binary"], Literal["incomplete_header"], Literal["bad_header"], Literal["context_only_hunk"]]
+"""Stable defect codes."""
+
+
+PathErrorCode = Union[Literal["empty_path"], Literal["absolute_path"], Literal["home_dir"], Literal["path_traversal"], Literal["git_dir"], Literal["nul_byte"], Literal["control_byte"], Literal["percent_encoded"], Literal["backslash"], Literal["lookalike_separator"], Literal["invalid_utf8"], Literal["shell_substitution"], Literal["too_long"]]
+"""Stable reasons a path is refused; [`PathErrorCode::as_str`] gives the wire name."""
 
 
 class Note(TypedDict):

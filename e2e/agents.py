@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""The guard inside the real agent CLIs, end to end.
+
+Each agent (Claude Code, Gemini CLI, Codex CLI, Cline, installed from npm) runs headless in a
+throwaway repository, with patchgate hooked in through the settings snippets of the README's
+guard section (copied verbatim: `patchgate` is found on PATH), against a scripted model server
+on 127.0.0.1 (`model.py`). The server answers each model request with the next scripted tool
+call; the checks read what the agent sent to the model after each call (the tool result and any
+hook context), and what happened to the repository, never what patchgate printed.
+
+    python3 e2e/agents.py --bin DIR_WITH_THE_AGENT_CLIS --patchgate target/debug/patchgate \\
+        [--agent claude-code --agent gemini-cli ...] [--record DIR]
+
+`--record DIR` keeps every hook payload the agents sent (for `fixtures/guard`). Exit 0 when
+every scenario of every agent holds. `tests/agents_e2e.sh` installs the pinned CLIs and runs it.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import model  # noqa: E402
+
+README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+MAIN_RS = "fn main() {}\n"
+POLICY = 'excluded = ["secrets/**"]\n'
+SHIFT = "STRATEGY SHIFT"
+
+
+def snippets(readme=README):
+    """The README's hook settings: `<!-- e2e: AGENT PATH -->` followed by a fenced block."""
+    found = {}
+    pattern = re.compile(r"<!-- e2e: (\S+) (\S+) -->\s*```[a-z]*\n(.*?)```", re.S)
+    for agent, path, text in pattern.findall(readme.read_text()):
+        found.setdefault(agent, []).append((path, textwrap.dedent(text).strip() + "\n"))
+    return found
+
+
+def git(repo, *args, check=True):
+    return subprocess.run(["git", "-C", str(repo), *args], check=check, capture_output=True,
+                          text=True)
+
+
+def make_repo(root):
+    repo = root / "project"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "main.rs").write_text(MAIN_RS)
+    (repo / "README.md").write_text("# demo\n")
+    (repo / ".patchgate.toml").write_text(POLICY)
+    git(root, "init", "-q", str(repo))
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+    return repo
+
+
+def install_snippets(agent, repo, home):
+    """Write the README's snippets for `agent`: `~/` paths into the test home, others into the
+    repository. Returns the paths written."""
+    written = []
+    for path, text in snippets().get(agent, []):
+        target = home / path[2:] if path.startswith("~/") else repo / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "a") as out:
+            out.write(text)
+        if text.startswith("#!"):
+            target.chmod(0o755)
+        written.append(target)
+    if not written:
+        raise SystemExit(f"the README has no e2e snippet for {agent}")
+    return written
+
+
+# ---- the agents: how each is set up, run, and asked for each scenario's tool call ----
+
+class Agent:
+    name = ""
+    api = ""
+    binary = ""
+
+    def __init__(self, bin_dir, repo, home, port):
+        self.bin = str(pathlib.Path(bin_dir) / self.binary)
+        self.repo, self.home, self.port = repo, home, port
+
+    def env(self, path):
+        return dict(os.environ, HOME=str(self.home), PATH=path, NO_COLOR="1")
+
+    def setup(self):
+        install_snippets(self.name, self.repo, self.home)
+
+    def cleanup(self):
+        pass
+
+    # Tool calls of the scenarios, in this agent's tools.
+    def read(self, rel):
+        raise NotImplementedError
+
+    def write(self, rel, text):
+        raise NotImplementedError
+
+    def edit(self, rel, old, new):
+        raise NotImplementedError
+
+    def shell(self, command):
+        raise NotImplementedError
+
+    def extra(self):
+        """Scenarios only this agent has."""
+        return []
+
+
+class ClaudeCode(Agent):
+    name, api, binary = "claude-code", "anthropic", "claude"
+
+    def command(self):
+        return [self.bin, "-p", "carry out the step", "--output-format", "stream-json",
+                "--verbose", "--permission-mode", "bypassPermissions"]
+
+    def env(self, path):
+        return dict(super().env(path), ANTHROPIC_BASE_URL=f"http://127.0.0.1:{self.port}",
+                    ANTHROPIC_API_KEY="test", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                    DISABLE_AUTOUPDATER="1", IS_SANDBOX="1")
+
+    def read(self, rel):
+        return ("Read", {"file_path": str(self.repo / rel)})
+
+    def write(self, rel, text):
+        return ("Write", {"file_path": str(self.repo / rel), "content": text})
+
+    def edit(self, rel, old, new):
+        return ("Edit", {"file_path": str(self.repo / rel), "old_string": old,
+                         "new_string": new})
+
+    def shell(self, command):
+        return ("Bash", {"command": command, "description": "run it"})
+
+
+
+class GeminiCli(Agent):
+    name, api, binary = "gemini-cli", "gemini", "gemini"
+
+    def setup(self):
+        settings = {"security": {"folderTrust": {"enabled": False},
+                                 "auth": {"selectedType": "gemini-api-key"}},
+                    "general": {"disableAutoUpdate": True}}
+        (self.home / ".gemini").mkdir(parents=True, exist_ok=True)
+        (self.home / ".gemini" / "settings.json").write_text(json.dumps(settings))
+        super().setup()
+
+    def command(self):
+        return [self.bin, "-p", "carry out the step", "--approval-mode", "yolo",
+                "--model", "gemini-2.5-pro"]
+
+    def env(self, path):
+        return dict(super().env(path), GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{self.port}",
+                    GEMINI_API_KEY="test")
+
+    def read(self, rel):
+        return ("read_file", {"file_path": rel})
+
+    def write(self, rel, text):
+        return ("write_file", {"file_path": rel, "content": text})
+
+    def edit(self, rel, old, new):
+        return ("replace", {"file_path": rel, "old_string": old, "new_string": new,
+                            "instruction": "rename it"})
+
+    def shell(self, command):
+        return ("run_shell_command", {"command": command})
+
+
+class Codex(Agent):
+    name, api, binary = "codex", "responses", "codex"
+
+    def setup(self):
+        codex = self.home / ".codex"
+        codex.mkdir(parents=True, exist_ok=True)
+        (codex / "config.toml").write_text(
+            'model = "gpt-5-codex"\nmodel_provider = "scripted"\napproval_policy = "never"\n'
+            'sandbox_mode = "danger-full-access"\n\n[model_providers.scripted]\n'
+            f'name = "scripted"\nbase_url = "http://127.0.0.1:{self.port}/v1"\n'
+            'wire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n'
+            f'[projects."{self.repo}"]\ntrust_level = "trusted"\n\n')
+        super().setup()
+
+    def command(self):
+        return [self.bin, "exec", "--json", "--dangerously-bypass-hook-trust",
+                "carry out the step"]
+
+    def env(self, path):
+        return dict(super().env(path), CODEX_HOME=str(self.home / ".codex"), SCRIPTED_KEY="k")
+
+    def read(self, rel):
+        return self.shell(f"cat {rel}")
+
+    def write(self, rel, text):
+        return self.shell(f"printf '%s' '{text}' > {rel}")
+
+    def edit(self, rel, old, new):
+        return self.shell(f"sed -i 's/{old}/{new}/' {rel}")
+
+    def shell(self, command):
+        return ("exec_command", {"cmd": command})
+
+    def extra(self):
+        return [Step("a made-up working directory is PATH_NOT_FOUND with the nearest listing",
+                     ("exec_command", {"cmd": "ls", "workdir": str(self.repo / "srcc")}),
+                     told=["PATH_NOT_FOUND", "src/"])]
+
+
+class Cline(Agent):
+    name, api, binary = "cline", "chat", "cline"
+
+    def setup(self):
+        auth = [self.bin, "auth", "-p", "openai-compatible", "-k", "test", "-m",
+                "claude-sonnet-4-5", "-b", f"http://127.0.0.1:{self.port}/v1"]
+        subprocess.run(auth, cwd=self.repo, env=self.env(os.environ.get("PATH", "")),
+                       check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        super().setup()
+        # The README: the same hook file serves the events after a call.
+        hooks = self.repo / ".clinerules" / "hooks"
+        shutil.copy(hooks / "PreToolUse", hooks / "PostToolUse")
+
+    def command(self):
+        return [self.bin, "--json", "-t", "150", "carry out the step"]
+
+    def cleanup(self):
+        # Cline runs sessions in a hub daemon started for this repository: end it by its id.
+        for pid in daemon_pids(str(self.repo)):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    def read(self, rel):
+        return ("read_files", {"files": [{"path": str(self.repo / rel)}]})
+
+    def write(self, rel, text):
+        return ("editor", {"path": str(self.repo / rel), "new_text": text})
+
+    def edit(self, rel, old, new):
+        return ("editor", {"path": str(self.repo / rel), "old_text": old, "new_text": new})
+
+    def shell(self, command):
+        return ("run_commands", {"commands": [command]})
+
+
+AGENTS = {a.name: a for a in (ClaudeCode, GeminiCli, Codex, Cline)}
+
+
+def daemon_pids(repo):
+    """Processes whose command line names `repo` (Cline's hub daemon for it)."""
+    pids = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--cline-hub-daemon" in args and repo.encode() in args:
+            pids.append(int(entry.name))
+    return pids
+
+
+# ---- the scenarios ----
+
+class Step:
+    """One scripted tool call and what must hold after it."""
+
+    def __init__(self, name, call, told=(), not_told=(), holds=None, own_refusal=None,
+                 stops_run=False, shift=False):
+        self.name, self.call = name, call
+        # Whether the strategy shift must reach the model here (exactly once), or not at all.
+        self.shift = shift
+        # The call ends the agent's run (Cline's `cancel`): the model hears nothing more.
+        self.stops_run = stops_run
+        self.told, self.not_told = list(told), list(not_told)
+        self.holds = holds or (lambda: True)
+        # What the agent says when it refuses the call itself, before any hook runs.
+        self.own_refusal = own_refusal
+
+
+def scenarios(agent):
+    repo = agent.repo
+    main_rs = repo / "src" / "main.rs"
+    unchanged = lambda: main_rs.read_text() == MAIN_RS  # noqa: E731
+    real_read = lambda: Step("a read of an existing path runs", agent.read("src/main.rs"),  # noqa
+                             told=["fn main"], not_told=["PATH_NOT_FOUND"])
+    own_edit = "File does not exist" if agent.name == "claude-code" else None
+    steps = [
+        real_read(),
+        Step("a read of a missing path is denied with a suggestion", agent.read("src/mian.rs"),
+             told=["PATH_NOT_FOUND", "src/main.rs"]),
+        real_read(),
+        Step("a write into a missing directory is denied",
+             agent.write("src/nowhere/new.rs", "x"), told=["PATH_NOT_FOUND"],
+             holds=lambda: not (repo / "src" / "nowhere").exists()),
+        real_read(),
+        Step("an edit of a misspelled file is denied", agent.edit("src/mian.rs", "main", "x"),
+             told=["PATH_NOT_FOUND", "src/main.rs"], own_refusal=own_edit,
+             holds=lambda: unchanged() and not (repo / "src" / "mian.rs").exists()),
+        real_read(),
+        Step("a shell command on a misspelled file is denied", agent.shell("cat src/mian.rs"),
+             told=["PATH_NOT_FOUND", "src/main.rs"]),
+        real_read(),
+        *agent.extra(),
+        real_read(),
+        Step("a first miss in a row", agent.read("lib/helpers.py"), told=["PATH_NOT_FOUND"]),
+        Step("a second miss in a row brings the strategy shift", agent.read("lib/helper.py"),
+             told=["PATH_NOT_FOUND"], shift=True),
+        real_read(),
+        Step("a miss only the shell's failure shows is counted",
+             agent.shell("python3 -c \"open('src/mian.rs')\""),
+             told=["No such file or directory"]),
+        Step("so the next miss brings the strategy shift", agent.read("src/mian.rs"),
+             told=["PATH_NOT_FOUND"], shift=True),
+        *([] if agent.name == "cline" else [Step(
+            "rewriting the guard's own policy is refused",
+            agent.write(".patchgate.toml", "[guard]"), told=["PROTECTED_PATH"],
+            holds=lambda: (repo / ".patchgate.toml").read_text() == POLICY)]),
+        Step("a link out of the workspace is refused", agent.shell("ln -s /etc evil"),
+             told=["PATH_OUTSIDE_WORKSPACE"], holds=lambda: not (repo / "evil").is_symlink()),
+        Step("moving the hooks away is refused",
+             agent.shell("git config core.hooksPath /dev/null"), told=["HOOK_BYPASS"],
+             holds=lambda: git(repo, "config", "core.hooksPath", check=False).stdout == "",
+             stops_run=agent.name == "cline"),
+    ]
+    return steps
+
+
+# ---- running one agent ----
+
+def patchgate_path(patchgate, record, root):
+    """A PATH on which `patchgate` is the binary under test (wrapped to keep the payloads when
+    recording)."""
+    bin_dir = root / "bin"
+    bin_dir.mkdir()
+    target = bin_dir / "patchgate"
+    if record:
+        target.write_text(
+            "#!/bin/sh\npayload=$(cat)\n"
+            f"printf '%s\\n' \"$payload\" >> '{record}/payloads.jsonl'\n"
+            f"printf '%s' \"$payload\" | '{patchgate}' \"$@\"\n")
+        target.chmod(0o755)
+    else:
+        target.symlink_to(patchgate)
+    return f"{bin_dir}:{os.environ.get('PATH', '')}"
+
+
+def run_agent(name, args, script, port):
+    root = pathlib.Path(tempfile.mkdtemp(prefix=f"patchgate-e2e-{name}-"))
+    try:
+        repo = make_repo(root)
+        home = root / "home"
+        home.mkdir()
+        agent = AGENTS[name](args.bin, repo, home, port)
+        record = None
+        if args.record:
+            record = pathlib.Path(args.record) / name
+            record.mkdir(parents=True, exist_ok=True)
+        path = patchgate_path(args.patchgate, record, root)
+        agent.setup()
+        steps = scenarios(agent)
+        script.reset([s.call for s in steps])
+        started = time.monotonic()
+        try:
+            proc = subprocess.run(agent.command(), cwd=repo, env=agent.env(path),
+                                  capture_output=True, text=True, timeout=600,
+                                  stdin=subprocess.DEVNULL)
+        finally:
+            agent.cleanup()
+        seconds = time.monotonic() - started
+        return judge(name, agent, steps, script, proc, seconds)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def judge(name, agent, steps, script, proc, seconds):
+    conversation = script.conversation()
+    last = conversation[-1][1] if conversation else {}
+    made = model.calls_made(agent.api, last) if conversation else 0
+    print(f"== {name}: {len(conversation)} model requests, {seconds:.0f} s, exit {proc.returncode}")
+    failures = 0
+    for index, step in enumerate(steps):
+        told = model.after_call(agent.api, last, index) if index < made else None
+        ok, why = check(step, told, index, made)
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {step.name}" + (f" ({why})" if why else ""))
+        print(f"     model was told: {(told or '')[:220]!r}")
+    if failures:
+        print(f"     {name} stderr: {proc.stderr[-1500:]}")
+    return failures
+
+
+def check(step, told, index, made):
+    if told is None and step.stops_run and index == made:
+        return step.holds(), "the run was stopped"
+    if told is None:
+        return False, f"the model never heard back about call {index + 1} (made {made})"
+    expected = step.told
+    if step.own_refusal and step.own_refusal in told:
+        # The agent refused the call itself, before any hook: patchgate never saw it.
+        expected = [step.own_refusal]
+    shifts = told.count(SHIFT)
+    if shifts != int(step.shift):
+        return False, f"the strategy shift reached the model {shifts} times here"
+    missing = [t for t in expected if t not in told]
+    present = [t for t in step.not_told if t in told]
+    if missing:
+        return False, f"not told {missing}"
+    if present:
+        return False, f"told {present}"
+    if not step.holds():
+        return False, "the repository changed"
+    note = "refused by the agent itself" if expected != step.told else ""
+    return True, note
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", required=True, help="directory holding the agent CLIs")
+    parser.add_argument("--patchgate", required=True, type=pathlib.Path)
+    parser.add_argument("--agent", action="append", choices=sorted(AGENTS))
+    parser.add_argument("--record", help="keep the hook payloads under this directory")
+    args = parser.parse_args()
+    args.patchgate = args.patchgate.resolve()
+    args.bin = str(pathlib.Path(args.bin).resolve())
+    script = model.Script()
+    server, port = model.serve(script)
+    failures = 0
+    for name in args.agent or list(AGENTS):
+        failures += run_agent(name, args, script, port)
+    server.shutdown()
+    print(f"\n{failures} check(s) failed" if failures else "\nevery check held")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+//! What `validate` and `apply` share: the input and repository-check arguments, the policy
+//! they read, and the verdict they print.
+
+use super::errors::one_line;
+use super::{CliError, Format, Global, read_input};
+use patchgate::config::Config;
+use patchgate::report::{verdict_json, verdict_text};
+use patchgate::scratch;
+use patchgate::validate::{self, Outcome};
+use std::path::Path;
+use std::time::Duration;
+
+/// `--step` and `--result`, which `validate` and `apply` read the same way.
+#[derive(Debug, clap::Args)]
+pub(crate) struct InputArgs {
+    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
+    #[arg(long, value_name = "STEP")]
+    pub step: String,
+    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
+    #[arg(long, value_name = "RESULT")]
+    pub result: String,
+    /// Leading path components to strip from the patch's names, as `git apply -pN`: 1 drops
+    /// git's `a/`/`b/`; 0 reads bare paths (`--- src/x.rs`) as written.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub strip: usize,
+}
+
+impl InputArgs {
+    /// How to parse the patch.
+    pub fn parse_options(&self) -> patchgate::patch::ParseOptions {
+        patchgate::patch::ParseOptions { strip: self.strip, ..Default::default() }
+    }
+
+    /// The parsed step (an orchestrator mistake is exit 2) and the raw result bytes (an
+    /// executor mistake is a verdict, judged later).
+    pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {
+        if self.step == "-" && self.result == "-" {
+            return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
+        }
+        let step = validate::read_step(&read_input(&self.step, "step")?).map_err(|e| {
+            CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), self.step))
+        })?;
+        Ok((step, read_input(&self.result, "result")?))
+    }
+}
+
+/// The repository-check options `validate` and `apply` share.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct ScratchArgs {
+    /// The revision the patch applies to (default: the step's `base`, else HEAD).
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Run `sh -c CMD` in a temporary copy of the patched tree; non-zero exit rejects.
+    #[arg(long, value_name = "CMD")]
+    pub check_cmd: Option<String>,
+    /// Seconds before --check-cmd is killed (default: the `[scratch]` `check_timeout_secs`, 300).
+    #[arg(long, value_name = "SECONDS")]
+    pub check_timeout: Option<u64>,
+}
+
+impl ScratchArgs {
+    /// The library's options.
+    pub fn options(&self) -> scratch::Options {
+        scratch::Options {
+            base: self.base.clone(),
+            check_cmd: self.check_cmd.clone(),
+            check_timeout: self.check_timeout.map(Duration::from_secs),
+        }
+    }
+}
+
+/// The repository's `.patchgate.toml`; without a worktree, the default policy.
+pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
+    match repo.and_then(git2::Repository::workdir) {
+        Some(root) => {
+            Config::load(root).map_err(|e| CliError::input("invalid_config", one_line(&e)))
+        }
+        None => Ok(Config::default()),
+    }
+}
+
+/// The verdict on stdout: the one-line JSON, or the text diagnostics over the patch's lines
+/// (`origin` names the result).
+pub(super) fn print_verdict(outcome: &Outcome<'_>, global: &Global, origin: &str) {
+    match global.format.unwrap_or(Format::Json) {
+        Format::Json => outln!("{}", verdict_json(&outcome.report)),
+        Format::Text => out!("{}", verdict_text(&outcome.report, outcome.patch.as_deref(), origin)),
+    }
+}
+
+/// `--report FILE`: the full report as indented JSON.
+pub(super) fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
+    std::fs::write(path, format!("{json}\n")).map_err(|e| {
+        CliError::failure(
+            "io",
+            format!("cannot write the report to '{}': {e}; check the directory", path.display()),
+        )
+    })
+}

@@ -1,0 +1,380 @@
+//! The stable code tables: every finer code a finding can carry, one [`codes!`] table each,
+//! and [`Code`], the typed code of a [`Violation`](super::Violation).
+
+use super::codes::codes;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+codes! {
+    /// Stable defect codes.
+    DefectCode {
+        /// The input is empty or only whitespace.
+        EmptyPatch => "empty_patch",
+        /// Text, but no `diff --git` or `---`/`+++` file header anywhere.
+        NoFileHeaders => "no_file_headers",
+        /// An `@@` hunk before any file header.
+        FragmentWithoutHeader => "fragment_without_header",
+        /// A file header with neither hunks nor a metadata change (rename, mode, binary, empty
+        /// create/delete).
+        NoHunks => "no_hunks",
+        /// An `@@` line that does not read `@@ -a[,b] +c[,d] @@`.
+        BadHunkHeader => "bad_hunk_header",
+        /// The body ends (input ends or a header starts) before the header's counts are used up.
+        HunkTooShort => "hunk_too_short",
+        /// Hunk-like lines (` `, `+`, `-`) left over after the counts are used up; `git apply`
+        /// silently drops them.
+        HunkTooLong => "hunk_too_long",
+        /// A body line that starts with none of ` `, `+`, `-`, `\`.
+        BadLinePrefix => "bad_line_prefix",
+        /// A `\ No newline at end of file` marker where it cannot stand.
+        MisplacedNoNewline => "misplaced_no_newline",
+        /// The input's last line has no final newline (git: corrupt patch).
+        MissingFinalNewline => "missing_final_newline",
+        /// Line numbers or counts beyond any real file (CVE-2014-9637 shape).
+        LineNumberTooLarge => "line_number_too_large",
+        /// Hunks of one file not in ascending order.
+        HunkOutOfOrder => "hunk_out_of_order",
+        /// Hunks of one file that overlap.
+        HunkOverlap => "hunk_overlap",
+        /// Text between or after file entries that is no part of a diff.
+        Garbage => "garbage",
+        /// A markdown code fence (```` ``` ````) around or inside the patch.
+        MarkdownFence => "markdown_fence",
+        /// An ed script (`1c`, `5a`, `3d`, `.`).
+        EdScript => "ed_script",
+        /// A normal (`diff` without `-u`) diff (`1c1`, `< x`, `> y`).
+        NormalDiff => "normal_diff",
+        /// A context diff (`*** 1,5 ****`).
+        ContextDiff => "context_diff",
+        /// A combined diff (`diff --cc`, `@@@`), which is merge output.
+        CombinedDiff => "combined_diff",
+        /// `diff --git a/X b/Y` disagrees with `---`/`+++`.
+        HeaderMismatch => "header_mismatch",
+        /// A git entry's `---`/`+++` lines lack the `a/`/`b/` prefixes (`--- src/x.rs`).
+        MissingPrefix => "missing_prefix",
+        /// An added or removed line holds a NUL byte (binary content as a text hunk).
+        NulInText => "nul_in_text",
+        /// Old and new path differ without `rename`/`copy` headers.
+        ImplicitRename => "implicit_rename",
+        /// `rename from` without `rename to`, `copy to` without `copy from`, ...
+        IncompleteRename => "incomplete_rename",
+        /// A rename or copy under a `diff --git` line naming one file (`diff --git a/f`): the
+        /// entry's two names come only from the extended headers.
+        OneNameRename => "one_name_rename",
+        /// Extended headers that exclude each other (`new file mode` and `deleted file mode`).
+        InconsistentHeaders => "inconsistent_headers",
+        /// The same path in two entries.
+        DuplicatePath => "duplicate_path",
+        /// A mode that is not six octal digits.
+        BadMode => "bad_mode",
+        /// A header without a usable file name, or a malformed C-quoted name.
+        BadPath => "bad_path",
+        /// A `GIT binary patch` block that is malformed.
+        BadBinary => "bad_binary",
+        /// A `---` without its `+++`, or hunks after `diff --git` without `---`/`+++`.
+        IncompleteHeader => "incomplete_header",
+        /// An extended header with a malformed value (`index`, `similarity index`).
+        BadHeader => "bad_header",
+        /// A hunk with no added and no removed line (git: corrupt patch).
+        ContextOnlyHunk => "context_only_hunk",
+    }
+}
+
+codes! {
+    /// Stable warning codes.
+    WarningCode {
+        /// Lines end in CRLF; kept as content, never stripped.
+        Crlf => "crlf",
+        /// Some lines end in CRLF and others in LF.
+        MixedLineEndings => "mixed_line_endings",
+        /// An empty body line standing for an empty context line (git accepts it).
+        BlankContextWithoutSpace => "blank_context_without_space",
+        /// A format-patch mail preamble was skipped.
+        MailPreamble => "mail_preamble",
+        /// A binary entry; its content cannot be checked as text.
+        Binary => "binary",
+        /// Text after the last entry that is a format-patch signature (`-- `).
+        Signature => "signature",
+        /// Lenient mode: text outside file entries was skipped.
+        SkippedText => "skipped_text",
+        /// Empty lines after the last hunk, up to the end of the input.
+        TrailingBlankLines => "trailing_blank_lines",
+        /// Lenient mode: markdown fence lines were skipped.
+        MarkdownFence => "markdown_fence",
+    }
+}
+
+codes! {
+    /// Stable reasons a path is refused; [`PathErrorCode::as_str`] gives the wire name.
+    PathErrorCode {
+        /// The path is empty (or only `.` and `/`).
+        EmptyPath => "empty_path",
+        /// Starts with `/`, a drive letter (`C:`) or a UNC prefix.
+        AbsolutePath => "absolute_path",
+        /// Starts with `~` (a home directory the shell would expand).
+        HomeDir => "home_dir",
+        /// A `..` component.
+        PathTraversal => "path_traversal",
+        /// `.git` in any letter case, or one of git's HFS/NTFS aliases (`git~1`, `.git.`, ...).
+        GitDir => "git_dir",
+        /// A NUL byte.
+        NulByte => "nul_byte",
+        /// A control byte (newline, tab, escape, DEL, ...).
+        ControlByte => "control_byte",
+        /// A percent-encoded dot, separator or percent sign (`%2e`, `%2f`, `%5c`, `%252e`, `%c0%ae`).
+        PercentEncoded => "percent_encoded",
+        /// A backslash, which is a separator on Windows.
+        Backslash => "backslash",
+        /// Fullwidth or other look-alike dots and slashes (`U+FF0E`, `U+FF0F`, `U+2215`, ...).
+        LookalikeSeparator => "lookalike_separator",
+        /// Not valid UTF-8.
+        InvalidUtf8 => "invalid_utf8",
+        /// `$(` or a backtick: a shell would run the name as a command wherever it is pasted
+        /// unquoted into a script.
+        ShellSubstitution => "shell_substitution",
+        /// Longer than a file system can hold: a component over 255 bytes or a path over 4096.
+        TooLong => "too_long",
+    }
+}
+
+codes! {
+    /// The codes of the rules, the repository check and the pipeline (the parser's and the path
+    /// checks' codes are [`DefectCode`] and [`PathErrorCode`]).
+    CheckCode {
+        /// `schema`: a key named twice.
+        DuplicateKey => "duplicate_key",
+        /// `schema`: not JSON.
+        NotJson => "not_json",
+        /// `schema`: JSON, but not an object.
+        NotAnObject => "not_an_object",
+        /// `schema`: a required field is missing.
+        MissingField => "missing_field",
+        /// `schema`: a field of the wrong JSON type.
+        WrongType => "wrong_type",
+        /// `schema`: the object does not decode.
+        InvalidShape => "invalid_shape",
+        /// `mode`: a mode other than `apply` and `fix_regression`.
+        InvalidMode => "invalid_mode",
+        /// `mode`: the result's mode is not the step's.
+        ModeMismatch => "mode_mismatch",
+        /// `mode`: a `fix_regression` patch larger than the policy allows.
+        SpeculativeFix => "speculative_fix",
+        /// `scope`: a path under an excluded glob.
+        ExcludedPath => "excluded_path",
+        /// `scope`: a path outside `allowedFiles`.
+        OutsideAllowedFiles => "outside_allowed_files",
+        /// `scope`: a `fix_regression` path outside `applyFiles`.
+        NotInApplyFiles => "not_in_apply_files",
+        /// `scope`: a path no agent may write (`.git/`, hooks, the policy file).
+        ProtectedPath => "protected_path",
+        /// `declared`: success without a patch.
+        MissingPatch => "missing_patch",
+        /// `declared`: a failure that carries a patch.
+        FailureWithPatch => "failure_with_patch",
+        /// `declared`: a failure that lists written files.
+        FailureWithFilesWritten => "failure_with_files_written",
+        /// `declared`: a failure without a summary.
+        FailureWithoutSummary => "failure_without_summary",
+        /// `declared`: success without `filesTouched`.
+        FilesTouchedMissing => "files_touched_missing",
+        /// `declared`: `filesTouched` does not hold `filesWritten`.
+        FilesTouchedNotSuperset => "files_touched_not_superset",
+        /// `declared`: a `filesWritten` entry the patch does not touch.
+        FileNotInPatch => "file_not_in_patch",
+        /// `declared`: success with an empty `filesWritten`.
+        EmptyFilesWritten => "empty_files_written",
+        /// `reversal`: a fix removes what the apply run added.
+        AddedLinesRemoved => "added_lines_removed",
+        /// `reversal`: a hunk that is the apply run's hunk inverted.
+        HunkReversed => "hunk_reversed",
+        /// `reversal`: a function body replaced by a constant.
+        BodyReplacedByConstant => "body_replaced_by_constant",
+        /// `reversal`: a function body replaced by a no-op.
+        BodyReplacedByNoop => "body_replaced_by_noop",
+        /// `reversal`: a fix touching modules the apply run did not.
+        UnrelatedModules => "unrelated_modules",
+        /// `reversal`: a test deleted.
+        TestDeleted => "test_deleted",
+        /// `reversal`: a test skipped.
+        TestSkipped => "test_skipped",
+        /// `reversal`: an assertion removed.
+        AssertionRemoved => "assertion_removed",
+        /// `undeclared`: the patch changes a file `filesWritten` does not list.
+        UndeclaredFile => "undeclared_file",
+        /// `malformed`: a binary entry.
+        BinaryPatch => "binary_patch",
+        /// `malformed`: a symbolic link while links are refused.
+        Symlink => "symlink",
+        /// `malformed`: a submodule (gitlink).
+        Gitlink => "gitlink",
+        /// `malformed`: a mode other than 100644 and 100755.
+        UnsupportedMode => "unsupported_mode",
+        /// `malformed`: the patch is over a `[limits]` bound.
+        LimitExceeded => "limit_exceeded",
+        /// `malformed`: a create, rename or copy target that already exists in the base.
+        CreateOverExisting => "create_over_existing",
+        /// `malformed`: an update, delete, rename or copy of a path the base does not have.
+        MissingPreimage => "missing_preimage",
+        /// `malformed`: the `index` line's old id or the old mode disagrees with the base.
+        PreimageMismatch => "preimage_mismatch",
+        /// `malformed`: a file whose type changes in place instead of delete + create.
+        TypeChange => "type_change",
+        /// `malformed`: a path through a symbolic link of the base or of the patched tree.
+        BeyondSymlink => "beyond_symlink",
+        /// `malformed`: a path below something that is a file (or submodule) after the patch.
+        FileInTheWay => "file_in_the_way",
+        /// `malformed`: `.gitmodules` as a symbolic link.
+        GitmodulesSymlink => "gitmodules_symlink",
+        /// `malformed`: a hunk whose lines are not in the base where it applies.
+        ContextMismatch => "context_mismatch",
+        /// `malformed`: the reverse patch does not give the base back.
+        RollbackMismatch => "rollback_mismatch",
+        /// `malformed`: a deletion that leaves content behind.
+        DeleteLeavesContent => "delete_leaves_content",
+        /// `malformed`: a touched path fails the path-safety checks.
+        UnsafePath => "unsafe_path",
+        /// `zero-impact`: success without an added or removed line.
+        NoChanges => "no_changes",
+        /// `not-implemented`: the step names a file the patch leaves alone.
+        NamedFileUntouched => "named_file_untouched",
+        /// `not-implemented`: a rename the patch does not carry out.
+        RenameMissing => "rename_missing",
+        /// `not-implemented`: the patch changes only whitespace.
+        WhitespaceOnly => "whitespace_only",
+        /// `not-implemented`: the patch changes only comments.
+        CommentOnly => "comment_only",
+        /// `not-implemented`: an added placeholder (`todo!()`, `pass`, `TODO`).
+        PlaceholderAdded => "placeholder_added",
+        /// `not-implemented`: the judge said no.
+        JudgeRejected => "judge_rejected",
+        /// `not-implemented`: an `expect` post-condition does not hold.
+        ExpectFailed => "expect_failed",
+        /// `not-implemented`: `--check-cmd` failed or timed out.
+        CheckCmdFailed => "check_cmd_failed",
+    }
+}
+
+/// A violation's finer code: the parser's, the path checks', or a rule's or check's. On the
+/// wire it is the plain name (`hunk_too_short`, `path_traversal`, `outside_allowed_files`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Code {
+    /// A rule's, the repository check's or the pipeline's code.
+    Check(CheckCode),
+    /// A parser defect (the `malformed` rule, `zero-impact`'s context-only hunk).
+    Defect(DefectCode),
+    /// A path check (`scope`, `malformed`).
+    Path(PathErrorCode),
+    /// A name this version does not know: read from a stored entry another version wrote.
+    Other(String),
+}
+
+impl Code {
+    /// The code with this wire name; a name no table holds is [`Code::Other`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Self {
+        CheckCode::from_name(name)
+            .map(Self::Check)
+            .or_else(|| DefectCode::from_name(name).map(Self::Defect))
+            .or_else(|| PathErrorCode::from_name(name).map(Self::Path))
+            .unwrap_or_else(|| Self::Other(name.to_owned()))
+    }
+
+    /// The stable wire name.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Check(c) => c.as_str(),
+            Self::Defect(c) => c.as_str(),
+            Self::Path(c) => c.as_str(),
+            Self::Other(name) => name,
+        }
+    }
+}
+
+impl From<CheckCode> for Code {
+    fn from(code: CheckCode) -> Self {
+        Self::Check(code)
+    }
+}
+
+impl From<DefectCode> for Code {
+    fn from(code: DefectCode) -> Self {
+        Self::Defect(code)
+    }
+}
+
+impl From<PathErrorCode> for Code {
+    fn from(code: PathErrorCode) -> Self {
+        Self::Path(code)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        Ok(Self::from_name(&name))
+    }
+}
+
+/// On the wire a code is its plain name: one of the three tables' names (a stored entry of
+/// another version may bring a name none of them holds).
+impl schemars::JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let tables = [
+            generator.subschema_for::<CheckCode>(),
+            generator.subschema_for::<DefectCode>(),
+            generator.subschema_for::<PathErrorCode>(),
+        ];
+        schemars::json_schema!({
+            "description": "A finer stable code: a rule's or check's, a parser defect's, or a path check's.",
+            "anyOf": tables,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_wire_name_reads_back_as_the_same_code() {
+        let all = CheckCode::ALL.iter().map(|&c| Code::from(c));
+        let all = all.chain(DefectCode::ALL.iter().map(|&c| Code::from(c)));
+        let all: Vec<Code> = all.chain(PathErrorCode::ALL.iter().map(|&c| Code::from(c))).collect();
+        for code in &all {
+            assert_eq!(&Code::from_name(code.as_str()), code, "{code} is in two tables");
+            let json = serde_json::to_string(code).unwrap();
+            assert_eq!(json, format!("\"{code}\""));
+            assert_eq!(&serde_json::from_str::<Code>(&json).unwrap(), code);
+        }
+        assert_eq!(Code::from_name("symlink_refused"), Code::Other("symlink_refused".into()));
+    }
+}

@@ -1,0 +1,50 @@
+//! The pre-commit / pre-applypatch run: the staged policy, the active declaration and the
+//! staged changes, judged. The CLI only opens the repository and renders what this returns.
+
+use super::staged::{merge_own_changes, staged_changes, staged_changes_exact};
+use super::{HookError, HookName, HookPolicy, Policy, Violation, evaluate, staged_config};
+use crate::config::{Config, FILE_NAME};
+use crate::declare::Store;
+use git2::Repository;
+
+/// What a pre-commit run judged.
+#[derive(Debug)]
+pub struct StagedRun {
+    /// The policy as staged.
+    pub policy: Policy,
+    /// The active declaration's patterns; `None` when nothing is declared.
+    pub declaration: Option<Vec<String>>,
+    /// How many changed paths (renames and copies count once) the commit records.
+    pub changes: usize,
+    /// What blocks the commit; empty allows it.
+    pub violations: Vec<Violation>,
+}
+
+/// Judge the staged changes of `repo` against its staged policy and active declaration.
+/// `from_env`: the repository was opened from the hook environment (see
+/// [`staged_changes`]). Renames with edits are described as renames when the commit is blocked.
+pub fn run_staged(repo: &Repository, from_env: bool) -> Result<StagedRun, HookError> {
+    crate::repo::workdir(repo)?;
+    let config = staged_config(repo)?;
+    let source = config.source.as_ref().map(|_| FILE_NAME.to_owned());
+    let policy = Policy::from_config(&config, source)?;
+    let declaration = Store::new(repo.path()).load()?;
+    let declared = declaration.as_ref().map(|d| d.path_set(&policy.limits)).transpose()?;
+    let staged = staged_changes(repo, from_env)?;
+    let mut changes = merge_own_changes(repo, staged.changes)?;
+    let mut violations = evaluate(&changes, declared.as_ref(), &policy);
+    if !violations.is_empty() && !staged.is_rename_settled {
+        // Blocking: describe renames with edits as renames, not as a deletion and an addition.
+        changes = merge_own_changes(repo, staged_changes_exact(repo)?)?;
+        violations = evaluate(&changes, declared.as_ref(), &policy);
+    }
+    let declaration = declaration.map(|d| d.patterns().into_iter().map(str::to_owned).collect());
+    Ok(StagedRun { policy, declaration, changes: changes.len(), violations })
+}
+
+/// The hooks `hook install` installs when none are named: `[hook] hooks` of the worktree's
+/// `.patchgate.toml`; a bare repository (a server) gets pre-receive.
+pub fn configured_hooks(repo: &Repository) -> Result<Vec<HookName>, HookError> {
+    let Some(root) = repo.workdir() else { return Ok(vec![HookName::PreReceive]) };
+    Ok(Config::load(root)?.section::<HookPolicy>("hook")?.hooks)
+}

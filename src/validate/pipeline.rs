@@ -1,0 +1,221 @@
+//! The phases of [`validate`], each input read once.
+
+use super::repository::{self, RepoCheck};
+use super::{
+    Checked, Context, JudgeOptions, Options, Outcome, Unchecked, ValidateError, invalid_step,
+    limits, run_judge,
+};
+use crate::config::Limits;
+use crate::finding::CheckCode;
+use crate::json::Decoded;
+use crate::patch::{ParseOptions, Parsed, Patch, parse};
+use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
+use crate::scratch::{self, BaseTree, ScratchError, TreeIndex};
+use crate::step::ExecutorResult;
+
+/// Findings collected by the phases after `schema`.
+#[derive(Debug, Default)]
+pub(super) struct Findings {
+    /// Violations, in the order found (sorted by rule at the end).
+    pub violations: Vec<Violation>,
+    /// Notes.
+    pub notes: Vec<Note>,
+}
+
+/// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
+/// repository, the files as the patch leaves them, for [`Outcome::land`](super::Outcome::land).
+pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>, ValidateError> {
+    let rules: RulePolicy = ctx.config.section("rules")?;
+    let limits = ctx.config.limits();
+    let scope = compile_scope(ctx, &limits)?;
+    let apply_text = ctx.step.apply_patch.as_deref().unwrap_or_default();
+    let apply_parsed = parse_apply_patch(apply_text, &options.parse, &limits)?;
+    let decoded = crate::json::decode(ctx.result);
+    let mut findings = Findings::default();
+    note_unknown_fields(&decoded, &mut findings);
+    let result = match rule::schema::check_decoded(decoded) {
+        Ok(result) => result,
+        Err(violations) => return Ok(stopped(ctx, findings.notes, violations)),
+    };
+    let patch_text = result.patch.as_deref().unwrap_or_default();
+    if let Err(e) = limits::check_text(&limits, patch_text.as_bytes(), "the patch") {
+        return Ok(stopped(ctx, findings.notes, vec![limits::violation(&e)]));
+    }
+    let parsed =
+        (!patch_text.trim().is_empty()).then(|| parse(patch_text.as_bytes(), &options.parse));
+    if let Some(Err(e)) = parsed.as_ref().map(|p| limits::check_parsed(&limits, &p.patch)) {
+        return Ok(stopped(ctx, findings.notes, vec![limits::violation(&e)]));
+    }
+    let rev = scratch::base_rev(ctx.step, &options.scratch);
+    let base = ctx.repo.map(|repo| BaseTree::resolve(repo, rev));
+    let phases = Phases { ctx, options, rules: &rules, scope: &scope, result: &result };
+    let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
+    let (report, check) = phases.run(parsed.as_ref(), apply_patch, base.as_ref(), findings)?;
+    let checked = match base {
+        None => Err(Unchecked::NoRepository),
+        Some(Err(e)) => Err(Unchecked::Base(e)),
+        Some(Ok(base)) => match check {
+            RepoCheck::Checked(changes) => Ok(Checked { base, changes }),
+            RepoCheck::Refused(reason) => Err(Unchecked::Refused(reason)),
+            RepoCheck::NotRun if parsed.is_some() => {
+                Err(Unchecked::Refused(report.verdict.reason.clone()))
+            }
+            RepoCheck::NotRun => Ok(Checked { base, changes: Vec::new() }),
+        },
+    };
+    drop(parsed);
+    Ok(Outcome { report, patch: result.patch, checked })
+}
+
+/// The phases that read the parsed patch, over inputs that outlive them.
+pub(super) struct Phases<'p> {
+    pub ctx: &'p Context<'p>,
+    pub options: &'p Options,
+    pub rules: &'p RulePolicy,
+    scope: &'p Scope,
+    result: &'p ExecutorResult,
+}
+
+impl Phases<'_> {
+    /// The rules, the repository check and the judge: the report, and what the repository
+    /// check produced.
+    fn run(
+        &self,
+        parsed: Option<&Parsed<'_>>,
+        apply_patch: Option<&Patch<'_>>,
+        base: Option<&Result<BaseTree<'_>, ScratchError>>,
+        mut findings: Findings,
+    ) -> Result<(Report, RepoCheck), ValidateError> {
+        let index = base.and_then(|b| b.as_ref().ok()).map(TreeIndex::new);
+        let mut input = Input::new(self.ctx.step, self.result, parsed, apply_patch, self.scope);
+        if let Some(index) = &index {
+            input = input.with_base(index);
+        }
+        note_unknown_apply_run(&input, &mut findings);
+        let found = rule::evaluate(&input, self.rules);
+        findings.violations = found.violations;
+        findings.notes.extend(found.notes);
+        note_warnings(parsed, &mut findings);
+        let check = repository::check_repository(self, base, &input, &mut findings)?;
+        if findings.violations.is_empty()
+            && let Some(judge) = &self.options.judge
+        {
+            findings.violations.extend(judge_phase(self.ctx, self.result, judge)?);
+        }
+        let mut report = finish(findings.notes, findings.violations, input.usable_patch());
+        if self.ctx.repo.is_none() && report.verdict.valid && input.usable_patch().is_some() {
+            report.verdict.reason.push_str(" (not checked against a repository)");
+        }
+        Ok((report, check))
+    }
+}
+
+/// The outcome of a pipeline stopped before the patch was parsed (the result does not fit the
+/// schema or is over a limit): nothing was checked against the repository.
+fn stopped<'r>(ctx: &Context<'r>, notes: Vec<Note>, violations: Vec<Violation>) -> Outcome<'r> {
+    let report = finish(notes, violations, None);
+    let checked = match ctx.repo {
+        Some(_) => Err(Unchecked::Refused(report.verdict.reason.clone())),
+        None => Err(Unchecked::NoRepository),
+    };
+    Outcome { report, patch: None, checked }
+}
+
+/// The step's globs plus the repository's `excluded` list (compiled once, by the policy).
+fn compile_scope(ctx: &Context<'_>, limits: &Limits) -> Result<Scope, ValidateError> {
+    limits::check_step(limits, ctx.step).map_err(|e| invalid_step(e.to_string()))?;
+    let excluded = (ctx.config.excluded_globs())
+        .map_err(|e| ctx.config.invalid(format!("'excluded': {e}")))?;
+    Scope::new(ctx.step, excluded)
+        .map_err(|e| invalid_step(format!("{e} in allowedFiles, excludedPaths or applyFiles")))
+}
+
+/// The step's `applyPatch`, which must itself be a clean unified diff.
+fn parse_apply_patch<'t>(
+    text: &'t str,
+    options: &ParseOptions,
+    limits: &Limits,
+) -> Result<Option<Parsed<'t>>, ValidateError> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let refused = |e: crate::config::LimitExceeded| invalid_step(e.to_string());
+    limits::check_text(limits, text.as_bytes(), "'applyPatch'").map_err(refused)?;
+    let parsed = parse(text.as_bytes(), options);
+    limits::check_parsed(limits, &parsed.patch).map_err(refused)?;
+    if let Some(d) = parsed.defects.first() {
+        return Err(invalid_step(format!(
+            "'applyPatch' is not a clean unified diff: {d} ({}); pass the apply run's patch as produced",
+            d.code
+        )));
+    }
+    Ok(Some(parsed))
+}
+
+fn note_unknown_fields(decoded: &Decoded, findings: &mut Findings) {
+    for name in rule::schema::unknown_fields(decoded) {
+        findings.notes.push(Note {
+            code: "unknown_field".into(),
+            message: format!("result field '{name}' is not part of the schema and was ignored"),
+            patch_line: None,
+        });
+    }
+}
+
+/// A `fix_regression` result against a step without `applyPatch` cannot be compared with the
+/// apply run; say so rather than imply the reversal checks ran in full.
+fn note_unknown_apply_run(input: &Input<'_>, findings: &mut Findings) {
+    if input.mode() == Some(crate::step::Mode::FixRegression) && input.apply_patch.is_none() {
+        findings.notes.push(Note {
+            code: "apply_run_unknown".into(),
+            message: "the step has no applyPatch: only no-op bodies were checked for reversal"
+                .into(),
+            patch_line: None,
+        });
+    }
+}
+
+fn note_warnings(parsed: Option<&Parsed<'_>>, findings: &mut Findings) {
+    for w in parsed.map(|p| p.warnings.as_slice()).unwrap_or_default() {
+        findings.notes.push(Note {
+            code: w.code.as_str().to_owned(),
+            message: w.message.clone(),
+            patch_line: Some(w.span.line),
+        });
+    }
+}
+
+fn judge_phase(
+    ctx: &Context<'_>,
+    result: &ExecutorResult,
+    judge: &JudgeOptions,
+) -> Result<Option<Violation>, ValidateError> {
+    let verdict = run_judge(judge, ctx.step, result)?;
+    Ok((!verdict.valid).then(|| {
+        Violation::new(
+            rule::RuleId::NotImplemented,
+            CheckCode::JudgeRejected,
+            format!("the judge says: {}", verdict.reason),
+        )
+    }))
+}
+
+/// Sort violations into rule order (stable) and build the report.
+fn finish(notes: Vec<Note>, mut violations: Vec<Violation>, patch: Option<&Patch<'_>>) -> Report {
+    violations.sort_by_key(|v| v.rule);
+    Report::from_violations(violations, notes, &accepted_reason(patch))
+}
+
+/// `accepted: 2 files, +3 -1`, or for a clean failure report `accepted: failure reported, no
+/// patch`.
+#[must_use]
+pub fn accepted_reason(patch: Option<&Patch<'_>>) -> String {
+    let Some(patch) = patch else { return "accepted: failure reported, no patch".to_owned() };
+    let n = patch.files.len();
+    format!(
+        "accepted: {n} file{}, +{} -{}",
+        if n == 1 { "" } else { "s" },
+        patch.added(),
+        patch.removed()
+    )
+}
