@@ -92,6 +92,7 @@ def npm_packages(binary: Path, out: Path, staging: Path) -> list[Path]:
         "version": ver,
         "description": f"The patchgate binary for {name} (installed by the 'patchgate' package).",
         "license": manifest["license"],
+        "repository": manifest["repository"],
         "os": [os_name],
         "cpu": [cpu],
         "files": ["bin/patchgate", "README.md", "LICENSE-MIT", "LICENSE-APACHE"],
