@@ -9,6 +9,7 @@
 //! written in), which is enough to find a top-level key and its children.
 
 use super::HookName;
+use crate::path::{LEFTHOOK_FILES, PRE_COMMIT_CONFIG as PRE_COMMIT_FILE};
 use std::path::{Path, PathBuf};
 
 /// A hook manager that owns the repository's hooks.
@@ -33,17 +34,6 @@ impl Manager {
         }
     }
 }
-
-/// The lefthook configuration files, in lefthook's order of preference.
-const LEFTHOOK_FILES: [&str; 6] = [
-    "lefthook.yml",
-    ".lefthook.yml",
-    "lefthook.yaml",
-    ".lefthook.yaml",
-    ".config/lefthook.yml",
-    ".config/lefthook.yaml",
-];
-const PRE_COMMIT_FILE: &str = ".pre-commit-config.yaml";
 
 /// The hook managers present in the worktree at `root`; `hooks_path` is `core.hooksPath`.
 #[must_use]
