@@ -210,7 +210,7 @@ fn show(repository: &git2::Repository, store: &Store, args: &ShowArgs, json: boo
 
 fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
     let (_, entry, short) = load(store, &args.id)?;
-    let Some(mut patch) = entry.patch().filter(|p| !p.is_empty()) else {
+    let Some(mut patch) = entry.patch().filter(|p| !p.is_empty()).map(str::to_owned) else {
         let why = if entry.result_json().is_some() { "has no patch" } else { "is not JSON" };
         return Err(CliError::input(
             "no_patch",

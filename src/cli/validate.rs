@@ -2,7 +2,10 @@
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
 use super::common::{InputArgs, ScratchArgs, load_config, print_verdict, write_report};
+use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global};
+use patchgate::config::Config;
+use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
 use patchgate::report::{Exit, recording_line, report_json};
 use patchgate::review::{Judged, record_rejection};
 use patchgate::validate::{self, Context, JudgeOptions, Options};
@@ -21,9 +24,20 @@ pub(crate) struct Args {
     /// prints {"valid", "reason"}.
     #[arg(long, value_name = "CMD")]
     judge: Option<String>,
-    /// Seconds the judge may take before it is killed (exit 3).
-    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "judge")]
-    judge_timeout: u64,
+    /// Ask a language model when the rules cannot settle whether the step is done (PROVIDER:MODEL,
+    /// e.g. openai:gpt-4o-mini, anthropic:claude-haiku-4-5); overrides `[judge] model`. The
+    /// server and key come from `OPENAI_BASE_URL`, `OPENAI_API_KEY` or `ANTHROPIC_BASE_URL`,
+    /// `ANTHROPIC_API_KEY`.
+    #[arg(long, value_name = "PROVIDER:MODEL", conflicts_with = "judge")]
+    judge_model: Option<Model>,
+    /// When the model judge is asked: `uncertain` (only where the rules cannot settle the
+    /// step) or `always` (whenever no rule rejects); overrides `[judge] when`.
+    #[arg(long, value_name = "WHEN", value_parser = ["uncertain", "always"])]
+    judge_when: Option<String>,
+    /// Seconds the judge may take before it is given up (exit 3): 60 by default, or `[judge]
+    /// timeout` for the model judge (per attempt).
+    #[arg(long, value_name = "SECS")]
+    judge_timeout: Option<u64>,
     /// Do not keep a rejected result for `patchgate review`.
     #[arg(long)]
     no_record: bool,
@@ -63,7 +77,8 @@ fn judge(
 ) -> CliResult {
     let config = load_config(repo)?;
     let ctx = Context { step, result, config: &config, repo };
-    let outcome = validate::validate(&ctx, &options(args)).map_err(CliError::from)?;
+    let outcome =
+        validate::validate(&ctx, &options(args, &config, repo)?).map_err(CliError::from)?;
     if !args.no_record {
         let judged = Judged { repo, config: &config, step, result };
         let recording = record_rejection(&judged, &outcome.report);
@@ -78,12 +93,46 @@ fn judge(
     Ok(if outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
 }
 
-fn options(args: &Args) -> Options {
+fn options(
+    args: &Args,
+    config: &Config,
+    repo: Option<&git2::Repository>,
+) -> Result<Options, CliError> {
     let judge = args.judge.as_ref().map(|command| JudgeOptions {
         command: command.clone(),
-        timeout: Duration::from_secs(args.judge_timeout),
+        timeout: args.judge_timeout.map_or(JudgeOptions::DEFAULT_TIMEOUT, Duration::from_secs),
     });
-    Options { judge, parse: args.input.parse_options(), scratch: args.scratch.options() }
+    let model_judge = if judge.is_some() { None } else { model_judge(args, config, repo)? };
+    let (parse, scratch) = (args.input.parse_options(), args.scratch.options());
+    Ok(Options { judge, model_judge, parse, scratch })
+}
+
+/// The model judge `--judge-model` or `[judge] model` names, with its answers cached under the
+/// repository's git directory.
+fn model_judge(
+    args: &Args,
+    config: &Config,
+    repo: Option<&git2::Repository>,
+) -> Result<Option<ModelJudge>, CliError> {
+    let invalid = |message: String| CliError::input("invalid_config", message);
+    let mut settings: JudgeSettings = config.section("judge").map_err(|e| invalid(one_line(&e)))?;
+    let model = match (&args.judge_model, &settings.model) {
+        (Some(model), _) => model.clone(),
+        (None, Some(name)) => name.parse().map_err(|e| invalid(format!("[judge] model: {e}")))?,
+        (None, None) => return Ok(None),
+    };
+    if let Some(seconds) = args.judge_timeout {
+        settings.timeout = seconds;
+    }
+    if let Some(when) = &args.judge_when {
+        settings.when = if when == "always" { When::Always } else { When::Uncertain };
+    }
+    let judge = ModelJudge::from_env(model, settings)
+        .map_err(|e| CliError::failure("judge_failed", e.to_string()))?;
+    Ok(Some(match repo {
+        Some(repo) => judge.with_cache(Cache::in_git_dir(repo.commondir())),
+        None => judge,
+    }))
 }
 
 /// `--repo DIR` must be a repository; without it, no repository around the current directory

@@ -25,7 +25,7 @@ pub const FILE_NAME: &str = ".patchgate.toml";
 
 /// Top-level tables and keys patchgate knows. Each area adds its table here.
 const KNOWN_KEYS: &[&str] =
-    &["excluded", "rules", "scratch", "hook", "guard", "contract", "review", "limits"];
+    &["excluded", "rules", "scratch", "hook", "guard", "contract", "review", "limits", "judge"];
 
 /// The loaded policy.
 #[derive(Clone, Debug, Default)]

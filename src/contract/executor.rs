@@ -3,7 +3,7 @@
 //! with nothing after it; every path is filtered as `validateFilePaths` does.
 
 use super::paths::{FilteredPath, filter_paths};
-use super::reply::{self, Block, ReplyOutcome as _};
+use super::reply::{self, ReplyOutcome as _};
 use super::{Finding, KeyLines, describe};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -99,15 +99,17 @@ pub fn check_executor_output(
 fn check_text(text: &str, root: &Path, options: ExecutorOptions) -> ExecutorOutcome {
     let mut out = ExecutorOutcome::default();
     let mut violations = Vec::new();
-    let Some(block) = find_block(text, options, &mut violations) else {
+    let rules = reply::JsonOnly {
+        allow_preamble: options.allow_preamble,
+        allow_bare: false,
+        preamble_hint: " (or pass --allow-preamble)",
+    };
+    let Some(block) = reply::json_block(text, rules, &mut violations) else {
         return out.finish_with(violations);
     };
-    let read = reply::read_json(&block.content, block.content_line());
-    violations.extend(read.findings);
-    let Some(value) = read.value else {
+    let Some((value, lines)) = reply::block_json(&block, &mut violations) else {
         return out.finish_with(violations);
     };
-    let lines = KeyLines { content: &block.content, first_line: block.content_line() };
     let (object, shape_violations) = check_shape(&value, &lines);
     violations.extend(shape_violations);
     let kept = out.filter_lists(&value, root, options, &lines, &mut violations);
@@ -169,104 +171,6 @@ impl ExecutorOutcome {
         }
         kept
     }
-}
-
-/// The `` ```json `` block the contract is about, with violations of where and how it is fenced.
-fn find_block(
-    text: &str,
-    options: ExecutorOptions,
-    violations: &mut Vec<Finding>,
-) -> Option<Block> {
-    let blocks = reply::blocks(text);
-    let json: Vec<&Block> = blocks.iter().filter(|b| b.is_json()).collect();
-    let Some(&target) = json.last() else {
-        return bare_json(text, violations);
-    };
-    if json.len() > 1 {
-        let lines: Vec<String> = json.iter().map(|b| b.open_line.to_string()).collect();
-        let message = format!(
-            "the reply has {} JSON blocks (lines {}); it must end with exactly one",
-            json.len(),
-            lines.join(", ")
-        );
-        violations.push(Finding::at_line("multiple_json_blocks", message, json[0].open_line));
-    }
-    check_fence(target, violations);
-    check_surroundings(text, target, &json, options, violations);
-    Some(target.clone())
-}
-
-/// A reply that is a bare JSON object: a violation, but the object is still checked.
-fn bare_json(text: &str, violations: &mut Vec<Finding>) -> Option<Block> {
-    let Some(line) = first_nonblank_line(text, 0, usize::MAX) else {
-        violations.push(Finding::new(
-            "no_json_block",
-            "the reply is empty; it must end with a ```json block",
-        ));
-        return None;
-    };
-    if !text.trim_start().starts_with('{') {
-        let message = "the reply has no ```json block; end it with the JSON object in one";
-        violations.push(Finding::new("no_json_block", message));
-        return None;
-    }
-    let message = "the JSON object is not fenced; put it in a ```json block";
-    violations.push(Finding::at_line("missing_fence", message, line));
-    Some(Block { info: String::new(), open_line: 0, close_line: None, content: text.to_string() })
-}
-
-fn check_fence(block: &Block, violations: &mut Vec<Finding>) {
-    if block.close_line.is_none() {
-        let message = "the ```json block is never closed; end it with ```";
-        violations.push(Finding::at_line("unclosed_fence", message, block.open_line));
-    }
-    if !block.info.eq_ignore_ascii_case("json") {
-        let shown = if block.info.is_empty() { "without a language" } else { block.info.as_str() };
-        let message = format!("the final block is marked '{shown}'; mark it ```json");
-        violations.push(Finding::at_line("fence_language", message, block.open_line));
-    }
-}
-
-/// Prose before the block (unless allowed; earlier JSON blocks are already reported) and
-/// anything after it.
-fn check_surroundings(
-    text: &str,
-    block: &Block,
-    json: &[&Block],
-    options: ExecutorOptions,
-    violations: &mut Vec<Finding>,
-) {
-    let in_json =
-        |n: usize| json.iter().any(|b| n >= b.open_line && b.close_line.is_some_and(|c| n <= c));
-    let prose = text
-        .split('\n')
-        .enumerate()
-        .map(|(i, line)| (i + 1, line))
-        .take_while(|(n, _)| *n < block.open_line);
-    let preamble = prose.filter(|(n, _)| !in_json(*n)).find(|(_, line)| !line.trim().is_empty());
-    if !options.allow_preamble
-        && let Some((line, _)) = preamble
-    {
-        let message = "text before the ```json block; the reply must be only the JSON block (or pass --allow-preamble)";
-        violations.push(Finding::at_line("preamble", message, line));
-    }
-    if let Some(close) = block.close_line
-        && let Some(line) = first_nonblank_line(text, close + 1, usize::MAX)
-    {
-        let message = "text after the ```json block; nothing may follow it";
-        violations.push(Finding::at_line("text_after_block", message, line));
-    }
-}
-
-/// The first line number in `from..to` (1-based) holding more than whitespace.
-fn first_nonblank_line(text: &str, from: usize, to: usize) -> Option<usize> {
-    text.split('\n')
-        .enumerate()
-        .map(|(i, line)| (i + 1, line))
-        .skip_while(|(n, _)| *n < from)
-        .take_while(|(n, _)| *n < to)
-        .find(|(_, line)| !line.trim().is_empty())
-        .map(|(n, _)| n)
 }
 
 /// The keys, their types and values; the typed object when everything holds.

@@ -2,7 +2,7 @@
 //! JSON that is diagnosed precisely when it is not strict JSON (comments, trailing commas,
 //! `undefined`), with reply line numbers.
 
-use super::Finding;
+use super::{Finding, KeyLines};
 use serde_json::Value;
 
 /// A reply decoded to text: UTF-8, BOM removed, line endings normalised to `\n`.
@@ -141,6 +141,18 @@ pub struct JsonRead {
     pub findings: Vec<Finding>,
 }
 
+/// The JSON of `block`, with the lines its keys stand on; what reading it found is added to
+/// `violations`. `None` when it does not read as JSON at all.
+pub(crate) fn block_json<'b>(
+    block: &'b Block,
+    violations: &mut Vec<Finding>,
+) -> Option<(Value, KeyLines<'b>)> {
+    let read = read_json(&block.content, block.content_line());
+    violations.extend(read.findings);
+    let lines = KeyLines { content: &block.content, first_line: block.content_line() };
+    read.value.map(|value| (value, lines))
+}
+
 /// Parse `text` whose first line is reply line `first_line`.
 #[must_use]
 pub fn read_json(text: &str, first_line: usize) -> JsonRead {
@@ -206,4 +218,119 @@ pub(crate) fn check_reply<O: ReplyOutcome>(bytes: &[u8], check: impl FnOnce(&str
     clamp_lines(warnings, &text.text);
     warnings.splice(0..0, text.notes);
     out
+}
+
+/// How a reply that must be JSON only may be written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JsonOnly {
+    /// Prose before the block is tolerated.
+    pub allow_preamble: bool,
+    /// A bare JSON object (no fence) is as good as a fenced one.
+    pub allow_bare: bool,
+    /// Appended to the `preamble` message: how the caller can allow prose (`" (or pass
+    /// --allow-preamble)"`), or nothing.
+    pub preamble_hint: &'static str,
+}
+
+/// The one JSON block a JSON-only reply consists of: its last `` ```json `` block (or, when it
+/// has none, the whole reply when it starts with `{`), with violations of where and how it is
+/// fenced: several JSON blocks, an unclosed or unmarked fence, text before (unless allowed) or
+/// after it, no fence at all (unless allowed).
+pub fn json_block(text: &str, rules: JsonOnly, violations: &mut Vec<Finding>) -> Option<Block> {
+    let blocks = blocks(text);
+    let json: Vec<&Block> = blocks.iter().filter(|b| b.is_json()).collect();
+    let Some(&target) = json.last() else {
+        return bare_json(text, rules.allow_bare, violations);
+    };
+    if json.len() > 1 {
+        let lines: Vec<String> = json.iter().map(|b| b.open_line.to_string()).collect();
+        let message = format!(
+            "the reply has {} JSON blocks (lines {}); it must end with exactly one",
+            json.len(),
+            lines.join(", ")
+        );
+        violations.push(Finding::at_line("multiple_json_blocks", message, json[0].open_line));
+    }
+    check_fence(target, violations);
+    check_surroundings(text, target, &json, rules, violations);
+    Some(target.clone())
+}
+
+/// A reply that is a bare JSON object: a violation unless allowed, but the object is still
+/// checked.
+fn bare_json(text: &str, is_allowed: bool, violations: &mut Vec<Finding>) -> Option<Block> {
+    let Some(line) = first_nonblank_line(text, 0, usize::MAX) else {
+        violations.push(Finding::new(
+            "no_json_block",
+            "the reply is empty; it must end with a ```json block",
+        ));
+        return None;
+    };
+    if !text.trim_start().starts_with('{') {
+        let message = "the reply has no ```json block; end it with the JSON object in one";
+        violations.push(Finding::new("no_json_block", message));
+        return None;
+    }
+    if !is_allowed {
+        let message = "the JSON object is not fenced; put it in a ```json block";
+        violations.push(Finding::at_line("missing_fence", message, line));
+    }
+    Some(Block { info: String::new(), open_line: 0, close_line: None, content: text.to_string() })
+}
+
+fn check_fence(block: &Block, violations: &mut Vec<Finding>) {
+    if block.close_line.is_none() {
+        let message = "the ```json block is never closed; end it with ```";
+        violations.push(Finding::at_line("unclosed_fence", message, block.open_line));
+    }
+    if !block.info.eq_ignore_ascii_case("json") {
+        let shown = if block.info.is_empty() { "without a language" } else { block.info.as_str() };
+        let message = format!("the final block is marked '{shown}'; mark it ```json");
+        violations.push(Finding::at_line("fence_language", message, block.open_line));
+    }
+}
+
+/// Prose before the block (unless allowed; earlier JSON blocks are already reported) and
+/// anything after it.
+fn check_surroundings(
+    text: &str,
+    block: &Block,
+    json: &[&Block],
+    rules: JsonOnly,
+    violations: &mut Vec<Finding>,
+) {
+    let in_json =
+        |n: usize| json.iter().any(|b| n >= b.open_line && b.close_line.is_some_and(|c| n <= c));
+    let prose = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line))
+        .take_while(|(n, _)| *n < block.open_line);
+    let preamble = prose.filter(|(n, _)| !in_json(*n)).find(|(_, line)| !line.trim().is_empty());
+    if !rules.allow_preamble
+        && let Some((line, _)) = preamble
+    {
+        let message = format!(
+            "text before the ```json block; the reply must be only the JSON block{}",
+            rules.preamble_hint
+        );
+        violations.push(Finding::at_line("preamble", message, line));
+    }
+    if let Some(close) = block.close_line
+        && let Some(line) = first_nonblank_line(text, close + 1, usize::MAX)
+    {
+        let message = "text after the ```json block; nothing may follow it";
+        violations.push(Finding::at_line("text_after_block", message, line));
+    }
+}
+
+/// The first line number in `from..to` (1-based) holding more than whitespace.
+fn first_nonblank_line(text: &str, from: usize, to: usize) -> Option<usize> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line))
+        .skip_while(|(n, _)| *n < from)
+        .take_while(|(n, _)| *n < to)
+        .find(|(_, line)| !line.trim().is_empty())
+        .map(|(n, _)| n)
 }

@@ -238,6 +238,9 @@ codes! {
         NamedFileUntouched => "named_file_untouched",
         /// `not-implemented`: a rename the patch does not carry out.
         RenameMissing => "rename_missing",
+        /// `not-implemented` (weak): a rename carried out while the touched files still hold
+        /// the old name.
+        RenamePartial => "rename_partial",
         /// `not-implemented`: the patch changes only whitespace.
         WhitespaceOnly => "whitespace_only",
         /// `not-implemented`: the patch changes only comments.

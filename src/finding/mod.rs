@@ -110,6 +110,30 @@ pub struct Report {
     /// Legal but noteworthy findings (CRLF, hunk offsets, skipped checks).
     #[serde(default)]
     pub notes: Vec<Note>,
+    /// What the judge was asked and answered, when one was asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeRun>,
+}
+
+/// The judge's part in a report: who was asked, what it answered, and what that cost.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct JudgeRun {
+    /// `PROVIDER:MODEL` (`openai:gpt-4o-mini`) for the built-in judge, `command` for `--judge`.
+    pub model: String,
+    /// Its answer.
+    pub valid: bool,
+    /// Its reason, as given.
+    pub reason: String,
+    /// Tokens of the request, as the server counted them (absent when it did not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// Tokens of the answer, as the server counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// The answer was read from the cache: nothing was sent this time. The token counts are
+    /// those of the call that produced it.
+    #[serde(default)]
+    pub cached: bool,
 }
 
 /// A finding that does not reject.
@@ -133,7 +157,7 @@ impl Report {
             Some(first) => Verdict { valid: false, reason: first.reason() },
             None => Verdict { valid: true, reason: accepted.to_owned() },
         };
-        Self { verdict, violations, notes }
+        Self { verdict, violations, notes, judge: None }
     }
 
     /// Whether any violation belongs to `rule`.

@@ -3,6 +3,7 @@
 //! [`super::diagnostic`], as `review show` draws them).
 
 use super::diagnostic::{Extent, Palette, PatchText, annotate, write_list, write_patch};
+use crate::finding::JudgeRun;
 use crate::rule::Report;
 use std::fmt::Write as _;
 
@@ -29,7 +30,25 @@ pub fn verdict_text(report: &Report, patch: Option<&str>, origin: &str) -> Strin
     let mut out = String::new();
     write_list(&mut out, &annotations, &format!("{origin} (patch)"), &palette);
     write_patch(&mut out, &patch, &annotations, Extent::Marked, &palette);
+    if let Some(judge) = &report.judge {
+        let _ = writeln!(out, "\n{}", judge_line(judge));
+    }
     let verdict = if report.verdict.valid { "valid" } else { "rejected" };
     let _ = writeln!(out, "\n{verdict}: {}", report.verdict.reason);
     out
+}
+
+/// `judge: openai:gpt-4o-mini rejected (812 tokens in, 31 out)`, or `(cached, no call; it cost
+/// ...)` when the answer was kept from an earlier call.
+fn judge_line(judge: &JudgeRun) -> String {
+    let said = if judge.valid { "accepted" } else { "rejected" };
+    let count = |n: Option<u64>| n.map_or_else(|| "?".to_owned(), |n| n.to_string());
+    let cost = match (judge.input_tokens, judge.output_tokens) {
+        (None, None) => String::new(),
+        (input, output) => {
+            let cached = if judge.cached { "cached, no call; it cost " } else { "" };
+            format!(" ({cached}{} tokens in, {} out)", count(input), count(output))
+        }
+    };
+    format!("judge: {} {said}{cost}", judge.model)
 }

@@ -10,7 +10,7 @@
 
 use super::input::{file_name, short_list};
 use super::superficial::{Change, Decider, classify};
-use super::{Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
+use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
@@ -105,7 +105,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         out.extend(placeholders(patch).into_iter().map(Finding::strong));
     }
     out.extend(untouched_files(input, description));
-    out.extend(missing_renames(patch, description));
+    out.extend(missing_renames(patch, description, input.base));
     out
 }
 
@@ -159,8 +159,10 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
 /// The step asks to rename `from` to `to`, and no removed line holds `from` or no added line
 /// holds `to`.
 /// A rename of plain words (`Rename foo to bar`) that the patch's old side never shows is a
-/// weak finding: prose can look like a rename.
-fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
+/// weak finding: prose can look like a rename. A rename carried out while the touched files
+/// still use the old name (read in the base tree) is a weak finding too: the name may rightly
+/// stay (another item of the same name), but it is where a rename is left half done.
+fn missing_renames(patch: &Patch<'_>, description: &str, base: Option<&dyn Base>) -> Vec<Finding> {
     let renames = intent::renames(description);
     if renames.is_empty() {
         return Vec::new(); // most steps: no need to copy every line of the patch
@@ -184,7 +186,7 @@ fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
             } else if !holds(&added, &r.to) {
                 format!("no added line holds '{}'", r.to)
             } else {
-                return None;
+                return base.and_then(|base| partial_rename(patch, base, &r.from));
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
             let violation =
@@ -193,6 +195,42 @@ fn missing_renames(patch: &Patch<'_>, description: &str) -> Vec<Finding> {
             Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
         })
         .collect()
+}
+
+/// The touched files that still hold `from` after the patch: lines of the base file holding
+/// it, less the removed ones, plus the added ones.
+fn partial_rename(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Option<Finding> {
+    let holds = |text: &[u8]| intent::has_word(&String::from_utf8_lossy(text), from);
+    let left: Vec<(String, usize)> = patch
+        .files
+        .iter()
+        .filter(|file| file.new_path.is_some())
+        .filter_map(|file| {
+            let old = std::str::from_utf8(file.old_path.as_deref()?).ok()?;
+            let before = base.content(old)?.split(|&b| b == b'\n').filter(|l| holds(l)).count();
+            let lines = file.hunks.iter().flat_map(|h| &h.lines);
+            let count = |kind| lines.clone().filter(|l| l.kind == kind && holds(l.text)).count();
+            let after = (before + count(LineKind::Add)).saturating_sub(count(LineKind::Remove));
+            (after > 0).then(|| (file_name(file), after))
+        })
+        .collect();
+    let (first, _) = left.first()?;
+    let places: Vec<String> = left
+        .iter()
+        .map(|(name, n)| format!("{name} ({n} line{})", if *n == 1 { "" } else { "s" }))
+        .collect();
+    let message =
+        format!("possible partial rename: '{from}' still appears in {}", places.join(", "));
+    let violation = Violation::new(RuleId::NotImplemented, CheckCode::RenamePartial, message)
+        .in_file(first.clone());
+    Some(Finding::weak(violation))
+}
+
+/// Whether the step's transformation has a deterministic check here: a rename, which the
+/// patch's lines (and the base tree) can confirm. Steps without one are what the judge is for.
+#[must_use]
+pub fn checks_transformation(description: &str) -> bool {
+    !intent::renames(description).is_empty()
 }
 
 fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Option<Violation> {

@@ -597,3 +597,55 @@ fn not_implemented_levels_decide_what_rejects_and_what_is_noted() {
     assert_eq!(off.notes[0].code, "comment_only");
     assert!(off.notes[0].message.starts_with("not-implemented: "), "{}", off.notes[0].message);
 }
+
+/// A base tree with file contents.
+#[derive(Debug)]
+struct Contents(Vec<(String, String)>);
+
+impl Base for Contents {
+    fn contains(&self, path: &str) -> bool {
+        self.0.iter().any(|(p, _)| p == path)
+    }
+
+    fn files(&self) -> &[String] {
+        &[]
+    }
+
+    fn content(&self, path: &str) -> Option<Vec<u8>> {
+        self.0.iter().find(|(p, _)| p == path).map(|(_, c)| c.clone().into_bytes())
+    }
+}
+
+#[test]
+fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_weak_finding() {
+    let base = |text: &str| Contents(vec![("src/a.rs".into(), text.into())]);
+    let evaluate_on = |base: &Contents, policy: &RulePolicy| {
+        let step = step("Rename foo to bar in src/a.rs");
+        let r = result("apply", &["src/a.rs"]);
+        let p = rename_patch();
+        let scope = Scope::new(&step, &PathSet::empty()).unwrap();
+        let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(base);
+        evaluate(&input, policy)
+    };
+    let whole = base("use x;\n\n\nfn foo() {}\n");
+    let found = evaluate_on(&whole, &RulePolicy::default());
+    assert!(found.violations.is_empty() && found.notes.is_empty(), "{found:?}");
+
+    let half = base("use x;\n\n\nfn foo() {}\nfn main() { foo(); foo(); }\nlet food = 1;\n");
+    let found = evaluate_on(&half, &RulePolicy::default());
+    assert!(found.violations.is_empty(), "weak: a note at balanced");
+    assert_eq!(found.notes.len(), 1);
+    assert_eq!(found.notes[0].code, "rename_partial");
+    assert!(
+        found.notes[0]
+            .message
+            .contains("possible partial rename: 'foo' still appears in src/a.rs (1 line) ("),
+        "{}",
+        found.notes[0].message
+    );
+    let strict = RulePolicy { not_implemented: Strictness::Strict, ..RulePolicy::default() };
+    let found = evaluate_on(&half, &strict);
+    assert_eq!(found.violations[0].code, "rename_partial");
+    assert!(crate::rule::checks_transformation("Rename foo to bar in src/a.rs"));
+    assert!(!crate::rule::checks_transformation("Extract the retry loop into a helper"));
+}

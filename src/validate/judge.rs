@@ -130,7 +130,8 @@ pub fn run_judge(
             stderr: last.into(),
         });
     }
-    read_verdict(&stdout).ok_or_else(|| JudgeError::Garbage { command, output: excerpt(&stdout) })
+    read_verdict(&stdout)
+        .ok_or_else(|| JudgeError::Garbage { command, output: crate::judge::excerpt(&stdout, 80) })
 }
 
 /// Write the payload on a thread so a judge that prints before reading cannot deadlock us. A
@@ -174,12 +175,4 @@ fn read_verdict(stdout: &str) -> Option<JudgeVerdict> {
         "rejected without a reason".clone_into(&mut verdict.reason);
     }
     Some(verdict)
-}
-
-fn excerpt(text: &str) -> String {
-    let text = text.trim();
-    match text.char_indices().nth(80) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_owned(),
-    }
 }

@@ -72,6 +72,9 @@ impl std::fmt::Debug for Context<'_> {
 pub struct Options {
     /// Run this judge when no rule rejects (rule 8's open part).
     pub judge: Option<JudgeOptions>,
+    /// Ask this model when no rule rejects and its `[judge] when` says so (ignored when
+    /// `judge` is set).
+    pub model_judge: Option<crate::judge::ModelJudge>,
     /// How strictly to parse the patch (strict by default).
     pub parse: crate::patch::ParseOptions,
     /// The repository phase: `--base`, `--check-cmd`, `--check-timeout`.
@@ -130,6 +133,9 @@ pub enum ValidateError {
     /// The judge failed, timed out or answered something else than `{valid, reason}`.
     #[error(transparent)]
     Judge(#[from] JudgeError),
+    /// The model judge could not be asked, or did not answer `{valid, reason}` alone.
+    #[error("judge {0}")]
+    ModelJudge(#[from] crate::judge::JudgeError),
     /// Reading the repository failed.
     #[error("repository: {message}")]
     Repository {
@@ -151,7 +157,7 @@ impl ValidateError {
         match self {
             Self::InvalidStep { .. } => "invalid_step",
             Self::Config(_) => "invalid_config",
-            Self::Judge(_) => "judge_failed",
+            Self::Judge(_) | Self::ModelJudge(_) => "judge_failed",
             Self::Repository { .. } => "repository",
         }
     }
@@ -174,6 +180,15 @@ impl From<ScratchError> for ValidateError {
     fn from(e: ScratchError) -> Self {
         Self::from(&e)
     }
+}
+
+/// Findings collected by the phases after `schema`.
+#[derive(Debug, Default)]
+struct Findings {
+    /// Violations, in the order found (sorted by rule at the end).
+    violations: Vec<crate::rule::Violation>,
+    /// Notes.
+    notes: Vec<crate::rule::Note>,
 }
 
 fn invalid_step(message: impl Into<String>) -> ValidateError {

@@ -2,25 +2,16 @@
 
 use super::repository::{self, RepoCheck};
 use super::{
-    Checked, Context, JudgeOptions, Options, Outcome, Unchecked, ValidateError, invalid_step,
-    limits, run_judge,
+    Checked, Context, Findings, Options, Outcome, Unchecked, ValidateError, invalid_step, limits,
+    run_judge,
 };
 use crate::config::Limits;
-use crate::finding::CheckCode;
+use crate::finding::{CheckCode, JudgeRun};
 use crate::json::Decoded;
 use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
 use crate::scratch::{self, BaseTree, ScratchError, TreeIndex};
 use crate::step::ExecutorResult;
-
-/// Findings collected by the phases after `schema`.
-#[derive(Debug, Default)]
-pub(super) struct Findings {
-    /// Violations, in the order found (sorted by rule at the end).
-    pub violations: Vec<Violation>,
-    /// Notes.
-    pub notes: Vec<Note>,
-}
 
 /// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
 /// repository, the files as the patch leaves them, for [`Outcome::land`](super::Outcome::land).
@@ -68,10 +59,10 @@ pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>,
 }
 
 /// The phases that read the parsed patch, over inputs that outlive them.
-pub(super) struct Phases<'p> {
-    pub ctx: &'p Context<'p>,
-    pub options: &'p Options,
-    pub rules: &'p RulePolicy,
+struct Phases<'p> {
+    ctx: &'p Context<'p>,
+    options: &'p Options,
+    rules: &'p RulePolicy,
     scope: &'p Scope,
     result: &'p ExecutorResult,
 }
@@ -96,13 +87,12 @@ impl Phases<'_> {
         findings.violations = found.violations;
         findings.notes.extend(found.notes);
         note_warnings(parsed, &mut findings);
-        let check = repository::check_repository(self, base, &input, &mut findings)?;
-        if findings.violations.is_empty()
-            && let Some(judge) = &self.options.judge
-        {
-            findings.violations.extend(judge_phase(self.ctx, self.result, judge)?);
-        }
+        let (ctx, options, rules) = (self.ctx, self.options, self.rules);
+        let check = repository::check_repository(ctx, options, rules, base, &input, &mut findings)?;
+        let judged =
+            if findings.violations.is_empty() { self.judge(&input, &mut findings)? } else { None };
         let mut report = finish(findings.notes, findings.violations, input.usable_patch());
+        report.judge = judged;
         if self.ctx.repo.is_none() && report.verdict.valid && input.usable_patch().is_some() {
             report.verdict.reason.push_str(" (not checked against a repository)");
         }
@@ -185,19 +175,55 @@ fn note_warnings(parsed: Option<&Parsed<'_>>, findings: &mut Findings) {
     }
 }
 
-fn judge_phase(
-    ctx: &Context<'_>,
-    result: &ExecutorResult,
-    judge: &JudgeOptions,
-) -> Result<Option<Violation>, ValidateError> {
-    let verdict = run_judge(judge, ctx.step, result)?;
-    Ok((!verdict.valid).then(|| {
-        Violation::new(
-            rule::RuleId::NotImplemented,
-            CheckCode::JudgeRejected,
-            format!("the judge says: {}", verdict.reason),
-        )
-    }))
+impl Phases<'_> {
+    /// Ask `--judge CMD`, or the model judge when `[judge] when` says so; its rejection joins
+    /// the violations as `judge_rejected`, its reason on one line.
+    fn judge(
+        &self,
+        input: &Input<'_>,
+        findings: &mut Findings,
+    ) -> Result<Option<JudgeRun>, ValidateError> {
+        let (step, result) = (self.ctx.step, self.result);
+        let run = if let Some(command) = &self.options.judge {
+            let verdict = run_judge(command, step, result)?;
+            let (valid, reason) = (verdict.valid, verdict.reason);
+            JudgeRun { model: "command".into(), valid, reason, ..JudgeRun::default() }
+        } else if let Some(judge) = &self.options.model_judge {
+            let is_settled =
+                rule::checks_transformation(&step.description) || !step.expect.is_empty();
+            if !crate::judge::should_ask(judge.settings.when, result, &findings.notes, is_settled) {
+                return Ok(None);
+            }
+            let patch = input.usable_patch();
+            let question = crate::judge::Question {
+                step,
+                result,
+                patch,
+                notes: &findings.notes,
+                base: input.base,
+            };
+            let answer = crate::judge::ask(judge, &question)?;
+            JudgeRun {
+                model: judge.model.to_string(),
+                valid: answer.valid,
+                reason: answer.reason,
+                input_tokens: answer.usage.input_tokens,
+                output_tokens: answer.usage.output_tokens,
+                cached: answer.cached,
+            }
+        } else {
+            return Ok(None);
+        };
+        if !run.valid {
+            let says = format!("the judge says: {}", crate::judge::one_line(&run.reason, 300));
+            findings.violations.push(Violation::new(
+                rule::RuleId::NotImplemented,
+                CheckCode::JudgeRejected,
+                says,
+            ));
+        }
+        Ok(Some(run))
+    }
 }
 
 /// Sort violations into rule order (stable) and build the report.

@@ -146,6 +146,8 @@ fn leftovers(files: &Files) -> Vec<&PathBuf> {
 fn kill_at_random(setup: &Setup, with_index: bool, runs: usize) -> (usize, usize) {
     let extra: &[&str] = if with_index { &["--index"] } else { &[] };
     let delay_ms = 2;
+    // The previous call may have left the new state (its last kill came after the write).
+    setup.reset();
     // One uninterrupted run: the window to kill in, and the new state.
     let started = Instant::now();
     let out = setup.apply(extra, delay_ms).output().expect("run");

@@ -164,6 +164,8 @@ export interface Report {
   violations: Array<Violation>;
   /** Legal but noteworthy findings (CRLF, hunk offsets, skipped checks). */
   notes: Array<Note>;
+  /** What the judge was asked and answered, when one was asked. */
+  judge?: JudgeRun | null;
 }
 
 /** The seed 002 output contract: exactly `{"valid", "reason"}`. */
@@ -197,7 +199,7 @@ export type RuleId = "schema" | "mode" | "scope" | "declared" | "reversal" | "un
 export type Code = CheckCode | DefectCode | PathErrorCode;
 
 /** The codes of the rules, the repository check and the pipeline (the parser's and the path checks' codes are [`DefectCode`] and [`PathErrorCode`]). */
-export type CheckCode = "duplicate_key" | "not_json" | "not_an_object" | "missing_field" | "wrong_type" | "invalid_shape" | "invalid_mode" | "mode_mismatch" | "speculative_fix" | "excluded_path" | "outside_allowed_files" | "not_in_apply_files" | "protected_path" | "missing_patch" | "failure_with_patch" | "failure_with_files_written" | "failure_without_summary" | "files_touched_missing" | "files_touched_not_superset" | "file_not_in_patch" | "empty_files_written" | "added_lines_removed" | "hunk_reversed" | "body_replaced_by_constant" | "body_replaced_by_noop" | "unrelated_modules" | "test_deleted" | "test_skipped" | "assertion_removed" | "undeclared_file" | "binary_patch" | "symlink" | "gitlink" | "unsupported_mode" | "limit_exceeded" | "create_over_existing" | "missing_preimage" | "preimage_mismatch" | "type_change" | "beyond_symlink" | "file_in_the_way" | "gitmodules_symlink" | "context_mismatch" | "rollback_mismatch" | "delete_leaves_content" | "unsafe_path" | "no_changes" | "named_file_untouched" | "rename_missing" | "whitespace_only" | "comment_only" | "placeholder_added" | "judge_rejected" | "expect_failed" | "check_cmd_failed";
+export type CheckCode = "duplicate_key" | "not_json" | "not_an_object" | "missing_field" | "wrong_type" | "invalid_shape" | "invalid_mode" | "mode_mismatch" | "speculative_fix" | "excluded_path" | "outside_allowed_files" | "not_in_apply_files" | "protected_path" | "missing_patch" | "failure_with_patch" | "failure_with_files_written" | "failure_without_summary" | "files_touched_missing" | "files_touched_not_superset" | "file_not_in_patch" | "empty_files_written" | "added_lines_removed" | "hunk_reversed" | "body_replaced_by_constant" | "body_replaced_by_noop" | "unrelated_modules" | "test_deleted" | "test_skipped" | "assertion_removed" | "undeclared_file" | "binary_patch" | "symlink" | "gitlink" | "unsupported_mode" | "limit_exceeded" | "create_over_existing" | "missing_preimage" | "preimage_mismatch" | "type_change" | "beyond_symlink" | "file_in_the_way" | "gitmodules_symlink" | "context_mismatch" | "rollback_mismatch" | "delete_leaves_content" | "unsafe_path" | "no_changes" | "named_file_untouched" | "rename_missing" | "rename_partial" | "whitespace_only" | "comment_only" | "placeholder_added" | "judge_rejected" | "expect_failed" | "check_cmd_failed";
 
 /** Stable defect codes. */
 export type DefectCode = "empty_patch" | "no_file_headers" | "fragment_without_header" | "no_hunks" | "bad_hunk_header" | "hunk_too_short" | "hunk_too_long" | "bad_line_prefix" | "misplaced_no_newline" | "missing_final_newline" | "line_number_too_large" | "hunk_out_of_order" | "hunk_overlap" | "garbage" | "markdown_fence" | "ed_script" | "normal_diff" | "context_diff" | "combined_diff" | "header_mismatch" | "missing_prefix" | "nul_in_text" | "implicit_rename" | "incomplete_rename" | "one_name_rename" | "inconsistent_headers" | "duplicate_path" | "bad_mode" | "bad_path" | "bad_binary" | "incomplete_header" | "bad_header" | "context_only_hunk";
@@ -213,6 +215,22 @@ export interface Note {
   message: string;
   /** The patch line it concerns. */
   patch_line?: number | null;
+}
+
+/** The judge's part in a report: who was asked, what it answered, and what that cost. */
+export interface JudgeRun {
+  /** `PROVIDER:MODEL` (`openai:gpt-4o-mini`) for the built-in judge, `command` for `--judge`. */
+  model: string;
+  /** Its answer. */
+  valid: boolean;
+  /** Its reason, as given. */
+  reason: string;
+  /** Tokens of the request, as the server counted them (absent when it did not say). */
+  input_tokens?: number | null;
+  /** Tokens of the answer, as the server counted them. */
+  output_tokens?: number | null;
+  /** The answer was read from the cache: nothing was sent this time. The token counts are those of the call that produced it. */
+  cached: boolean;
 }
 
 /** One plan step, written by the orchestrator. Only `description` is required. */

@@ -33,6 +33,7 @@ __all__ = [
     "DefectCode",
     "PathErrorCode",
     "Note",
+    "JudgeRun",
     "Step",
     "Mode",
     "Expect",
@@ -222,6 +223,8 @@ class Report(TypedDict):
     """Every violation, in rule order; the first one gives the verdict's reason."""
     notes: List["Note"]
     """Legal but noteworthy findings (CRLF, hunk offsets, skipped checks)."""
+    judge: NotRequired[Union["JudgeRun", None]]
+    """What the judge was asked and answered, when one was asked."""
 
 
 class Verdict(TypedDict):
@@ -258,7 +261,7 @@ Code = Union["CheckCode", "DefectCode", "PathErrorCode"]
 """A finer stable code: a rule's or check's, a parser defect's, or a path check's."""
 
 
-CheckCode = Union[Literal["duplicate_key"], Literal["not_json"], Literal["not_an_object"], Literal["missing_field"], Literal["wrong_type"], Literal["invalid_shape"], Literal["invalid_mode"], Literal["mode_mismatch"], Literal["speculative_fix"], Literal["excluded_path"], Literal["outside_allowed_files"], Literal["not_in_apply_files"], Literal["protected_path"], Literal["missing_patch"], Literal["failure_with_patch"], Literal["failure_with_files_written"], Literal["failure_without_summary"], Literal["files_touched_missing"], Literal["files_touched_not_superset"], Literal["file_not_in_patch"], Literal["empty_files_written"], Literal["added_lines_removed"], Literal["hunk_reversed"], Literal["body_replaced_by_constant"], Literal["body_replaced_by_noop"], Literal["unrelated_modules"], Literal["test_deleted"], Literal["test_skipped"], Literal["assertion_removed"], Literal["undeclared_file"], Literal["binary_patch"], Literal["symlink"], Literal["gitlink"], Literal["unsupported_mode"], Literal["limit_exceeded"], Literal["create_over_existing"], Literal["missing_preimage"], Literal["preimage_mismatch"], Literal["type_change"], Literal["beyond_symlink"], Literal["file_in_the_way"], Literal["gitmodules_symlink"], Literal["context_mismatch"], Literal["rollback_mismatch"], Literal["delete_leaves_content"], Literal["unsafe_path"], Literal["no_changes"], Literal["named_file_untouched"], Literal["rename_missing"], Literal["whitespace_only"], Literal["comment_only"], Literal["placeholder_added"], Literal["judge_rejected"], Literal["expect_failed"], Literal["check_cmd_failed"]]
+CheckCode = Union[Literal["duplicate_key"], Literal["not_json"], Literal["not_an_object"], Literal["missing_field"], Literal["wrong_type"], Literal["invalid_shape"], Literal["invalid_mode"], Literal["mode_mismatch"], Literal["speculative_fix"], Literal["excluded_path"], Literal["outside_allowed_files"], Literal["not_in_apply_files"], Literal["protected_path"], Literal["missing_patch"], Literal["failure_with_patch"], Literal["failure_with_files_written"], Literal["failure_without_summary"], Literal["files_touched_missing"], Literal["files_touched_not_superset"], Literal["file_not_in_patch"], Literal["empty_files_written"], Literal["added_lines_removed"], Literal["hunk_reversed"], Literal["body_replaced_by_constant"], Literal["body_replaced_by_noop"], Literal["unrelated_modules"], Literal["test_deleted"], Literal["test_skipped"], Literal["assertion_removed"], Literal["undeclared_file"], Literal["binary_patch"], Literal["symlink"], Literal["gitlink"], Literal["unsupported_mode"], Literal["limit_exceeded"], Literal["create_over_existing"], Literal["missing_preimage"], Literal["preimage_mismatch"], Literal["type_change"], Literal["beyond_symlink"], Literal["file_in_the_way"], Literal["gitmodules_symlink"], Literal["context_mismatch"], Literal["rollback_mismatch"], Literal["delete_leaves_content"], Literal["unsafe_path"], Literal["no_changes"], Literal["named_file_untouched"], Literal["rename_missing"], Literal["rename_partial"], Literal["whitespace_only"], Literal["comment_only"], Literal["placeholder_added"], Literal["judge_rejected"], Literal["expect_failed"], Literal["check_cmd_failed"]]
 """The codes of the rules, the repository check and the pipeline (the parser's and the path checks' codes are [`DefectCode`] and [`PathErrorCode`])."""
 
 
@@ -279,6 +282,23 @@ class Note(TypedDict):
     """One lowercase line."""
     patch_line: NotRequired[Union[int, None]]
     """The patch line it concerns."""
+
+
+class JudgeRun(TypedDict):
+    """The judge's part in a report: who was asked, what it answered, and what that cost."""
+
+    model: str
+    """`PROVIDER:MODEL` (`openai:gpt-4o-mini`) for the built-in judge, `command` for `--judge`."""
+    valid: bool
+    """Its answer."""
+    reason: str
+    """Its reason, as given."""
+    input_tokens: NotRequired[Union[int, None]]
+    """Tokens of the request, as the server counted them (absent when it did not say)."""
+    output_tokens: NotRequired[Union[int, None]]
+    """Tokens of the answer, as the server counted them."""
+    cached: bool
+    """The answer was read from the cache: nothing was sent this time. The token counts are those of the call that produced it."""
 
 
 class Step(TypedDict):
