@@ -21,7 +21,7 @@ dist=$work/out/dist
 echo "== PyPI package in a fresh virtualenv"
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$dist"/patchgate-*.whl mypy
-(cd "$work" && "$work/venv/bin/python" -m unittest -v "$root/packages/test/test_python.py")
+(cd "$work" && "$work/venv/bin/python" "$root/packages/test/test_python.py" -v)
 (cd "$work" && "$work/venv/bin/mypy" --strict --no-incremental \
     "$root/packages/test/test_python.py" "$root/packages/test/typecheck.py")
 lap "PyPI package tested"

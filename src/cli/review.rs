@@ -210,15 +210,14 @@ fn show(repository: &git2::Repository, store: &Store, args: &ShowArgs, json: boo
 
 fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
     let (_, entry, short) = load(store, &args.id)?;
-    let Some(mut patch) = entry.patch().filter(|p| !p.is_empty()).map(str::to_owned) else {
-        let why = if entry.result_json().is_some() { "has no patch" } else { "is not JSON" };
-        return Err(CliError::input(
+    let mut patch = entry.patch_or_why().map(str::to_owned).map_err(|why| {
+        CliError::input(
             "no_patch",
             format!(
                 "nothing to export: the result of {short} {why}; see `patchgate review show {short}`"
             ),
-        ));
-    };
+        )
+    })?;
     if !patch.ends_with('\n') {
         // git apply reads a last line without its newline as a corrupt patch.
         patch.push('\n');

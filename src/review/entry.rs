@@ -56,10 +56,10 @@ pub struct Entry {
     decoded: Decoded,
 }
 
-/// The raw result decoded once (`None`: it is not JSON). A cache, not content: two entries are
-/// equal whether or not either was decoded yet.
+/// The raw result decoded once, or why it has no usable value (not JSON, or a key named twice).
+/// A cache, not content: two entries are equal whether or not either was decoded yet.
 #[derive(Clone, Debug, Default)]
-struct Decoded(OnceLock<Option<Value>>);
+struct Decoded(OnceLock<Result<Value, &'static str>>);
 
 impl PartialEq for Decoded {
     fn eq(&self, _: &Self) -> bool {
@@ -154,16 +154,45 @@ impl Entry {
         self.step.get("description").and_then(Value::as_str)
     }
 
-    /// The result parsed as JSON, when it is JSON (decoded on the first call only).
+    /// Decode a stored entry. An entry that names a key twice is refused, like every JSON
+    /// input (readers disagree on which of the two counts).
+    pub fn from_json(bytes: &[u8]) -> Result<Self, String> {
+        let decoded = crate::json::decode(bytes);
+        if let Some(key) = decoded.duplicate {
+            return Err(format!("not an entry: it names '{key}' twice"));
+        }
+        decoded.value.and_then(serde_json::from_value).map_err(|e| format!("not an entry: {e}"))
+    }
+
+    /// The result parsed as JSON, when it is JSON that names no key twice (decoded on the first
+    /// call only). A result naming a key twice was rejected by `schema` before any rule read a
+    /// patch, so neither of its patches is shown, exported or applied as the one judged.
     #[must_use]
     pub fn result_json(&self) -> Option<&Value> {
-        self.decoded.0.get_or_init(|| serde_json::from_str(&self.result).ok()).as_ref()
+        self.read_result().ok()
+    }
+
+    fn read_result(&self) -> Result<&Value, &'static str> {
+        let decoded = self.decoded.0.get_or_init(|| {
+            let decoded = crate::json::decode(self.result.as_bytes());
+            if decoded.duplicate.is_some() {
+                return Err("names a key twice (no patch in it is the one judged)");
+            }
+            decoded.value.map_err(|_| "is not JSON")
+        });
+        decoded.as_ref().map_err(|why| *why)
     }
 
     /// The result's `patch` text, when the result is JSON with a string `patch`.
     #[must_use]
     pub fn patch(&self) -> Option<&str> {
         self.result_json()?.get("patch").and_then(Value::as_str)
+    }
+
+    /// The result's non-empty `patch` text, or why there is none (`is not JSON`, ...).
+    pub fn patch_or_why(&self) -> Result<&str, &'static str> {
+        let patch = self.read_result()?.get("patch").and_then(Value::as_str);
+        patch.filter(|p| !p.is_empty()).ok_or("has no patch")
     }
 
     /// The distinct rules that rejected the result, in report order.
