@@ -62,7 +62,7 @@ def case_files(case: Path) -> Dict[str, str]:
 
 
 def observed(outcome: patchgate.Outcome) -> Tuple[bool, str, List[List[str]]]:
-    violations = [[v["rule"], v["code"]] for v in outcome["report"]["violations"]]
+    violations = [[str(v["rule"]), str(v["code"])] for v in outcome["report"]["violations"]]
     return outcome["valid"], outcome["reason"], violations
 
 
