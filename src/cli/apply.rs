@@ -1,7 +1,7 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::common::{InputArgs, ScratchArgs, load_config, print_verdict, write_report};
+use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::report::{Exit, report_json};
 use patchgate::scratch::{self, Recovery};
@@ -20,6 +20,8 @@ pub(crate) struct Args {
     index: bool,
     #[command(flatten)]
     scratch: ScratchArgs,
+    #[command(flatten)]
+    repair: RepairArgs,
     /// Undo an apply that was killed mid-write (its journal is in the git directory): every
     /// file back as before, the index too, leftover temporary and backup files removed.
     #[arg(long, exclusive = true)]
@@ -50,7 +52,12 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         scratch: args.scratch.options(),
         ..Options::default()
     };
-    let applied = validate::apply(&ctx, &options, root, args.index).map_err(CliError::from)?;
+    let repaired = args.repair.prepare(&ctx, &options)?;
+    let ctx = Context { result: repaired.as_ref().map_or(&result, |r| &r.result), ..ctx };
+    let mut applied = validate::apply(&ctx, &options, root, args.index).map_err(CliError::from)?;
+    if let Some(repaired) = &repaired {
+        repaired.explain(&mut applied.outcome.report);
+    }
     if let Some(path) = &args.report {
         write_report(path, &report_json(&applied.outcome.report))?;
     }

@@ -6,7 +6,7 @@ mod output;
 use super::{CliError, CliResult, Format, Global};
 use output::{ColorChoice, emit, palette, show_paged};
 use patchgate::report::review::{ActionOutcome, annotate, list_rows, list_text, show_text};
-use patchgate::report::{Exit, to_json_pretty};
+use patchgate::report::{Exit, message, to_json_pretty};
 use patchgate::review::{Entry, Store, StoredRef, parse_since, short_ids};
 use patchgate::rule::RuleId;
 use std::path::PathBuf;
@@ -166,14 +166,7 @@ pub(super) fn unknown_rule(name: &str) -> CliError {
 
 fn warn_skipped(skipped: &[patchgate::review::Skipped]) {
     for s in skipped {
-        match &s.id {
-            Some(id) => eprintln!(
-                "patchgate: warning: skipping corrupted entry {id} ({}); remove it with \
-                 `patchgate review drop {id}`",
-                s.reason
-            ),
-            None => eprintln!("patchgate: warning: skipping '{}': {}", s.path.display(), s.reason),
-        }
+        eprintln!("{}", message::skipped_entry(s));
     }
 }
 

@@ -1,12 +1,12 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
-use super::common::{InputArgs, ScratchArgs, load_config, print_verdict, write_report};
+use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
 use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
-use patchgate::report::{Exit, recording_line, report_json};
+use patchgate::report::{Exit, message, report_json};
 use patchgate::review::{Judged, record_rejection};
 use patchgate::validate::{self, Context, JudgeOptions, Options};
 use std::path::{Path, PathBuf};
@@ -47,6 +47,8 @@ pub(crate) struct Args {
     no_repo: bool,
     #[command(flatten)]
     scratch: ScratchArgs,
+    #[command(flatten)]
+    repair: RepairArgs,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
@@ -77,12 +79,18 @@ fn judge(
 ) -> CliResult {
     let config = load_config(repo)?;
     let ctx = Context { step, result, config: &config, repo };
-    let outcome =
-        validate::validate(&ctx, &options(args, &config, repo)?).map_err(CliError::from)?;
+    let options = options(args, &config, repo)?;
+    let repaired = args.repair.prepare(&ctx, &options)?;
+    let result = repaired.as_ref().map_or(result, |r| &r.result);
+    let ctx = Context { result, ..ctx };
+    let mut outcome = validate::validate(&ctx, &options).map_err(CliError::from)?;
+    if let Some(repaired) = &repaired {
+        repaired.explain(&mut outcome.report);
+    }
     if !args.no_record {
         let judged = Judged { repo, config: &config, step, result };
         let recording = record_rejection(&judged, &outcome.report);
-        if let Some(line) = recording_line(&recording, global.format == Some(Format::Text)) {
+        if let Some(line) = message::recording(&recording, global.format == Some(Format::Text)) {
             eprintln!("{line}");
         }
     }

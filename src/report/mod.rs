@@ -7,7 +7,9 @@ pub mod diagnostic;
 pub mod guard;
 pub mod hook;
 pub mod hook_install;
+pub mod message;
 mod patch;
+mod repair;
 pub mod review;
 mod schemas;
 mod verdict;
@@ -16,7 +18,7 @@ pub use contract::{
     INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
-pub use review::recording_line;
+pub use repair::{RepairReport, repair_text};
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 

@@ -15,6 +15,7 @@ mod managers;
 mod meta;
 mod model_server;
 mod parse;
+mod repair;
 mod review;
 mod scratch;
 mod support;
