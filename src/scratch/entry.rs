@@ -8,7 +8,7 @@ use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, code, not
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Operation};
 use crate::path::display_bytes;
-use crate::rule::{PatchPath, RuleId, Violation};
+use crate::rule::{PatchPath, RuleId, Violation, mode_refusal};
 use std::collections::HashMap;
 
 /// Refuse the repository check outright when a path is unsafe: no lookup or write may use it.
@@ -255,24 +255,16 @@ fn refuse_mode(
     name: &str,
     outcome: &mut Outcome,
 ) {
-    let (code, message) = match mode {
-        mode::FILE | mode::EXECUTABLE => return,
-        mode::SYMLINK if policy.allow_symlinks => return,
-        mode::SYMLINK => (
-            CheckCode::Symlink,
-            format!(
-                "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [rules] allow_symlinks = true"
-            ),
+    let Some(code) = mode_refusal(mode, policy.allow_symlinks) else { return };
+    let message = match code {
+        CheckCode::Symlink => format!(
+            "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [rules] allow_symlinks = true"
         ),
-        mode::GITLINK => (
-            CheckCode::Gitlink,
-            format!("{name} is a submodule (mode 160000); submodule commits are never patched"),
-        ),
-        odd => (
-            CheckCode::UnsupportedMode,
-            format!(
-                "{name} has mode {odd:o}; only 100644 and 100755 are accepted (no setuid, setgid or odd permissions)"
-            ),
+        CheckCode::Gitlink => {
+            format!("{name} is a submodule (mode 160000); submodule commits are never patched")
+        }
+        _ => format!(
+            "{name} has mode {mode:o}; only 100644 and 100755 are accepted (no setuid, setgid or odd permissions)"
         ),
     };
     outcome.reject(malformed(file, code, name, message));
