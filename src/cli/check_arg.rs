@@ -1,8 +1,8 @@
 //! `patchgate check-arg --type TYPE VALUE`: seed 003's hallucinated-argument rejection and seed
 //! 004's input validation, as one command printing the seed-003 envelope.
 
+use super::values::code_parser;
 use super::{CliError, CliResult, Format, Global, contract};
-use clap::ValueEnum;
 use patchgate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, check_allowed_dir};
 use patchgate::report::{Exit, arg_envelope, message, to_json_line};
 
@@ -10,8 +10,9 @@ use patchgate::report::{Exit, arg_envelope, message, to_json_line};
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The declared type of the argument.
-    #[arg(long = "type", value_enum, value_name = "TYPE")]
-    arg_type: TypeArg,
+    #[arg(long = "type", value_name = "TYPE",
+        value_parser = code_parser(ArgType::ALL, ArgType::as_str, TYPE_HELP))]
+    arg_type: ArgType,
     /// The value to check (may start with '-').
     #[arg(allow_hyphen_values = true)]
     value: String,
@@ -27,39 +28,18 @@ pub(crate) struct Args {
     allow_dir: Vec<String>,
 }
 
-/// `--type`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-#[value(rename_all = "snake_case")]
-enum TypeArg {
-    /// A file-system path (absolute paths pass).
-    Path,
-    /// An opaque resource id.
-    ResourceId,
-    /// A name without separators.
-    Identifier,
-    /// A ticket id (the agent contract's ticket patterns).
-    TicketId,
-    /// A git branch name.
-    Branch,
-    /// An agent operation.
-    Operation,
-}
-
-impl TypeArg {
-    fn arg_type(self) -> ArgType {
-        match self {
-            Self::Path => ArgType::Path,
-            Self::ResourceId => ArgType::ResourceId,
-            Self::Identifier => ArgType::Identifier,
-            Self::TicketId => ArgType::TicketId,
-            Self::Branch => ArgType::Branch,
-            Self::Operation => ArgType::Operation,
-        }
-    }
-}
+/// `--type`'s values, as `--help` describes them.
+const TYPE_HELP: &[(ArgType, &str)] = &[
+    (ArgType::Path, "A file-system path (absolute paths pass)"),
+    (ArgType::ResourceId, "An opaque resource id"),
+    (ArgType::Identifier, "A name without separators"),
+    (ArgType::TicketId, "A ticket id (the agent contract's ticket patterns)"),
+    (ArgType::Branch, "A git branch name"),
+    (ArgType::Operation, "An agent operation"),
+];
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    let ty = args.arg_type.arg_type();
+    let ty = args.arg_type;
     let policy = contract::policy(global)?;
     let options = options(args, ty, &policy)?;
     let outcome = policy.check(ty, &args.value, &options);

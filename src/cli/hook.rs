@@ -1,5 +1,6 @@
 //! `patchgate hook run / install / uninstall / status`.
 
+use super::values::code_parser;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::hook::install::{InstallOutcome, detect_managers, hooks_dir, status};
 use patchgate::hook::receive::{check_push, parse_updates, server_policy};
@@ -23,8 +24,8 @@ enum Action {
     /// error blocks too.
     Run {
         /// `pre-commit`, `pre-applypatch` or `pre-receive`.
-        #[arg(value_enum)]
-        hook: HookArg,
+        #[arg(value_parser = hook_names())]
+        hook: HookName,
         /// The arguments git passed to the hook (unused by these hooks).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
@@ -34,8 +35,8 @@ enum Action {
     Install {
         /// Hooks to install (default: `[hook] hooks` in .patchgate.toml, else
         /// pre-commit,pre-applypatch).
-        #[arg(long, value_enum, value_delimiter = ',')]
-        hooks: Vec<HookArg>,
+        #[arg(long, value_delimiter = ',', value_parser = hook_names())]
+        hooks: Vec<HookName>,
         /// Install even when husky, lefthook or the pre-commit framework manage the hooks.
         #[arg(long)]
         force: bool,
@@ -43,35 +44,22 @@ enum Action {
     /// Remove the shims and put back the hooks they chained, byte for byte.
     Uninstall {
         /// Hooks to remove (default: all).
-        #[arg(long, value_enum, value_delimiter = ',')]
-        hooks: Vec<HookArg>,
+        #[arg(long, value_delimiter = ',', value_parser = hook_names())]
+        hooks: Vec<HookName>,
     },
     /// Say which hooks are installed where.
     Status,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-#[allow(clippy::enum_variant_names, reason = "git's hook names")]
-enum HookArg {
-    PreCommit,
-    PreApplypatch,
-    PreReceive,
-}
-
-impl HookArg {
-    fn name(self) -> HookName {
-        match self {
-            Self::PreCommit => HookName::PreCommit,
-            Self::PreApplypatch => HookName::PreApplypatch,
-            Self::PreReceive => HookName::PreReceive,
-        }
-    }
+/// git's hook names, as `hook run` and `--hooks` take them.
+fn hook_names() -> impl clap::builder::TypedValueParser<Value = HookName> {
+    code_parser(HookName::ALL, HookName::as_str, &[])
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     match &args.action {
-        Action::Run { hook, .. } => run_hook(hook.name(), global).map_err(|e| CliError {
-            message: format!("{}; the {} hook blocks until this is fixed", e.message, hook.name()),
+        Action::Run { hook, .. } => run_hook(*hook, global).map_err(|e| CliError {
+            message: format!("{}; the {} hook blocks until this is fixed", e.message, hook),
             ..e
         }),
         Action::Install { hooks, force } => run_install(hooks, *force, global),
@@ -110,14 +98,14 @@ fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
     Ok(if report.allowed { Exit::Accepted } else { Exit::Rejected })
 }
 
-fn chosen(hooks: &[HookArg], repo: &git2::Repository) -> Result<Vec<HookName>, CliError> {
+fn chosen(hooks: &[HookName], repo: &git2::Repository) -> Result<Vec<HookName>, CliError> {
     if hooks.is_empty() {
         return configured_hooks(repo).map_err(CliError::from);
     }
-    Ok(hooks.iter().map(|h| h.name()).collect())
+    Ok(hooks.to_vec())
 }
 
-fn run_install(hooks: &[HookArg], force: bool, global: &Global) -> CliResult {
+fn run_install(hooks: &[HookName], force: bool, global: &Global) -> CliResult {
     let repo = patchgate::repo::discover(global.repo.as_deref())
         .map_err(|e| CliError::from(HookError::from(e)))?;
     let names = chosen(hooks, &repo)?;
@@ -135,14 +123,11 @@ fn run_install(hooks: &[HookArg], force: bool, global: &Global) -> CliResult {
     Ok(exit)
 }
 
-fn run_uninstall(hooks: &[HookArg], global: &Global) -> CliResult {
+fn run_uninstall(hooks: &[HookName], global: &Global) -> CliResult {
     let repo = patchgate::repo::discover(global.repo.as_deref())
         .map_err(|e| CliError::from(HookError::from(e)))?;
-    let names: Vec<HookName> = if hooks.is_empty() {
-        HookName::ALL.to_vec()
-    } else {
-        hooks.iter().map(|h| h.name()).collect()
-    };
+    let names: Vec<HookName> =
+        if hooks.is_empty() { HookName::ALL.to_vec() } else { hooks.to_vec() };
     let (dir, actions) = install::uninstall(&repo, &names).map_err(CliError::from)?;
     print_actions(&ActionReport::done(&dir, &actions), global);
     // A hook that differs from its kept original could not be restored: not done.

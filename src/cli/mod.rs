@@ -27,6 +27,7 @@ mod paths;
 mod repair;
 mod review;
 mod validate;
+mod values;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use patchgate::report::{Envelope, Exit, message, to_json_line};

@@ -7,184 +7,98 @@
 
 use super::patterns::Patterns;
 use super::{ContractConfig, ContractError, branch, hallucination};
+use crate::finding::codes;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt;
 
-/// A declared argument type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ArgType {
-    /// A file-system path; absolute paths are fine (seed 003: `/home/user/file.txt` passes).
-    Path,
-    /// An opaque resource id (`usr-a1b2c3`, `projects/p1/topics/t1`): no URL syntax, no
-    /// encodings, no whitespace, no leading `/`.
-    ResourceId,
-    /// A name (`user_name`, `build-42`, `alice@example.com`): a resource id without `/`.
-    Identifier,
-    /// A ticket id matching one of the configured patterns (seed 004).
-    TicketId,
-    /// A git branch name: seed 004's rules, git's ref-name rules, the configured shapes.
-    Branch,
-    /// An operation of an agent in the configured registry (seed 004's `AGENT_OPERATIONS`).
-    Operation,
-}
-
-impl ArgType {
-    /// Every type, in documentation order.
-    pub const ALL: [Self; 6] = [
-        Self::Path,
-        Self::ResourceId,
-        Self::Identifier,
-        Self::TicketId,
-        Self::Branch,
-        Self::Operation,
-    ];
-
-    /// The wire name (`resource_id`, ...).
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Path => "path",
-            Self::ResourceId => "resource_id",
-            Self::Identifier => "identifier",
-            Self::TicketId => "ticket_id",
-            Self::Branch => "branch",
-            Self::Operation => "operation",
-        }
-    }
-
-    /// The type with wire name `name`.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == name)
+codes! {
+    /// A declared argument type.
+    ArgType {
+        /// A file-system path; absolute paths are fine (seed 003: `/home/user/file.txt` passes).
+        Path => "path",
+        /// An opaque resource id (`usr-a1b2c3`, `projects/p1/topics/t1`): no URL syntax, no
+        /// encodings, no whitespace, no leading `/`.
+        ResourceId => "resource_id",
+        /// A name (`user_name`, `build-42`, `alice@example.com`): a resource id without `/`.
+        Identifier => "identifier",
+        /// A ticket id matching one of the configured patterns (seed 004).
+        TicketId => "ticket_id",
+        /// A git branch name: seed 004's rules, git's ref-name rules, the configured shapes.
+        Branch => "branch",
+        /// An operation of an agent in the configured registry (seed 004's `AGENT_OPERATIONS`).
+        Operation => "operation",
     }
 }
 
-impl fmt::Display for ArgType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The stable names of rejected patterns (`rejected_pattern` in the envelope).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum RejectedPattern {
-    /// The value is empty.
-    EmptyValue,
-    /// A NUL byte.
-    NulByte,
-    /// A control character (newline, tab, escape, DEL, C1).
-    ControlCharacter,
-    /// `../`, `..%2f`, `%2e%2e/`, `....//`: a component a resolver treats as the parent.
-    PathTraversal,
-    /// `..\`: traversal with Windows separators.
-    BackslashTraversal,
-    /// `%2f` or `%5c`.
-    PercentEncodedSeparator,
-    /// Any other `%XX` (`%2e`, `%40`, `%20`).
-    PercentEncodedSegment,
-    /// `%25XX`: an encoded percent sign in front of an encoding.
-    DoubleEncoding,
-    /// `%c0%ae` and other overlong UTF-8 forms.
-    OverlongUtf8,
-    /// `%3b`, `%7c`, `%60`, `%24`, ...: an encoded character a shell gives meaning to.
-    EncodedShellMetacharacter,
-    /// `?` (and `&`) where no query is expected; in a path, `?name=value`.
-    QueryParameter,
-    /// `#` where no fragment is expected.
-    Fragment,
-    /// A fullwidth or other look-alike dot, slash or backslash (`U+FF0E`, `U+2215`).
-    FullwidthSeparator,
-    /// Whitespace in a resource id or identifier.
-    Whitespace,
-    /// `/` or `\` where no separator belongs (identifiers; backslashes and empty segments in
-    /// resource ids).
-    PathSeparator,
-    /// A leading `/` in a resource id or branch, or an absolute path where the allowed
-    /// directories are relative.
-    AbsolutePath,
-    /// A path starting with `~`, under allowed directories (they are repository-relative).
-    HomeDir,
-    /// A path inside the git directory, under allowed directories.
-    GitDir,
-    /// A path outside every allowed directory.
-    OutsideAllowedDirs,
-    /// A ticket id matching none of the configured patterns.
-    InvalidTicketId,
-    /// A ticket id of another kind than `--expect-kind`.
-    TicketKindMismatch,
-    /// A branch name matching none of the configured shapes.
-    BranchShape,
-    /// A character git forbids in ref names (space, `~`, `^`, `:`, `?`, `*`, `[`, `\`).
-    GitRefForbiddenCharacter,
-    /// `@{`, which git reads as a reflog selector.
-    GitRefAtBrace,
-    /// `@` or `HEAD`, which git refuses as branch names.
-    GitRefReservedName,
-    /// A leading `-`, which git would read as an option.
-    GitRefLeadingDash,
-    /// A leading or trailing `/`, or `//`.
-    GitRefSlash,
-    /// A trailing `.`.
-    GitRefTrailingDot,
-    /// A component starting with `.`.
-    GitRefDotComponent,
-    /// A component ending in `.lock`.
-    GitRefLockSuffix,
-    /// An agent missing from the operation registry.
-    UnknownAgent,
-    /// An operation the agent does not support.
-    UnknownOperation,
-}
-
-impl RejectedPattern {
-    /// The stable wire name (`path_traversal`, ...).
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::EmptyValue => "empty_value",
-            Self::NulByte => "nul_byte",
-            Self::ControlCharacter => "control_character",
-            Self::PathTraversal => "path_traversal",
-            Self::BackslashTraversal => "backslash_traversal",
-            Self::PercentEncodedSeparator => "percent_encoded_separator",
-            Self::PercentEncodedSegment => "percent_encoded_segment",
-            Self::DoubleEncoding => "double_encoding",
-            Self::OverlongUtf8 => "overlong_utf8",
-            Self::EncodedShellMetacharacter => "encoded_shell_metacharacter",
-            Self::QueryParameter => "query_parameter",
-            Self::Fragment => "fragment",
-            Self::FullwidthSeparator => "fullwidth_separator",
-            Self::Whitespace => "whitespace",
-            Self::PathSeparator => "path_separator",
-            Self::AbsolutePath => "absolute_path",
-            Self::HomeDir => "home_dir",
-            Self::GitDir => "git_dir",
-            Self::OutsideAllowedDirs => "outside_allowed_dirs",
-            Self::InvalidTicketId => "invalid_ticket_id",
-            Self::TicketKindMismatch => "ticket_kind_mismatch",
-            Self::BranchShape => "branch_shape",
-            Self::GitRefForbiddenCharacter => "git_ref_forbidden_character",
-            Self::GitRefAtBrace => "git_ref_at_brace",
-            Self::GitRefReservedName => "git_ref_reserved_name",
-            Self::GitRefLeadingDash => "git_ref_leading_dash",
-            Self::GitRefSlash => "git_ref_slash",
-            Self::GitRefTrailingDot => "git_ref_trailing_dot",
-            Self::GitRefDotComponent => "git_ref_dot_component",
-            Self::GitRefLockSuffix => "git_ref_lock_suffix",
-            Self::UnknownAgent => "unknown_agent",
-            Self::UnknownOperation => "unknown_operation",
-        }
-    }
-}
-
-impl fmt::Display for RejectedPattern {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+codes! {
+    /// The stable names of rejected patterns (`rejected_pattern` in the envelope).
+    RejectedPattern {
+        /// The value is empty.
+        EmptyValue => "empty_value",
+        /// A NUL byte.
+        NulByte => "nul_byte",
+        /// A control character (newline, tab, escape, DEL, C1).
+        ControlCharacter => "control_character",
+        /// `../`, `..%2f`, `%2e%2e/`, `....//`: a component a resolver treats as the parent.
+        PathTraversal => "path_traversal",
+        /// `..\`: traversal with Windows separators.
+        BackslashTraversal => "backslash_traversal",
+        /// `%2f` or `%5c`.
+        PercentEncodedSeparator => "percent_encoded_separator",
+        /// Any other `%XX` (`%2e`, `%40`, `%20`).
+        PercentEncodedSegment => "percent_encoded_segment",
+        /// `%25XX`: an encoded percent sign in front of an encoding.
+        DoubleEncoding => "double_encoding",
+        /// `%c0%ae` and other overlong UTF-8 forms.
+        OverlongUtf8 => "overlong_utf8",
+        /// `%3b`, `%7c`, `%60`, `%24`, ...: an encoded character a shell gives meaning to.
+        EncodedShellMetacharacter => "encoded_shell_metacharacter",
+        /// `?` (and `&`) where no query is expected; in a path, `?name=value`.
+        QueryParameter => "query_parameter",
+        /// `#` where no fragment is expected.
+        Fragment => "fragment",
+        /// A fullwidth or other look-alike dot, slash or backslash (`U+FF0E`, `U+2215`).
+        FullwidthSeparator => "fullwidth_separator",
+        /// Whitespace in a resource id or identifier.
+        Whitespace => "whitespace",
+        /// `/` or `\` where no separator belongs (identifiers; backslashes and empty segments in
+        /// resource ids).
+        PathSeparator => "path_separator",
+        /// A leading `/` in a resource id or branch, or an absolute path where the allowed
+        /// directories are relative.
+        AbsolutePath => "absolute_path",
+        /// A path starting with `~`, under allowed directories (they are repository-relative).
+        HomeDir => "home_dir",
+        /// A path inside the git directory, under allowed directories.
+        GitDir => "git_dir",
+        /// A path outside every allowed directory.
+        OutsideAllowedDirs => "outside_allowed_dirs",
+        /// A ticket id matching none of the configured patterns.
+        InvalidTicketId => "invalid_ticket_id",
+        /// A ticket id of another kind than `--expect-kind`.
+        TicketKindMismatch => "ticket_kind_mismatch",
+        /// A branch name matching none of the configured shapes.
+        BranchShape => "branch_shape",
+        /// A character git forbids in ref names (space, `~`, `^`, `:`, `?`, `*`, `[`, `\`).
+        GitRefForbiddenCharacter => "git_ref_forbidden_character",
+        /// `@{`, which git reads as a reflog selector.
+        GitRefAtBrace => "git_ref_at_brace",
+        /// `@` or `HEAD`, which git refuses as branch names.
+        GitRefReservedName => "git_ref_reserved_name",
+        /// A leading `-`, which git would read as an option.
+        GitRefLeadingDash => "git_ref_leading_dash",
+        /// A leading or trailing `/`, or `//`.
+        GitRefSlash => "git_ref_slash",
+        /// A trailing `.`.
+        GitRefTrailingDot => "git_ref_trailing_dot",
+        /// A component starting with `.`.
+        GitRefDotComponent => "git_ref_dot_component",
+        /// A component ending in `.lock`.
+        GitRefLockSuffix => "git_ref_lock_suffix",
+        /// An agent missing from the operation registry.
+        UnknownAgent => "unknown_agent",
+        /// An operation the agent does not support.
+        UnknownOperation => "unknown_operation",
     }
 }
 

@@ -25,9 +25,9 @@ mod tests;
 pub use run::{StagedRun, configured_hooks, run_staged};
 
 use crate::config::{Config, ConfigError, Limits};
+use crate::finding::codes;
 use crate::path::PathSet;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The `[hook]` table of `.patchgate.toml`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,42 +49,15 @@ impl Default for HookPolicy {
     }
 }
 
-/// The git hooks patchgate can run as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum HookName {
-    /// `git commit`: the index against `HEAD`.
-    PreCommit,
-    /// `git am`: the index after the patch is applied, against `HEAD`.
-    PreApplypatch,
-    /// Server side: every commit a push brings.
-    PreReceive,
-}
-
-impl HookName {
-    /// Every hook, in a stable order.
-    pub const ALL: [Self; 3] = [Self::PreCommit, Self::PreApplypatch, Self::PreReceive];
-
-    /// git's name for the hook.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::PreCommit => "pre-commit",
-            Self::PreApplypatch => "pre-applypatch",
-            Self::PreReceive => "pre-receive",
-        }
-    }
-
-    /// Parse git's name.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|h| h.as_str() == name)
-    }
-}
-
-impl fmt::Display for HookName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+codes! {
+    /// The git hooks patchgate can run as.
+    HookName {
+        /// `git commit`: the index against `HEAD`.
+        PreCommit => "pre-commit",
+        /// `git am`: the index after the patch is applied, against `HEAD`.
+        PreApplypatch => "pre-applypatch",
+        /// Server side: every commit a push brings.
+        PreReceive => "pre-receive",
     }
 }
 
@@ -123,36 +96,21 @@ impl Policy {
     }
 }
 
-/// What happened to a path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChangeStatus {
-    /// New path.
-    Added,
-    /// Path removed.
-    Deleted,
-    /// Content or mode changed.
-    Modified,
-    /// Moved (both paths count as changed).
-    Renamed,
-    /// Copied (only the new path counts as changed).
-    Copied,
-    /// Kind changed (file <-> symlink <-> submodule).
-    Typechange,
-}
-
-impl ChangeStatus {
-    /// The wire name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Added => "added",
-            Self::Deleted => "deleted",
-            Self::Modified => "modified",
-            Self::Renamed => "renamed",
-            Self::Copied => "copied",
-            Self::Typechange => "typechange",
-        }
+codes! {
+    /// What happened to a path.
+    ChangeStatus {
+        /// New path.
+        Added => "added",
+        /// Path removed.
+        Deleted => "deleted",
+        /// Content or mode changed.
+        Modified => "modified",
+        /// Moved (both paths count as changed).
+        Renamed => "renamed",
+        /// Copied (only the new path counts as changed).
+        Copied => "copied",
+        /// Kind changed (file <-> symlink <-> submodule).
+        Typechange => "typechange",
     }
 }
 
@@ -201,33 +159,19 @@ impl Change {
     }
 }
 
-/// Why a path is not allowed. The wire names are part of the public contract.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// Under a path the policy excludes (declaring it does not help).
-    Excluded,
-    /// Outside the active declaration.
-    Undeclared,
-    /// The policy requires a declaration and there is none.
-    NoDeclaration,
-    /// The path fails the path-safety checks (control bytes, backslash, ...).
-    UnsafePath,
-    /// A declared pattern (a commit's trailer) is itself unsafe or not a glob.
-    InvalidDeclaration,
-}
-
-impl Reason {
-    /// The wire name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Excluded => "excluded",
-            Self::Undeclared => "undeclared",
-            Self::NoDeclaration => "no_declaration",
-            Self::UnsafePath => "unsafe_path",
-            Self::InvalidDeclaration => "invalid_declaration",
-        }
+codes! {
+    /// Why a path is not allowed. The wire names are part of the public contract.
+    Reason {
+        /// Under a path the policy excludes (declaring it does not help).
+        Excluded => "excluded",
+        /// Outside the active declaration.
+        Undeclared => "undeclared",
+        /// The policy requires a declaration and there is none.
+        NoDeclaration => "no_declaration",
+        /// The path fails the path-safety checks (control bytes, backslash, ...).
+        UnsafePath => "unsafe_path",
+        /// A declared pattern (a commit's trailer) is itself unsafe or not a glob.
+        InvalidDeclaration => "invalid_declaration",
     }
 }
 
