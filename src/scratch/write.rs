@@ -216,7 +216,8 @@ pub fn apply_to_worktree(
     #[cfg(test)]
     BEFORE_WRITE.with(|hook| hook.borrow().as_ref().map(|f| f()));
     let mut tx = Transaction::new(signals.flag());
-    let result = write_all(base, &worktree, changes, &names, &mut tx, &mut journal);
+    let write = Write { base, worktree: &worktree, changes, names: &names };
+    let result = write_all(&write, &mut tx, &mut journal);
     match result {
         Ok(()) => {
             tx.finish(&worktree);
@@ -236,33 +237,32 @@ pub fn apply_to_worktree(
 
 /// The phases, each made durable in the journal before it starts.
 fn write_all(
-    base: &BaseTree<'_>,
-    worktree: &Worktree,
-    changes: &[FileChange],
-    names: &[Names],
+    w: &Write<'_>,
     tx: &mut Transaction,
     journal: &mut Journal,
 ) -> Result<(), WorktreeError> {
-    set_aside_removals(base, worktree, changes, names, tx)?;
-    prepare(base, worktree, changes, names, tx)?;
+    w.set_aside_removals(tx)?;
+    w.prepare(tx)?;
     tx.step()?;
     journal.advance(Phase::Commit)?;
-    commit(base, worktree, changes, names, tx)?;
+    w.commit(tx)?;
     if journal.plan().with_index {
         tx.step()?;
-        update_index(base.repo(), changes)?;
+        update_index(w.base.repo(), w.changes)?;
     }
     journal.advance(Phase::Finish)?;
     Ok(())
 }
 
 fn plan_names(changes: &[FileChange]) -> Vec<Names> {
-    let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
     changes
         .iter()
         .map(|c| Names {
-            backup: beside(&c.path, &random_name(&name(&c.path), "bak")),
-            temp: c.content.is_some().then(|| beside(&c.path, &random_name(&name(&c.path), "tmp"))),
+            backup: beside(&c.path, &random_name(file_name(&c.path), "bak")),
+            temp: c
+                .content
+                .is_some()
+                .then(|| beside(&c.path, &random_name(file_name(&c.path), "tmp"))),
         })
         .collect()
 }
@@ -317,117 +317,112 @@ fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// Phase 1: every path the patch removes moved to its backup beside it.
-fn set_aside_removals(
-    base: &BaseTree<'_>,
-    worktree: &Worktree,
-    changes: &[FileChange],
-    names: &[Names],
-    tx: &mut Transaction,
-) -> Result<(), WorktreeError> {
-    for (change, n) in changes.iter().zip(names).filter(|(c, _)| c.content.is_none()) {
-        tx.step()?;
-        let parent = worktree.parent(&change.path, None)?;
-        move_aside(base, worktree, &parent, (&change.path, &n.backup), tx)?;
-    }
-    Ok(())
+/// One write's inputs, which every phase reads.
+struct Write<'a> {
+    base: &'a BaseTree<'a>,
+    worktree: &'a Worktree,
+    changes: &'a [FileChange],
+    names: &'a [Names],
 }
 
-/// Move the entry at `path` (if any) to its planned backup beside it, recorded in `tx`, and
-/// check that what was moved is still the base's: an edit made since [`dirty_files`] looked
-/// would otherwise be dropped with the backup.
-fn move_aside(
-    base: &BaseTree<'_>,
-    worktree: &Worktree,
-    parent: &Parent<'_>,
-    (path, backup): (&str, &str),
-    tx: &mut Transaction,
-) -> Result<(), WorktreeError> {
-    let (dir, name) = (&parent.dir, parent.name);
-    if dir.symlink_metadata(name).is_err() {
-        return Ok(());
-    }
-    dir.rename(name, dir, file_name(backup)).map_err(io_error("move aside", path))?;
-    tx.done.push(Step::MoveAside { target: path.to_owned(), backup: backup.to_owned() });
-    let entry = base.entry(path.as_bytes())?;
-    // A base directory the patch turns into a file was checked to hold only removed paths.
-    if entry.is_some_and(BaseEntry::is_tree) {
-        return Ok(());
-    }
-    if worktree_matches(worktree, backup, expected_entry(base, entry)?.as_ref())? {
+impl Write<'_> {
+    /// Phase 1: every path the patch removes moved to its backup beside it.
+    fn set_aside_removals(&self, tx: &mut Transaction) -> Result<(), WorktreeError> {
+        for (change, n) in self.changes.iter().zip(self.names).filter(|(c, _)| c.content.is_none())
+        {
+            tx.step()?;
+            let parent = self.worktree.parent(&change.path, None)?;
+            self.move_aside(&parent, (&change.path, &n.backup), tx)?;
+        }
         Ok(())
-    } else {
-        Err(WorktreeError::Changed { path: path.to_owned() })
     }
-}
 
-/// Phase 2: every new file written to its planned temporary name beside its target.
-fn prepare(
-    base: &BaseTree<'_>,
-    worktree: &Worktree,
-    changes: &[FileChange],
-    names: &[Names],
-    tx: &mut Transaction,
-) -> Result<(), WorktreeError> {
-    for (change, n) in changes.iter().zip(names) {
-        let (Some(mode), Some(content), Some(temp)) = (change.mode, &change.content, &n.temp)
-        else {
-            continue;
-        };
-        tx.step()?;
-        if mode == mode::GITLINK {
-            return Err(WorktreeError::Unsupported {
-                path: change.path.clone(),
-                what: "a submodule commit",
-            });
-        }
-        let bytes = match content {
-            Content::Bytes(bytes) => bytes.clone(),
-            Content::Blob(oid) => base.blob(*oid)?,
-        };
-        let entry = if mode == mode::SYMLINK {
-            if !link_stays_inside(&change.path, &bytes) {
-                let target = String::from_utf8_lossy(&bytes).into_owned();
-                return Err(PathRefused::LinkOutside { path: change.path.clone(), target }.into());
-            }
-            Entry::Link { target: Path::new(OsStr::from_bytes(&bytes)) }
-        } else {
-            Entry::File { bytes: &bytes, executable: mode == mode::EXECUTABLE }
-        };
-        let mut new_dirs = Vec::new();
-        let parent = worktree.parent(&change.path, Some(&mut new_dirs));
-        tx.done.extend(new_dirs.into_iter().map(|path| Step::MakeDir { path }));
-        let parent = parent?;
-        write_new(&parent.dir, file_name(temp), &entry).map_err(io_error("write", &change.path))?;
-        tx.done.push(Step::WriteTemp { temp: temp.clone() });
-    }
-    Ok(())
-}
-
-/// Phase 3: move each existing target aside, put each new file in place.
-fn commit(
-    base: &BaseTree<'_>,
-    worktree: &Worktree,
-    changes: &[FileChange],
-    names: &[Names],
-    tx: &mut Transaction,
-) -> Result<(), WorktreeError> {
-    for (step, (change, n)) in changes.iter().zip(names).enumerate() {
-        #[cfg(test)]
-        if FAIL_COMMIT_AT.with(std::cell::Cell::get) == Some(step) {
-            return Err(io_error("commit", &change.path)(std::io::Error::other("injected")));
-        }
-        let _ = step;
-        // Removals were set aside in phase 1.
-        let Some(temp) = &n.temp else { continue };
-        tx.step()?;
-        let parent = worktree.parent(&change.path, None)?;
-        move_aside(base, worktree, &parent, (&change.path, &n.backup), tx)?;
+    /// Move the entry at `path` (if any) to its planned backup beside it, recorded in `tx`, and
+    /// check that what was moved is still the base's: an edit made since [`dirty_files`] looked
+    /// would otherwise be dropped with the backup.
+    fn move_aside(
+        &self,
+        parent: &Parent<'_>,
+        (path, backup): (&str, &str),
+        tx: &mut Transaction,
+    ) -> Result<(), WorktreeError> {
         let (dir, name) = (&parent.dir, parent.name);
-        dir.rename(file_name(temp), dir, name).map_err(io_error("write", &change.path))?;
-        tx.done.push(Step::Place { temp: temp.clone(), target: change.path.clone() });
+        if dir.symlink_metadata(name).is_err() {
+            return Ok(());
+        }
+        dir.rename(name, dir, file_name(backup)).map_err(io_error("move aside", path))?;
+        tx.done.push(Step::MoveAside { target: path.to_owned(), backup: backup.to_owned() });
+        let entry = self.base.entry(path.as_bytes())?;
+        // A base directory the patch turns into a file was checked to hold only removed paths.
+        if entry.is_some_and(BaseEntry::is_tree) {
+            return Ok(());
+        }
+        if worktree_matches(self.worktree, backup, expected_entry(self.base, entry)?.as_ref())? {
+            Ok(())
+        } else {
+            Err(WorktreeError::Changed { path: path.to_owned() })
+        }
     }
-    Ok(())
+
+    /// Phase 2: every new file written to its planned temporary name beside its target.
+    fn prepare(&self, tx: &mut Transaction) -> Result<(), WorktreeError> {
+        for (change, n) in self.changes.iter().zip(self.names) {
+            let (Some(mode), Some(content), Some(temp)) = (change.mode, &change.content, &n.temp)
+            else {
+                continue;
+            };
+            tx.step()?;
+            if mode == mode::GITLINK {
+                return Err(WorktreeError::Unsupported {
+                    path: change.path.clone(),
+                    what: "a submodule commit",
+                });
+            }
+            let bytes = match content {
+                Content::Bytes(bytes) => bytes.clone(),
+                Content::Blob(oid) => self.base.blob(*oid)?,
+            };
+            let entry = if mode == mode::SYMLINK {
+                if !link_stays_inside(&change.path, &bytes) {
+                    let target = String::from_utf8_lossy(&bytes).into_owned();
+                    return Err(
+                        PathRefused::LinkOutside { path: change.path.clone(), target }.into()
+                    );
+                }
+                Entry::Link { target: Path::new(OsStr::from_bytes(&bytes)) }
+            } else {
+                Entry::File { bytes: &bytes, executable: mode == mode::EXECUTABLE }
+            };
+            let mut new_dirs = Vec::new();
+            let parent = self.worktree.parent(&change.path, Some(&mut new_dirs));
+            tx.done.extend(new_dirs.into_iter().map(|path| Step::MakeDir { path }));
+            let parent = parent?;
+            write_new(&parent.dir, file_name(temp), &entry)
+                .map_err(io_error("write", &change.path))?;
+            tx.done.push(Step::WriteTemp { temp: temp.clone() });
+        }
+        Ok(())
+    }
+
+    /// Phase 3: move each existing target aside, put each new file in place.
+    fn commit(&self, tx: &mut Transaction) -> Result<(), WorktreeError> {
+        for (step, (change, n)) in self.changes.iter().zip(self.names).enumerate() {
+            #[cfg(test)]
+            if FAIL_COMMIT_AT.with(std::cell::Cell::get) == Some(step) {
+                return Err(io_error("commit", &change.path)(std::io::Error::other("injected")));
+            }
+            let _ = step;
+            // Removals were set aside in phase 1.
+            let Some(temp) = &n.temp else { continue };
+            tx.step()?;
+            let parent = self.worktree.parent(&change.path, None)?;
+            self.move_aside(&parent, (&change.path, &n.backup), tx)?;
+            let (dir, name) = (&parent.dir, parent.name);
+            dir.rename(file_name(temp), dir, name).map_err(io_error("write", &change.path))?;
+            tx.done.push(Step::Place { temp: temp.clone(), target: change.path.clone() });
+        }
+        Ok(())
+    }
 }
 
 pub(super) fn update_index(
