@@ -1,9 +1,9 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict};
+use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::{CliError, CliResult, Format, Global};
-use patchgate::report::Exit;
+use patchgate::report::{Exit, report_json};
 use patchgate::scratch::{self, Recovery};
 use patchgate::validate::{self, Context, Options};
 
@@ -12,6 +12,9 @@ use patchgate::validate::{self, Context, Options};
 pub(crate) struct Args {
     #[command(flatten)]
     input: Option<InputArgs>,
+    /// Also write the full report (every violation and note) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<std::path::PathBuf>,
     /// Also stage the changes in the index.
     #[arg(long)]
     index: bool,
@@ -54,6 +57,9 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let mut applied = validate::apply(&ctx, &options, root, args.index).map_err(CliError::from)?;
     if let Some(repaired) = &repaired {
         repaired.explain(&mut applied.outcome.report);
+    }
+    if let Some(path) = &args.report {
+        write_report(path, &report_json(&applied.outcome.report))?;
     }
     print_verdict(&applied.outcome, global, &input.result);
     Ok(if applied.is_written { Exit::Accepted } else { Exit::Rejected })

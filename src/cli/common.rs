@@ -8,7 +8,7 @@ use patchgate::repair::{self, Repaired};
 use patchgate::report::{verdict_json, verdict_text};
 use patchgate::scratch;
 use patchgate::validate::{self, Context, Options, Outcome};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// `--step` and `--result`, which `validate` and `apply` read the same way.
@@ -124,4 +124,14 @@ pub(super) fn print_verdict(outcome: &Outcome<'_>, global: &Global, origin: &str
         Format::Json => outln!("{}", verdict_json(&outcome.report)),
         Format::Text => out!("{}", verdict_text(&outcome.report, outcome.patch.as_deref(), origin)),
     }
+}
+
+/// `--report FILE`: the full report as indented JSON.
+pub(super) fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
+    std::fs::write(path, format!("{json}\n")).map_err(|e| {
+        CliError::failure(
+            "io",
+            format!("cannot write the report to '{}': {e}; check the directory", path.display()),
+        )
+    })
 }

@@ -1,7 +1,7 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
-use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict};
+use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
@@ -152,13 +152,4 @@ fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
             .map_err(|e| CliError::input("repository", e.message)),
         None => Ok(patchgate::repo::discover(None).ok()),
     }
-}
-
-fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
-    std::fs::write(path, format!("{json}\n")).map_err(|e| {
-        CliError::failure(
-            "io",
-            format!("cannot write the report to '{}': {e}; check the directory", path.display()),
-        )
-    })
 }

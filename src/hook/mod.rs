@@ -15,6 +15,7 @@
 mod fast;
 mod index;
 pub mod install;
+pub mod managers;
 pub mod receive;
 mod run;
 pub mod staged;

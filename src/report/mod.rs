@@ -96,10 +96,21 @@ pub fn to_json_line<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("report types serialize: string keys, no floats NaN")
 }
 
-/// The JSON Schema of `T` as committed under `schemas/`: indented, with a final newline.
+/// The JSON Schema of `T` as committed under `schemas/`, for what patchgate reads: indented,
+/// with a final newline.
 #[must_use]
 pub fn json_schema<T: schemars::JsonSchema>() -> String {
     let mut text = to_json_pretty(&schemars::schema_for!(T));
+    text.push('\n');
+    text
+}
+
+/// The JSON Schema of `T` for what patchgate writes: a field that is always written is
+/// required (even when it may be `null`), so typed clients need no check for a missing one.
+#[must_use]
+pub fn json_output_schema<T: schemars::JsonSchema>() -> String {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
+    let mut text = to_json_pretty(&generator.into_generator().into_root_schema_for::<T>());
     text.push('\n');
     text
 }
