@@ -169,8 +169,9 @@ fn read_body(work: &Work<'_, '_>, hunk: &Hunk<'_>, end: usize) -> Vec<(LineKind,
     // Probe line 3 is the `@@` line, working-copy line `first`.
     let to_doc = |line: usize| line + first - 3;
     let read = parsed.patch.files.first().and_then(|f| f.hunks.first());
-    let mut lines: Vec<(LineKind, usize)> =
-        read.map(|h| h.lines.iter().map(|l| (l.kind, to_doc(l.line))).collect()).unwrap_or_default();
+    let mut lines: Vec<(LineKind, usize)> = read
+        .map(|h| h.lines.iter().map(|l| (l.kind, to_doc(l.line))).collect())
+        .unwrap_or_default();
     let doc = &work.doc;
     if let Some(cut) = lines.iter().position(|&(_, n)| {
         doc.text(n).starts_with(b"--- ") && doc.text(n + 1).starts_with(b"+++ ")
