@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(contract) = config.section::<ContractConfig>("contract")
         && let Ok(policy) = ArgPolicy::from_config(&contract)
     {
-        for ty in ArgType::ALL {
+        for &ty in ArgType::ALL {
             let _ = policy.check(ty, "PROJ-123", &ArgOptions::default());
         }
     }

@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(out.ok, out.violations.is_empty());
     lines_inside(&out.violations, data);
     let Ok(text) = std::str::from_utf8(data) else { return };
-    for ty in ArgType::ALL {
+    for &ty in ArgType::ALL {
         let options = ArgOptions { allow_dirs: vec!["src".into()], ..ArgOptions::default() };
         if let ArgOutcome::Accepted(a) = policy.check(ty, text, &options) {
             assert_eq!(a.value, text, "an accepted value passes unchanged");
