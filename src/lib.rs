@@ -42,8 +42,9 @@
 //! Each module uses only modules listed before it (a test holds the crate to that):
 //!
 //! - [`path`] (path safety, glob sets), [`step`] (the step and result types), [`config`]
-//!   (`.patchgate.toml`), [`repo`] (opening the repository), [`finding`] (violations, notes,
-//!   verdicts), [`json`] (strict JSON input), [`patch`] (the strict unified-diff parser), [`declare`] (declarations);
+//!   (`.patchgate.toml`), [`repo`] (opening the repository, reading its index file),
+//!   [`finding`] (violations, notes, verdicts), [`json`] (strict JSON input), [`patch`] (the
+//!   strict unified-diff parser), [`declare`] (declarations);
 //! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
