@@ -39,26 +39,33 @@
 //!
 //! # Modules, in dependency order
 //!
-//! Each module uses only modules listed before it (a test holds the crate to that):
+//! Each module uses only modules listed before it, and no file imports a file that imports it
+//! back (`tests/it/layers.rs` holds the crate to both):
 //!
-//! - [`path`] (path safety, glob sets), [`step`] (the step and result types), [`config`]
-//!   (`.patchgate.toml`), [`repo`] (opening the repository, reading its index file),
-//!   [`finding`] (violations, notes, verdicts), [`json`] (strict JSON input), [`patch`] (the
-//!   strict unified-diff parser), [`declare`] (declarations);
+//! - [`finding`] (violations, notes, verdicts, and every stable code table) and [`json`]
+//!   (strict JSON input, read once);
+//! - [`path`] (path safety, glob sets);
+//! - [`step`] (the step and result types), [`config`] (`.patchgate.toml`, read once), [`repo`]
+//!   (opening the repository, reading its index file), [`patch`] (the strict unified-diff
+//!   parser), [`declare`] (declarations);
 //! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
 //!   write) and [`judge`] (the built-in model judge: prompt, provider clients, answer cache);
-//! - the pipelines: [`validate`], [`hook`], [`guard`], [`review`];
-//! - [`report`] (every output format, the published JSON Schemas).
+//! - the pipelines: [`validate`] (a result against its step; [`validate::apply`] writes what
+//!   it checked), [`hook`] (staged changes and pushes against a declaration), [`guard`] (an
+//!   agent's tool call);
+//! - [`review`] (the store of rejected results; `review apply` validates a stored result again);
+//! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
-pub mod config;
-pub mod declare;
 pub mod finding;
 pub mod json;
-pub mod patch;
 pub mod path;
+
+pub mod config;
+pub mod declare;
+pub mod patch;
 pub mod repo;
 pub mod step;
 
@@ -73,14 +80,16 @@ pub mod scratch;
 // The pipelines.
 pub mod guard;
 pub mod hook;
-pub mod review;
 pub mod validate;
+
+// The store of rejected results, validated again on `review apply`.
+pub mod review;
 
 // Every output format.
 pub mod report;
 
 pub use config::Config;
-pub use finding::{Note, Report, RuleId, Verdict, Violation};
+pub use finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};
 pub use patch::{ParseOptions, Parsed, Patch, parse};
 pub use step::{ExecutorResult, Mode, Step};
 pub use validate::{

@@ -1,7 +1,9 @@
 //! Fuzz the reply readers: any bytes through the executor-output contract, the agent envelope
 //! and (when UTF-8) every argument type must not panic, and the verdicts must be coherent: `ok`
 //! exactly when there is no violation, every line inside the reply, an accepted argument
-//! unchanged.
+//! unchanged and free of what every type refuses (NUL, control characters, a component that a
+//! resolver reads as the parent: `..`, `....`, `.. ` between `/` or `\`). A name that merely
+//! contains two dots (`n../d`, `v1..2`) is a legal name and passes.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -16,6 +18,13 @@ fn lines_inside(findings: &[Finding], data: &[u8]) {
     for f in findings {
         assert!(f.line.is_none_or(|l| l >= 1 && l <= lines), "{f:?} outside {lines} lines");
     }
+}
+
+/// A component some resolver treats as the parent directory: two or more dots, trailing spaces
+/// ignored (as NTFS does).
+fn is_parent_component(component: &str) -> bool {
+    let dots = component.trim_end_matches(' ');
+    dots.len() >= 2 && dots.bytes().all(|b| b == b'.')
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -38,7 +47,8 @@ fuzz_target!(|data: &[u8]| {
         let options = ArgOptions { allow_dirs: vec!["src".into()], ..ArgOptions::default() };
         if let ArgOutcome::Accepted(a) = policy.check(ty, text, &options) {
             assert_eq!(a.value, text, "an accepted value passes unchanged");
-            assert!(!text.contains("../") && !text.contains('\0'), "{ty}: {text:?}");
+            assert!(!text.chars().any(char::is_control), "{ty}: {text:?}");
+            assert!(!text.split(['/', '\\']).any(is_parent_component), "{ty}: {text:?}");
         }
     }
 });

@@ -4,7 +4,7 @@
 use super::{CliError, CliResult, Format, Global, contract};
 use clap::ValueEnum;
 use patchgate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, check_allowed_dir};
-use patchgate::report::{Exit, arg_envelope, to_json_line};
+use patchgate::report::{Exit, arg_envelope, message, to_json_line};
 
 /// Arguments of `patchgate check-arg`.
 #[derive(Debug, clap::Args)]
@@ -74,7 +74,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     match outcome {
         ArgOutcome::Accepted(_) => Ok(Exit::Accepted),
         ArgOutcome::Rejected(r) => {
-            eprintln!("patchgate: INVALID_AGENT_INPUT: {}", r.message);
+            eprintln!("{}", message::plain(&format!("INVALID_AGENT_INPUT: {}", r.message)));
             Ok(Exit::InputRefused)
         }
     }

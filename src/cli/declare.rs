@@ -3,7 +3,7 @@
 use super::{CliError, CliResult, Format, Global, read_input};
 use patchgate::declare::{Declaration, Store, check_patterns, trailer_lines};
 use patchgate::report::declare::{DeclarationReport, declaration_text};
-use patchgate::report::{Exit, to_json_pretty};
+use patchgate::report::{Exit, message, to_json_pretty};
 
 /// Arguments of `patchgate declare`.
 #[derive(Debug, clap::Args)]
@@ -132,7 +132,7 @@ fn trailers(store: &Store, global: &Global) -> CliResult {
     let declaration: Declaration = store.load().map_err(CliError::from)?.unwrap_or_default();
     let lines = trailer_lines(&declaration);
     if lines.is_empty() {
-        eprintln!("patchgate: no active declaration; no trailer to print");
+        eprintln!("{}", message::plain("no active declaration; no trailer to print"));
     }
     match global.format.unwrap_or(Format::Text) {
         Format::Json => outln!("{}", to_json_pretty(&serde_json::json!({ "trailers": lines }))),

@@ -3,8 +3,8 @@
 use super::Global;
 use clap::ValueEnum;
 use patchgate::guard::{self, Options, Protocol};
-use patchgate::report::Exit;
 use patchgate::report::guard::render;
+use patchgate::report::{Exit, message};
 use std::io::Read as _;
 use std::path::PathBuf;
 
@@ -69,14 +69,15 @@ pub(crate) fn run(args: &Args, global: &Global) -> Exit {
     };
     let outcome = guard::run(&bytes, &options);
     for note in &outcome.notes {
-        eprintln!("patchgate: note: {note}");
+        eprintln!("{}", message::line(message::Level::Note, note));
     }
     let answer = render(&outcome);
     if !outcome.is_allowed() && is_stdout_closed() {
         // Rust's stdout swallows EBADF: the deny would be lost and the agent would go on. Every
         // agent reads exit 2 with a reason on stderr as "blocked".
         let reason = outcome.denial.as_ref().map_or("", |d| d.message.as_str());
-        eprintln!("patchgate: guard: stdout is closed, so the answer is on stderr: {reason}");
+        let text = format!("guard: stdout is closed, so the answer is on stderr: {reason}");
+        eprintln!("{}", message::plain(&text));
         return Exit::InputRefused;
     }
     if let Some(reason) = &answer.stderr {

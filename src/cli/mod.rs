@@ -28,7 +28,7 @@ mod review;
 mod validate;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use patchgate::report::{Envelope, Exit, to_json_line};
+use patchgate::report::{Envelope, Exit, message, to_json_line};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -170,7 +170,7 @@ pub(crate) fn main() -> ExitCode {
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),
         Err(err) => {
-            eprintln!("patchgate: error: {}", err.message);
+            eprintln!("{}", message::line(message::Level::Error, &err.message));
             if global.format == Some(Format::Json) {
                 let env = Envelope::failure(err.code, &err.message, serde_json::Map::new());
                 outln!("{}", to_json_line(&env));

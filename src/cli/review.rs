@@ -6,7 +6,7 @@ mod output;
 use super::{CliError, CliResult, Format, Global};
 use output::{ColorChoice, emit, palette, show_paged};
 use patchgate::report::review::{ActionOutcome, annotate, list_rows, list_text, show_text};
-use patchgate::report::{Exit, to_json_pretty};
+use patchgate::report::{Exit, message, to_json_pretty};
 use patchgate::review::{Entry, Store, StoredRef, parse_since, short_ids};
 use patchgate::rule::RuleId;
 use std::path::PathBuf;
@@ -166,14 +166,7 @@ pub(super) fn unknown_rule(name: &str) -> CliError {
 
 fn warn_skipped(skipped: &[patchgate::review::Skipped]) {
     for s in skipped {
-        match &s.id {
-            Some(id) => eprintln!(
-                "patchgate: warning: skipping corrupted entry {id} ({}); remove it with \
-                 `patchgate review drop {id}`",
-                s.reason
-            ),
-            None => eprintln!("patchgate: warning: skipping '{}': {}", s.path.display(), s.reason),
-        }
+        eprintln!("{}", message::skipped_entry(s));
     }
 }
 
@@ -210,15 +203,14 @@ fn show(repository: &git2::Repository, store: &Store, args: &ShowArgs, json: boo
 
 fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
     let (_, entry, short) = load(store, &args.id)?;
-    let Some(mut patch) = entry.patch().filter(|p| !p.is_empty()) else {
-        let why = if entry.result_json().is_some() { "has no patch" } else { "is not JSON" };
-        return Err(CliError::input(
+    let mut patch = entry.patch_or_why().map(str::to_owned).map_err(|why| {
+        CliError::input(
             "no_patch",
             format!(
                 "nothing to export: the result of {short} {why}; see `patchgate review show {short}`"
             ),
-        ));
-    };
+        )
+    })?;
     if !patch.ends_with('\n') {
         // git apply reads a last line without its newline as a corrupt patch.
         patch.push('\n');

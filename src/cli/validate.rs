@@ -6,7 +6,7 @@ use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
 use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
-use patchgate::report::{Exit, recording_line, report_json};
+use patchgate::report::{Exit, message, report_json};
 use patchgate::review::{Judged, record_rejection};
 use patchgate::validate::{self, Context, JudgeOptions, Options};
 use std::path::{Path, PathBuf};
@@ -82,7 +82,7 @@ fn judge(
     if !args.no_record {
         let judged = Judged { repo, config: &config, step, result };
         let recording = record_rejection(&judged, &outcome.report);
-        if let Some(line) = recording_line(&recording, global.format == Some(Format::Text)) {
+        if let Some(line) = message::recording(&recording, global.format == Some(Format::Text)) {
             eprintln!("{line}");
         }
     }

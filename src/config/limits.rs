@@ -30,6 +30,10 @@ pub struct Limits {
     pub pattern_bytes: usize,
     /// Glob patterns in one list.
     pub patterns: usize,
+    /// Bytes of all the patterns with glob syntax (`*`, `?`, `[`, `{`, `\`) in one list
+    /// together: each is compiled into a regex, which takes several hundred bytes of memory per
+    /// pattern byte. Plain paths are looked up in a table and do not count.
+    pub glob_bytes: usize,
 }
 
 impl Default for Limits {
@@ -43,6 +47,7 @@ impl Default for Limits {
             path_depth: 256,
             pattern_bytes: 1024,
             patterns: 1000,
+            glob_bytes: 16 << 10,
         }
     }
 }
@@ -84,21 +89,28 @@ pub fn check(
 
 impl Limits {
     /// Check a glob list before compiling it: compilation cost grows faster than linearly with
-    /// a pattern's length, so the length is checked on the raw text.
+    /// a pattern's length, and its memory with the globs' total length, so both are checked on
+    /// the raw text.
     pub fn check_patterns<S: AsRef<str>>(
         &self,
         patterns: &[S],
         list: &str,
     ) -> Result<(), LimitExceeded> {
         check("patterns", self.patterns, patterns.len(), || format!("the number of {list}"))?;
+        let mut glob_bytes = 0;
         for pattern in patterns {
             let pattern = pattern.as_ref();
             check("pattern_bytes", self.pattern_bytes, pattern.len(), || {
                 let head: String = pattern.chars().take(40).collect();
                 format!("the length in bytes of the pattern '{head}...' in {list}")
             })?;
+            if crate::path::is_glob(pattern) {
+                glob_bytes += pattern.len();
+            }
         }
-        Ok(())
+        check("glob_bytes", self.glob_bytes, glob_bytes, || {
+            format!("the total length in bytes of the globs in {list}")
+        })
     }
 }
 
@@ -114,6 +126,16 @@ mod tests {
         assert_eq!(err.setting, "pattern_bytes");
         assert!(err.to_string().contains("[limits] pattern_bytes"), "{err}");
         assert!(limits.check_patterns(&["a".repeat(limits.pattern_bytes)], "x").is_ok());
+    }
+
+    #[test]
+    fn the_globs_total_is_bounded_and_plain_paths_do_not_count() {
+        let limits = Limits { glob_bytes: 10, ..Limits::default() };
+        let plain: Vec<String> = (0..100).map(|i| format!("src/file{i}.rs")).collect();
+        assert!(limits.check_patterns(&plain, "x").is_ok());
+        assert!(limits.check_patterns(&["src/*.rs", "a"], "x").is_ok());
+        let err = limits.check_patterns(&["src/*.rs", "docs/*"], "x").unwrap_err();
+        assert_eq!((err.setting, err.limit, err.actual), ("glob_bytes", 10, 14));
     }
 
     #[test]

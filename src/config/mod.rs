@@ -76,7 +76,7 @@ impl Config {
 
     /// Parse policy text; `path` is only used in messages.
     pub fn from_toml(text: &str, path: &Path) -> Result<Self, ConfigError> {
-        let invalid = |message: String| ConfigError::Invalid { path: path.to_owned(), message };
+        let invalid = |message: String| invalid_error(path.to_owned(), message);
         let table: toml::Table =
             text.parse().map_err(|e: toml::de::Error| invalid(e.to_string()))?;
         if let Some(unknown) = table.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
@@ -118,10 +118,7 @@ impl Config {
     /// A [`ConfigError::Invalid`] about this policy file.
     #[must_use]
     pub fn invalid(&self, message: String) -> ConfigError {
-        ConfigError::Invalid {
-            path: self.source.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME)),
-            message,
-        }
+        invalid_error(self.source.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME)), message)
     }
 
     /// Deserialise the table `name` into `T`, or `T::default()` when it is absent.
@@ -134,6 +131,22 @@ impl Config {
             .try_into()
             .map_err(|e: toml::de::Error| self.invalid(format!("[{name}]: {e}")))
     }
+}
+
+/// The TOML reader quotes the offending line and value: each quoted line is cut to this many
+/// characters, so a policy with a megabyte-long line gives a readable error, not a megabyte.
+const MAX_MESSAGE_LINE: usize = 200;
+
+fn invalid_error(path: PathBuf, message: String) -> ConfigError {
+    if !message.lines().any(|l| l.chars().nth(MAX_MESSAGE_LINE).is_some()) {
+        return ConfigError::Invalid { path, message };
+    }
+    let cut = |line: &str| match line.char_indices().nth(MAX_MESSAGE_LINE) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_owned(),
+    };
+    let message = message.lines().map(cut).collect::<Vec<_>>().join("\n");
+    ConfigError::Invalid { path, message }
 }
 
 /// The largest policy file read.

@@ -25,7 +25,7 @@ pub(super) fn walk(value: &Value, pointer: &str, key: &str, out: &mut Vec<Findin
 }
 
 fn display_pointer(pointer: &str) -> &str {
-    if pointer.is_empty() { "/" } else { super::envelope::shown(pointer) }
+    if pointer.is_empty() { "/" } else { super::shown(pointer) }
 }
 
 /// The violation of one scalar under key `key`, if any.

@@ -2,7 +2,7 @@
 //! pointer. The data-type rules over every value are in `datatype`.
 
 use super::agent::{AgentExpect, ENVELOPE_KEYS, ERROR_TYPES, WARNING_TYPES};
-use super::{ArgPolicy, Finding, describe};
+use super::{ArgPolicy, Finding, describe, shown};
 use serde_json::{Map, Value};
 
 /// Violations and warnings of the envelope's structure.
@@ -64,11 +64,6 @@ impl Checked {
         self.fail(message.0, &pointer, message.1);
         None
     }
-}
-
-/// A pointer as messages show it: `warnings/0/type`, `agent`.
-pub(super) fn shown(pointer: &str) -> &str {
-    pointer.strip_prefix('/').unwrap_or(pointer)
 }
 
 /// Check the envelope `value` for the expected agent.

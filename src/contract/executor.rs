@@ -107,12 +107,9 @@ fn check_text(text: &str, root: &Path, options: ExecutorOptions) -> ExecutorOutc
     let Some(block) = reply::json_block(text, rules, &mut violations) else {
         return out.finish_with(violations);
     };
-    let read = reply::read_json(&block.content, block.content_line());
-    violations.extend(read.findings);
-    let Some(value) = read.value else {
+    let Some((value, lines)) = reply::block_json(&block, &mut violations) else {
         return out.finish_with(violations);
     };
-    let lines = KeyLines { content: &block.content, first_line: block.content_line() };
     let (object, shape_violations) = check_shape(&value, &lines);
     violations.extend(shape_violations);
     let kept = out.filter_lists(&value, root, options, &lines, &mut violations);

@@ -16,6 +16,7 @@
 //! ```
 
 mod agent;
+mod agent_reply;
 mod arg;
 mod branch;
 mod datatype;
@@ -37,10 +38,10 @@ pub use arg::{
 };
 
 pub use agent::{
-    AgentEnvelope, AgentError, AgentErrorType, AgentExpect, AgentMetadata, AgentOutcome,
-    AgentPartial, AgentSuccess, AgentWarning, AgentWarningType, ENVELOPE_KEYS, ERROR_TYPES,
-    WARNING_TYPES, check_agent_reply,
+    AgentEnvelope, AgentError, AgentErrorType, AgentExpect, AgentMetadata, AgentPartial,
+    AgentSuccess, AgentWarning, AgentWarningType, ENVELOPE_KEYS, ERROR_TYPES, WARNING_TYPES,
 };
+pub use agent_reply::{AgentOutcome, check_agent_reply};
 pub use executor::{
     EXECUTOR_KEYS, ExecutorOptions, ExecutorOutcome, ExecutorOutput, ExecutorStatus, PATH_KEYS,
     PerList, check_executor_output,
@@ -113,6 +114,11 @@ impl KeyLines<'_> {
             })
             .map(|i| self.first_line + i)
     }
+}
+
+/// A pointer as messages show it: `warnings/0/type`, `agent`.
+pub(crate) fn shown(pointer: &str) -> &str {
+    pointer.strip_prefix('/').unwrap_or(pointer)
 }
 
 /// A JSON value's type in words, quoting short strings (`the string "true"`).

@@ -2,7 +2,7 @@
 //! JSON that is diagnosed precisely when it is not strict JSON (comments, trailing commas,
 //! `undefined`), with reply line numbers.
 
-use super::Finding;
+use super::{Finding, KeyLines};
 use serde_json::Value;
 
 /// A reply decoded to text: UTF-8, BOM removed, line endings normalised to `\n`.
@@ -139,6 +139,18 @@ pub struct JsonRead {
     pub value: Option<Value>,
     /// Violations: `json_comment`, `trailing_comma`, `undefined_value`, `invalid_json`.
     pub findings: Vec<Finding>,
+}
+
+/// The JSON of `block`, with the lines its keys stand on; what reading it found is added to
+/// `violations`. `None` when it does not read as JSON at all.
+pub(crate) fn block_json<'b>(
+    block: &'b Block,
+    violations: &mut Vec<Finding>,
+) -> Option<(Value, KeyLines<'b>)> {
+    let read = read_json(&block.content, block.content_line());
+    violations.extend(read.findings);
+    let lines = KeyLines { content: &block.content, first_line: block.content_line() };
+    read.value.map(|value| (value, lines))
 }
 
 /// Parse `text` whose first line is reply line `first_line`.

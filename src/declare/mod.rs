@@ -64,6 +64,15 @@ impl Declaration {
     /// The current format version.
     pub const VERSION: u32 = 1;
 
+    /// Decode a declaration file. One that names a key twice is refused, like every JSON input.
+    pub fn from_json(bytes: &[u8]) -> Result<Self, String> {
+        let decoded = crate::json::decode(bytes);
+        if let Some(key) = decoded.duplicate {
+            return Err(format!("it names '{key}' twice"));
+        }
+        decoded.value.and_then(serde_json::from_value).map_err(|e| e.to_string())
+    }
+
     /// Add `patterns` (already checked) from `source`, skipping ones already declared.
     /// Returns how many were new.
     pub fn add(&mut self, patterns: &[String], source: &str) -> usize {

@@ -75,8 +75,8 @@ impl Store {
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(StoreError::Io { action: "read", path, source }),
         };
-        let declaration: Declaration = serde_json::from_slice(&bytes)
-            .map_err(|e| StoreError::Invalid { path, message: e.to_string() })?;
+        let declaration = Declaration::from_json(&bytes)
+            .map_err(|message| StoreError::Invalid { path, message })?;
         Ok((!declaration.is_empty()).then_some(declaration))
     }
 

@@ -71,7 +71,12 @@ fn parse_line(line: &str) -> Result<RefUpdate, HookError> {
     let (Some(old), Some(new), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
         return Err(bad());
     };
+    // Exactly the 40 hex digits git writes: `Oid::from_str` would pad a short id with zeros,
+    // so `0 0 refs/heads/main` read as a no-op update.
     let oid = |hex: &str| -> Result<Option<Oid>, HookError> {
+        if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
         let oid = Oid::from_str(hex).map_err(|_| bad())?;
         Ok((!oid.is_zero()).then_some(oid))
     };

@@ -69,9 +69,7 @@ fn failure(error: ureq::Error) -> Failure {
         ureq::Error::Timeout(_) => Failure::TimedOut,
         ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => Failure::TimedOut,
         ureq::Error::Io(e) => Failure::Connection(e.to_string()),
-        ureq::Error::ConnectionFailed | ureq::Error::HostNotFound => {
-            Failure::Connection(error.to_string())
-        }
+        ureq::Error::ConnectionFailed => Failure::Connection(error.to_string()),
         ureq::Error::Protocol(e) => Failure::Connection(format!("broken HTTP response: {e}")),
         other => Failure::Fatal(other.to_string()),
     }

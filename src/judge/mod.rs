@@ -218,6 +218,17 @@ pub enum JudgeError {
     /// The judge cannot be set up: a bad `PROVIDER:MODEL`, a missing key, a bad base URL.
     #[error("{0}")]
     Setup(String),
+    /// The question is larger than `[judge] max_prompt_bytes`: a failure rather than a
+    /// question cut short.
+    #[error(
+        "the question for the judge is {bytes} bytes, over [judge] max_prompt_bytes ({limit}); raise it, or split the step into smaller ones"
+    )]
+    TooLarge {
+        /// Its size.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The request failed: no connection, a timeout, an error status (after one retry when
     /// the failure was transient).
     #[error("{model}: {message}")]
@@ -275,11 +286,8 @@ fn is_weak_signal(code: &str) -> bool {
 pub fn ask(judge: &ModelJudge, question: &Question<'_>) -> Result<Answer, JudgeError> {
     let prompt = build_prompt(question);
     if prompt.len() > judge.settings.max_prompt_bytes {
-        return Err(JudgeError::Setup(format!(
-            "the question for the judge is {} bytes, over [judge] max_prompt_bytes ({}); raise it, or split the step into smaller ones",
-            prompt.len(),
-            judge.settings.max_prompt_bytes
-        )));
+        let limit = judge.settings.max_prompt_bytes;
+        return Err(JudgeError::TooLarge { bytes: prompt.len(), limit });
     }
     let key = cache::key(&judge.model, &prompt);
     if let Some(hit) = judge.cache.as_ref().and_then(|c| c.get(&key)) {
@@ -309,10 +317,12 @@ pub fn excerpt(text: &str, max: usize) -> String {
     }
 }
 
-/// `reason` on one line, at most `max` characters (cut at a word, with `...`).
+/// `reason` on one line, at most `max` characters (cut at a word, with `...`); control
+/// characters (a terminal escape in a model's or server's text) count as spaces.
 #[must_use]
 pub fn one_line(reason: &str, max: usize) -> String {
-    let line = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = reason.split(|c: char| c.is_whitespace() || c.is_control());
+    let line = words.filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
     if line.chars().count() <= max {
         return line;
     }

@@ -299,6 +299,7 @@ fn reasons_become_one_short_line() {
     assert_eq!(one_line("  the helper\n is  missing ", 80), "the helper is missing");
     assert_eq!(one_line("alpha beta gamma delta", 12), "alpha beta...");
     assert_eq!(one_line("abcdefghijklmnop", 5), "abcde...");
+    assert_eq!(one_line("red\u{1b}[31m text\u{7}", 80), "red [31m text", "no escapes");
 }
 
 #[test]
@@ -319,4 +320,18 @@ fn settings_read_from_the_judge_table() {
     )
     .unwrap();
     assert!(bad.section::<JudgeSettings>("judge").is_err());
+}
+
+#[test]
+fn a_question_over_the_limit_fails_before_anything_is_sent() {
+    let step = Step { description: "Extract the helper".into(), ..Step::default() };
+    let result = apply_result();
+    let question = Question { step: &step, result: &result, patch: None, notes: &[], base: None };
+    let size = build_prompt(&question).len();
+    let settings = JudgeSettings { max_prompt_bytes: size - 1, ..JudgeSettings::default() };
+    // The endpoint (port 9, discard) is never reached: the size is checked first.
+    match ask(&judge(Provider::OpenAi, settings), &question) {
+        Err(JudgeError::TooLarge { bytes, limit }) => assert_eq!((bytes, limit), (size, size - 1)),
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
 }

@@ -20,7 +20,7 @@ mod protected;
 mod tests;
 
 pub use check::{check, check_bytes, find_encoded_pattern, is_git_dir_component};
-pub use glob::{GlobError, PathSet};
+pub use glob::{GlobError, PathSet, is_glob};
 pub use protected::protected;
 
 pub use crate::finding::PathErrorCode;

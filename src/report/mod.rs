@@ -7,6 +7,7 @@ pub mod diagnostic;
 pub mod guard;
 pub mod hook;
 pub mod hook_install;
+pub mod message;
 mod patch;
 pub mod review;
 mod schemas;
@@ -16,7 +17,6 @@ pub use contract::{
     INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
-pub use review::recording_line;
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 

@@ -8,7 +8,7 @@ mod tests;
 pub use super::diagnostic::{Annotation, Palette, Severity, sanitize};
 pub use show::{ShowView, annotate, show_text};
 
-use crate::review::{Entry, Recording, format_age, format_time};
+use crate::review::{Entry, format_age, format_time};
 use crate::rule::{Code, RuleId};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -214,17 +214,4 @@ pub fn apply_text(outcome: &ActionOutcome) -> String {
             writeln!(out, "to apply it anyway: patchgate review apply {id} {}", flags.join(" "));
     }
     out
-}
-
-/// The stderr line `validate` gives about keeping a rejection: a failure to record is always a
-/// warning; the id (or why nothing was kept) is a note only for text output, so JSON callers
-/// see the verdict alone.
-#[must_use]
-pub fn recording_line(recording: &Recording, is_text: bool) -> Option<String> {
-    let note = recording.note()?;
-    match recording {
-        Recording::Failed(_) => Some(format!("patchgate: warning: {}", note.message)),
-        _ if is_text => Some(format!("patchgate: note: {}", note.message)),
-        _ => None,
-    }
 }

@@ -6,6 +6,7 @@ use crate::path::display_bytes;
 use crate::rule::{Report, RuleId, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::OnceLock;
 use std::time::SystemTime;
 
 /// The version of the entry format; bumped when a field changes meaning.
@@ -50,6 +51,20 @@ pub struct Entry {
     /// Each time a person applied the result over the rules' objection.
     #[serde(default)]
     pub overrides: Vec<Override>,
+    /// `result` decoded, on first use: every accessor reads this one decoding.
+    #[serde(skip)]
+    decoded: Decoded,
+}
+
+/// The raw result decoded once, or why it has no usable value (not JSON, or a key named twice).
+/// A cache, not content: two entries are equal whether or not either was decoded yet.
+#[derive(Clone, Debug, Default)]
+struct Decoded(OnceLock<Result<Value, &'static str>>);
+
+impl PartialEq for Decoded {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// A person's decision to apply a rejected result anyway.
@@ -120,6 +135,7 @@ impl Entry {
             verdict: new.report.verdict.clone(),
             report: new.report,
             overrides: Vec::new(),
+            decoded: Decoded::default(),
         };
         let content = serde_json::to_vec(&entry).expect("entries serialize: string keys only");
         entry.id = id::content_id(&content);
@@ -138,17 +154,45 @@ impl Entry {
         self.step.get("description").and_then(Value::as_str)
     }
 
-    /// The result parsed as JSON, when it is JSON.
+    /// Decode a stored entry. An entry that names a key twice is refused, like every JSON
+    /// input (readers disagree on which of the two counts).
+    pub fn from_json(bytes: &[u8]) -> Result<Self, String> {
+        let decoded = crate::json::decode(bytes);
+        if let Some(key) = decoded.duplicate {
+            return Err(format!("not an entry: it names '{key}' twice"));
+        }
+        decoded.value.and_then(serde_json::from_value).map_err(|e| format!("not an entry: {e}"))
+    }
+
+    /// The result parsed as JSON, when it is JSON that names no key twice (decoded on the first
+    /// call only). A result naming a key twice was rejected by `schema` before any rule read a
+    /// patch, so neither of its patches is shown, exported or applied as the one judged.
     #[must_use]
-    pub fn result_json(&self) -> Option<Value> {
-        serde_json::from_str(&self.result).ok()
+    pub fn result_json(&self) -> Option<&Value> {
+        self.read_result().ok()
+    }
+
+    fn read_result(&self) -> Result<&Value, &'static str> {
+        let decoded = self.decoded.0.get_or_init(|| {
+            let decoded = crate::json::decode(self.result.as_bytes());
+            if decoded.duplicate.is_some() {
+                return Err("names a key twice (no patch in it is the one judged)");
+            }
+            decoded.value.map_err(|_| "is not JSON")
+        });
+        decoded.as_ref().map_err(|why| *why)
     }
 
     /// The result's `patch` text, when the result is JSON with a string `patch`.
     #[must_use]
-    pub fn patch(&self) -> Option<String> {
-        let result = self.result_json()?;
-        result.get("patch").and_then(Value::as_str).map(str::to_owned)
+    pub fn patch(&self) -> Option<&str> {
+        self.result_json()?.get("patch").and_then(Value::as_str)
+    }
+
+    /// The result's non-empty `patch` text, or why there is none (`is not JSON`, ...).
+    pub fn patch_or_why(&self) -> Result<&str, &'static str> {
+        let patch = self.read_result()?.get("patch").and_then(Value::as_str);
+        patch.filter(|p| !p.is_empty()).ok_or("has no patch")
     }
 
     /// The distinct rules that rejected the result, in report order.
@@ -167,13 +211,13 @@ impl Entry {
     /// result's `filesWritten`, else the files the violations name.
     #[must_use]
     pub fn files(&self) -> Vec<String> {
-        let from_patch = self.patch().map(|p| patch_files(&p)).unwrap_or_default();
+        let from_patch = self.patch().map(patch_files).unwrap_or_default();
         if !from_patch.is_empty() {
             return from_patch;
         }
-        let written = self.result_json().and_then(|r| r.get("filesWritten").cloned());
+        let written = self.result_json().and_then(|r| r.get("filesWritten"));
         let from_result: Vec<String> =
-            written.and_then(|w| serde_json::from_value::<Vec<String>>(w).ok()).unwrap_or_default();
+            written.and_then(|w| Vec::<String>::deserialize(w).ok()).unwrap_or_default();
         if !from_result.is_empty() {
             return from_result;
         }

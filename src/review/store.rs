@@ -211,7 +211,7 @@ impl Store {
 /// Read and check one entry file; the error is the reason it cannot be used.
 fn read_entry(r: &StoredRef) -> Result<Entry, String> {
     let bytes = std::fs::read(&r.path).map_err(|e| format!("cannot read: {e}"))?;
-    let entry: Entry = serde_json::from_slice(&bytes).map_err(|e| format!("not an entry: {e}"))?;
+    let entry = Entry::from_json(&bytes)?;
     if entry.id != r.id {
         return Err(format!("its content has id {}, not the one in its file name", entry.id));
     }

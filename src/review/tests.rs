@@ -48,7 +48,7 @@ fn entry_accessors_read_step_and_result() {
     let e = Entry::new(new_entry("s1"), at(100));
     assert_eq!(e.step_id(), Some("s1"));
     assert_eq!(e.step_description(), Some("change a.txt"));
-    assert_eq!(e.patch().as_deref(), Some("diff --git a/b.txt b/b.txt\n"));
+    assert_eq!(e.patch(), Some("diff --git a/b.txt b/b.txt\n"));
     assert_eq!(e.rules(), [RuleId::Undeclared]);
     assert!(!e.files().is_empty());
     assert_eq!(e.verdict, e.report.verdict);

@@ -22,14 +22,8 @@ fn on_success(input: &Input<'_>) -> Vec<Violation> {
         ));
     }
     // In the order given, so messages list entries as the executor wrote them.
-    let written: Vec<RepoPath> = input
-        .result
-        .files_written
-        .as_deref()
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|p| crate::path::check(p).ok())
-        .collect();
+    let written: Vec<RepoPath> =
+        input.written().iter().filter_map(|p| p.as_ref().ok().cloned()).collect();
     if input.result.files_written.as_deref().unwrap_or_default().is_empty() {
         out.push(violation(
             CheckCode::EmptyFilesWritten,

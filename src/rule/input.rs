@@ -5,10 +5,11 @@ use super::intent::Base;
 use crate::patch::{Defect, DefectCode, FilePatch, Operation, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The inputs of [`super::evaluate`]. Pure data: no repository, no I/O. Build it with
-/// [`Input::new`], which checks the patch's header paths once for every rule.
+/// [`Input::new`], which checks every path once for every rule: the header paths of the patch
+/// and of `applyPatch`, and the `filesWritten` and `filesTouched` entries.
 #[derive(Debug, Clone)]
 pub struct Input<'a> {
     /// The orchestrator's step.
@@ -26,6 +27,15 @@ pub struct Input<'a> {
     pub base: Option<&'a dyn Base>,
     /// Every header path of `patch`, checked once.
     paths: Vec<PatchPath<'a, 'a>>,
+    /// Every header path of `apply_patch`, checked once.
+    apply_paths: Vec<PatchPath<'a, 'a>>,
+    /// Each file entry's own path (see [`FilePatch::path`]) in `paths` or `apply_paths`, by the
+    /// entry's address.
+    own_path: HashMap<usize, Result<RepoPath, PathError>>,
+    /// `filesWritten`, each entry checked, in order.
+    written: Vec<Result<RepoPath, PathError>>,
+    /// `filesTouched`, each entry checked, in order.
+    touched: Vec<Result<RepoPath, PathError>>,
     /// Whether `patch` is usable (see [`Input::usable_patch`]).
     is_usable: bool,
 }
@@ -42,8 +52,30 @@ impl<'a> Input<'a> {
         scope: &'a Scope,
     ) -> Self {
         let paths = patch.map(|p| patch_paths(&p.patch)).unwrap_or_default();
-        let mut input =
-            Self { step, result, patch, apply_patch, scope, base: None, paths, is_usable: false };
+        let apply_paths = apply_patch.map(patch_paths).unwrap_or_default();
+        let own_path = paths
+            .iter()
+            .chain(&apply_paths)
+            .filter(|p| p.raw == p.file.path())
+            .map(|p| (address(p.file), p.checked.clone()))
+            .collect();
+        let check_list = |list: Option<&[String]>| -> Vec<_> {
+            list.unwrap_or_default().iter().map(|p| path::check(p)).collect()
+        };
+        let mut input = Self {
+            step,
+            result,
+            patch,
+            apply_patch,
+            scope,
+            base: None,
+            paths,
+            apply_paths,
+            own_path,
+            written: check_list(result.files_written.as_deref()),
+            touched: check_list(result.files_touched.as_deref()),
+            is_usable: false,
+        };
         input.is_usable = input.compute_usable();
         input
     }
@@ -78,6 +110,42 @@ impl<'a> Input<'a> {
         &self.paths
     }
 
+    /// Every path the `applyPatch` entries name, checked.
+    #[must_use]
+    pub fn apply_paths(&self) -> &[PatchPath<'a, 'a>] {
+        &self.apply_paths
+    }
+
+    /// A file entry's own path (its new path, the old one of a deletion) as checked once, for an
+    /// entry of the patch or of `applyPatch`; `None` when it failed the checks.
+    #[must_use]
+    pub fn own_path(&self, file: &FilePatch<'_>) -> Option<&RepoPath> {
+        match self.own_path.get(&address(file)) {
+            Some(checked) => checked.as_ref().ok(),
+            None => None,
+        }
+    }
+
+    /// A file entry's display name: its checked path, or its bytes escaped.
+    #[must_use]
+    pub fn file_name(&self, file: &FilePatch<'_>) -> String {
+        match self.own_path.get(&address(file)) {
+            Some(Ok(p)) => p.to_string(),
+            Some(Err(_)) => path::display_bytes(file.path()),
+            None => file_name(file),
+        }
+    }
+
+    /// `filesWritten`, each entry checked, in order.
+    pub fn written(&self) -> &[Result<RepoPath, PathError>] {
+        &self.written
+    }
+
+    /// `filesTouched`, each entry checked, in order.
+    pub fn touched(&self) -> &[Result<RepoPath, PathError>] {
+        &self.touched
+    }
+
     /// The result's mode, when it is one patchgate knows.
     #[must_use]
     pub fn mode(&self) -> Option<Mode> {
@@ -97,14 +165,20 @@ impl<'a> Input<'a> {
     /// `filesWritten` entries that pass the path checks, normalised.
     #[must_use]
     pub fn files_written(&self) -> HashSet<RepoPath> {
-        checked_list(self.result.files_written.as_deref())
+        self.written.iter().filter_map(|p| p.as_ref().ok().cloned()).collect()
     }
 
     /// `filesTouched` entries that pass the path checks, normalised.
     #[must_use]
     pub fn files_touched(&self) -> HashSet<RepoPath> {
-        checked_list(self.result.files_touched.as_deref())
+        self.touched.iter().filter_map(|p| p.as_ref().ok().cloned()).collect()
     }
+}
+
+/// A file entry's address: entries are borrowed from their patch for as long as the input
+/// lives, so it names one entry.
+fn address(file: &FilePatch<'_>) -> usize {
+    std::ptr::from_ref(file).addr()
 }
 
 /// Whether a parser defect makes the patch unreadable: all but a context-only hunk, and, when
@@ -118,10 +192,6 @@ pub fn is_structural(defect: &Defect, has_base: bool) -> bool {
         DefectCode::HunkOverlap => !has_base,
         _ => true,
     }
-}
-
-fn checked_list(list: Option<&[String]>) -> HashSet<RepoPath> {
-    list.unwrap_or_default().iter().filter_map(|p| path::check(p).ok()).collect()
 }
 
 /// The step's path policy, compiled: excluded globs (the step's and the repository's),

@@ -3,7 +3,7 @@
 //! binary entry (unless allowed), and a file mode other than a regular file, an executable, or
 //! (when allowed) a symbolic link. Whether it applies and rolls back is checked in scratch.
 
-use super::input::{file_name, is_structural};
+use super::input::is_structural;
 use super::{Input, RuleId, RulePolicy, Violation};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Parsed};
@@ -14,7 +14,7 @@ const SYMLINK: u32 = 0o120_000;
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };
-    let mut out = defects(parsed, input.base.is_some());
+    let mut out = defects(input, parsed);
     for entry in input.paths() {
         if let Err(e) = &entry.checked {
             out.push(
@@ -25,13 +25,14 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
         }
     }
     for file in &parsed.patch.files {
-        out.extend(binary(file, policy));
-        out.extend(modes(file, policy));
+        out.extend(binary(input, file, policy));
+        out.extend(modes(input, file, policy));
     }
     out
 }
 
-fn defects(parsed: &Parsed<'_>, has_base: bool) -> Vec<Violation> {
+fn defects(input: &Input<'_>, parsed: &Parsed<'_>) -> Vec<Violation> {
+    let has_base = input.base.is_some();
     parsed
         .defects
         .iter()
@@ -46,7 +47,7 @@ fn defects(parsed: &Parsed<'_>, has_base: bool) -> Vec<Violation> {
                 )
                 .at(None, Some(line));
             };
-            let name = file_name(file);
+            let name = input.file_name(file);
             let hunk = file.hunks.iter().rposition(|h| h.span.line <= line).map(|i| i + 1);
             let at = hunk.map(|h| format!(" hunk {h}")).unwrap_or_default();
             Violation::new(
@@ -65,11 +66,11 @@ fn entry_at<'p, 'a>(parsed: &'p Parsed<'a>, line: usize) -> Option<&'p FilePatch
     parsed.patch.files.iter().rev().find(|f| f.span.line <= line)
 }
 
-fn binary(file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
+fn binary(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
     if file.binary.is_none() || policy.allow_binary {
         return None;
     }
-    let name = file_name(file);
+    let name = input.file_name(file);
     Some(
         Violation::new(
             RuleId::Malformed,
@@ -81,12 +82,12 @@ fn binary(file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
     )
 }
 
-fn modes(file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
+fn modes(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
     let mode = [file.new_mode, file.old_mode, file.index.as_ref().and_then(|i| i.mode)]
         .into_iter()
         .flatten()
         .find(|&m| !(m == REGULAR || m == EXECUTABLE || (m == SYMLINK && policy.allow_symlinks)))?;
-    let name = file_name(file);
+    let name = input.file_name(file);
     let (code, why) = match mode {
         SYMLINK => (CheckCode::Symlink, "a symbolic link; symlinks are refused by policy"),
         0o160_000 => (CheckCode::Gitlink, "a submodule (gitlink); submodules are never patched"),

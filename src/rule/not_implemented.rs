@@ -8,7 +8,7 @@
 //! which become notes. Post-conditions (`expect`) are checked on the patched tree in scratch;
 //! `--judge` decides what no rule can.
 
-use super::input::{file_name, short_list};
+use super::input::short_list;
 use super::superficial::{Change, Decider, classify};
 use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
 use crate::finding::CheckCode;
@@ -102,10 +102,10 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     let mut out: Vec<Finding> =
         superficial(input, patch, description).into_iter().map(Finding::strong).collect();
     if !ASKS_STUB.is_match(description) {
-        out.extend(placeholders(patch).into_iter().map(Finding::strong));
+        out.extend(placeholders(input, patch).into_iter().map(Finding::strong));
     }
     out.extend(untouched_files(input, description));
-    out.extend(missing_renames(patch, description, input.base));
+    out.extend(missing_renames(input, patch, description));
     out
 }
 
@@ -162,7 +162,8 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
 /// weak finding: prose can look like a rename. A rename carried out while the touched files
 /// still use the old name (read in the base tree) is a weak finding too: the name may rightly
 /// stay (another item of the same name), but it is where a rename is left half done.
-fn missing_renames(patch: &Patch<'_>, description: &str, base: Option<&dyn Base>) -> Vec<Finding> {
+fn missing_renames(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Vec<Finding> {
+    let base = input.base;
     let renames = intent::renames(description);
     if renames.is_empty() {
         return Vec::new(); // most steps: no need to copy every line of the patch
@@ -186,7 +187,7 @@ fn missing_renames(patch: &Patch<'_>, description: &str, base: Option<&dyn Base>
             } else if !holds(&added, &r.to) {
                 format!("no added line holds '{}'", r.to)
             } else {
-                return base.and_then(|base| partial_rename(patch, base, &r.from));
+                return base.and_then(|base| partial_rename(input, patch, base, &r.from));
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
             let violation =
@@ -199,7 +200,12 @@ fn missing_renames(patch: &Patch<'_>, description: &str, base: Option<&dyn Base>
 
 /// The touched files that still hold `from` after the patch: lines of the base file holding
 /// it, less the removed ones, plus the added ones.
-fn partial_rename(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Option<Finding> {
+fn partial_rename(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    base: &dyn Base,
+    from: &str,
+) -> Option<Finding> {
     let holds = |text: &[u8]| intent::has_word(&String::from_utf8_lossy(text), from);
     let left: Vec<(String, usize)> = patch
         .files
@@ -211,7 +217,7 @@ fn partial_rename(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Option<Find
             let lines = file.hunks.iter().flat_map(|h| &h.lines);
             let count = |kind| lines.clone().filter(|l| l.kind == kind && holds(l.text)).count();
             let after = (before + count(LineKind::Add)).saturating_sub(count(LineKind::Remove));
-            (after > 0).then(|| (file_name(file), after))
+            (after > 0).then(|| (input.file_name(file), after))
         })
         .collect();
     let (first, _) = left.first()?;
@@ -246,7 +252,7 @@ fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Optio
         }
         _ => return None,
     };
-    let names: Vec<String> = patch.files.iter().map(file_name).collect();
+    let names: Vec<String> = patch.files.iter().map(|f| input.file_name(f)).collect();
     let mut deciders: Vec<String> = judged.iter().map(|(_, d)| d.describe()).collect();
     deciders.dedup();
     Some(
@@ -267,7 +273,7 @@ fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Optio
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
 /// missing implementation), ones the patch only moves (the same line is removed elsewhere), and
 /// ones marked unreachable (`# pragma: no cover`).
-fn placeholders(patch: &Patch<'_>) -> Vec<Violation> {
+fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
     let removed: Vec<String> = patch
         .files
         .iter()
@@ -279,7 +285,7 @@ fn placeholders(patch: &Patch<'_>) -> Vec<Violation> {
         .collect();
     let mut out = Vec::new();
     for file in &patch.files {
-        let name = file_name(file);
+        let name = input.file_name(file);
         if testfile::is_test_path(&name) {
             continue;
         }

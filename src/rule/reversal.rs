@@ -6,11 +6,10 @@
 //! or by a hard-coded value (`body_replaced_by_constant`), and the failing test deleted,
 //! skipped or stripped of its assertions ([`super::weakened`]).
 
-use super::input::file_name;
-use super::{Input, RuleId, RulePolicy, Violation, noop, patch_paths, weakened};
+use super::{Input, RuleId, RulePolicy, Violation, noop, weakened};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
-use crate::path::{self, RepoPath};
+use crate::path::RepoPath;
 use crate::step::Mode;
 use std::collections::{HashMap, HashSet};
 
@@ -19,28 +18,47 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
         return Vec::new();
     }
     let Some(fix) = input.usable_patch() else { return Vec::new() };
+    let applied = input.apply_patch.map(|apply| by_path(input, apply)).unwrap_or_default();
     // Most specific first: the first violation becomes the verdict's reason.
     let mut out: Vec<Violation> = Vec::new();
-    if let Some(apply) = input.apply_patch {
-        out.extend(reversed_hunks(fix, apply));
-    }
-    out.extend(fix.files.iter().flat_map(|f| noop_bodies(f, input.apply_patch)));
+    out.extend(reversed_hunks(input, fix, &applied));
+    out.extend(fix.files.iter().flat_map(|f| noop_bodies(input, f, &applied)));
     out.extend(weakened::check(input, fix));
     if let Some(apply) = input.apply_patch {
-        out.extend(added_lines_removed(fix, apply, policy));
+        out.extend(added_lines_removed(input, fix, apply, policy));
         if input.step.apply_files.is_none() {
-            out.extend(unrelated_modules(input, apply));
+            out.extend(unrelated_modules(input));
         }
     }
     out
 }
 
-fn lines_of<'a>(hunk: &Hunk<'a>, kind: LineKind) -> Vec<&'a [u8]> {
-    hunk.lines.iter().filter(|l| l.kind == kind).map(|l| l.text).collect()
+/// The entries of `patch` by their own path as [`Input`] checked it (the first entry of a
+/// path), so the two runs' entries for one file are paired without checking a path again.
+fn by_path<'i, 'p>(
+    input: &'i Input<'_>,
+    patch: &'p Patch<'p>,
+) -> HashMap<&'i RepoPath, &'p FilePatch<'p>> {
+    let mut out = HashMap::new();
+    for file in &patch.files {
+        if let Some(path) = input.own_path(file) {
+            out.entry(path).or_insert(file);
+        }
+    }
+    out
 }
 
-fn key(file: &FilePatch<'_>) -> Option<RepoPath> {
-    path::check_bytes(file.path()).ok()
+/// The entry of the other run for the same path as `file`.
+fn paired<'p>(
+    input: &Input<'_>,
+    pairs: &HashMap<&RepoPath, &'p FilePatch<'p>>,
+    file: &FilePatch<'_>,
+) -> Option<&'p FilePatch<'p>> {
+    input.own_path(file).and_then(|path| pairs.get(path).copied())
+}
+
+fn lines_of<'a>(hunk: &Hunk<'a>, kind: LineKind) -> Vec<&'a [u8]> {
+    hunk.lines.iter().filter(|l| l.kind == kind).map(|l| l.text).collect()
 }
 
 /// Non-blank lines of `kind` in `file`, trimmed, counted.
@@ -76,16 +94,18 @@ fn undone_in(apply_added: &HashMap<&[u8], usize>, fix: &FilePatch<'_>) -> Undone
 
 /// The share test: most lines the apply run added are removed, and fewer are written instead.
 fn added_lines_removed(
+    input: &Input<'_>,
     fix: &Patch<'_>,
     apply: &Patch<'_>,
     policy: &RulePolicy,
 ) -> Option<Violation> {
+    let fixed = by_path(input, fix);
     let (mut apply_added, mut gone, mut added) = (0usize, 0usize, 0usize);
     let mut worst: Option<(usize, &FilePatch<'_>)> = None;
     for a in &apply.files {
         let lines = counted(a, LineKind::Add);
         apply_added += lines.values().sum::<usize>();
-        let Some(f) = fix.files.iter().find(|f| key(f).is_some() && key(f) == key(a)) else {
+        let Some(f) = paired(input, &fixed, a) else {
             continue;
         };
         let undone = undone_in(&lines, f);
@@ -100,7 +120,7 @@ fn added_lines_removed(
     if apply_added < policy.reversal_min_lines || share < policy.reversal_share || added >= gone {
         return None;
     }
-    let name = file_name(file);
+    let name = input.file_name(file);
     let message = format!(
         "fix removes {gone} of the {apply_added} lines the apply run added (in {name}) while \
          adding {added}; fix the regression instead of undoing the step"
@@ -113,10 +133,14 @@ fn added_lines_removed(
 }
 
 /// Fix hunks that are the exact inverse of an apply hunk of the same file.
-fn reversed_hunks(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
+fn reversed_hunks(
+    input: &Input<'_>,
+    fix: &Patch<'_>,
+    applied: &HashMap<&RepoPath, &FilePatch<'_>>,
+) -> Vec<Violation> {
     let mut out = Vec::new();
     for f in &fix.files {
-        let Some(a) = apply.files.iter().find(|a| key(a).is_some() && key(a) == key(f)) else {
+        let Some(a) = paired(input, applied, f) else {
             continue;
         };
         for (i, hunk) in f.hunks.iter().enumerate() {
@@ -130,7 +154,7 @@ fn reversed_hunks(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
             });
             if is_inverse {
                 out.push(hunk_violation(
-                    f,
+                    &input.file_name(f),
                     i,
                     hunk,
                     CheckCode::HunkReversed,
@@ -143,13 +167,12 @@ fn reversed_hunks(fix: &Patch<'_>, apply: &Patch<'_>) -> Vec<Violation> {
 }
 
 fn hunk_violation(
-    file: &FilePatch<'_>,
+    name: &str,
     index: usize,
     hunk: &Hunk<'_>,
     code: CheckCode,
     why: &str,
 ) -> Violation {
-    let name = file_name(file);
     Violation::new(
         RuleId::Reversal,
         code,
@@ -160,9 +183,9 @@ fn hunk_violation(
 }
 
 /// Files the fix changes that the apply run did not touch.
-fn unrelated_modules(input: &Input<'_>, apply: &Patch<'_>) -> Vec<Violation> {
-    let applied: HashSet<RepoPath> =
-        patch_paths(apply).into_iter().filter_map(|p| p.checked.ok()).collect();
+fn unrelated_modules(input: &Input<'_>) -> Vec<Violation> {
+    let applied: HashSet<&RepoPath> =
+        input.apply_paths().iter().filter_map(|p| p.checked.as_ref().ok()).collect();
     let mut out: Vec<Violation> = Vec::new();
     let mut reported: HashSet<RepoPath> = HashSet::new();
     for entry in input.paths() {
@@ -186,10 +209,14 @@ fn unrelated_modules(input: &Input<'_>, apply: &Patch<'_>) -> Vec<Violation> {
 /// Hunks that remove real lines and add back only do-nothing statements, or a hard-coded
 /// value where the removed code computed one (`return Ok(0)`). With the apply run known, the
 /// constant only counts when it replaces lines the apply run added.
-fn noop_bodies(file: &FilePatch<'_>, apply: Option<&Patch<'_>>) -> Vec<Violation> {
-    let applied = apply
-        .and_then(|a| a.files.iter().find(|a| key(a).is_some() && key(a) == key(file)))
-        .map(|a| counted(a, LineKind::Add));
+fn noop_bodies(
+    input: &Input<'_>,
+    file: &FilePatch<'_>,
+    applied: &HashMap<&RepoPath, &FilePatch<'_>>,
+) -> Vec<Violation> {
+    let name = input.file_name(file);
+    // Without the apply run's entry for the file, any constant counts (see above).
+    let applied = paired(input, applied, file).map(|a| counted(a, LineKind::Add));
     let mut out = Vec::new();
     for (i, hunk) in file.hunks.iter().enumerate() {
         let text = |l: &[u8]| String::from_utf8_lossy(l).trim().to_owned();
@@ -206,7 +233,7 @@ fn noop_bodies(file: &FilePatch<'_>, apply: Option<&Patch<'_>>) -> Vec<Violation
             && added.iter().all(|l| is_filler(l) || noop::is_noop(l))
         {
             out.push(hunk_violation(
-                file,
+                &name,
                 i,
                 hunk,
                 CheckCode::BodyReplacedByNoop,
@@ -226,7 +253,7 @@ fn noop_bodies(file: &FilePatch<'_>, apply: Option<&Patch<'_>>) -> Vec<Violation
                 "replaces computed code with the constant '{constant}'; fix the computation \
                  instead of hard-coding its result"
             );
-            out.push(hunk_violation(file, i, hunk, CheckCode::BodyReplacedByConstant, &why));
+            out.push(hunk_violation(&name, i, hunk, CheckCode::BodyReplacedByConstant, &why));
         }
     }
     out

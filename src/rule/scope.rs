@@ -5,7 +5,7 @@
 
 use super::{Input, RuleId, Violation};
 use crate::finding::CheckCode;
-use crate::path::{self, RepoPath};
+use crate::path::{self, PathError, RepoPath};
 use crate::step::Mode;
 use std::collections::HashSet;
 
@@ -25,9 +25,9 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
             seen.insert(checked);
         }
     }
-    out.extend(list_entries(input, "filesWritten", input.result.files_written.as_deref(), &seen));
+    out.extend(list_entries(input, "filesWritten", input.written(), &seen));
     let none = HashSet::new();
-    out.extend(list_entries(input, "filesTouched", input.result.files_touched.as_deref(), &none));
+    out.extend(list_entries(input, "filesTouched", input.touched(), &none));
     out
 }
 
@@ -35,19 +35,19 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
 fn list_entries(
     input: &Input<'_>,
     field: &str,
-    list: Option<&[String]>,
+    list: &[Result<RepoPath, PathError>],
     seen: &HashSet<RepoPath>,
 ) -> Vec<Violation> {
     let mut out = Vec::new();
-    for (index, raw) in list.unwrap_or_default().iter().enumerate() {
-        match path::check(raw) {
+    for (index, checked) in list.iter().enumerate() {
+        match checked {
             Err(e) => out.push(
                 Violation::new(RuleId::Scope, e.code, format!("{field}[{index}]: {e}"))
                     .in_file(e.input.clone()),
             ),
-            Ok(p) if field == "filesWritten" && !seen.contains(&p) => {
+            Ok(p) if field == "filesWritten" && !seen.contains(p) => {
                 let claim = format!("{field} lists {p}");
-                out.extend(placement(input, &p, &claim).map(|v| v.in_file(p.as_str())));
+                out.extend(placement(input, p, &claim).map(|v| v.in_file(p.as_str())));
             }
             Ok(_) => {}
         }

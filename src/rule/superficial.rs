@@ -6,18 +6,8 @@
 
 use super::intent::Base;
 use super::syntax;
+pub(super) use super::syntax::Change;
 use crate::patch::{FilePatch, LineKind, Operation};
-
-/// What one file's edit amounts to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Change {
-    /// Only whitespace differs.
-    Whitespace,
-    /// Only comments (and whitespace) differ.
-    Comment,
-    /// Code changes, or metadata that is not text (create of an empty file, rename, mode).
-    Code,
-}
 
 /// What decided a file's [`Change`], for the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

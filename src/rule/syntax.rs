@@ -6,10 +6,20 @@
 //! order, so it is code; a space inside a string literal changes a token, so it is code; in an
 //! indentation-sensitive language (Python) the indentation of each line is a token.
 
-use super::superficial::Change;
 use regex::Regex;
 use std::sync::LazyLock;
 use tree_sitter::{Language, Node, Parser, TreeCursor};
+
+/// What one file's edit amounts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Change {
+    /// Only whitespace differs.
+    Whitespace,
+    /// Only comments (and whitespace) differ.
+    Comment,
+    /// Code changes, or metadata that is not text (create of an empty file, rename, mode).
+    Code,
+}
 
 /// A language patchgate parses.
 #[derive(Clone, Copy, Debug)]

@@ -2,7 +2,6 @@
 //! making it pass. A test deleted (`test_deleted`), marked skipped (`test_skipped`), or stripped
 //! of its assertions (`assertion_removed`) is refused unless the step asks for exactly that.
 
-use super::input::file_name;
 use super::{Input, RuleId, Violation, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, LineKind, Operation, Patch};
@@ -61,10 +60,10 @@ pub(super) fn check(input: &Input<'_>, fix: &Patch<'_>) -> Vec<Violation> {
     }
     let mut out = Vec::new();
     for file in &fix.files {
-        let name = file_name(file);
+        let name = input.file_name(file);
         if file.operation == Operation::Delete && testfile::is_test_path(&name) {
             let why = format!("fix deletes the test file {name}; make its tests pass instead");
-            out.push(violation(CheckCode::TestDeleted, why, file, None));
+            out.push(violation(CheckCode::TestDeleted, why, (file, &name), None));
             continue;
         }
         out.extend(deleted_tests(file, &name));
@@ -76,14 +75,15 @@ pub(super) fn check(input: &Input<'_>, fix: &Patch<'_>) -> Vec<Violation> {
     out
 }
 
+/// `file` with its display name.
 fn violation(
     code: CheckCode,
     message: String,
-    file: &FilePatch<'_>,
+    (file, name): (&FilePatch<'_>, &str),
     line: Option<usize>,
 ) -> Violation {
     Violation::new(RuleId::Reversal, code, message)
-        .in_file(file_name(file))
+        .in_file(name)
         .at(None, Some(line.unwrap_or(file.span.line)))
 }
 
@@ -132,7 +132,7 @@ fn deleted_tests(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
     let why = format!(
         "fix deletes the test '{first}' from {name}; make the test pass instead of removing it"
     );
-    Some(violation(CheckCode::TestDeleted, why, file, Some(*line)))
+    Some(violation(CheckCode::TestDeleted, why, (file, name), Some(*line)))
 }
 
 /// A JavaScript test line without its skip marker: `it.skip(` and `xit(` read `it(`.
@@ -152,7 +152,7 @@ fn skipped_tests(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
     let why = format!(
         "fix marks a test in {name} skipped ('{first}'); make the test pass instead of skipping it"
     );
-    Some(violation(CheckCode::TestSkipped, why, file, Some(*line)))
+    Some(violation(CheckCode::TestSkipped, why, (file, name), Some(*line)))
 }
 
 fn removed_assertions(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
@@ -169,5 +169,5 @@ fn removed_assertions(file: &FilePatch<'_>, name: &str) -> Option<Violation> {
         removed,
         if removed == 1 { "" } else { "s" }
     );
-    Some(violation(CheckCode::AssertionRemoved, why, file, line))
+    Some(violation(CheckCode::AssertionRemoved, why, (file, name), line))
 }

@@ -3,7 +3,7 @@
 //! binary), is rejected; so is a single hunk holding only context lines, which `git apply`
 //! calls corrupt.
 
-use super::input::{file_name, short_list};
+use super::input::short_list;
 use super::{Input, RuleId, Violation};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Operation};
@@ -17,7 +17,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
         return Vec::new();
     }
     if !patch.files.iter().any(has_impact) {
-        let names: Vec<String> = patch.files.iter().map(file_name).collect();
+        let names: Vec<String> = patch.files.iter().map(|f| input.file_name(f)).collect();
         return vec![
             Violation::new(
                 RuleId::ZeroImpact,
@@ -31,7 +31,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
             .at(None, patch.files.first().map(|f| f.span.line)),
         ];
     }
-    patch.files.iter().flat_map(context_only_hunks).collect()
+    patch.files.iter().flat_map(|f| context_only_hunks(input, f)).collect()
 }
 
 fn has_impact(file: &FilePatch<'_>) -> bool {
@@ -41,8 +41,8 @@ fn has_impact(file: &FilePatch<'_>) -> bool {
         || (file.old_mode.is_some() && file.old_mode != file.new_mode)
 }
 
-fn context_only_hunks(file: &FilePatch<'_>) -> Vec<Violation> {
-    let name = file_name(file);
+fn context_only_hunks(input: &Input<'_>, file: &FilePatch<'_>) -> Vec<Violation> {
+    let name = input.file_name(file);
     file.hunks
         .iter()
         .enumerate()

@@ -88,6 +88,8 @@ pub enum JournalError {
 
 const FILE: &str = "apply-journal.json";
 const INDEX_COPY: &str = "apply-index.before";
+/// The suffix of [`publish`]'s temporary names: `apply-journal.json.<pid>-<16 hex>.new`.
+const NEW: &str = ".new";
 
 /// The directory holding the journal: `<git-dir>/patchgate`.
 pub(super) fn dir(git_dir: &Path) -> PathBuf {
@@ -128,9 +130,10 @@ fn write_durable(path: &Path, bytes: &[u8], exclusive: bool) -> Result<(), Journ
 
 /// Make `bytes` the journal at `path` in one step: written whole to a name of this process
 /// first, then hard-linked into place, which fails if a journal is already there. A kill can
-/// leave a stray temporary file, never a journal that is empty or half written.
+/// leave a stray temporary file (removed by [`clean_strays`]), never a journal that is empty
+/// or half written.
 fn publish(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), JournalError> {
-    let temp = dir.join(format!("{FILE}.{}-{:016x}.new", std::process::id(), fastrand::u64(..)));
+    let temp = dir.join(format!("{FILE}.{}-{:016x}{NEW}", std::process::id(), fastrand::u64(..)));
     write_durable(&temp, bytes, true)?;
     let linked = fs::hard_link(&temp, path);
     let _ = fs::remove_file(&temp);
@@ -138,6 +141,30 @@ fn publish(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), JournalError> {
         io::ErrorKind::AlreadyExists => JournalError::Pending { path: path.to_owned() },
         _ => io_err("create", path)(e),
     })
+}
+
+/// Remove the temporary journals ([`publish`]) that processes killed between writing and
+/// linking them left in `<git-dir>/patchgate`. Only names of exactly that shape whose process
+/// is gone are removed: a live apply's temporary journal is about to become its journal.
+/// Best effort: one that cannot be removed now is tried again by the next run.
+pub(super) fn clean_strays(git_dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir(git_dir)) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name.to_str().and_then(stray_pid);
+        if pid.is_some_and(|pid| !super::tree::is_alive(pid)) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The pid in a [`publish`] temporary name, `None` for any other name.
+fn stray_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(FILE)?.strip_prefix('.')?.strip_suffix(NEW)?;
+    let (pid, random) = rest.split_once('-')?;
+    let is_random = random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit());
+    let is_pid = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    if is_random && is_pid { pid.parse().ok() } else { None }
 }
 
 fn sync_dir(dir: &Path) -> Result<(), JournalError> {

@@ -45,6 +45,7 @@ pub fn land(
     if let Some(path) = super::pending_apply(base.repo().path()) {
         return Err(WorktreeError::from(super::JournalError::Pending { path }).into());
     }
+    super::journal::clean_strays(base.repo().path());
     let paths = dirty_files(base, root, changes, with_index)?;
     if !paths.is_empty() {
         return Err(LandError::Dirty { paths });

@@ -54,9 +54,9 @@ pub fn clean_stale(root: &Path) {
     }
 }
 
-/// Whether a process with `pid` runs. Without `/proc` (not Linux) every pid counts as alive
-/// except our own parent's leftovers, so nothing live is ever removed.
-fn is_alive(pid: u32) -> bool {
+/// Whether a process with `pid` runs. Without `/proc` (not Linux) every pid counts as alive,
+/// so nothing live is ever removed.
+pub(super) fn is_alive(pid: u32) -> bool {
     if pid == std::process::id() {
         return true;
     }

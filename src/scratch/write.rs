@@ -542,6 +542,7 @@ pub enum Recovery {
 /// complete that; remove every temporary and backup file it made.
 pub fn recover(repo: &git2::Repository, root: &Path) -> Result<Recovery, WorktreeError> {
     let git_dir = repo.path();
+    super::journal::clean_strays(git_dir);
     let Some(journal) = Journal::load(git_dir)? else { return Ok(Recovery::NothingToDo) };
     let worktree = open(root)?;
     let plan = journal.plan();

@@ -182,6 +182,15 @@ impl From<ScratchError> for ValidateError {
     }
 }
 
+/// Findings collected by the phases after `schema`.
+#[derive(Debug, Default)]
+struct Findings {
+    /// Violations, in the order found (sorted by rule at the end).
+    violations: Vec<crate::rule::Violation>,
+    /// Notes.
+    notes: Vec<crate::rule::Note>,
+}
+
 fn invalid_step(message: impl Into<String>) -> ValidateError {
     ValidateError::InvalidStep { message: message.into() }
 }

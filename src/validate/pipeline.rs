@@ -2,7 +2,8 @@
 
 use super::repository::{self, RepoCheck};
 use super::{
-    Checked, Context, Options, Outcome, Unchecked, ValidateError, invalid_step, limits, run_judge,
+    Checked, Context, Findings, Options, Outcome, Unchecked, ValidateError, invalid_step, limits,
+    run_judge,
 };
 use crate::config::Limits;
 use crate::finding::{CheckCode, JudgeRun};
@@ -11,15 +12,6 @@ use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
 use crate::scratch::{self, BaseTree, ScratchError, TreeIndex};
 use crate::step::ExecutorResult;
-
-/// Findings collected by the phases after `schema`.
-#[derive(Debug, Default)]
-pub(super) struct Findings {
-    /// Violations, in the order found (sorted by rule at the end).
-    pub violations: Vec<Violation>,
-    /// Notes.
-    pub notes: Vec<Note>,
-}
 
 /// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
 /// repository, the files as the patch leaves them, for [`Outcome::land`](super::Outcome::land).
@@ -67,10 +59,10 @@ pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>,
 }
 
 /// The phases that read the parsed patch, over inputs that outlive them.
-pub(super) struct Phases<'p> {
-    pub ctx: &'p Context<'p>,
-    pub options: &'p Options,
-    pub rules: &'p RulePolicy,
+struct Phases<'p> {
+    ctx: &'p Context<'p>,
+    options: &'p Options,
+    rules: &'p RulePolicy,
     scope: &'p Scope,
     result: &'p ExecutorResult,
 }
@@ -95,7 +87,8 @@ impl Phases<'_> {
         findings.violations = found.violations;
         findings.notes.extend(found.notes);
         note_warnings(parsed, &mut findings);
-        let check = repository::check_repository(self, base, &input, &mut findings)?;
+        let (ctx, options, rules) = (self.ctx, self.options, self.rules);
+        let check = repository::check_repository(ctx, options, rules, base, &input, &mut findings)?;
         let judged =
             if findings.violations.is_empty() { self.judge(&input, &mut findings)? } else { None };
         let mut report = finish(findings.notes, findings.violations, input.usable_patch());

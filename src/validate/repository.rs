@@ -2,8 +2,7 @@
 //! symlinks in the base tree, `expect` post-conditions, `--check-cmd`), run by
 //! [`crate::scratch::check`] against the base the pipeline resolved.
 
-use super::ValidateError;
-use super::pipeline::{Findings, Phases};
+use super::{Context, Findings, Options, ValidateError};
 use crate::config::Config;
 use crate::rule::{Input, Note, RulePolicy, Violation};
 use crate::scratch::{self, BaseTree, FileChange, ScratchError, ScratchPolicy};
@@ -24,7 +23,9 @@ pub(super) enum RepoCheck {
 /// `--check-cmd` runs only when nothing was rejected so far. Returns `Err` when the repository
 /// cannot be read, or the base or an `expect` regex is unusable (refused input).
 pub(super) fn check_repository(
-    phases: &Phases<'_>,
+    ctx: &Context<'_>,
+    options: &Options,
+    rules: &RulePolicy,
     base: Option<&Result<BaseTree<'_>, ScratchError>>,
     input: &Input<'_>,
     findings: &mut Findings,
@@ -39,18 +40,13 @@ pub(super) fn check_repository(
     };
     let Some(patch) = input.usable_patch() else { return Ok(RepoCheck::NotRun) };
     let base = base.as_ref().map_err(ValidateError::from)?;
-    let policy = scratch_policy(phases.rules, phases.ctx.config)?;
-    let mut options = phases.options.scratch.clone();
+    let policy = scratch_policy(rules, ctx.config)?;
+    let mut options = options.scratch.clone();
     if !findings.violations.is_empty() {
         options.check_cmd = None;
     }
-    let ctx = scratch::Context {
-        base,
-        patch,
-        paths: input.paths(),
-        step: phases.ctx.step,
-        policy: &policy,
-    };
+    let ctx =
+        scratch::Context { base, patch, paths: input.paths(), step: ctx.step, policy: &policy };
     let outcome = scratch::check(&ctx, &options)?;
     let check = match outcome.violations.first() {
         Some(first) => RepoCheck::Refused(first.reason()),

@@ -270,3 +270,40 @@ fn a_failed_write_leaves_no_temporary_file_directory_or_journal() {
     assert!(!setup.root().join("huge").exists(), "the new directory is removed");
     assert!(!setup.journal().exists());
 }
+
+#[test]
+fn a_temporary_journal_left_by_a_kill_is_removed_by_the_next_apply_and_by_recover() {
+    let setup = Setup::new();
+    let dir = setup.root().join(".git/patchgate");
+    std::fs::create_dir_all(&dir).expect("state dir");
+    // A pid above the system's maximum belongs to no process; this test's own pid is alive.
+    let pid_max: u64 = std::fs::read_to_string("/proc/sys/kernel/pid_max")
+        .expect("pid_max")
+        .trim()
+        .parse()
+        .expect("a number");
+    let dead = format!("apply-journal.json.{}-00c0ffee00c0ffee.new", pid_max + 1);
+    let live = format!("apply-journal.json.{}-00c0ffee00c0ffee.new", std::process::id());
+    let other = "apply-journal.json.notes.new";
+    let plant = || {
+        for name in [dead.as_str(), live.as_str(), other] {
+            std::fs::write(dir.join(name), b"{\"phase\":\"prepare\"").expect("plant");
+        }
+    };
+    for run in ["apply", "recover"] {
+        plant();
+        let out = if run == "apply" {
+            setup.apply(&[], 0).output().expect("run")
+        } else {
+            setup.scene.repo.patchgate().args(["apply", "--recover"]).output().expect("run")
+        };
+        assert_eq!(code(&out), 0, "{run}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            !dir.join(&dead).exists(),
+            "{run}: the dead process's temporary journal is removed"
+        );
+        assert!(dir.join(&live).exists(), "{run}: a live process's temporary journal stays");
+        assert!(dir.join(other).exists(), "{run}: a name of another shape stays");
+        assert!(!setup.journal().exists());
+    }
+}

@@ -652,3 +652,51 @@ fn a_corrupt_index_is_a_clean_error_never_an_abort() {
         }
     }
 }
+
+/// A declaration file naming `entries` twice: before, the hook read the last list (serde's
+/// choice), so a reader that keeps the first (another tool, a person's `jq`) saw a different
+/// declaration. Now it is refused like every JSON input, and the commit is blocked.
+#[test]
+fn a_declaration_naming_a_key_twice_is_refused() {
+    let repo = repo_with_base();
+    declare(&repo, &["src/a.rs"]);
+    let file = repo.path().join(".git/patchgate/declaration.json");
+    let entry = |p: &str| format!(r#"[{{"pattern": "{p}", "source": "argument"}}]"#);
+    let twice = format!(
+        r#"{{"version": 1, "entries": {}, "entries": {}}}"#,
+        entry("src/a.rs"),
+        entry("src/b.rs")
+    );
+    std::fs::write(&file, twice).expect("plant");
+    repo.write("src/b.rs", "b2\n");
+    repo.git(&["add", "-A"]);
+    let out = run(&repo, &["--format", "json", "hook", "run", "pre-commit"]);
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stdout));
+    let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("'entries' twice"), "{message}");
+    assert!(message.contains("declare --clear"), "says how to fix it: {message}");
+}
+
+/// pre-receive read `0 0 refs/heads/main` (and any short hex) as full ids padded with zeros:
+/// a line git never sends passed as "nothing to check" (found by the `receive` fuzz target).
+/// Every id must now be 40 hex digits, as git writes them.
+#[test]
+fn pre_receive_refuses_ids_that_are_not_full_hex() {
+    let (bare, _client) = server("");
+    let full = "1234567890abcdef1234567890abcdef12345678";
+    for line in [
+        "0 0 refs/heads/main",
+        &format!("0 {} refs/heads/main", &full[..7]),
+        &format!("{full} {full}x refs/heads/main"),
+    ] {
+        let out = run_with_stdin(
+            patchgate()
+                .args(["--format", "json", "hook", "run", "pre-receive", "--repo"])
+                .arg(bare.path()),
+            format!("{line}\n").as_bytes(),
+        );
+        assert_eq!(code(&out), 2, "{line}: {}", String::from_utf8_lossy(&out.stdout));
+        let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
+        assert!(message.contains("is not '<old-oid> <new-oid> <ref>'"), "{line}: {message}");
+    }
+}

@@ -113,3 +113,51 @@ fn declare_and_the_hook_apply_the_pattern_limits() {
     assert_ne!(code(&out), 0);
     assert!(String::from_utf8_lossy(&out.stderr).contains("[limits] patterns"), "{out:?}");
 }
+
+/// A declaration of 100 globs of 1,000 bytes each fits the per-pattern limits, but compiling
+/// it took over 100 MB and then failed inside globset ("error building NFA"). The
+/// total of the globs is bounded now, and plain paths (looked up, never compiled) do not count:
+/// 1,000 plain paths of 1,000 bytes pass.
+#[test]
+fn the_declared_globs_total_is_bounded_and_plain_paths_are_not_compiled() {
+    let repo = repo_with("");
+    let file = repo.path().join(".git/patchgate/declaration.json");
+    let declare_all = |patterns: Vec<String>| {
+        let entries: Vec<Value> =
+            patterns.iter().map(|p| json!({"pattern": p, "source": "argument"})).collect();
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, json!({"version": 1, "entries": entries}).to_string()).unwrap();
+    };
+    repo.write("a.txt", "A\n");
+    repo.git(&["add", "-A"]);
+    let hook = || repo.patchgate().args(["hook", "run", "pre-commit"]).output().expect("run");
+
+    let globs = (0..100).map(|i| format!("d{i:03}/**/{}", "*a?".repeat(330))).collect();
+    declare_all(globs);
+    let out = hook();
+    // As for the other pattern limits on a stored declaration: the hook cannot judge (exit 3).
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[limits] glob_bytes"), "{out:?}");
+
+    let mut plain: Vec<String> = (0..999).map(|i| format!("d{i:03}/{}", "x".repeat(990))).collect();
+    plain.push("a.txt".into());
+    declare_all(plain);
+    let out = hook();
+    assert_eq!(code(&out), 0, "a.txt is declared: {}", String::from_utf8_lossy(&out.stderr));
+    repo.write("b.txt", "B\n");
+    repo.git(&["add", "-A"]);
+    assert_eq!(code(&hook()), 1, "b.txt is not declared");
+}
+
+/// The TOML reader quotes the offending line: a policy whose one line is nearly a megabyte
+/// gave an error of nearly a megabyte. Quoted lines are cut now.
+#[test]
+fn a_policy_error_quotes_at_most_a_short_piece_of_a_huge_line() {
+    let repo = repo_with("");
+    repo.write(".patchgate.toml", &format!("excluded = [\"{}\"", "a".repeat(900_000)));
+    let (out, _) = validate(&repo, &step(), TWO_FILES);
+    assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(".patchgate.toml"), "names the file: {stderr}");
+    assert!(stderr.len() < 2_000, "{} bytes of error", stderr.len());
+}

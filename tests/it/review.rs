@@ -434,3 +434,32 @@ fn a_result_without_a_patch_is_kept_raw_and_cannot_be_exported() {
     assert_eq!(code(&out), 2);
     assert_eq!(json(&out)["error"]["code"], "no_patch");
 }
+
+/// A result naming `patch` twice is rejected by `schema` before any rule reads a patch. Before,
+/// `review export` handed out the second patch (serde keeps the last key) as the entry's patch,
+/// one no rule had judged (here a write outside `allowedFiles`), and `review show` displayed it.
+/// Now neither patch is the entry's; `review apply --override schema` never writes it either.
+#[test]
+fn a_result_naming_patch_twice_has_no_patch_to_export_show_or_apply() {
+    let s = Setup::new();
+    let evil = "diff --git a/evil.txt b/evil.txt\nnew file mode 100644\n--- /dev/null\n+++ b/evil.txt\n@@ -0,0 +1 @@\n+pwned\n";
+    let result = format!(
+        r#"{{"mode": "apply", "success": true, "patch": {}, "patch": {},
+            "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "Changed a.txt"}}"#,
+        serde_json::to_string(PATCH).unwrap(),
+        serde_json::to_string(evil).unwrap(),
+    );
+    let out = s.reject_result("step-1", result.as_bytes(), &["--format", "json"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("schema"), "rejected by schema");
+    let id = s.only_id();
+    let out = s.review(&["export", &id, "--format", "json"]);
+    assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("names a key twice"), "{message}");
+    let shown = json(&s.review(&["show", &id, "--format", "json"])).to_string();
+    assert!(!shown.contains("\"patch\":\"diff --git a/evil.txt"), "shown as the patch: {shown}");
+    let out = s.review(&["apply", &id, "--override", "schema", "--format", "json"]);
+    assert_ne!(code(&out), 0, "{}", stderr(&out));
+    assert!(!s.repo.path().join("evil.txt").exists(), "the unjudged patch was not applied");
+    assert_eq!(std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap(), "old\n");
+}

@@ -493,3 +493,66 @@ fn a_step_naming_a_key_twice_is_refused_input() {
     assert_eq!(code(&out), 2);
     assert!(stderr_line(&out).contains("'description' twice"));
 }
+
+/// A file named with `$(...)` (a shell that later handles the name runs it) and a file whose
+/// name no file system holds (300 bytes in one component) are refused wherever the result names
+/// them: in the patch headers and in `filesWritten`; `apply` writes nothing.
+#[test]
+fn names_a_shell_would_run_or_no_file_system_holds_are_refused() {
+    let repo = TestRepo::new();
+    repo.commit(&[("a.txt", "a\n")], "init");
+    let io = tempfile::tempdir().expect("tempdir");
+    let step = io.path().join("s.json");
+    std::fs::write(&step, r#"{"description": "Add the file", "allowedFiles": ["**"]}"#).unwrap();
+    let long = format!("{}.txt", "a".repeat(300));
+    for (name, code_name) in [
+        ("$(touch pwned).txt", "shell_substitution"),
+        ("`id`.txt", "shell_substitution"),
+        (long.as_str(), "too_long"),
+    ] {
+        let patch = format!(
+            "diff --git a/{name} b/{name}\nnew file mode 100644\n--- /dev/null\n+++ b/{name}\n@@ -0,0 +1 @@\n+x\n"
+        );
+        let result = io.path().join("r.json");
+        let value = json!({"mode": "apply", "success": true, "patch": patch,
+            "filesWritten": [name], "filesTouched": [name], "summary": "Add the file"});
+        std::fs::write(&result, value.to_string()).unwrap();
+        for command in [&["validate", "--no-record"][..], &["apply"]] {
+            let out = repo
+                .patchgate()
+                .args(command)
+                .args(["--format", "json"])
+                .arg("--step")
+                .arg(&step)
+                .arg("--result")
+                .arg(&result)
+                .output()
+                .expect("run");
+            let what = format!("{} {name}", command[0]);
+            assert_eq!(code(&out), 1, "{what}: {}", String::from_utf8_lossy(&out.stdout));
+            let reason = json(&out)["reason"].as_str().unwrap_or_default().to_owned();
+            assert!(reason.starts_with("scope:"), "{what}: {reason}");
+            assert_eq!(repo.git(&["status", "--porcelain"]), "", "{what}: nothing written");
+        }
+        let report = io.path().join("report.json");
+        let out = repo
+            .patchgate()
+            .args(["validate", "--no-record", "--report"])
+            .arg(&report)
+            .arg("--step")
+            .arg(&step)
+            .arg("--result")
+            .arg(&result)
+            .output()
+            .expect("run");
+        assert_eq!(code(&out), 1);
+        let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+        let codes: Vec<&str> = report["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v["code"].as_str())
+            .collect();
+        assert!(codes.contains(&code_name), "{name}: {codes:?}");
+    }
+}

@@ -4,7 +4,7 @@
 use super::{ApplyArgs, emit, load, unknown_rule};
 use crate::cli::{CliError, CliResult};
 use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
-use patchgate::report::{Exit, to_json_pretty};
+use patchgate::report::{Exit, message, to_json_pretty};
 use patchgate::review::{OverrideDecision, Store, apply_override};
 use patchgate::rule::RuleId;
 
@@ -26,7 +26,7 @@ pub(super) fn run(
     };
     if let Some(e) = applied.unrecorded {
         // The worktree is written; only the note of who decided it is missing.
-        eprintln!("patchgate: warning: applied, but the override was not recorded: {e}");
+        eprintln!("{}", message::override_unrecorded(&e));
     }
     outcome.action = "applied";
     outcome.files = files;

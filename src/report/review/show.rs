@@ -18,18 +18,21 @@ pub struct ShowView<'e> {
     /// The stored entry.
     pub entry: &'e Entry,
     /// The result's patch, when it has one.
-    pub patch: Option<String>,
+    pub patch: Option<&'e str>,
     /// Every violation, then every note, placed on the patch.
     pub annotations: Vec<Annotation>,
+    /// The patch read once, for placing the annotations and for drawing it.
+    #[serde(skip)]
+    text: PatchText<'e>,
 }
 
 /// Place the entry's violations and notes on its patch.
 #[must_use]
 pub fn annotate<'e>(entry: &'e Entry, short_id: &str) -> ShowView<'e> {
     let patch = entry.patch();
-    let annotations =
-        annotate_report(&entry.report, &PatchText::new(patch.as_deref().unwrap_or_default()));
-    ShowView { short_id: short_id.to_owned(), entry, patch, annotations }
+    let text = PatchText::new(patch.unwrap_or_default());
+    let annotations = annotate_report(&entry.report, &text);
+    ShowView { short_id: short_id.to_owned(), entry, patch, annotations, text }
 }
 
 /// The text of `review show`, aged at `now`, in `palette`.
@@ -39,10 +42,9 @@ pub fn show_text(view: &ShowView<'_>, palette: &Palette, now: SystemTime) -> Str
     write_summary(&mut out, view, palette, now);
     out.push('\n');
     write_list(&mut out, &view.annotations, "patch", palette);
-    match view.patch.as_deref() {
+    match view.patch {
         Some(patch) if !patch.is_empty() => {
-            let patch = PatchText::new(patch);
-            write_patch(&mut out, &patch, &view.annotations, Extent::Whole, palette);
+            write_patch(&mut out, &view.text, &view.annotations, Extent::Whole, palette);
         }
         _ => write_raw_result(&mut out, view.entry),
     }
