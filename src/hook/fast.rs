@@ -4,8 +4,8 @@
 //! deletion remain unpaired (a possible rename with edits), or the index uses a feature the
 //! reader leaves alone, the caller falls back to libgit2's full diff with similarity detection.
 
-use crate::repo::index::{CacheNode, Index, IndexEntry, parse};
 use super::{Change, ChangeStatus, HookError};
+use crate::repo::index::{CacheNode, Index, IndexEntry, parse};
 use git2::{ObjectType, Oid, Repository, Tree};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
