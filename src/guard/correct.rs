@@ -28,7 +28,8 @@ pub(super) fn target(
         Correct::Reads => is_read_only,
         Correct::All => true,
     };
-    let expects_existing = matches!(missed.arg.role, Role::Existing | Role::Directory | Role::Entry);
+    let expects_existing =
+        matches!(missed.arg.role, Role::Existing | Role::Directory | Role::Entry);
     let [only] = missed.suggested.as_slice() else { return None };
     if !(can_rewrite && allowed && expects_existing) {
         return None;
@@ -74,7 +75,7 @@ fn is_command_key(key: &str) -> bool {
 fn replace_value(value: &mut Value, from: &str, to: &str) -> usize {
     match value {
         Value::String(text) if text == from => {
-            *text = to.to_owned();
+            to.clone_into(text);
             1
         }
         Value::Array(items) => items.iter_mut().map(|v| replace_value(v, from, to)).sum(),

@@ -20,8 +20,10 @@ pub(super) fn run(call: &ToolCall, env: &Env) -> Outcome {
     let Stage::PostTool { event, failed, output } = &call.stage else {
         return Outcome::quiet(Some(call.protocol));
     };
-    let mut answer =
-        Outcome { reply: Reply::PostTool(event.clone()), ..Outcome::new(Some(call.protocol), None) };
+    let mut answer = Outcome {
+        reply: Reply::PostTool(event.clone()),
+        ..Outcome::new(Some(call.protocol), None)
+    };
     if call.protocol == Protocol::GeminiCli {
         match env.take_note(call) {
             Ok(note) => answer.context = note,

@@ -49,6 +49,7 @@ pub struct Index {
 
 impl Index {
     /// The path of entry `e`.
+    #[must_use]
     pub fn path(&self, e: &IndexEntry) -> &[u8] {
         &self.paths[e.start..e.end]
     }
@@ -64,6 +65,7 @@ const FLAG_EXTENDED: u16 = 0x4000;
 const XFLAG_INTENT_TO_ADD: u16 = 0x2000;
 
 /// Parse an index file; `None` when it uses a feature this reader leaves to libgit2.
+#[must_use]
 pub fn parse(data: &[u8]) -> Option<Index> {
     if data.len() < 12 + HASH_LEN || &data[..4] != b"DIRC" {
         return None;

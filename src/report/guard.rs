@@ -53,8 +53,11 @@ pub fn render(outcome: &Outcome) -> GuardAnswer {
 /// What an after-call answer tells the model: a correction's message, the strategy shift, or
 /// both.
 fn after_text(outcome: &Outcome) -> Option<String> {
-    let parts: Vec<&str> =
-        [&outcome.context, &outcome.instruction].into_iter().flatten().map(String::as_str).collect();
+    let parts: Vec<&str> = [&outcome.context, &outcome.instruction]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
     (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 

@@ -77,10 +77,8 @@ fn long_or_deep_paths_long_commands_and_large_patches_are_refused_naming_the_set
     let command = format!("echo {}", "y".repeat(400));
     let reason = denial_reason(&claude(&repo, "Bash", &json!({"command": command}))).to_owned();
     assert!(reason.contains("[limits] command_bytes"), "{reason}");
-    let patch = format!(
-        "*** Begin Patch\n*** Add File: new.txt\n{}*** End Patch\n",
-        "+line\n".repeat(80)
-    );
+    let patch =
+        format!("*** Begin Patch\n*** Add File: new.txt\n{}*** End Patch\n", "+line\n".repeat(80));
     let codex = json!({"session_id": "p", "turn_id": "t", "cwd": root,
         "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
         "tool_input": {"command": patch}});
@@ -177,7 +175,10 @@ fn each_protocol_with_a_rewrite_channel_is_answered_in_it() {
             "input": {"files": [{"path": format!("{root}/src/mian.rs")}]}},
         "preToolUse": {"toolName": "read_files", "parameters": {}}});
     let answer = json(&guard(&repo, "auto", &cline.to_string()));
-    assert_eq!(answer["overrideInput"], json!({"files": [{"path": format!("{root}/src/main.rs")}]}));
+    assert_eq!(
+        answer["overrideInput"],
+        json!({"files": [{"path": format!("{root}/src/main.rs")}]})
+    );
     assert!(answer["contextModification"].as_str().expect("context").contains("src/main.rs"));
     assert_eq!(answer["cancel"], false);
     // patchgate's own format and Cursor have no rewrite: the call is denied as before.
