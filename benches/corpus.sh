@@ -23,10 +23,12 @@ mkdir -p "$out_dir"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Fetch both versions through cargo (crates.io only; nothing is built).
-mkdir -p "$work/fetch/src"
-touch "$work/fetch/src/lib.rs"
-cat >"$work/fetch/Cargo.toml" <<TOML
+# Fetch both versions through cargo (crates.io only; nothing is built), one manifest each so that
+# two semver-compatible versions (web-sys 0.3.40 and 0.3.77) can both be fetched.
+for version in "$old" "$new"; do
+    mkdir -p "$work/fetch-$version/src"
+    touch "$work/fetch-$version/src/lib.rs"
+    cat >"$work/fetch-$version/Cargo.toml" <<TOML
 [package]
 name = "patchgate-corpus-fetch"
 version = "0.0.0"
@@ -34,10 +36,10 @@ edition = "2021"
 publish = false
 
 [dependencies]
-old = { package = "$crate", version = "=$old", default-features = false }
-new = { package = "$crate", version = "=$new", default-features = false }
+fetched = { package = "$crate", version = "=$version", default-features = false }
 TOML
-cargo fetch --quiet --manifest-path "$work/fetch/Cargo.toml" >&2
+    cargo fetch --quiet --manifest-path "$work/fetch-$version/Cargo.toml" >&2
+done
 
 find_crate() {
     local file

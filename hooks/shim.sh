@@ -5,13 +5,14 @@ hook=@HOOK@
 recorded=@PATCHGATE@
 chained="$(dirname "$0")/$hook.patchgate-chained"
 
-# The binary recorded at install, else the one on PATH; fail closed when neither exists.
+# The binary recorded at install (empty in a tracked hooks directory, shared by every clone),
+# else the one on PATH; fail closed when neither exists.
 pg=$recorded
 if [ ! -x "$pg" ]; then
     pg=$(command -v patchgate 2>/dev/null) || pg=
 fi
 if [ -z "$pg" ]; then
-    echo "patchgate: blocked: the $hook hook cannot find patchgate (installed as '$recorded', none on PATH)." >&2
+    echo "patchgate: blocked: the $hook hook cannot find patchgate (${recorded:+not at '$recorded', }none on PATH)." >&2
     echo "patchgate: reinstall it (./install.sh in patchgate's source, or 'cargo install patchgate') and run 'patchgate hook install'," >&2
     echo "patchgate: or remove this hook: rm '$0' (and if '$chained' exists, move it back to '$0')." >&2
     exit 1

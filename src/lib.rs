@@ -55,7 +55,8 @@
 //! - the pipelines: [`validate`] (a result against its step; [`validate::apply`] writes what
 //!   it checked), [`hook`] (staged changes and pushes against a declaration), [`guard`] (an
 //!   agent's tool call);
-//! - [`review`] (the store of rejected results; `review apply` validates a stored result again);
+//! - [`review`] (the store of rejected results; `review apply` validates a stored result again)
+//!   and [`repair`] (safe repairs of agents' diffs, proven in scratch; `validate --repair`);
 //! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
@@ -84,6 +85,9 @@ pub mod validate;
 
 // The store of rejected results, validated again on `review apply`.
 pub mod review;
+
+// Repairs of agents' diffs, on top of the pipelines (`validate --repair`).
+pub mod repair;
 
 // Every output format.
 pub mod report;

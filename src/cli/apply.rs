@@ -1,9 +1,9 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::common::{InputArgs, ScratchArgs, load_config, print_verdict};
+use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::{CliError, CliResult, Format, Global};
-use patchgate::report::Exit;
+use patchgate::report::{Exit, report_json};
 use patchgate::scratch::{self, Recovery};
 use patchgate::validate::{self, Context, Options};
 
@@ -12,11 +12,16 @@ use patchgate::validate::{self, Context, Options};
 pub(crate) struct Args {
     #[command(flatten)]
     input: Option<InputArgs>,
+    /// Also write the full report (every violation and note) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<std::path::PathBuf>,
     /// Also stage the changes in the index.
     #[arg(long)]
     index: bool,
     #[command(flatten)]
     scratch: ScratchArgs,
+    #[command(flatten)]
+    repair: RepairArgs,
     /// Undo an apply that was killed mid-write (its journal is in the git directory): every
     /// file back as before, the index too, leftover temporary and backup files removed.
     #[arg(long, exclusive = true)]
@@ -47,7 +52,15 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         scratch: args.scratch.options(),
         ..Options::default()
     };
-    let applied = validate::apply(&ctx, &options, root, args.index).map_err(CliError::from)?;
+    let repaired = args.repair.prepare(&ctx, &options)?;
+    let ctx = Context { result: repaired.as_ref().map_or(&result, |r| &r.result), ..ctx };
+    let mut applied = validate::apply(&ctx, &options, root, args.index).map_err(CliError::from)?;
+    if let Some(repaired) = &repaired {
+        repaired.explain(&mut applied.outcome.report);
+    }
+    if let Some(path) = &args.report {
+        write_report(path, &report_json(&applied.outcome.report))?;
+    }
     print_verdict(&applied.outcome, global, &input.result);
     Ok(if applied.is_written { Exit::Accepted } else { Exit::Rejected })
 }

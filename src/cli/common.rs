@@ -4,9 +4,11 @@
 use super::errors::one_line;
 use super::{CliError, Format, Global, read_input};
 use patchgate::config::Config;
+use patchgate::repair::{self, Repaired};
 use patchgate::report::{verdict_json, verdict_text};
 use patchgate::scratch;
-use patchgate::validate::{self, Outcome};
+use patchgate::validate::{self, Context, Options, Outcome};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// `--step` and `--result`, which `validate` and `apply` read the same way.
@@ -68,6 +70,43 @@ impl ScratchArgs {
     }
 }
 
+/// `--repair` and `--repaired-out`, which `validate` and `apply` read the same way.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct RepairArgs {
+    /// Repair the patch first where that is provably safe (as `patchgate repair`), then judge
+    /// the repaired result; an acceptance names the repairs.
+    #[arg(long)]
+    pub repair: bool,
+    /// With --repair: write the result as judged (repaired, or as sent) to FILE.
+    #[arg(long, value_name = "FILE", requires = "repair")]
+    pub repaired_out: Option<PathBuf>,
+}
+
+impl RepairArgs {
+    /// With `--repair`, the result repaired against the validation's repository and base (and
+    /// written to `--repaired-out`); `None` without `--repair` or when the result has no patch.
+    pub fn prepare(
+        &self,
+        ctx: &Context<'_>,
+        options: &Options,
+    ) -> Result<Option<Repaired>, CliError> {
+        if !self.repair {
+            return Ok(None);
+        }
+        let repaired = repair::for_validation(ctx, options).map_err(CliError::from)?;
+        if let Some(path) = &self.repaired_out {
+            let judged = repaired.as_ref().map_or(ctx.result, |r| &r.result);
+            std::fs::write(path, judged).map_err(|e| {
+                CliError::failure(
+                    "io",
+                    format!("cannot write the repaired result to '{}': {e}", path.display()),
+                )
+            })?;
+        }
+        Ok(repaired)
+    }
+}
+
 /// The repository's `.patchgate.toml`; without a worktree, the default policy.
 pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
     match repo.and_then(git2::Repository::workdir) {
@@ -85,4 +124,14 @@ pub(super) fn print_verdict(outcome: &Outcome<'_>, global: &Global, origin: &str
         Format::Json => outln!("{}", verdict_json(&outcome.report)),
         Format::Text => out!("{}", verdict_text(&outcome.report, outcome.patch.as_deref(), origin)),
     }
+}
+
+/// `--report FILE`: the full report as indented JSON.
+pub(super) fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
+    std::fs::write(path, format!("{json}\n")).map_err(|e| {
+        CliError::failure(
+            "io",
+            format!("cannot write the report to '{}': {e}; check the directory", path.display()),
+        )
+    })
 }

@@ -127,8 +127,8 @@ fn run_install(hooks: &[HookArg], force: bool, global: &Global) -> CliResult {
     let outcome = install::install(&repo, &names, &binary, force).map_err(CliError::from)?;
     let (report, exit) = match outcome {
         InstallOutcome::Done(dir, actions) => (ActionReport::done(&dir, &actions), Exit::Accepted),
-        InstallOutcome::Managed(dir, managers) => {
-            (ActionReport::managed(&dir, &managers, &names), Exit::InputRefused)
+        InstallOutcome::Managed(dir, advice) => {
+            (ActionReport::managed(&dir, &advice), Exit::InputRefused)
         }
     };
     print_actions(&report, global);
@@ -145,7 +145,9 @@ fn run_uninstall(hooks: &[HookArg], global: &Global) -> CliResult {
     };
     let (dir, actions) = install::uninstall(&repo, &names).map_err(CliError::from)?;
     print_actions(&ActionReport::done(&dir, &actions), global);
-    Ok(Exit::Accepted)
+    // A hook that differs from its kept original could not be restored: not done.
+    let is_undone = actions.iter().any(|a| a.action == "orphan_kept");
+    Ok(if is_undone { Exit::Failure } else { Exit::Accepted })
 }
 
 fn print_actions(report: &ActionReport, global: &Global) {

@@ -24,6 +24,7 @@ mod input;
 mod meta;
 mod parse;
 mod paths;
+mod repair;
 mod review;
 mod validate;
 
@@ -84,6 +85,10 @@ enum Command {
     Declare(declare::Args),
     /// Parse a unified diff strictly: files, hunks and +/- counts, or every defect with its line.
     Parse(parse::Args),
+    /// Repair what is provably safe in an agent's diff (counts, start lines, blank context,
+    /// fences and chat, a missing diff --git line) and prove the result applies: exit 0 and the
+    /// repaired patch, or exit 1 and why not.
+    Repair(repair::Args),
     /// Reject hallucinated argument patterns (traversal, encodings, `.git`) before any side
     /// effect: exit 0 and the value unchanged, or exit 2 and an `INVALID_AGENT_INPUT` envelope.
     CheckArg(check_arg::Args),
@@ -142,6 +147,15 @@ pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
+/// Write raw bytes to stdout, with [`write_stdout`]'s handling of a reader that has gone.
+pub(crate) fn write_stdout_bytes(bytes: &[u8]) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_all(bytes).and_then(|()| stdout.flush()).is_err() {
+        std::process::exit(i32::from(Exit::Failure.code()));
+    }
+}
+
 pub(crate) fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -154,6 +168,7 @@ pub(crate) fn main() -> ExitCode {
     let global = cli.global.clone();
     let outcome = match cli.command {
         Command::Parse(args) => parse::run(&args, &global),
+        Command::Repair(args) => repair::run(&args, &global),
         Command::Review(args) => review::run(&args, &global),
         Command::Declare(args) => declare::run(&args, &global),
         Command::Hook(args) => hook::run(&args, &global),

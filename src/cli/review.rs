@@ -127,7 +127,7 @@ fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
     } else if rows.is_empty() {
         emit("no rejected results\n");
     } else {
-        emit(&list_text(&rows));
+        emit(&list_text(&rows, output::terminal_columns()));
     }
     Ok(Exit::Accepted)
 }

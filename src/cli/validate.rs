@@ -1,7 +1,7 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
-use super::common::{InputArgs, ScratchArgs, load_config, print_verdict};
+use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::errors::one_line;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
@@ -47,6 +47,8 @@ pub(crate) struct Args {
     no_repo: bool,
     #[command(flatten)]
     scratch: ScratchArgs,
+    #[command(flatten)]
+    repair: RepairArgs,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
@@ -77,8 +79,14 @@ fn judge(
 ) -> CliResult {
     let config = load_config(repo)?;
     let ctx = Context { step, result, config: &config, repo };
-    let outcome =
-        validate::validate(&ctx, &options(args, &config, repo)?).map_err(CliError::from)?;
+    let options = options(args, &config, repo)?;
+    let repaired = args.repair.prepare(&ctx, &options)?;
+    let result = repaired.as_ref().map_or(result, |r| &r.result);
+    let ctx = Context { result, ..ctx };
+    let mut outcome = validate::validate(&ctx, &options).map_err(CliError::from)?;
+    if let Some(repaired) = &repaired {
+        repaired.explain(&mut outcome.report);
+    }
     if !args.no_record {
         let judged = Judged { repo, config: &config, step, result };
         let recording = record_rejection(&judged, &outcome.report);
@@ -144,13 +152,4 @@ fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
             .map_err(|e| CliError::input("repository", e.message)),
         None => Ok(patchgate::repo::discover(None).ok()),
     }
-}
-
-fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
-    std::fs::write(path, format!("{json}\n")).map_err(|e| {
-        CliError::failure(
-            "io",
-            format!("cannot write the report to '{}': {e}; check the directory", path.display()),
-        )
-    })
 }

@@ -343,6 +343,26 @@ impl<'de> Deserialize<'de> for Code {
     }
 }
 
+/// On the wire a code is its plain name: one of the three tables' names (a stored entry of
+/// another version may bring a name none of them holds).
+impl schemars::JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let tables = [
+            generator.subschema_for::<CheckCode>(),
+            generator.subschema_for::<DefectCode>(),
+            generator.subschema_for::<PathErrorCode>(),
+        ];
+        schemars::json_schema!({
+            "description": "A finer stable code: a rule's or check's, a parser defect's, or a path check's.",
+            "anyOf": tables,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ macro_rules! codes {
         $(#[$meta])*
         #[derive(
             Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-            ::serde::Serialize, ::serde::Deserialize,
+            ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
         #[non_exhaustive]
         pub enum $name {

@@ -36,7 +36,7 @@ codes! {
 }
 
 /// One reason a result is rejected.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Violation {
     /// The rule that said no.
     pub rule: RuleId,
@@ -92,7 +92,7 @@ impl Violation {
 }
 
 /// The seed 002 output contract: exactly `{"valid", "reason"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// Whether the result may be applied.
     pub valid: bool,
@@ -101,7 +101,7 @@ pub struct Verdict {
 }
 
 /// Everything `validate` found: the verdict, every violation, and notes on what was checked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Report {
     /// The verdict printed on stdout.
     pub verdict: Verdict,
@@ -116,7 +116,7 @@ pub struct Report {
 }
 
 /// The judge's part in a report: who was asked, what it answered, and what that cost.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct JudgeRun {
     /// `PROVIDER:MODEL` (`openai:gpt-4o-mini`) for the built-in judge, `command` for `--judge`.
     pub model: String,
@@ -137,7 +137,7 @@ pub struct JudgeRun {
 }
 
 /// A finding that does not reject.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Note {
     /// Stable code (`crlf`, `hunk_offset`, `repository_checks_skipped`).
     pub code: String,

@@ -14,6 +14,7 @@
 
 mod fast;
 pub mod install;
+pub mod managers;
 pub mod receive;
 mod run;
 pub mod staged;

@@ -227,7 +227,7 @@ pub fn write_patch(
     let mut previous = None;
     for i in shown {
         if previous.is_some_and(|prev| prev + 1 != i) {
-            let _ = writeln!(out, "{g}{:>width$} |{g:#}", "...");
+            let _ = writeln!(out, "{:width$} {g}|{g:#} ...", "");
         }
         previous = Some(i);
         let style = match kinds[i] {

@@ -11,6 +11,8 @@
 
 use super::Exit;
 use crate::guard::{Correction, Denial, DenyCode, Outcome, Protocol, Reply};
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 /// What to print on stdout and how to exit.
@@ -75,32 +77,81 @@ fn after(protocol: Protocol, event: &str, instruction: Option<&str>) -> Value {
     }
 }
 
-/// patchgate's own shape: `{decision, error, strategy_shift, instruction}` plus the count.
-fn generic(outcome: &Outcome) -> Value {
-    json!({
-        "decision": if outcome.is_allowed() { "allow" } else { "deny" },
-        "error": outcome.denial.as_ref().map(error_object),
-        "strategy_shift": outcome.strategy_shift,
-        "instruction": outcome.instruction,
-        "hallucination_count": outcome.hallucination_count,
-    })
+/// The generic protocol's answer, patchgate's own shape (`schemas/guard-answer.schema.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct GenericAnswer {
+    /// `allow` (exit 0) or `deny` (exit 2).
+    pub decision: Decision,
+    /// Why the call is denied; `null` when allowed.
+    pub error: Option<GuardError>,
+    /// Whether this is the second hallucinated path in a row, so the agent must change course.
+    pub strategy_shift: bool,
+    /// What the agent should do next, when shifting strategy.
+    pub instruction: Option<String>,
+    /// Consecutive hallucinated paths in this session, this call included.
+    pub hallucination_count: u32,
 }
 
-fn error_object(denial: &Denial) -> Value {
-    let mut error = json!({
-        "code": denial.code.as_str(),
-        "message": denial.message,
-        "path": denial.path,
-        "parent": denial.parent,
-        "parent_listing": denial.parent_listing,
-        "parent_listing_omitted": denial.parent_listing_omitted,
-        "suggestions": denial.suggestions,
-    });
-    if denial.code == DenyCode::InvalidAgentInput {
-        error["input_value"] = json!(denial.path);
-        error["rejected_pattern"] = json!(denial.rejected_pattern);
+/// See [`GenericAnswer::decision`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// The call may run.
+    Allow,
+    /// The call must not run.
+    Deny,
+}
+
+/// A denial in [`GenericAnswer`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct GuardError {
+    /// Stable code (`PATH_NOT_FOUND`, `INVALID_AGENT_INPUT`, ...).
+    pub code: DenyCode,
+    /// One paragraph for the agent: what is wrong, what exists, what to do.
+    pub message: String,
+    /// The offending argument as the agent wrote it.
+    pub path: Option<String>,
+    /// The closest existing parent directory (`PATH_NOT_FOUND` only).
+    pub parent: Option<String>,
+    /// That directory's entries, directories marked with a trailing `/`, bounded.
+    pub parent_listing: Vec<String>,
+    /// Entries of the parent not shown in `parent_listing`.
+    pub parent_listing_omitted: usize,
+    /// The most likely intended files, best first.
+    pub suggestions: Vec<String>,
+    /// The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_value: Option<String>,
+    /// The rejected pattern's name (`INVALID_AGENT_INPUT` only: `path_traversal`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejected_pattern: Option<String>,
+}
+
+/// patchgate's own shape: `{decision, error, strategy_shift, instruction}` plus the count.
+fn generic(outcome: &Outcome) -> Value {
+    let answer = GenericAnswer {
+        decision: if outcome.is_allowed() { Decision::Allow } else { Decision::Deny },
+        error: outcome.denial.as_ref().map(error_object),
+        strategy_shift: outcome.strategy_shift,
+        instruction: outcome.instruction.clone(),
+        hallucination_count: outcome.hallucination_count,
+    };
+    serde_json::to_value(answer).expect("the answer serializes: string keys only")
+}
+
+fn error_object(denial: &Denial) -> GuardError {
+    let is_invalid_input = denial.code == DenyCode::InvalidAgentInput;
+    GuardError {
+        code: denial.code,
+        message: denial.message.clone(),
+        path: denial.path.clone(),
+        parent: denial.parent.clone(),
+        parent_listing: denial.parent_listing.clone(),
+        parent_listing_omitted: denial.parent_listing_omitted,
+        suggestions: denial.suggestions.clone(),
+        input_value: if is_invalid_input { denial.path.clone() } else { None },
+        rejected_pattern: if is_invalid_input { denial.rejected_pattern.clone() } else { None },
     }
-    error
 }
 
 /// The denial message followed by the strategy-shift instruction, for protocols with one text.

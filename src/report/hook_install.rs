@@ -1,7 +1,7 @@
 //! Output of `patchgate hook install / uninstall / status`, and the snippets for hook managers.
 
-use crate::hook::HookName;
-use crate::hook::install::{Action, HookState, HooksDir, Manager, StateKind};
+use crate::hook::install::{Action, HookState, HooksDir, Manager, Orphan, StateKind};
+use crate::hook::managers::Advice;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -12,6 +12,8 @@ pub struct StatusReport {
     pub hooks_dir: String,
     /// `core.hooksPath` when set.
     pub hooks_path: Option<String>,
+    /// Whether git tracks files in the hooks directory (shims there are shared changes).
+    pub tracked: bool,
     /// Hook managers found in the worktree (`husky`, `lefthook`, `pre-commit`).
     pub managers: Vec<&'static str>,
     /// One entry per hook patchgate knows.
@@ -29,10 +31,13 @@ pub struct HookStatus {
     pub state: &'static str,
     /// The chained original hook, when kept.
     pub chained: Option<String>,
-    /// The binary the shim runs.
+    /// The binary the shim runs (`null` for a shim that runs the `patchgate` on `PATH`).
     pub binary: Option<String>,
-    /// Whether that binary exists.
+    /// Whether that binary exists (for a `PATH` shim: whether `PATH` has one).
     pub binary_present: bool,
+    /// A kept original left beside a hook that is not the shim: `shim_gone`, `duplicate`
+    /// (a checkout put the original back), `conflict` (the two differ).
+    pub orphan: Option<&'static str>,
 }
 
 /// The JSON form of `hook install` / `hook uninstall`.
@@ -44,6 +49,8 @@ pub struct ActionReport {
     pub hooks: Vec<ActionEntry>,
     /// When a hook manager is in charge: its name and the snippet to add (nothing was written).
     pub managers: Vec<ManagerAdvice>,
+    /// What the user should know (shims written into tracked files).
+    pub warnings: Vec<String>,
 }
 
 /// One hook in [`ActionReport`].
@@ -53,7 +60,8 @@ pub struct ActionEntry {
     pub hook: &'static str,
     /// Its file.
     pub path: String,
-    /// `installed`, `updated`, `removed`, `not_installed`.
+    /// `installed`, `updated`; `removed`, `restored`, `orphan_restored`, `orphan_removed`,
+    /// `orphan_kept`, `not_installed` (see `hook::install::Action`).
     pub action: &'static str,
     /// The original hook kept aside (install) or put back (uninstall).
     pub chained: Option<String>,
@@ -64,18 +72,16 @@ pub struct ActionEntry {
 pub struct ManagerAdvice {
     /// `husky`, `lefthook`, `pre-commit`.
     pub manager: &'static str,
-    /// The file to edit.
+    /// The file to edit (created when missing).
     pub file: String,
-    /// The exact text to add.
+    /// The exact lines to add.
     pub snippet: String,
-}
-
-fn manager_name(m: &Manager) -> &'static str {
-    match m {
-        Manager::Husky => "husky",
-        Manager::Lefthook(_) => "lefthook",
-        Manager::PreCommit => "pre-commit",
-    }
+    /// Insert them after this 1-based line of the file (0: at the top).
+    pub after_line: usize,
+    /// Where, in words.
+    pub placement: String,
+    /// What the manager cannot do (the pre-commit framework and `git am`).
+    pub caveat: Option<String>,
 }
 
 impl StatusReport {
@@ -85,7 +91,8 @@ impl StatusReport {
         Self {
             hooks_dir: dir.path.display().to_string(),
             hooks_path: dir.hooks_path.clone(),
-            managers: managers.iter().map(manager_name).collect(),
+            tracked: dir.is_tracked,
+            managers: managers.iter().map(Manager::name).collect(),
             hooks: states.iter().map(hook_status).collect(),
         }
     }
@@ -103,6 +110,11 @@ fn hook_status(s: &HookState) -> HookStatus {
         chained: s.chained.as_ref().map(|p| p.display().to_string()),
         binary: s.binary.clone(),
         binary_present: s.is_binary_present,
+        orphan: s.orphan.map(|o| match o {
+            Orphan::ShimGone => "shim_gone",
+            Orphan::Duplicate => "duplicate",
+            Orphan::Conflict => "conflict",
+        }),
     }
 }
 
@@ -119,51 +131,35 @@ impl ActionReport {
                 chained: a.chained.as_ref().map(|p| p.display().to_string()),
             })
             .collect();
-        Self { hooks_dir: dir.path.display().to_string(), hooks, managers: Vec::new() }
+        let mut warnings = Vec::new();
+        let wrote = actions.iter().any(|a| matches!(a.action, "installed" | "updated"));
+        if dir.is_tracked && wrote {
+            warnings.push(format!(
+                "git tracks files in {}, so these shims change tracked files: commit them to \
+                 gate every clone (they run the patchgate on PATH, no path of this machine)",
+                dir.path.display()
+            ));
+        }
+        Self { hooks_dir: dir.path.display().to_string(), hooks, managers: Vec::new(), warnings }
     }
 
-    /// A hook manager is in charge: the snippets for `hooks`.
+    /// A hook manager is in charge: what to add to its configuration.
     #[must_use]
-    pub fn managed(dir: &HooksDir, managers: &[Manager], hooks: &[HookName]) -> Self {
-        let managers = managers.iter().map(|m| advice(m, hooks)).collect();
-        Self { hooks_dir: dir.path.display().to_string(), hooks: Vec::new(), managers }
+    pub fn managed(dir: &HooksDir, advice: &[Advice]) -> Self {
+        let managers = advice
+            .iter()
+            .map(|a| ManagerAdvice {
+                manager: a.manager,
+                file: a.file.display().to_string(),
+                snippet: a.snippet.clone(),
+                after_line: a.after_line,
+                placement: a.placement.clone(),
+                caveat: a.caveat.clone(),
+            })
+            .collect();
+        let hooks_dir = dir.path.display().to_string();
+        Self { hooks_dir, hooks: Vec::new(), managers, warnings: Vec::new() }
     }
-}
-
-fn advice(m: &Manager, hooks: &[HookName]) -> ManagerAdvice {
-    let client: Vec<&str> =
-        hooks.iter().filter(|h| **h != HookName::PreReceive).map(|h| h.as_str()).collect();
-    let (file, snippet) = match m {
-        Manager::Husky => husky(&client),
-        Manager::Lefthook(file) => (file.display().to_string(), lefthook(&client)),
-        Manager::PreCommit => (".pre-commit-config.yaml".to_owned(), pre_commit()),
-    };
-    ManagerAdvice { manager: manager_name(m), file, snippet }
-}
-
-fn husky(hooks: &[&str]) -> (String, String) {
-    let files: Vec<String> = hooks.iter().map(|h| format!(".husky/{h}")).collect();
-    let mut snippet = String::new();
-    for h in hooks {
-        let _ = writeln!(snippet, "echo 'patchgate hook run {h}' >> .husky/{h}");
-    }
-    (files.join(", "), snippet)
-}
-
-fn lefthook(hooks: &[&str]) -> String {
-    let mut out = String::new();
-    for h in hooks {
-        let _ =
-            write!(out, "{h}:\n  commands:\n    patchgate:\n      run: patchgate hook run {h}\n");
-    }
-    out
-}
-
-fn pre_commit() -> String {
-    "repos:\n  - repo: local\n    hooks:\n      - id: patchgate\n        name: patchgate\n        \
-     entry: patchgate hook run pre-commit\n        language: system\n        \
-     pass_filenames: false\n        always_run: true\n        stages: [pre-commit]\n"
-        .to_owned()
 }
 
 /// The text form of `hook status`.
@@ -174,13 +170,23 @@ pub fn status_text(report: &StatusReport) -> String {
         let _ = write!(out, " (core.hooksPath = {p})");
     }
     out.push('\n');
+    if report.tracked {
+        out.push_str("(git tracks files in it: shims there are shared with every clone)\n");
+    }
     for h in &report.hooks {
         let _ = write!(out, "{:<15} {}", h.hook, h.state);
-        if let Some(b) = &h.binary {
-            let _ = write!(out, "  runs {b}{}", if h.binary_present { "" } else { " (MISSING)" });
+        let missing = if h.binary_present { "" } else { " (MISSING)" };
+        match (&h.binary, h.state) {
+            (Some(b), _) => {
+                let _ = write!(out, "  runs {b}{missing}");
+            }
+            (None, "patchgate") => {
+                let _ = write!(out, "  runs patchgate from PATH{missing}");
+            }
+            _ => {}
         }
         if let Some(c) = &h.chained {
-            let _ = write!(out, "  chains {c}");
+            let _ = write!(out, "  {} {c}", orphan_text(h.orphan));
         }
         out.push('\n');
     }
@@ -190,24 +196,56 @@ pub fn status_text(report: &StatusReport) -> String {
     out
 }
 
+fn orphan_text(orphan: Option<&str>) -> &'static str {
+    match orphan {
+        Some("shim_gone") => "shim gone; 'patchgate hook uninstall' puts back",
+        Some("duplicate") => {
+            "a checkout restored the hook; 'patchgate hook uninstall' removes the copy"
+        }
+        Some(_) => "differs from the kept original (compare them, keep one):",
+        None => "chains",
+    }
+}
+
 /// The text form of `hook install` / `hook uninstall`.
 #[must_use]
 pub fn action_text(report: &ActionReport) -> String {
     let mut out = String::new();
     for h in &report.hooks {
-        let _ = write!(out, "{:<15} {}  {}", h.hook, h.action.replace('_', " "), h.path);
-        if let Some(c) = &h.chained {
-            let _ = write!(out, "  (existing hook kept as {c})");
-        }
-        out.push('\n');
+        let kept = h.chained.as_deref().unwrap_or("");
+        let what = match h.action {
+            "installed" if h.chained.is_some() => {
+                format!("installed (the hook that was there runs first, kept as {kept})")
+            }
+            "updated" => "updated patchgate's shim".to_owned(),
+            "removed" => "removed patchgate's shim (no hook was there before it)".to_owned(),
+            "restored" => format!("removed patchgate's shim and put back the hook from {kept}"),
+            "orphan_restored" => {
+                format!("the shim was already gone; put back the hook from {kept}")
+            }
+            "orphan_removed" => {
+                format!("a checkout had put the hook back; removed its duplicate {kept}")
+            }
+            "orphan_kept" => {
+                format!("NOT restored: the hook differs from {kept}; compare them and keep one")
+            }
+            other => other.replace('_', " "),
+        };
+        let _ = writeln!(out, "{:<15} {what}  {}", h.hook, h.path);
+    }
+    for w in &report.warnings {
+        let _ = writeln!(out, "warning: {w}");
     }
     for m in &report.managers {
         let _ = write!(
             out,
             "this repository's hooks are managed by {}, which bypasses or overwrites the hooks \
-             patchgate would write; add patchgate to {} instead:\n\n{}\n",
-            m.manager, m.file, m.snippet
+             patchgate would write; add to {} {} (after line {}):\n\n{}\n",
+            m.manager, m.file, m.placement, m.after_line, m.snippet
         );
+        if let Some(caveat) = &m.caveat {
+            let _ = writeln!(out, "note: {caveat}\n");
+        }
     }
     if !report.managers.is_empty() {
         out.push_str("(or install anyway with 'patchgate hook install --force')\n");

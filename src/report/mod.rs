@@ -9,6 +9,7 @@ pub mod hook;
 pub mod hook_install;
 pub mod message;
 mod patch;
+mod repair;
 pub mod review;
 mod schemas;
 mod verdict;
@@ -17,6 +18,7 @@ pub use contract::{
     INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
 };
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use repair::{RepairReport, repair_text};
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 
@@ -94,10 +96,21 @@ pub fn to_json_line<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("report types serialize: string keys, no floats NaN")
 }
 
-/// The JSON Schema of `T` as committed under `schemas/`: indented, with a final newline.
+/// The JSON Schema of `T` as committed under `schemas/`, for what patchgate reads: indented,
+/// with a final newline.
 #[must_use]
 pub fn json_schema<T: schemars::JsonSchema>() -> String {
     let mut text = to_json_pretty(&schemars::schema_for!(T));
+    text.push('\n');
+    text
+}
+
+/// The JSON Schema of `T` for what patchgate writes: a field that is always written is
+/// required (even when it may be `null`), so typed clients need no check for a missing one.
+#[must_use]
+pub fn json_output_schema<T: schemars::JsonSchema>() -> String {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
+    let mut text = to_json_pretty(&generator.into_generator().into_root_schema_for::<T>());
     text.push('\n');
     text
 }

@@ -15,8 +15,13 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::SystemTime;
 
-/// Longest reason shown in the table; the full one is in `review show` and the JSON.
+/// Longest reason shown in the table when the width of the screen is unknown; the full one is
+/// in `review show` and the JSON.
 const REASON_WIDTH: usize = 64;
+/// The narrowest the reason gets on a narrow terminal (the line then runs over).
+const REASON_MIN: usize = 16;
+/// Column of the reason in a row.
+const REASON: usize = 4;
 /// Files shown in the table before `+N`.
 const FILES_SHOWN: usize = 2;
 
@@ -85,17 +90,29 @@ pub fn list_rows(entries: &[Entry], now: SystemTime) -> Vec<ListRow> {
     entries.iter().map(|e| ListRow::new(e, &short[e.id.as_str()], now)).collect()
 }
 
-/// The `review list` table: a header, then one aligned line per row.
+/// The `review list` table: a header, then one aligned line per row. With the screen's
+/// `columns`, the reason takes the room the other columns leave; without, it is cut at 64.
 #[must_use]
-pub fn list_text(rows: &[ListRow]) -> String {
-    let cells: Vec<[String; 6]> = rows.iter().map(row_cells).collect();
+pub fn list_text(rows: &[ListRow], columns: Option<usize>) -> String {
+    let mut cells: Vec<[String; 6]> = rows.iter().map(row_cells).collect();
     let header = ["ID", "AGE", "STEP", "RULE", "REASON", "FILES"].map(str::to_owned);
-    let mut widths = header.each_ref().map(|h| h.chars().count());
-    for row in &cells {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+    let widths = |cells: &[[String; 6]]| {
+        let mut widths = header.each_ref().map(|h| h.chars().count());
+        for row in cells {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
         }
+        widths
+    };
+    // Every column but the reason, and the two spaces between each two columns.
+    let full = widths(&cells);
+    let others = full.iter().sum::<usize>() - full[REASON] + 2 * (full.len() - 1);
+    let room = columns.map_or(REASON_WIDTH, |c| c.saturating_sub(others).max(REASON_MIN));
+    for row in &mut cells {
+        row[REASON] = truncate(&row[REASON], room);
     }
+    let widths = widths(&cells);
     let mut out = String::new();
     for row in std::iter::once(&header).chain(&cells) {
         let mut line = String::new();
@@ -124,7 +141,7 @@ fn row_cells(row: &ListRow) -> [String; 6] {
         row.age.clone(),
         sanitize(row.step_id.as_deref().unwrap_or("-")).into_owned(),
         rule,
-        truncate(&format!("{applied}{}", sanitize(&row.reason)), REASON_WIDTH),
+        format!("{applied}{}", sanitize(&row.reason)),
         sanitize(&files).into_owned(),
     ]
 }

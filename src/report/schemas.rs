@@ -1,9 +1,11 @@
 //! The JSON Schemas patchgate publishes, generated from the Rust types so they cannot drift (a
 //! test compares them with the committed `schemas/*.json`; `PATCHGATE_BLESS=1` rewrites them):
-//! `validate`'s inputs and the two reply contracts.
+//! `validate`'s inputs, its verdict and full report, and the two reply contracts.
 
-use super::json_schema;
+use super::guard::GenericAnswer;
+use super::{json_output_schema, json_schema};
 use crate::contract::{AgentEnvelope, ExecutorOutput};
+use crate::rule::{Report, Verdict};
 use crate::step::{ExecutorResult, Step};
 
 /// `(file name under schemas/, pretty JSON)` for every published schema.
@@ -14,5 +16,8 @@ pub fn json_schemas() -> Vec<(&'static str, String)> {
         ("step.schema.json", json_schema::<Step>()),
         ("executor-output.schema.json", json_schema::<ExecutorOutput>()),
         ("agent-envelope.schema.json", json_schema::<AgentEnvelope>()),
+        ("verdict.schema.json", json_output_schema::<Verdict>()),
+        ("report.schema.json", json_output_schema::<Report>()),
+        ("guard-answer.schema.json", json_output_schema::<GenericAnswer>()),
     ]
 }

@@ -12,15 +12,17 @@
 //!   digits (longer only when two entries share them), looked up by any unique prefix of 4 or
 //!   more digits, like git.
 //! - **Bounded** ([`ReviewPolicy`]): an entry survives a write when it is among the newest
-//!   `keep` entries *or* younger than `max_age_days`, and never beyond the newest `max_entries`.
-//!   So the last N are kept however old, a burst of rejections is kept for 30 days, and the
-//!   hard cap bounds the store's size whatever the rate.
+//!   `keep` entries *or* younger than `max_age_days`, and never beyond the newest `max_entries`
+//!   nor beyond `max_bytes` of entry files (the oldest go first). So the last N are kept however
+//!   old, a burst of rejections is kept for 30 days, and the two hard caps bound the store's
+//!   size whatever the rate and however large the patches; an entry larger than `max_bytes`
+//!   alone is not recorded.
 //!
 //! ```
 //! use patchgate::review::{prune_selection, ReviewPolicy};
 //! use std::time::{Duration, SystemTime};
 //! let now = SystemTime::UNIX_EPOCH + Duration::from_secs(100 * 86_400);
-//! let policy = ReviewPolicy { keep: 1, max_age_days: 30, max_entries: 10 };
+//! let policy = ReviewPolicy { keep: 1, max_age_days: 30, max_entries: 10, ..Default::default() };
 //! // newest first: 1 day old, 40 days old, 50 days old
 //! let times = [99, 60, 50].map(|d| SystemTime::UNIX_EPOCH + Duration::from_secs(d * 86_400));
 //! assert_eq!(prune_selection(&times, &policy, now), vec![1, 2]);
@@ -39,7 +41,7 @@ pub use apply::{OverrideError, OverrideOutcome, apply_override};
 pub use decide::{OverrideDecision, decide_override};
 pub use entry::{Entry, NewEntry, Override, STORE_FORMAT};
 pub use id::{MIN_PREFIX, SHORT_ID, short_ids};
-pub use prune::prune_selection;
+pub use prune::{over_budget, prune_selection};
 pub use record::{Judged, Recording, record_rejection};
 pub use store::{Listing, Skipped, Store, StoredRef};
 pub use time::{format_age, format_time, parse_since};
@@ -54,6 +56,7 @@ use std::path::PathBuf;
 /// keep = 200          # the newest N entries are kept however old
 /// max_age_days = 30   # entries younger than this are kept even beyond N
 /// max_entries = 1000  # hard cap: never more than this many entries
+/// max_bytes = 67108864  # hard cap: never more than this many bytes of entries (64 MiB)
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -64,11 +67,13 @@ pub struct ReviewPolicy {
     pub max_age_days: u64,
     /// The store never holds more than this many entries; the oldest go first.
     pub max_entries: usize,
+    /// The store's entry files never add up to more than this many bytes; the oldest go first.
+    pub max_bytes: u64,
 }
 
 impl Default for ReviewPolicy {
     fn default() -> Self {
-        Self { keep: 200, max_age_days: 30, max_entries: 1000 }
+        Self { keep: 200, max_age_days: 30, max_entries: 1000, max_bytes: 64 << 20 }
     }
 }
 

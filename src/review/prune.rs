@@ -24,3 +24,25 @@ pub fn prune_selection(times: &[SystemTime], policy: &ReviewPolicy, now: SystemT
         .map(|(i, _)| i)
         .collect()
 }
+
+/// The indices (into `sizes`, newest first, in bytes) of the entries to remove so that the
+/// ones left add up to at most `max_bytes`: the newest are kept while they fit, and from the
+/// first that does not fit every older one goes too, so the store always holds the newest
+/// stretch. `doomed` (already removed by [`prune_selection`]) count for nothing.
+#[must_use]
+pub fn over_budget(sizes: &[u64], doomed: &[usize], max_bytes: u64) -> Vec<usize> {
+    let mut total = 0u64;
+    let mut is_full = false;
+    let mut out = Vec::new();
+    for (i, &size) in sizes.iter().enumerate() {
+        if doomed.contains(&i) {
+            continue;
+        }
+        total = total.saturating_add(size);
+        is_full |= total > max_bytes;
+        if is_full {
+            out.push(i);
+        }
+    }
+    out
+}

@@ -92,6 +92,14 @@ pub fn record_rejection(ctx: &Judged<'_>, report: &Report) -> Recording {
     };
     let now = SystemTime::now();
     let entry = Entry::new(new, now);
+    let size = super::store::encoded(&entry).len() as u64;
+    if size > policy.max_bytes {
+        return Recording::Failed(format!(
+            "the rejected result is {size} bytes, more than the whole store may hold \
+             ([review] max_bytes = {} in .patchgate.toml)",
+            policy.max_bytes
+        ));
+    }
     let store = Store::for_repo(repository);
     let outcome = store.write(&entry).and_then(|_| store.prune(&policy, now));
     match outcome {

@@ -1,7 +1,7 @@
 //! The store on disk: one JSON file per entry, written atomically, read leniently.
 
 use super::time::{epoch_nanos, from_epoch_nanos};
-use super::{Entry, ReviewError, ReviewPolicy, id, prune_selection};
+use super::{Entry, ReviewError, ReviewPolicy, id, over_budget, prune_selection};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -25,6 +25,8 @@ pub struct StoredRef {
     pub time: SystemTime,
     /// The entry's file.
     pub path: PathBuf,
+    /// The file's size in bytes.
+    pub bytes: u64,
 }
 
 /// Every readable entry, newest first, and what was skipped.
@@ -78,7 +80,8 @@ impl Store {
         };
         let (mut refs, mut skipped) = (Vec::new(), Vec::new());
         for item in read {
-            let path = item.map_err(io)?.path();
+            let item = item.map_err(io)?;
+            let path = item.path();
             let name =
                 path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if name.starts_with(TEMP_PREFIX) {
@@ -86,7 +89,9 @@ impl Store {
             }
             match id::parse_file_name(&name) {
                 Some((nanos, id)) => {
-                    refs.push(StoredRef { id: id.to_owned(), time: from_epoch_nanos(nanos), path });
+                    let bytes = item.metadata().map_or(0, |m| m.len());
+                    let time = from_epoch_nanos(nanos);
+                    refs.push(StoredRef { id: id.to_owned(), time, path, bytes });
                 }
                 None => {
                     skipped.push(Skipped {
@@ -155,7 +160,7 @@ impl Store {
             .prefix(TEMP_PREFIX)
             .tempfile_in(&self.dir)
             .map_err(|e| io("create a temporary file for", e))?;
-        let bytes = serde_json::to_vec_pretty(entry).expect("entries serialize: string keys only");
+        let bytes = encoded(entry);
         temp.write_all(&bytes).map_err(|e| io("write", e))?;
         temp.as_file().sync_all().map_err(|e| io("flush", e))?;
         temp.persist(&path).map_err(|e| io("rename into place", e.error))?;
@@ -164,6 +169,7 @@ impl Store {
             id: entry.id.clone(),
             time: from_epoch_nanos(epoch_nanos(entry.time)),
             path,
+            bytes: bytes.len() as u64,
         })
     }
 
@@ -186,7 +192,9 @@ impl Store {
     pub fn prune(&self, policy: &ReviewPolicy, now: SystemTime) -> Result<usize, ReviewError> {
         let (refs, _) = self.refs()?;
         let times: Vec<SystemTime> = refs.iter().map(|r| r.time).collect();
-        let doomed = prune_selection(&times, policy, now);
+        let mut doomed = prune_selection(&times, policy, now);
+        let sizes: Vec<u64> = refs.iter().map(|r| r.bytes).collect();
+        doomed.extend(over_budget(&sizes, &doomed, policy.max_bytes));
         for &i in &doomed {
             remove_file(&refs[i].path)?;
         }
@@ -206,6 +214,12 @@ impl Store {
             }
         }
     }
+}
+
+/// An entry as its file holds it.
+#[must_use]
+pub fn encoded(entry: &Entry) -> Vec<u8> {
+    serde_json::to_vec_pretty(entry).expect("entries serialize: string keys only")
 }
 
 /// Read and check one entry file; the error is the reason it cannot be used.

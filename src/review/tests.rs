@@ -76,7 +76,8 @@ fn short_ids_grow_only_where_ids_collide() {
 
 #[test]
 fn prune_keeps_the_newest_n_or_the_young_and_caps_the_total() {
-    let policy = ReviewPolicy { keep: 2, max_age_days: 30, max_entries: 4 };
+    let policy =
+        ReviewPolicy { keep: 2, max_age_days: 30, max_entries: 4, ..ReviewPolicy::default() };
     let now = at(days(100));
     let young = [99, 98, 97, 96].map(|d| at(days(d)));
     assert_eq!(prune_selection(&young, &policy, now), Vec::<usize>::new());
@@ -89,7 +90,8 @@ fn prune_keeps_the_newest_n_or_the_young_and_caps_the_total() {
 
 #[test]
 fn prune_treats_future_entries_as_young() {
-    let policy = ReviewPolicy { keep: 0, max_age_days: 1, max_entries: 10 };
+    let policy =
+        ReviewPolicy { keep: 0, max_age_days: 1, max_entries: 10, ..ReviewPolicy::default() };
     assert!(prune_selection(&[at(500)], &policy, at(100)).is_empty());
     assert_eq!(prune_selection(&[at(0)], &policy, at(days(2))), vec![0]);
 }
@@ -231,7 +233,8 @@ fn pruning_removes_what_the_policy_drops_and_stale_temps() {
     }
     let stale = store.dir().join(".tmp-crashed");
     std::fs::write(&stale, "{").unwrap();
-    let policy = ReviewPolicy { keep: 2, max_age_days: 1, max_entries: 100 };
+    let policy =
+        ReviewPolicy { keep: 2, max_age_days: 1, max_entries: 100, ..ReviewPolicy::default() };
     let now = SystemTime::now();
     assert_eq!(store.prune(&policy, now + Duration::from_hours(2)).unwrap(), 3);
     let times: Vec<SystemTime> = store.list().unwrap().entries.iter().map(|e| e.time).collect();
@@ -340,7 +343,8 @@ fn overrides_must_name_every_remaining_rule() {
 #[test]
 fn concurrent_writers_and_pruners_never_fail_and_stay_bounded() {
     let (_dir, store) = store();
-    let policy = ReviewPolicy { keep: 5, max_age_days: 0, max_entries: 100 };
+    let policy =
+        ReviewPolicy { keep: 5, max_age_days: 0, max_entries: 100, ..ReviewPolicy::default() };
     std::thread::scope(|scope| {
         for t in 0..6 {
             let store = &store;
@@ -356,4 +360,16 @@ fn concurrent_writers_and_pruners_never_fail_and_stay_bounded() {
     let listing = store.list().unwrap();
     assert!(listing.skipped.is_empty(), "{:?}", listing.skipped);
     assert_eq!(listing.entries.len(), 5);
+}
+
+#[test]
+fn the_byte_budget_keeps_the_newest_stretch() {
+    use super::over_budget;
+    // newest first; 10 + 20 fit in 35, the 30 does not, and nothing older stays after it.
+    assert_eq!(over_budget(&[10, 20, 30, 1], &[], 35), vec![2, 3]);
+    // Entries already pruned by count or age take no room.
+    assert_eq!(over_budget(&[10, 100, 20, 1], &[1], 35), Vec::<usize>::new());
+    // A newest entry over the whole budget goes too (record refuses to write one).
+    assert_eq!(over_budget(&[50, 1], &[], 35), vec![0, 1]);
+    assert!(over_budget(&[], &[], 0).is_empty());
 }

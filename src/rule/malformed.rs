@@ -4,13 +4,9 @@
 //! (when allowed) a symbolic link. Whether it applies and rolls back is checked in scratch.
 
 use super::input::is_structural;
-use super::{Input, RuleId, RulePolicy, Violation};
+use super::{Input, RuleId, RulePolicy, Violation, mode_refusal};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Parsed};
-
-const REGULAR: u32 = 0o100_644;
-const EXECUTABLE: u32 = 0o100_755;
-const SYMLINK: u32 = 0o120_000;
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };
@@ -83,15 +79,15 @@ fn binary(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Optio
 }
 
 fn modes(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
-    let mode = [file.new_mode, file.old_mode, file.index.as_ref().and_then(|i| i.mode)]
+    let (mode, code) = [file.new_mode, file.old_mode, file.index.as_ref().and_then(|i| i.mode)]
         .into_iter()
         .flatten()
-        .find(|&m| !(m == REGULAR || m == EXECUTABLE || (m == SYMLINK && policy.allow_symlinks)))?;
+        .find_map(|m| Some((m, mode_refusal(m, policy.allow_symlinks)?)))?;
     let name = input.file_name(file);
-    let (code, why) = match mode {
-        SYMLINK => (CheckCode::Symlink, "a symbolic link; symlinks are refused by policy"),
-        0o160_000 => (CheckCode::Gitlink, "a submodule (gitlink); submodules are never patched"),
-        _ => (CheckCode::UnsupportedMode, "not a regular file (100644) or executable (100755)"),
+    let why = match code {
+        CheckCode::Symlink => "a symbolic link; symlinks are refused by policy",
+        CheckCode::Gitlink => "a submodule (gitlink); submodules are never patched",
+        _ => "not a regular file (100644) or executable (100755)",
     };
     Some(
         Violation::new(RuleId::Malformed, code, format!("{name} has mode {mode:06o}, {why}"))

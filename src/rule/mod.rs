@@ -48,7 +48,7 @@ mod zero_impact;
 pub use input::{Input, PatchPath, Scope, patch_paths};
 pub use intent::Base;
 pub use not_implemented::checks_transformation;
-pub use policy::{RulePolicy, Strictness};
+pub use policy::{RulePolicy, Strictness, mode_refusal};
 
 pub use crate::finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};
 

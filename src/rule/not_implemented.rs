@@ -9,7 +9,7 @@
 //! `--judge` decides what no rule can.
 
 use super::input::short_list;
-use super::superficial::{Change, Decider, classify};
+use super::superficial::{Change, classify_patch};
 use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
@@ -240,8 +240,7 @@ pub fn checks_transformation(description: &str) -> bool {
 }
 
 fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Option<Violation> {
-    let judged: Vec<(Change, Decider)> =
-        patch.files.iter().map(|f| classify(f, input.base)).collect();
+    let judged = classify_patch(&patch.files, input.base)?;
     let (worst, _) = *judged.iter().max_by_key(|(change, _)| *change)?;
     let (code, what) = match worst {
         Change::Whitespace if !ASKS_FORMATTING.is_match(description) => {
@@ -274,14 +273,13 @@ fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Optio
 /// missing implementation), ones the patch only moves (the same line is removed elsewhere), and
 /// ones marked unreachable (`# pragma: no cover`).
 fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
+    let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
     let removed: Vec<String> = patch
         .files
         .iter()
         .flat_map(|f| f.hunks.iter().flat_map(|h| &h.lines))
-        .filter(|l| {
-            l.kind == LineKind::Remove && noop::is_placeholder(&String::from_utf8_lossy(l.text))
-        })
-        .map(|l| String::from_utf8_lossy(l.text).trim().to_owned())
+        .filter(|l| l.kind == LineKind::Remove && noop::is_placeholder(l.text))
+        .map(|l| trimmed(l.text))
         .collect();
     let mut out = Vec::new();
     for file in &patch.files {
@@ -290,14 +288,12 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
             continue;
         }
         for (i, hunk) in file.hunks.iter().enumerate() {
-            let found = hunk.lines.iter().find_map(|l| {
-                let text = String::from_utf8_lossy(l.text).trim().to_owned();
-                let is_new = l.kind == LineKind::Add
-                    && noop::is_placeholder(&text)
-                    && !text.contains("no cover")
-                    && !removed.contains(&text);
-                is_new.then_some((l.line, text))
-            });
+            let found = hunk
+                .lines
+                .iter()
+                .filter(|l| l.kind == LineKind::Add && noop::is_placeholder(l.text))
+                .map(|l| (l.line, trimmed(l.text)))
+                .find(|(_, text)| !text.contains("no cover") && !removed.contains(text));
             if let Some((line, text)) = found {
                 out.push(
                     Violation::new(

@@ -1,5 +1,6 @@
 //! Thresholds and switches of the rules: the `[rules]` table of `.patchgate.toml`.
 
+use crate::finding::CheckCode;
 use serde::{Deserialize, Serialize};
 
 /// The `[rules]` table. Every key is optional; the defaults are the documented policy.
@@ -61,5 +62,19 @@ impl Default for RulePolicy {
             allow_symlinks: false,
             not_implemented: Strictness::Balanced,
         }
+    }
+}
+
+/// Whether a file mode is refused, and with which code: the one decision the `malformed` rule
+/// (modes the headers state) and the repository check (modes the base holds) both take. Regular
+/// files and executables pass, symbolic links only when `allow_symlinks`; gitlinks never.
+#[must_use]
+pub fn mode_refusal(mode: u32, allow_symlinks: bool) -> Option<CheckCode> {
+    match mode {
+        0o100_644 | 0o100_755 => None,
+        0o120_000 if allow_symlinks => None,
+        0o120_000 => Some(CheckCode::Symlink),
+        0o160_000 => Some(CheckCode::Gitlink),
+        _ => Some(CheckCode::UnsupportedMode),
     }
 }

@@ -28,18 +28,72 @@ impl Decider {
     }
 }
 
+/// Classify every file of a patch, or `None` as soon as one is code: the patch is then a real
+/// change whatever the others are. The line fallback runs on every file first, so a patch with
+/// one plainly code file parses nothing.
+pub(super) fn classify_patch(
+    files: &[FilePatch<'_>],
+    base: Option<&dyn Base>,
+) -> Option<Vec<(Change, Decider)>> {
+    let by_lines: Vec<Judged> = files.iter().map(judge_lines).collect();
+    if by_lines.iter().any(|j| matches!(j, Judged::Final((Change::Code, _)))) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(files.len());
+    for (file, judged) in files.iter().zip(by_lines) {
+        let judged = match judged {
+            Judged::Final(judged) => judged,
+            Judged::Parse(grammar, by_lines) => parse(file, base, grammar, by_lines),
+        };
+        if judged.0 == Change::Code {
+            return None;
+        }
+        out.push(judged);
+    }
+    Some(out)
+}
+
 /// Classify one file entry's edit, on its syntax tree when patchgate has the file's grammar.
+#[cfg(test)]
+pub(super) fn classify(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Change, Decider) {
+    match judge_lines(file) {
+        Judged::Final(judged) => judged,
+        Judged::Parse(grammar, by_lines) => parse(file, base, grammar, by_lines),
+    }
+}
+
+/// What the line fallback alone can say of a file.
+enum Judged {
+    /// Decided: code by lines, or no grammar to ask.
+    Final((Change, Decider)),
+    /// To be compared on the syntax tree of this grammar (the lines' answer is the fallback).
+    Parse(syntax::Grammar, Change),
+}
+
 /// The line fallback runs first: when it sees code, nothing is parsed, unless the edit is small
 /// and made of lines that read like comment text (the lines cannot see a block comment opened
 /// above the hunk).
-pub(super) fn classify(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Change, Decider) {
+fn judge_lines(file: &FilePatch<'_>) -> Judged {
     let by_lines = classify_lines(file);
     let is_small = file.added() + file.removed() <= MAX_PARSED_EDIT;
     if by_lines == Change::Code && !(is_small && changes_look_like_comment_text(file)) {
-        return (by_lines, Decider::Lines);
+        return Judged::Final((by_lines, Decider::Lines));
     }
-    let name = String::from_utf8_lossy(file.path()).into_owned();
-    let Some(grammar) = syntax::grammar_for(&name) else { return (by_lines, Decider::Lines) };
+    let name = String::from_utf8_lossy(file.path());
+    match syntax::grammar_for(&name) {
+        Some(grammar) => Judged::Parse(grammar, by_lines),
+        None => Judged::Final((by_lines, Decider::Lines)),
+    }
+}
+
+/// Compare the file's two images as tokens of `grammar`; the lines' answer when they do not
+/// parse.
+fn parse(
+    file: &FilePatch<'_>,
+    base: Option<&dyn Base>,
+    grammar: syntax::Grammar,
+    by_lines: Change,
+) -> (Change, Decider) {
     let (old, new) = images(file, base);
     match syntax::compare(grammar, &old, &new) {
         Some(change) => (change, Decider::Syntax(grammar.name)),

@@ -4,9 +4,6 @@ use super::ScratchError;
 use git2::{Oid, Repository, Tree};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 
 /// Git's file modes, as they appear in trees and patch headers.
 pub mod mode {
@@ -39,7 +36,10 @@ impl BaseEntry {
     }
 }
 
-/// The resolved base revision and a cache of the entries looked up so far.
+/// The resolved base revision, and every directory tree read so far.
+///
+/// Lookups go through the directory trees, each read once and kept: libgit2 caches only small
+/// trees, so a path lookup from the root would inflate every large directory on its way again.
 pub struct BaseTree<'r> {
     repo: &'r Repository,
     tree: Tree<'r>,
@@ -47,7 +47,34 @@ pub struct BaseTree<'r> {
     pub rev: String,
     /// The commit it resolves to, when it is a commit.
     pub commit: Option<Oid>,
-    cache: RefCell<HashMap<Vec<u8>, Option<BaseEntry>>>,
+    dirs: RefCell<Dirs>,
+}
+
+/// Directories by path (`a/b`, without a trailing slash; `""` is the root): an index into
+/// `entries`, or `None` when the path is no directory of the base.
+#[derive(Default)]
+struct Dirs {
+    by_path: HashMap<Vec<u8>, Option<usize>>,
+    /// Each directory's entries by name (copied out of the tree: what borrows nothing keeps
+    /// the base tree covariant in its repository's lifetime).
+    entries: Vec<HashMap<Box<[u8]>, BaseEntry>>,
+}
+
+impl Dirs {
+    /// Remember the entries of `tree` under `path`; returns their index.
+    fn add(&mut self, path: &[u8], tree: &Tree<'_>) -> usize {
+        let entries = tree
+            .iter()
+            .map(|e| {
+                let entry =
+                    BaseEntry { mode: u32::try_from(e.filemode()).unwrap_or(0), oid: e.id() };
+                (Box::from(e.name_bytes()), entry)
+            })
+            .collect();
+        self.entries.push(entries);
+        self.by_path.insert(path.to_vec(), Some(self.entries.len() - 1));
+        self.entries.len() - 1
+    }
 }
 
 impl std::fmt::Debug for BaseTree<'_> {
@@ -69,7 +96,9 @@ impl<'r> BaseTree<'r> {
         let object = repo.revparse_single(rev).map_err(bad)?;
         let commit = object.peel_to_commit().ok().map(|c| c.id());
         let tree = object.peel_to_tree().map_err(bad)?;
-        Ok(Self { repo, tree, rev: rev.to_owned(), commit, cache: RefCell::default() })
+        let mut dirs = Dirs::default();
+        dirs.add(b"", &tree);
+        Ok(Self { repo, tree, rev: rev.to_owned(), commit, dirs: RefCell::new(dirs) })
     }
 
     /// The repository the tree lives in.
@@ -86,19 +115,58 @@ impl<'r> BaseTree<'r> {
 
     /// The entry at `path` (`/`-separated, repo-relative), or `None` when there is none.
     pub fn entry(&self, path: &[u8]) -> Result<Option<BaseEntry>, ScratchError> {
-        if let Some(hit) = self.cache.borrow().get(path) {
-            return Ok(*hit);
-        }
-        let found = match self.tree.get_path(Path::new(OsStr::from_bytes(path))) {
-            Ok(entry) => Some(BaseEntry {
-                mode: u32::try_from(entry.filemode()).unwrap_or(0),
-                oid: entry.id(),
-            }),
-            Err(e) if e.code() == git2::ErrorCode::NotFound => None,
-            Err(e) => return Err(ScratchError::git("read the base tree", &e)),
+        let (dir, name) = match memchr::memrchr(b'/', path) {
+            Some(slash) => (&path[..slash], &path[slash + 1..]),
+            None => (&b""[..], path),
         };
-        self.cache.borrow_mut().insert(path.to_vec(), found);
-        Ok(found)
+        if name.is_empty() {
+            return Ok(None);
+        }
+        let Some(at) = self.dir(dir)? else { return Ok(None) };
+        Ok(self.dirs.borrow().entries[at].get(name).copied())
+    }
+
+    /// The directory at `dir` (`""` for the root), read once: its index in `dirs.entries`,
+    /// or `None` when `dir` is no directory of the base.
+    fn dir(&self, dir: &[u8]) -> Result<Option<usize>, ScratchError> {
+        if let Some(&known) = self.dirs.borrow().by_path.get(dir) {
+            return Ok(known);
+        }
+        // Not read yet: each level from the root down, every one read once.
+        let mut parent = 0;
+        let ends = memchr::memchr_iter(b'/', dir).chain([dir.len()]);
+        for (start, end) in std::iter::once(0).chain(ends.clone().map(|e| e + 1)).zip(ends) {
+            let prefix = &dir[..end];
+            let known = self.dirs.borrow().by_path.get(prefix).copied();
+            let found = match known {
+                Some(found) => found,
+                None => self.read_dir(parent, prefix, &dir[start..end])?,
+            };
+            let Some(found) = found else { return Ok(None) };
+            parent = found;
+        }
+        Ok(Some(parent))
+    }
+
+    /// Read directory `name` of the directory at index `parent` (whose path is `path` less
+    /// `name`) and remember it under `path`.
+    fn read_dir(
+        &self,
+        parent: usize,
+        path: &[u8],
+        name: &[u8],
+    ) -> Result<Option<usize>, ScratchError> {
+        let id =
+            self.dirs.borrow().entries[parent].get(name).filter(|e| e.is_tree()).map(|e| e.oid);
+        let Some(id) = id else {
+            self.dirs.borrow_mut().by_path.insert(path.to_vec(), None);
+            return Ok(None);
+        };
+        let tree = self
+            .repo
+            .find_tree(id)
+            .map_err(|e| ScratchError::git("read a directory of the base tree", &e))?;
+        Ok(Some(self.dirs.borrow_mut().add(path, &tree)))
     }
 
     /// The content of the blob `oid`.

@@ -8,7 +8,8 @@ use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, code, not
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Operation};
 use crate::path::display_bytes;
-use crate::rule::{PatchPath, RuleId, Violation};
+use crate::rule::{PatchPath, RuleId, Violation, mode_refusal};
+use std::collections::HashMap;
 
 /// Refuse the repository check outright when a path is unsafe: no lookup or write may use it.
 pub(super) fn paths_are_safe(paths: &[PatchPath<'_, '_>], outcome: &mut Outcome) -> bool {
@@ -23,13 +24,14 @@ pub(super) fn paths_are_safe(paths: &[PatchPath<'_, '_>], outcome: &mut Outcome)
     false
 }
 
-/// Check one entry; push violations and notes, and on success its [`FileChange`]s.
+/// Check one entry; push violations and notes, and on success record its [`FileChange`]s.
 pub(super) fn check_file(
     base: &BaseTree<'_>,
     plan: &Plan,
     policy: &ScratchPolicy,
     file: &FilePatch<'_>,
     outcome: &mut Outcome,
+    changes: &mut Changes,
 ) -> Result<(), ScratchError> {
     let implied;
     let file = match implied_creation(base, file)? {
@@ -51,7 +53,7 @@ pub(super) fn check_file(
         None => text_content(base, file, preimage, &name, outcome)?,
     };
     if let Some(content) = content {
-        record_changes(base, file, content, outcome)?;
+        record_changes(base, file, content, changes)?;
     }
     if file.operation == Operation::Create && file.new_mode.is_none() && file.binary.is_none() {
         let message = format!(
@@ -253,24 +255,16 @@ fn refuse_mode(
     name: &str,
     outcome: &mut Outcome,
 ) {
-    let (code, message) = match mode {
-        mode::FILE | mode::EXECUTABLE => return,
-        mode::SYMLINK if policy.allow_symlinks => return,
-        mode::SYMLINK => (
-            CheckCode::Symlink,
-            format!(
-                "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [rules] allow_symlinks = true"
-            ),
+    let Some(code) = mode_refusal(mode, policy.allow_symlinks) else { return };
+    let message = match code {
+        CheckCode::Symlink => format!(
+            "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [rules] allow_symlinks = true"
         ),
-        mode::GITLINK => (
-            CheckCode::Gitlink,
-            format!("{name} is a submodule (mode 160000); submodule commits are never patched"),
-        ),
-        odd => (
-            CheckCode::UnsupportedMode,
-            format!(
-                "{name} has mode {odd:o}; only 100644 and 100755 are accepted (no setuid, setgid or odd permissions)"
-            ),
+        CheckCode::Gitlink => {
+            format!("{name} is a submodule (mode 160000); submodule commits are never patched")
+        }
+        _ => format!(
+            "{name} has mode {mode:o}; only 100644 and 100755 are accepted (no setuid, setgid or odd permissions)"
         ),
     };
     outcome.reject(malformed(file, code, name, message));
@@ -396,27 +390,60 @@ fn context_violation(name: &str, m: &Mismatch) -> Violation {
         .at(Some(m.hunk), Some(m.patch_line))
 }
 
+/// Every touched path's state after the patch, in the order the entries decide it. A path has
+/// at most one live record, found by key, so recording stays linear in the number of files.
+#[derive(Debug, Default)]
+pub(super) struct Changes {
+    /// Records in order; `None` where a later write replaced one.
+    slots: Vec<Option<FileChange>>,
+    /// The slot of each path's live record.
+    live: HashMap<String, usize>,
+}
+
+impl Changes {
+    /// `path` is removed, unless an entry already wrote it (in a swap, `a` to `b` and `b` to
+    /// `a`, the other entry's write to this path wins).
+    fn remove(&mut self, path: String) {
+        if !self.live.contains_key(&path) {
+            self.push(FileChange { path, mode: None, content: None });
+        }
+    }
+
+    /// `change` is written, replacing what an earlier entry recorded for its path (a rename
+    /// target may be another entry's removed path: the write wins).
+    fn write(&mut self, change: FileChange) {
+        if let Some(at) = self.live.remove(&change.path) {
+            self.slots[at] = None;
+        }
+        self.push(change);
+    }
+
+    fn push(&mut self, change: FileChange) {
+        self.live.insert(change.path.clone(), self.slots.len());
+        self.slots.push(Some(change));
+    }
+
+    /// The records, in order.
+    pub(super) fn into_vec(self) -> Vec<FileChange> {
+        self.slots.into_iter().flatten().collect()
+    }
+}
+
 /// The paths this entry leaves behind: its new path with content; a removed old path.
 fn record_changes(
     base: &BaseTree<'_>,
     file: &FilePatch<'_>,
     content: Content,
-    outcome: &mut Outcome,
+    changes: &mut Changes,
 ) -> Result<(), ScratchError> {
     let removes_old = matches!(file.operation, Operation::Delete | Operation::Rename);
     if let (Some(old), true) = (&file.old_path, removes_old) {
-        // In a swap (a to b, b to a) the other entry's write to this path wins.
-        if !outcome.changes.iter().any(|c| c.path.as_bytes() == old.as_slice()) {
-            let path = String::from_utf8_lossy(old).into_owned();
-            outcome.changes.push(FileChange { path, mode: None, content: None });
-        }
+        changes.remove(String::from_utf8_lossy(old).into_owned());
     }
     if let (Some(new), false) = (&file.new_path, file.operation == Operation::Delete) {
         let mode = after_mode(base, file)?;
-        // A rename target may be another entry's removed path: the write wins.
-        outcome.changes.retain(|c| c.path.as_bytes() != new.as_slice());
         let path = String::from_utf8_lossy(new).into_owned();
-        outcome.changes.push(FileChange { path, mode: Some(mode), content: Some(content) });
+        changes.write(FileChange { path, mode: Some(mode), content: Some(content) });
     }
     Ok(())
 }

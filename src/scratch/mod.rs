@@ -231,9 +231,11 @@ pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchErr
         return Ok(outcome);
     }
     let plan = symlink::Plan::new(base, ctx.patch)?;
+    let mut changes = entry::Changes::default();
     for file in &ctx.patch.files {
-        entry::check_file(base, &plan, ctx.policy, file, &mut outcome)?;
+        entry::check_file(base, &plan, ctx.policy, file, &mut outcome, &mut changes)?;
     }
+    outcome.changes = changes.into_vec();
     symlink::check(base, &plan, ctx.patch, &mut outcome)?;
     if !outcome.violations.is_empty() {
         return Ok(outcome);

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["rule", "contract"],
     &["scratch", "judge"],
     &["validate", "hook", "guard"],
-    &["review"],
+    &["review", "repair"],
     &["report"],
     &["cli"],
 ];

@@ -234,6 +234,55 @@ fn the_store_stays_bounded() {
     assert_eq!(std::fs::read_dir(s.store()).unwrap().count(), 2);
 }
 
+/// The entry files in the store and their total size.
+fn store_bytes(s: &Setup) -> (usize, u64) {
+    let files: Vec<u64> = std::fs::read_dir(s.store())
+        .expect("store")
+        .map(|e| e.expect("entry").metadata().expect("metadata").len())
+        .collect();
+    (files.len(), files.iter().sum())
+}
+
+#[test]
+fn the_store_stays_bounded_in_bytes() {
+    let s = Setup::new();
+    s.reject("step-0", &[]);
+    let (_, one) = store_bytes(&s);
+    // Room for two entries and a half: however many are written, at most two stay.
+    let budget = one * 5 / 2;
+    s.repo.write(".patchgate.toml", &format!("[review]\nmax_bytes = {budget}\n"));
+    for n in 1..=4 {
+        s.reject(&format!("step-{n}"), &[]);
+    }
+    let (count, total) = store_bytes(&s);
+    assert!(total <= budget, "{total} bytes in the store, budget {budget}");
+    assert_eq!(count, 2);
+    let steps: Vec<Value> = s.list().iter().map(|e| e["step_id"].clone()).collect();
+    assert_eq!(steps, ["step-4", "step-3"], "the newest stay");
+
+    // A result larger than the whole budget is not kept, with a warning on stderr.
+    s.repo.write(".patchgate.toml", &format!("[review]\nmax_bytes = {}\n", one / 2));
+    let out = s.reject("step-big", &[]);
+    assert!(!out.stderr.is_empty(), "a warning says the rejection was not recorded");
+    assert!(s.list().iter().all(|e| e["step_id"] != "step-big"));
+}
+
+#[test]
+fn the_reason_column_fits_the_terminal_width() {
+    let s = Setup::new();
+    s.reject("step-1", &[]);
+    let table = |columns: &str| {
+        let out = s.repo.patchgate().args(["review", "list"]).env("COLUMNS", columns).output();
+        String::from_utf8(out.expect("run review").stdout).expect("utf-8")
+    };
+    let narrow = table("80");
+    assert!(narrow.lines().all(|l| l.chars().count() <= 80), "{narrow}");
+    assert!(narrow.lines().nth(1).is_some_and(|l| l.contains('…')), "{narrow}");
+    let wide = table("300");
+    let reason = s.list()[0]["reason"].as_str().expect("reason").to_owned();
+    assert!(wide.contains(&reason), "the whole reason fits in 300 columns: {wide}");
+}
+
 #[test]
 fn a_corrupted_entry_is_skipped_with_a_warning() {
     let s = Setup::new();

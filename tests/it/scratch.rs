@@ -7,7 +7,7 @@
 //! (one argument per line), and `expected.json` (`{"exit", "stdout"}`). Run with
 //! `PATCHGATE_BLESS=1` to rewrite the expectations.
 
-use crate::support::{TestRepo, code, fixtures, json};
+use crate::support::{Case, TestRepo, code, fixtures, json, read};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,43 +17,12 @@ use std::time::{Duration, Instant};
 /// The command the fixtures run.
 const COMMAND: &str = "validate";
 
-struct Case {
-    name: String,
-    dir: PathBuf,
-}
-
 fn cases() -> Vec<Case> {
-    let root = fixtures().join("scratch");
-    let mut out: Vec<Case> = std::fs::read_dir(&root)
-        .expect("test fixture io")
-        .map(|e| e.expect("test fixture io").path())
-        .filter(|p| p.join("patch.diff").exists())
-        .map(|dir| Case {
-            name: dir.file_name().expect("test fixture io").to_string_lossy().into_owned(),
-            dir,
-        })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
+    crate::support::cases("scratch", "patch.diff")
 }
 
-fn read(dir: &Path, name: &str) -> Option<String> {
-    std::fs::read_to_string(dir.join(name)).ok()
-}
-
-/// A repository set up by the case's `setup.sh` and committed.
 fn setup(case_dir: &Path) -> TestRepo {
-    let repo = TestRepo::new();
-    let script = case_dir.join("setup.sh");
-    let status = Command::new("bash")
-        .arg(&script)
-        .current_dir(repo.path())
-        .status()
-        .expect("test fixture io");
-    assert!(status.success(), "{} failed", script.display());
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-q", "-m", "base"]);
-    repo
+    crate::support::setup_case(case_dir)
 }
 
 /// Step and result files for the case, written outside the repository.

@@ -119,3 +119,47 @@ impl TestRepo {
         cmd
     }
 }
+
+/// One fixture case: a folder of `fixtures/AREA/`.
+pub struct Case {
+    /// The folder's name.
+    pub name: String,
+    /// The folder.
+    pub dir: PathBuf,
+}
+
+/// The cases of `fixtures/AREA/` that hold a file named `marker`, sorted by name.
+pub fn cases(area: &str, marker: &str) -> Vec<Case> {
+    let root = fixtures().join(area);
+    let mut out: Vec<Case> = std::fs::read_dir(&root)
+        .expect("test fixture io")
+        .map(|e| e.expect("test fixture io").path())
+        .filter(|p| p.join(marker).exists())
+        .map(|dir| Case {
+            name: dir.file_name().expect("test fixture io").to_string_lossy().into_owned(),
+            dir,
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// The file `name` of a case folder, when it can be read.
+pub fn read(dir: &Path, name: &str) -> Option<String> {
+    std::fs::read_to_string(dir.join(name)).ok()
+}
+
+/// A repository set up by the case's `setup.sh` (run inside it), everything committed.
+pub fn setup_case(case_dir: &Path) -> TestRepo {
+    let repo = TestRepo::new();
+    let script = case_dir.join("setup.sh");
+    let status = Command::new("bash")
+        .arg(&script)
+        .current_dir(repo.path())
+        .status()
+        .expect("test fixture io");
+    assert!(status.success(), "{} failed", script.display());
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "base"]);
+    repo
+}

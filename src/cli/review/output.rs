@@ -32,6 +32,20 @@ pub(super) fn palette(choice: ColorChoice) -> Palette {
     if is_wanted { Palette::coloured() } else { Palette::plain() }
 }
 
+/// The width of the terminal the table is for: `COLUMNS` when set, else the terminal's own
+/// when standard output is one; `None` for a pipe or a file (tools get whole lines).
+pub(super) fn terminal_columns() -> Option<usize> {
+    let from_env = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
+    from_env.filter(|&c| c > 0).or_else(|| {
+        let stdout = std::io::stdout();
+        if !stdout.is_terminal() {
+            return None;
+        }
+        let size = rustix::termios::tcgetwinsize(&stdout).ok()?;
+        (size.ws_col > 0).then_some(usize::from(size.ws_col))
+    })
+}
+
 /// Print `text` on standard output; a reader that went away (`| head`) is not an error.
 pub(super) fn emit(text: &str) {
     crate::cli::write_stdout(format_args!("{text}"));

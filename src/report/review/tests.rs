@@ -54,7 +54,7 @@ fn list_rows_and_table() {
     assert_eq!(rows[0].age, "2h");
     assert_eq!(rows[0].rules, [RuleId::Scope, RuleId::Undeclared]);
     assert_eq!(rows[0].files, ["a.txt"]);
-    let table = list_text(&rows);
+    let table = list_text(&rows, None);
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 2);
     let cols: Vec<&str> = lines[1].split_whitespace().collect();

@@ -1,0 +1,197 @@
+// The typed API (types in index.d.ts): each function runs the platform's `patchgate` binary
+// once and returns its JSON. Inputs are an object (serialized here), a string of JSON text or
+// bytes (passed on as they are, so an executor's raw answer is judged byte for byte). Exit
+// codes 0 and 1 are answers; 2 (input refused) and 3 (could not do its job) reject the promise
+// with a PatchgateError carrying the command's stable error code and one-line message.
+"use strict";
+
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+/** The binary package for each `${process.platform}-${process.arch}` that has one. */
+const PLATFORMS = { "linux-x64": "@patchgate/linux-x64" };
+
+class PatchgateError extends Error {
+  constructor(exitCode, code, message) {
+    super(message);
+    this.name = "PatchgateError";
+    this.exitCode = exitCode;
+    this.code = code;
+  }
+}
+
+/** The `patchgate` executable: `$PATCHGATE_BINARY`, else the platform package's binary. */
+function binaryPath() {
+  if (process.env.PATCHGATE_BINARY) {
+    return process.env.PATCHGATE_BINARY;
+  }
+  const platform = `${process.platform}-${process.arch}`;
+  const pkg = PLATFORMS[platform];
+  const fallback =
+    "build it with 'cargo install patchgate' and set PATCHGATE_BINARY to its path";
+  if (!pkg) {
+    throw new Error(
+      `patchgate ships no binary for ${platform} (only ${Object.keys(PLATFORMS).join(", ")}); ${fallback}`,
+    );
+  }
+  if (process.platform === "linux" && !isGlibc()) {
+    throw new Error(`the ${pkg} binary needs glibc, and this system uses musl; ${fallback}`);
+  }
+  try {
+    return require.resolve(`${pkg}/bin/patchgate`);
+  } catch {
+    throw new Error(
+      `the binary package ${pkg} is not installed (optional dependencies omitted?); ` +
+        `reinstall with 'npm install patchgate' without --omit=optional, or ${fallback}`,
+    );
+  }
+}
+
+function isGlibc() {
+  const header = process.report?.getReport?.().header;
+  return !header || Boolean(header.glibcVersionRuntime);
+}
+
+/** Judge one executor result against its step (`patchgate validate`). */
+async function validate(step, result, options = {}) {
+  const args = [];
+  flag(args, "--no-repo", options.noRepo);
+  flag(args, "--no-record", options.record === false);
+  value(args, "--judge", options.judge);
+  value(args, "--judge-timeout", options.judgeTimeout);
+  scratch(args, options);
+  return judged("validate", step, result, args, options);
+}
+
+/** Validate and, only if valid, write the patch into the worktree (`patchgate apply`). */
+async function apply(step, result, options = {}) {
+  const args = [];
+  flag(args, "--index", options.index);
+  scratch(args, options);
+  return judged("apply", step, result, args, options);
+}
+
+/** Check one agent tool call before it runs (`patchgate guard`, patchgate's own protocol). */
+async function guard(call, options = {}) {
+  const env = { ...process.env };
+  if (options.stateDir !== undefined) {
+    env.PATCHGATE_STATE_DIR = options.stateDir;
+  }
+  const argv = [...command(options), "guard", "--protocol", "generic"];
+  const run = await spawned(argv, { cwd: options.cwd, env, input: bytes(call) });
+  if ((run.status !== 0 && run.status !== 2) || run.stdout.trim() === "") {
+    throw failure(run);
+  }
+  return JSON.parse(run.stdout);
+}
+
+async function judged(name, step, result, args, options) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "patchgate-"));
+  try {
+    const report = path.join(dir, "report.json");
+    const argv = [
+      ...command(options),
+      name,
+      "--step",
+      write(step, path.join(dir, "step.json")),
+      "--result",
+      write(result, path.join(dir, "result.json")),
+      "--report",
+      report,
+      ...args,
+    ];
+    const run = await spawned(argv, { cwd: options.cwd });
+    if (run.status !== 0 && run.status !== 1) {
+      throw failure(run);
+    }
+    const verdict = JSON.parse(run.stdout);
+    const full = JSON.parse(fs.readFileSync(report, "utf8"));
+    return { valid: verdict.valid, reason: verdict.reason, report: full };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function command(options) {
+  const argv = [options.binary ?? binaryPath(), "--format", "json"];
+  if (options.repo !== undefined) {
+    argv.push("--repo", options.repo);
+  }
+  return argv;
+}
+
+function scratch(args, options) {
+  value(args, "--base", options.base);
+  value(args, "--strip", options.strip);
+  value(args, "--check-cmd", options.checkCmd);
+  value(args, "--check-timeout", options.checkTimeout);
+}
+
+function flag(args, name, isSet) {
+  if (isSet) {
+    args.push(name);
+  }
+}
+
+function value(args, name, given) {
+  if (given !== undefined && given !== null) {
+    args.push(name, String(given));
+  }
+}
+
+function bytes(input) {
+  if (typeof input === "string" || input instanceof Uint8Array) {
+    return input;
+  }
+  return JSON.stringify(input);
+}
+
+function write(input, file) {
+  fs.writeFileSync(file, bytes(input));
+  return file;
+}
+
+/** Run `argv`; resolve with its exit status and its output as text. */
+function spawned(argv, { cwd, env, input }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    child.on("error", (error) =>
+      reject(new PatchgateError(3, "spawn", `cannot run ${argv[0]}: ${error.message}`)),
+    );
+    child.on("close", (status, signal) =>
+      resolve({
+        status: status ?? (signal ? 128 : 3),
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
+    // The binary may answer without reading all of stdin (a refused payload): not an error.
+    child.stdin.on("error", () => {});
+    child.stdin.end(input ?? "");
+  });
+}
+
+/** The error of a run that gave no answer: the JSON envelope's code and message when there is
+ * one, else the last line on stderr. */
+function failure(run) {
+  let code = "failed";
+  let message = "";
+  try {
+    const envelope = JSON.parse(run.stdout);
+    code = envelope.error.code;
+    message = envelope.error.message;
+  } catch {
+    const lines = run.stderr.trim().split("\n");
+    message = lines[lines.length - 1] || `patchgate exited with ${run.status}`;
+  }
+  const exitCode = run.status === 2 || run.status === 3 ? run.status : 3;
+  return new PatchgateError(exitCode, code, message);
+}
+
+module.exports = { PatchgateError, apply, binaryPath, guard, validate };

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Build the npm and PyPI packages (one release build), install them into a fresh virtualenv and
+# a fresh npm project from the built files (nothing is published), and call their APIs on the
+# bundled fixtures; also type-check both APIs (mypy --strict, tsc --strict). .ci/run runs this.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+work=$(mktemp -d "${TMPDIR:-/tmp}/patchgate-packages.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# The APIs must find the packaged binary, not one the caller's environment names.
+unset PATCHGATE_BINARY
+started=$SECONDS
+lap() { echo "packages: $1 ($((SECONDS - started)) s so far)"; }
+
+python3 -m venv "$work/build"
+"$work/build/bin/pip" install --quiet --disable-pip-version-check maturin
+"$work/build/bin/python" packages/build.py --out "$work/out"
+lap "built"
+dist=$work/out/dist
+
+echo "== PyPI package in a fresh virtualenv"
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check "$dist"/patchgate-*.whl mypy
+(cd "$work" && "$work/venv/bin/python" "$root/packages/test/test_python.py" -v)
+(cd "$work" && "$work/venv/bin/mypy" --strict --no-incremental \
+    "$root/packages/test/test_python.py" "$root/packages/test/typecheck.py")
+lap "PyPI package tested"
+
+echo "== npm package in a fresh npm project"
+mkdir "$work/project"
+cd "$work/project"
+npm init -y >/dev/null
+npm install --no-audit --no-fund --loglevel=error \
+    "$dist"/patchgate-linux-x64-*.tgz "$dist"/patchgate-[0-9]*.tgz typescript
+PATCHGATE_FIXTURES="$root/fixtures" node --test "$root/packages/test/test_npm.mjs"
+cp "$root/packages/test/typecheck.ts" .
+npx --no-install tsc --strict --noEmit --module nodenext --moduleResolution nodenext \
+    --skipLibCheck false typecheck.ts 2>&1 || {
+    echo "packages: the TypeScript declarations do not type-check" >&2
+    exit 1
+}
+lap "npm package tested"

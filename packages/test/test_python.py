@@ -1,0 +1,194 @@
+"""The installed PyPI package, through its API, on the repository's bundled fixtures.
+
+Run with the interpreter of the virtualenv the wheel was installed into (packages/test/run.sh
+does): `python -m unittest discover -s packages/test -p 'test_python.py'`. Every
+`fixtures/validate` case must give the verdict and the violations its `expected.json` records.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import patchgate
+
+FIXTURES = Path(__file__).resolve().parent.parent.parent / "fixtures"
+GIT_ENV = {
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    done = subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    return done.stdout.decode()
+
+
+def make_repo(parent: Path, files: Dict[str, str]) -> Path:
+    """A repository whose one commit holds `files`."""
+    repo = parent / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "base")
+    return repo
+
+
+def case_files(case: Path) -> Dict[str, str]:
+    """The committed files of a case: its policy and everything under base/."""
+    files: Dict[str, str] = {}
+    if (case / "patchgate.toml").is_file():
+        files[".patchgate.toml"] = (case / "patchgate.toml").read_text()
+    base = case / "base"
+    if base.is_dir():
+        for path in sorted(p for p in base.rglob("*") if p.is_file()):
+            files[str(path.relative_to(base))] = path.read_text()
+    return files
+
+
+def observed(outcome: patchgate.Outcome) -> Tuple[bool, str, List[List[str]]]:
+    violations = [[str(v["rule"]), str(v["code"])] for v in outcome["report"]["violations"]]
+    return outcome["valid"], outcome["reason"], violations
+
+
+class Validate(unittest.TestCase):
+    def test_every_validate_fixture_gives_its_recorded_verdict(self) -> None:
+        cases = sorted(p.parent for p in (FIXTURES / "validate").glob("*/step.json"))
+        self.assertGreater(len(cases), 50)
+        for case in cases:
+            with self.subTest(case=case.name), tempfile.TemporaryDirectory() as tmp:
+                expected = json.loads((case / "expected.json").read_text())
+                outcome = self.run_case(case, Path(tmp))
+                self.assertEqual(outcome["valid"], expected["exit"] == 0)
+                want = expected["verdict"]
+                self.assertEqual(observed(outcome), (want["valid"], want["reason"],
+                                                     expected["violations"]))
+                self.assertEqual(outcome["report"]["verdict"],
+                                 {"valid": outcome["valid"], "reason": outcome["reason"]})
+
+    def run_case(self, case: Path, tmp: Path) -> patchgate.Outcome:
+        args = json.loads((case / "args.json").read_text()) if (case / "args.json").is_file() else []
+        judge = args[args.index("--judge") + 1] if "--judge" in args else None
+        files = case_files(case)
+        # Steps as dicts, results as the executor's raw text: both input forms.
+        step = json.loads((case / "step.json").read_text())
+        result = (case / "result.json").read_bytes()
+        if not files:
+            outside = tmp / "outside"
+            outside.mkdir()
+            return patchgate.validate(step, result, no_repo=True, judge=judge, cwd=outside)
+        repo = make_repo(tmp, files)
+        return patchgate.validate(step, result, repo=repo, judge=judge, record=False)
+
+    def test_a_path_is_read_as_a_file(self) -> None:
+        case = FIXTURES / "validate" / "undeclared"
+        with tempfile.TemporaryDirectory() as tmp:
+            outcome = patchgate.validate(case / "step.json", case / "result.json",
+                                         no_repo=True, cwd=tmp)
+        self.assertFalse(outcome["valid"])
+        self.assertTrue(outcome["reason"].startswith("undeclared: "), outcome["reason"])
+
+    def test_a_step_it_cannot_read_raises_with_exit_2(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(patchgate.PatchgateError) as caught:
+                patchgate.validate("{not json", b"{}", no_repo=True, cwd=tmp)
+        self.assertEqual((caught.exception.exit_code, caught.exception.code), (2, "invalid_step"))
+        self.assertIn("step", caught.exception.message)
+
+    def test_no_repository_raises_with_exit_3(self) -> None:
+        case = FIXTURES / "validate" / "accepted"
+        with tempfile.TemporaryDirectory() as tmp:
+            env_ceiling = os.environ.get("GIT_CEILING_DIRECTORIES")
+            os.environ["GIT_CEILING_DIRECTORIES"] = str(Path(tmp).parent)
+            try:
+                with self.assertRaises(patchgate.PatchgateError) as caught:
+                    patchgate.validate(case / "step.json", case / "result.json", cwd=tmp)
+            finally:
+                if env_ceiling is None:
+                    del os.environ["GIT_CEILING_DIRECTORIES"]
+                else:
+                    os.environ["GIT_CEILING_DIRECTORIES"] = env_ceiling
+        self.assertEqual((caught.exception.exit_code, caught.exception.code),
+                         (3, "no_repository"))
+
+
+class Apply(unittest.TestCase):
+    def test_an_accepted_result_is_written_and_a_rejected_one_is_not(self) -> None:
+        accepted = FIXTURES / "validate" / "accepted"
+        rejected = FIXTURES / "validate" / "undeclared"
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = make_repo(Path(tmp), {"README.md": "demo\n"})
+            no = patchgate.apply(rejected / "step.json", rejected / "result.json", repo=repo)
+            self.assertFalse(no["valid"])
+            self.assertEqual(git(repo, "status", "--porcelain"), "")
+            yes = patchgate.apply(accepted / "step.json", accepted / "result.json", repo=repo,
+                                  index=True)
+            self.assertTrue(yes["valid"], yes["reason"])
+            self.assertIn("applied to the worktree and the index", yes["reason"])
+            self.assertEqual((repo / "greet.py").read_text(),
+                             'def greet(name):\n    return f"Hello, {name}!"\n')
+            self.assertEqual(git(repo, "status", "--porcelain"), "A  greet.py\n")
+
+
+class Guard(unittest.TestCase):
+    def test_generic_fixtures_get_their_recorded_decision(self) -> None:
+        cases = sorted((FIXTURES / "guard" / "generic").iterdir())
+        self.assertGreater(len(cases), 2)
+        for case in cases:
+            with self.subTest(case=case.name), tempfile.TemporaryDirectory() as tmp:
+                repo = make_repo(Path(tmp), {"README.md": "# demo\n"})
+                payload = (case / "payload.json").read_text()
+                payload = payload.replace("{{ROOT}}", str(repo.resolve()))
+                expected = json.loads((case / "expected.json").read_text())["stdout"]
+                answer = patchgate.guard(payload, repo=repo, state_dir=Path(tmp) / "state")
+                self.assertEqual(answer["decision"], expected["decision"])
+                code = answer["error"]["code"] if answer["error"] else None
+                want = expected["error"]["code"] if expected["error"] else None
+                self.assertEqual(code, want)
+
+    def test_a_missing_path_is_denied_with_the_file_meant(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = make_repo(Path(tmp), {"src/main.rs": "fn main() {}\n"})
+            call = {"session_id": "s1", "cwd": str(repo.resolve()), "tool_name": "read_file",
+                    "tool_input": {"file_path": "src/mian.rs"}}
+            answer = patchgate.guard(call, state_dir=Path(tmp) / "state", cwd=repo)
+            self.assertEqual(answer["decision"], "deny")
+            assert answer["error"] is not None
+            self.assertEqual(answer["error"]["code"], "PATH_NOT_FOUND")
+            self.assertEqual(answer["error"]["suggestions"], ["src/main.rs"])
+            call["tool_input"] = {"file_path": "src/main.rs"}
+            allowed = patchgate.guard(call, state_dir=Path(tmp) / "state", cwd=repo)
+            self.assertEqual((allowed["decision"], allowed["error"]), ("allow", None))
+
+
+class Installed(unittest.TestCase):
+    def test_the_binary_is_the_one_the_wheel_installed(self) -> None:
+        binary = Path(patchgate.find_binary())
+        self.assertEqual(binary.parent, Path(sysconfig.get_path("scripts")))
+        self.assertTrue(binary.resolve().is_relative_to(Path(sys.prefix).resolve()))
+        version = subprocess.run([str(binary), "--version"], capture_output=True, check=True)
+        self.assertTrue(version.stdout.startswith(b"patchgate "), version.stdout)
+
+    def test_python_dash_m_runs_the_binary(self) -> None:
+        done = subprocess.run([sys.executable, "-m", "patchgate", "--version"],
+                              capture_output=True, check=True)
+        self.assertTrue(done.stdout.startswith(b"patchgate "), done.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,106 @@
+//! `validate --repair` and `apply --repair`: the executor result's `patch` repaired first, then
+//! the result judged as usual. An acceptance names the repairs (`accepted after repair:
+//! recounted 2 hunks of src/a.rs; 1 file, +3 -1`); a refused repair leaves the result as sent,
+//! so its defects are judged with their usual codes.
+
+use super::{Context, Options, Outcome, RepairError, repair};
+use crate::finding::{Note, Report};
+use crate::validate::{self, ValidateError};
+use serde_json::Value;
+
+/// An executor result after `repair`.
+#[derive(Clone, Debug)]
+pub struct Repaired {
+    /// The result with its `patch` repaired (byte for byte the input when nothing was
+    /// repaired or the repair was refused).
+    pub result: Vec<u8>,
+    /// What the repair did.
+    pub outcome: Outcome,
+}
+
+impl Repaired {
+    /// Whether the result was changed.
+    #[must_use]
+    pub fn is_changed(&self) -> bool {
+        self.outcome.is_proven() && !self.outcome.repairs.is_empty()
+    }
+}
+
+/// Repair the `patch` of an executor result. `None` when there is nothing a repair could work
+/// on: not a JSON object with one `patch` string, or an empty patch (`validate` judges those as
+/// they are).
+pub fn repair_result(
+    result: &[u8],
+    ctx: &Context<'_>,
+    options: &Options,
+) -> Result<Option<Repaired>, RepairError> {
+    if crate::json::duplicate_key(result).is_some() {
+        return Ok(None); // rewriting would silently drop one of the two values
+    }
+    let Ok(mut value) = serde_json::from_slice::<Value>(result) else { return Ok(None) };
+    let Some(patch) = value.get("patch").and_then(Value::as_str).filter(|p| !p.trim().is_empty())
+    else {
+        return Ok(None);
+    };
+    let outcome = repair(patch.as_bytes(), ctx, options)?;
+    let repaired = outcome
+        .patch
+        .as_ref()
+        .filter(|_| !outcome.repairs.is_empty())
+        .and_then(|bytes| String::from_utf8(bytes.clone()).ok());
+    let result = match repaired {
+        Some(text) => {
+            value["patch"] = Value::String(text);
+            serde_json::to_vec(&value).expect("a JSON value serializes")
+        }
+        None => result.to_vec(),
+    };
+    Ok(Some(Repaired { result, outcome }))
+}
+
+/// Repair the result of a validation against the validation's own repository and base
+/// (`validate --repair`, `apply --repair`): the caller then validates (or applies)
+/// [`Repaired::result`] instead of the result as sent, and names the repairs in the verdict
+/// with [`Repaired::explain`].
+pub fn for_validation(
+    ctx: &validate::Context<'_>,
+    options: &validate::Options,
+) -> Result<Option<Repaired>, ValidateError> {
+    let base = crate::scratch::base_rev(ctx.step, &options.scratch);
+    let repair_ctx = Context { repo: ctx.repo, base };
+    let repair_options = Options { parse: options.parse.clone() };
+    repair_result(ctx.result, &repair_ctx, &repair_options).map_err(|e| ValidateError::from(e.0))
+}
+
+impl Repaired {
+    /// Name the repairs in an acceptance (`accepted after repair: recounted 2 hunks of
+    /// src/a.rs; 1 file, +3 -1`), and note each repair, or why there was none, in the report.
+    pub fn explain(&self, report: &mut Report) {
+        let outcome = &self.outcome;
+        if self.is_changed() && report.verdict.valid {
+            let reason = &report.verdict.reason;
+            let rest = reason.strip_prefix("accepted: ").unwrap_or(reason);
+            report.verdict.reason = format!("accepted after repair: {}; {rest}", outcome.summary());
+        }
+        if self.is_changed() {
+            // Lines of the patch as sent; the report's other lines are the repaired patch's.
+            report.notes.extend(outcome.repairs.iter().map(|r| Note {
+                code: format!("repaired_{}", r.kind.as_str()),
+                message: format!("line {} of the patch as sent: {}", r.line, r.message),
+                patch_line: None,
+            }));
+        }
+        let is_new = |code: &str| !report.violations.iter().any(|v| v.code.as_str() == code);
+        let refused: Vec<Note> = outcome
+            .refusals
+            .iter()
+            .filter(|r| is_new(&r.code))
+            .map(|r| Note {
+                code: "repair_refused".to_owned(),
+                message: format!("not repaired ({}): {}", r.code, r.message),
+                patch_line: r.line,
+            })
+            .collect();
+        report.notes.extend(refused);
+    }
+}
