@@ -88,7 +88,7 @@ fn judge(
         repaired.explain(&mut outcome.report);
     }
     if !args.no_record {
-        let judged = Judged { repo, config: &config, step, result };
+        let judged = Judged { repo, config: &config, step, result, base: outcome.base_commit() };
         let recording = record_rejection(&judged, &outcome.report);
         if let Some(line) = message::recording(&recording, global.format == Some(Format::Text)) {
             eprintln!("{line}");

@@ -56,6 +56,10 @@ pub struct Judged<'a> {
     pub step: &'a Step,
     /// The executor result, as received.
     pub result: &'a [u8],
+    /// The commit the result was validated against, as validation resolved it
+    /// ([`crate::validate::Outcome::base_commit`]); `None` resolves the step's `base` (or
+    /// `HEAD`), for a result validation stopped before it read the base.
+    pub base: Option<git2::Oid>,
 }
 
 impl std::fmt::Debug for Judged<'_> {
@@ -85,7 +89,7 @@ pub fn record_rejection(ctx: &Judged<'_>, report: &Report) -> Recording {
     };
     let step = serde_json::to_value(ctx.step).expect("steps serialize: string keys only");
     let new = NewEntry {
-        base: resolve_base(repository, &step),
+        base: ctx.base.map(|id| id.to_string()).or_else(|| resolve_base(repository, &step)),
         step,
         result: String::from_utf8_lossy(ctx.result).into_owned(),
         report: report.clone(),

@@ -272,7 +272,7 @@ fn record(
     report: &Report,
 ) -> Recording {
     let step = step();
-    let ctx = super::Judged { step: &step, result, config, repo };
+    let ctx = super::Judged { step: &step, result, config, repo, base: None };
     record_rejection(&ctx, report)
 }
 

@@ -50,6 +50,13 @@ pub fn apply<'r>(
 }
 
 impl Outcome<'_> {
+    /// The commit the patch was checked against (resolved once, by the pipeline), when the
+    /// base is a commit and was read.
+    #[must_use]
+    pub fn base_commit(&self) -> Option<git2::Oid> {
+        self.checked.as_ref().ok().and_then(|c| c.base.commit)
+    }
+
     /// Write the checked files into the worktree at `root` (and the index with `with_index`),
     /// whatever the verdict: the caller decides whether a rejection may be overridden. Refused
     /// when the repository check did not pass (the patch does not apply to the base), and over

@@ -111,6 +111,16 @@ fn a_rejected_result_appears_in_the_list() {
     assert!(files.contains(&"b.txt"), "{files:?}");
 }
 
+/// The entry names the commit the result was validated against: `--base`, not HEAD.
+#[test]
+fn the_recorded_base_is_the_one_validated_against() {
+    let s = Setup::new();
+    let first = s.repo.git(&["rev-parse", "HEAD"]).trim().to_owned();
+    s.repo.commit(&[("c.txt", "later\n")], "move on");
+    s.reject("step-1", &["--base", &first]);
+    assert_eq!(s.list()[0]["base"].as_str(), Some(first.as_str()));
+}
+
 #[test]
 fn no_record_records_nothing() {
     let s = Setup::new();
