@@ -67,25 +67,34 @@ pub(super) fn rewrite(work: &mut Work<'_, '_>, n: usize, section: &[u8], numbers
     work.doc.replace(n, numbers.header(section, crlf));
 }
 
-/// The hunk defects: a recount, or blank separator lines removed: after a hunk whose counts
-/// are used up, or between entries (after one without hunks, the parser calls them text).
+/// The hunk defects: blank separator lines removed (after a hunk whose counts are used up, or
+/// between entries, where after an entry without hunks the parser calls them text), or else
+/// recounts. A recount rewrites an `@@` line in place and the parser reads each entry on its
+/// own, so every hunk defect of one parse is recounted in the same round.
 pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
     let is_blank = |line: usize| work.doc.text(line).is_empty();
-    let Some(defect) = parsed.defects.iter().find(|d| match d.code {
-        DefectCode::HunkTooShort | DefectCode::HunkTooLong => true,
-        DefectCode::Garbage => is_blank(d.span.line),
-        _ => false,
-    }) else {
-        return Step::Pass;
-    };
-    let line = defect.span.line;
-    if defect.code != DefectCode::HunkTooShort && is_blank(line) && is_separator(work, line) {
-        return remove_blank_run(work, parsed, line);
+    let is_hunk = |code| matches!(code, DefectCode::HunkTooShort | DefectCode::HunkTooLong);
+    let separator = parsed.defects.iter().find(|d| {
+        let is_claimed = is_hunk(d.code) || d.code == DefectCode::Garbage;
+        is_claimed && d.code != DefectCode::HunkTooShort && is_blank(d.span.line)
+    });
+    if let Some(d) = separator.filter(|d| is_separator(work, d.span.line)) {
+        return remove_blank_run(work, parsed, d.span.line);
     }
-    match owner(parsed, line) {
-        Some(at) if defect.code != DefectCode::Garbage => recount(work, parsed, at),
-        _ => Step::Pass,
+    let mut step = Step::Pass;
+    let mut seen = std::collections::BTreeSet::new();
+    for defect in parsed.defects.iter().filter(|d| is_hunk(d.code)) {
+        let Some(at) = owner(parsed, defect.span.line) else { continue };
+        if !seen.insert((at.file, at.hunk)) {
+            continue;
+        }
+        match recount(work, parsed, at) {
+            Step::Pass => {}
+            Step::Done => step = Step::Done,
+            refused @ Step::Refuse(_) => return refused,
+        }
     }
+    step
 }
 
 /// The hunk whose `@@` line is the last one at or before `line`.
@@ -142,16 +151,27 @@ fn unbounded(work: &Work<'_, '_>, stated: Numbers) -> Numbers {
     }
 }
 
-/// The body lines of the hunk at `at`, as the parser reads them without count limits: up to
-/// a traditional entry's `---`/`+++` pair, without empty lines at the end.
-fn read_body(work: &Work<'_, '_>, hunk: &Hunk<'_>) -> Vec<(LineKind, usize)> {
-    let mut probe = work.doc.clone();
-    probe.replace(hunk.span.line, unbounded(work, Numbers::of(hunk)).header(b"", false));
-    let bytes = probe.bytes();
-    let parsed = parse(&bytes, &work.options.parse);
-    let read = parsed.patch.files.iter().flat_map(|f| &f.hunks).find(|h| h.span == hunk.span);
-    let mut lines: Vec<(LineKind, usize)> =
-        read.map(|h| h.lines.iter().map(|l| (l.kind, l.line)).collect()).unwrap_or_default();
+/// The body lines of a hunk, as the parser reads them without count limits: up to a
+/// traditional entry's `---`/`+++` pair, without empty lines at the end. Only the hunk and the
+/// rest of its entry (up to line `end`) are parsed, under a stand-in file header: a body never
+/// reads past its entry.
+fn read_body(work: &Work<'_, '_>, hunk: &Hunk<'_>, end: usize) -> Vec<(LineKind, usize)> {
+    const HEADER: &[u8] = b"--- a/probe\n+++ b/probe\n";
+    let first = hunk.span.line;
+    let mut probe = HEADER.to_vec();
+    probe.extend_from_slice(&unbounded(work, Numbers::of(hunk)).header(b"", false));
+    probe.push(b'\n');
+    for n in first + 1..=end {
+        probe.extend_from_slice(work.doc.text(n));
+        probe.push(b'\n');
+    }
+    let parsed = parse(&probe, &work.options.parse);
+    // Probe line 3 is the `@@` line, working-copy line `first`.
+    let to_doc = |line: usize| line + first - 3;
+    let read = parsed.patch.files.first().and_then(|f| f.hunks.first());
+    let mut lines: Vec<(LineKind, usize)> = read
+        .map(|h| h.lines.iter().map(|l| (l.kind, to_doc(l.line))).collect())
+        .unwrap_or_default();
     let doc = &work.doc;
     if let Some(cut) = lines.iter().position(|&(_, n)| {
         doc.text(n).starts_with(b"--- ") && doc.text(n + 1).starts_with(b"+++ ")
@@ -169,7 +189,8 @@ fn recount(work: &mut Work<'_, '_>, parsed: &Parsed<'_>, at: At) -> Step {
     let file = &parsed.patch.files[at.file];
     let hunk = &file.hunks[at.hunk];
     let stated = Numbers::of(hunk);
-    let body = read_body(work, hunk);
+    let end = parsed.patch.files.get(at.file + 1).map_or(work.doc.len(), |f| f.span.line - 1);
+    let body = read_body(work, hunk, end);
     let count = |kind: LineKind| body.iter().filter(|&&(k, _)| k != kind).count() as u64;
     let counted =
         Numbers { old_count: count(LineKind::Add), new_count: count(LineKind::Remove), ..stated };
