@@ -24,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = decide_override(&entry.report, &entry.rules());
     let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
     let rows = list_rows(std::slice::from_ref(&entry), now);
-    assert_terminal_safe(&list_text(&rows));
+    assert_terminal_safe(&list_text(&rows, None));
+    assert_terminal_safe(&list_text(&rows, Some(40)));
     let view = annotate(&entry, "0123abcd");
     assert_terminal_safe(&show_text(&view, &Palette::plain(), now));
     assert_terminal_safe(&without_sgr(&show_text(&view, &Palette::coloured(), now)));
