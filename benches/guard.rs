@@ -4,11 +4,14 @@
 //!
 //! The index is written in one `git update-index --index-info` (one blob for every path); only
 //! the directories the queries touch exist on disk, which is all the guard reads besides the
-//! index. Printed: p50/p99 for hits, misses with suggestions (the file-list cache warm; the
-//! first, cold miss separately) and shell commands, and the same for `patchgate --version`
-//! (bare process start) as the reference each is compared with. Wall time on a shared machine
-//! includes waiting for a CPU, so the mean CPU time per call (user + system, from the
-//! children's times in `/proc/self/stat`) is printed beside it.
+//! index. Printed: p50/p99 for hits, misses with suggestions (the file-list cache warm) and
+//! shell commands, and the same for `patchgate --version` (bare process start) as the reference
+//! each is compared with; then the first miss after the index changed (one entry added, so the
+//! cached file list no longer matches and is rebuilt), `GUARD_BENCH_CHANGES` times, against
+//! `git ls-files` reading the same index. `GUARD_BENCH_BASELINE=PATH` runs another patchgate
+//! binary (an older build) through the same calls in the same run, for a before/after ratio.
+//! Wall time on a shared machine includes waiting for a CPU, so the mean CPU time per call
+//! (user + system, from the children's times in `/proc/self/stat`) is printed beside it.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -38,20 +41,64 @@ fn main() {
     }
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_patchgate"));
     let reference = measure(runs, |_| run(&bin, &root, &["--version"], ""));
-    let cold = run(&bin, &root, &["guard"], &payload(&root, "Read", &typo(&root, sample[0])));
-    let hits = measure(runs, |i| {
-        run(&bin, &root, &["guard"], &payload(&root, "Read", &abs(&root, sample[i])))
-    });
-    let misses = measure(runs, |i| {
-        run(&bin, &root, &["guard"], &payload(&root, "Read", &typo(&root, sample[i])))
-    });
-    let shell = measure(runs, |i| run(&bin, &root, &["guard"], &shell_payload(&root, sample[i])));
     println!("guard latency per call, process start included ({runs} calls each):");
     report("process start (patchgate --version)", &reference, &reference);
-    println!("  {:<38} {:>7.2} ms", "first miss (builds the file-list cache)", ms(cold));
-    report("hit (Read of an existing file)", &hits, &reference);
-    report("miss with suggestions", &misses, &reference);
-    report("shell command (cd, cat, grep, sed -i)", &shell, &reference);
+    let baseline = std::env::var_os("GUARD_BENCH_BASELINE").map(PathBuf::from);
+    for (name, bin) in std::iter::once(("", &bin)).chain(baseline.iter().map(|b| ("baseline ", b)))
+    {
+        calls(name, bin, &root, &sample, &reference);
+    }
+    let changes: usize = env_number("GUARD_BENCH_CHANGES", 20);
+    println!("first miss after the index changed ({changes} changes each):");
+    let git_reads = after_changes(&root, changes, |_| {
+        let mut ls = Command::new("git");
+        ls.current_dir(&root).arg("ls-files").stdout(Stdio::null());
+        ls.status().expect("run git ls-files");
+    });
+    report("git ls-files (reads the same index)", &git_reads, &git_reads);
+    for (name, bin) in std::iter::once(("", &bin)).chain(baseline.iter().map(|b| ("baseline ", b)))
+    {
+        let first = after_changes(&root, changes, |i| {
+            run(bin, &root, &["guard"], &payload(&root, "Read", &typo(&root, sample[i % runs])));
+        });
+        report(&format!("{name}first miss (rebuilds the file list)"), &first, &git_reads);
+    }
+}
+
+/// Hits, misses and shell commands through `bin`.
+fn calls(name: &str, bin: &Path, root: &Path, sample: &[&String], reference: &Sample) {
+    let runs = sample.len();
+    // The first miss builds the file-list cache, so the misses after it are warm.
+    run(bin, root, &["guard"], &payload(root, "Read", &typo(root, sample[0])));
+    let hits = measure(runs, |i| {
+        run(bin, root, &["guard"], &payload(root, "Read", &abs(root, sample[i])))
+    });
+    let misses = measure(runs, |i| {
+        run(bin, root, &["guard"], &payload(root, "Read", &typo(root, sample[i])))
+    });
+    let shell = measure(runs, |i| run(bin, root, &["guard"], &shell_payload(root, sample[i])));
+    report(&format!("{name}hit (Read of an existing file)"), &hits, reference);
+    report(&format!("{name}miss with suggestions"), &misses, reference);
+    report(&format!("{name}shell command (cd, cat, grep, sed -i)"), &shell, reference);
+}
+
+/// `one(i)` timed right after the `i`-th change of the index (a new entry, so its size, time
+/// and identity change), `changes` times; the `git update-index` runs are not timed.
+fn after_changes(root: &Path, changes: usize, mut one: impl FnMut(usize)) -> Sample {
+    let blob = git(root, &["hash-object", "-w", "--stdin"], b"changed\n");
+    let mut times = Vec::with_capacity(changes);
+    let mut cpu = Duration::ZERO;
+    for i in 0..changes {
+        let entry = format!("100644 {}\tchanged/file_{i}.txt\n", blob.trim());
+        git(root, &["update-index", "--add", "--index-info"], entry.as_bytes());
+        let cpu_before = children_cpu();
+        let started = Instant::now();
+        one(i);
+        times.push(started.elapsed());
+        cpu += children_cpu().saturating_sub(cpu_before);
+    }
+    times.sort_unstable();
+    (times, cpu / u32::try_from(changes.max(1)).expect("changes fit"))
 }
 
 fn env_number(name: &str, default: usize) -> usize {
@@ -168,7 +215,10 @@ fn run(bin: &Path, root: &Path, args: &[&str], stdin: &str) -> Duration {
 }
 
 /// Sorted wall times, and the mean CPU time per call.
-fn measure(runs: usize, mut one: impl FnMut(usize) -> Duration) -> (Vec<Duration>, Duration) {
+type Sample = (Vec<Duration>, Duration);
+
+/// `one(i)` for each of `runs` calls.
+fn measure(runs: usize, mut one: impl FnMut(usize) -> Duration) -> Sample {
     let cpu_before = children_cpu();
     let mut times: Vec<Duration> = (0..runs).map(&mut one).collect();
     let cpu =
@@ -194,14 +244,10 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn report(
-    label: &str,
-    (times, cpu): &(Vec<Duration>, Duration),
-    reference: &(Vec<Duration>, Duration),
-) {
+fn report(label: &str, (times, cpu): &Sample, reference: &Sample) {
     let (p50, p99) = (percentile(times, 50), percentile(times, 99));
     println!(
-        "  {label:<38} p50 {:>6.2} ms  p99 {:>6.2} ms  cpu {:>5.2} ms/call  ({:.2}x process start at p50)",
+        "  {label:<46} p50 {:>7.2} ms  p99 {:>7.2} ms  cpu {:>6.2} ms/call  ({:.2}x the reference at p50)",
         ms(p50),
         ms(p99),
         ms(*cpu),

@@ -16,6 +16,7 @@ every scenario of every agent holds. `tests/agents_e2e.sh` installs the pinned C
 """
 
 import argparse
+import hashlib
 import json
 import os
 import pathlib
@@ -35,6 +36,8 @@ README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 MAIN_RS = "fn main() {}\n"
 POLICY = 'excluded = ["secrets/**"]\n'
 SHIFT = "STRATEGY SHIFT"
+CORRECTED = "patchgate corrected this tool call"
+USER_MESSAGE = "patchgate corrected '"
 
 
 def snippets(readme=README):
@@ -86,6 +89,9 @@ class Agent:
     name = ""
     api = ""
     binary = ""
+    # Whether the agent prints a hook's `systemMessage` in its headless output (Codex shows it
+    # as hook output in its interactive UI only; Cline's hooks have no message for the user).
+    shows_user_messages = False
 
     def __init__(self, bin_dir, repo, home, port):
         self.bin = str(pathlib.Path(bin_dir) / self.binary)
@@ -120,6 +126,7 @@ class Agent:
 
 class ClaudeCode(Agent):
     name, api, binary = "claude-code", "anthropic", "claude"
+    shows_user_messages = True
 
     def command(self):
         return [self.bin, "-p", "carry out the step", "--output-format", "stream-json",
@@ -147,6 +154,7 @@ class ClaudeCode(Agent):
 
 class GeminiCli(Agent):
     name, api, binary = "gemini-cli", "gemini", "gemini"
+    shows_user_messages = True
 
     def setup(self):
         settings = {"security": {"folderTrust": {"enabled": False},
@@ -181,7 +189,11 @@ class GeminiCli(Agent):
 class Codex(Agent):
     name, api, binary = "codex", "responses", "codex"
 
-    def setup(self):
+    def __init__(self, bin_dir, repo, home, port, trust="stored"):
+        super().__init__(bin_dir, repo, home, port)
+        self.trust = trust
+
+    def write_config(self):
         codex = self.home / ".codex"
         codex.mkdir(parents=True, exist_ok=True)
         (codex / "config.toml").write_text(
@@ -190,11 +202,18 @@ class Codex(Agent):
             f'name = "scripted"\nbase_url = "http://127.0.0.1:{self.port}/v1"\n'
             'wire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n'
             f'[projects."{self.repo}"]\ntrust_level = "trusted"\n\n')
+
+    def setup(self):
+        self.write_config()
         super().setup()
+        if self.trust == "stored":
+            # What `/hooks` stores when the user trusts the project's hooks.
+            with open(self.home / ".codex" / "config.toml", "a") as config:
+                config.write(codex_trust(self.repo / ".codex" / "hooks.json"))
 
     def command(self):
-        return [self.bin, "exec", "--json", "--dangerously-bypass-hook-trust",
-                "carry out the step"]
+        bypass = ["--dangerously-bypass-hook-trust"] if self.trust == "bypass" else []
+        return [self.bin, "exec", "--json", *bypass, "carry out the step"]
 
     def env(self, path):
         return dict(super().env(path), CODEX_HOME=str(self.home / ".codex"), SCRIPTED_KEY="k")
@@ -257,6 +276,36 @@ class Cline(Agent):
 AGENTS = {a.name: a for a in (ClaudeCode, GeminiCli, Codex, Cline)}
 
 
+def codex_trust(hooks_file):
+    """The `[hooks.state]` entries Codex's `/hooks` writes when the user trusts the hooks of
+    `hooks_file`, as its code computes them (codex-rs/hooks discovery and config fingerprint):
+    per handler, the key `<hooks file>:<event>:<group>:<handler>` and the hash
+    `sha256:` + SHA-256 of the compact JSON, keys sorted, of the handler's identity: the event
+    (snake case), the group's matcher, and the handler normalized (timeout defaulting to 600
+    s, async to false; unset fields left out, as its TOML round trip drops them)."""
+    hooks = json.loads(hooks_file.read_text())["hooks"]
+    entries = []
+    for event, groups in hooks.items():
+        label = re.sub(r"(?<!^)([A-Z])", r"_\1", event).lower()
+        for group_index, group in enumerate(groups):
+            for index, handler in enumerate(group["hooks"]):
+                normalized = {"type": "command", "command": handler["command"],
+                              "timeout": max(handler.get("timeout", 600), 1),
+                              "async": handler.get("async", False)}
+                if "statusMessage" in handler:
+                    normalized["statusMessage"] = handler["statusMessage"]
+                identity = {"event_name": label, "hooks": [normalized]}
+                if group.get("matcher") is not None:
+                    identity["matcher"] = group["matcher"]
+                text = json.dumps(identity, sort_keys=True, separators=(",", ":"),
+                                  ensure_ascii=False)
+                digest = hashlib.sha256(text.encode()).hexdigest()
+                key = f"{hooks_file}:{label}:{group_index}:{index}"
+                entries.append(f'[hooks.state.{json.dumps(key)}]\n'
+                               f'trusted_hash = "sha256:{digest}"\n')
+    return "\n" + "\n".join(entries)
+
+
 def daemon_pids(repo):
     """Processes whose command line names `repo` (Cline's hub daemon for it)."""
     pids = []
@@ -278,8 +327,12 @@ class Step:
     """One scripted tool call and what must hold after it."""
 
     def __init__(self, name, call, told=(), not_told=(), holds=None, own_refusal=None,
-                 stops_run=False, shift=False):
+                 stops_run=False, shift=False, before=None):
         self.name, self.call = name, call
+        # Run just before the call is sent (to change the policy for what follows).
+        self.before = before
+        # What `holds` said when the model was about to hear back (None: not yet asked).
+        self.held = None
         # Whether the strategy shift must reach the model here (exactly once), or not at all.
         self.shift = shift
         # The call ends the agent's run (Cline's `cancel`): the model hears nothing more.
@@ -288,6 +341,34 @@ class Step:
         self.holds = holds or (lambda: True)
         # What the agent says when it refuses the call itself, before any hook runs.
         self.own_refusal = own_refusal
+
+
+def set_policy(repo, text):
+    return lambda: (repo / ".patchgate.toml").write_text(text)
+
+
+def correction_scenarios(agent):
+    """`[guard] correct`: the policy is changed by the harness (the agent may not) before the
+    first of these calls."""
+    repo = agent.repo
+    main_rs = repo / "src" / "main.rs"
+    # Claude Code refuses an Edit of a missing file before any hook runs.
+    own_edit = "File does not exist" if agent.name == "claude-code" else None
+    return [
+        Step("with correct = \"reads\", a read of a misspelled file runs on the one similar "
+             "file and the model is told", agent.read("src/mian.rs"),
+             told=["fn main", CORRECTED, "src/main.rs"], not_told=["PATH_NOT_FOUND"],
+             before=set_policy(repo, POLICY + '[guard]\ncorrect = "reads"\n')),
+        Step("with correct = \"reads\", an edit of a misspelled file is still denied",
+             agent.edit("src/mian.rs", "main", "start"), told=["PATH_NOT_FOUND"],
+             own_refusal=own_edit, holds=lambda: main_rs.read_text() == MAIN_RS),
+        Step("with correct = \"all\", the edit runs on the one similar file",
+             agent.edit("src/mian.rs", "main", "start"), told=[CORRECTED],
+             not_told=["PATH_NOT_FOUND"], own_refusal=own_edit,
+             holds=lambda: (main_rs.read_text() == MAIN_RS) == bool(own_edit)
+             and not (repo / "src" / "mian.rs").exists(),
+             before=set_policy(repo, POLICY + '[guard]\ncorrect = "all"\n')),
+    ]
 
 
 def scenarios(agent):
@@ -335,6 +416,9 @@ def scenarios(agent):
              holds=lambda: git(repo, "config", "core.hooksPath", check=False).stdout == "",
              stops_run=agent.name == "cline"),
     ]
+    # Cline's run ends at the hook bypass: its corrections come before it.
+    at = len(steps) - 1 if agent.name == "cline" else len(steps)
+    steps[at:at] = correction_scenarios(agent)
     return steps
 
 
@@ -363,7 +447,8 @@ def run_agent(name, args, script, port):
         repo = make_repo(root)
         home = root / "home"
         home.mkdir()
-        agent = AGENTS[name](args.bin, repo, home, port)
+        extra = {"trust": args.codex_trust} if name == "codex" else {}
+        agent = AGENTS[name](args.bin, repo, home, port, **extra)
         record = None
         if args.record:
             record = pathlib.Path(args.record) / name
@@ -371,7 +456,7 @@ def run_agent(name, args, script, port):
         path = patchgate_path(args.patchgate, record, root)
         agent.setup()
         steps = scenarios(agent)
-        script.reset([s.call for s in steps])
+        script.reset([s.call for s in steps], on_reach=lambda made: reached(steps, made))
         started = time.monotonic()
         try:
             proc = subprocess.run(agent.command(), cwd=repo, env=agent.env(path),
@@ -383,6 +468,18 @@ def run_agent(name, args, script, port):
         return judge(name, agent, steps, script, proc, seconds)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def reached(steps, made):
+    """The conversation is back with `made` calls made: the last one has run (see what holds
+    now), and the next is about to be sent (prepare for it)."""
+    try:
+        if 0 < made <= len(steps) and steps[made - 1].held is None:
+            steps[made - 1].held = bool(steps[made - 1].holds())
+        if made < len(steps) and steps[made].before:
+            steps[made].before()
+    except Exception as e:  # noqa: BLE001 (reported as a failed check, never a hung server)
+        print(f"harness error at call {made}: {e!r}")
 
 
 def judge(name, agent, steps, script, proc, seconds):
@@ -397,14 +494,21 @@ def judge(name, agent, steps, script, proc, seconds):
         failures += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {step.name}" + (f" ({why})" if why else ""))
         print(f"     model was told: {(told or '')[:220]!r}")
+    shown = USER_MESSAGE in proc.stdout + proc.stderr
+    if agent.shows_user_messages and not shown:
+        failures += 1
+        print("FAIL the user was shown the correction (not in the agent's output)")
+    elif agent.shows_user_messages:
+        print("ok   the user was shown the correction")
     if failures:
         print(f"     {name} stderr: {proc.stderr[-1500:]}")
     return failures
 
 
 def check(step, told, index, made):
+    holds = step.held if step.held is not None else step.holds()
     if told is None and step.stops_run and index == made:
-        return step.holds(), "the run was stopped"
+        return holds, "the run was stopped"
     if told is None:
         return False, f"the model never heard back about call {index + 1} (made {made})"
     expected = step.told
@@ -420,8 +524,8 @@ def check(step, told, index, made):
         return False, f"not told {missing}"
     if present:
         return False, f"told {present}"
-    if not step.holds():
-        return False, "the repository changed"
+    if not holds:
+        return False, "the repository is not as it must be after this call"
     note = "refused by the agent itself" if expected != step.told else ""
     return True, note
 
@@ -432,6 +536,9 @@ def main():
     parser.add_argument("--patchgate", required=True, type=pathlib.Path)
     parser.add_argument("--agent", action="append", choices=sorted(AGENTS))
     parser.add_argument("--record", help="keep the hook payloads under this directory")
+    parser.add_argument("--codex-trust", choices=["stored", "bypass"], default="stored",
+                        help="trust Codex's project hooks as /hooks stores it (default), or "
+                             "run codex exec --dangerously-bypass-hook-trust")
     args = parser.parse_args()
     args.patchgate = args.patchgate.resolve()
     args.bin = str(pathlib.Path(args.bin).resolve())

@@ -20,14 +20,21 @@ class Script:
     """The tool calls to make, in order, and every request received."""
 
     def __init__(self):
-        self.lock = threading.Lock()
+        # Reentrant: `on_reach` runs under it, so no request is answered while it runs.
+        self.lock = threading.RLock()
         self.calls = []  # [(tool name, arguments as a dict, or a string for custom tools)]
         self.requests = []  # [(api, path, body)]
+        self.on_reach = None
+        self.reached = set()
 
-    def reset(self, calls):
+    def reset(self, calls, on_reach=None):
+        """Script `calls`; `on_reach(n)` runs once, when the conversation first comes back with
+        n calls made (so call n-1 has run and call n is about to be sent)."""
         with self.lock:
             self.calls = list(calls)
             self.requests = []
+            self.on_reach = on_reach
+            self.reached = set()
 
     def record(self, api, path, body):
         with self.lock:
@@ -35,6 +42,10 @@ class Script:
 
     def next_call(self, made):
         with self.lock:
+            if made not in self.reached:
+                self.reached.add(made)
+                if self.on_reach:
+                    self.on_reach(made)
             return self.calls[made] if made < len(self.calls) else None
 
     def conversation(self):

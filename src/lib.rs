@@ -46,8 +46,8 @@
 //!   (strict JSON input, read once);
 //! - [`path`] (path safety, glob sets);
 //! - [`step`] (the step and result types), [`config`] (`.patchgate.toml`, read once), [`repo`]
-//!   (opening the repository), [`patch`] (the strict unified-diff parser), [`declare`]
-//!   (declarations);
+//!   (opening the repository, reading its index file), [`patch`] (the strict unified-diff
+//!   parser), [`declare`] (declarations);
 //! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree

@@ -5,11 +5,7 @@ use clap::ValueEnum;
 use patchgate::guard::{self, Options, Protocol};
 use patchgate::report::guard::render;
 use patchgate::report::{Exit, message};
-use std::io::Read as _;
 use std::path::PathBuf;
-
-/// Payloads larger than this are not tool calls (they are refused, failing closed).
-const STDIN_LIMIT: u64 = 16 << 20;
 
 /// Arguments of `patchgate guard`.
 #[derive(Debug, clap::Args)]
@@ -55,11 +51,6 @@ impl ProtocolArg {
 
 /// Always answers (the guard fails closed inside the library), so there is no error path.
 pub(crate) fn run(args: &Args, global: &Global) -> Exit {
-    let mut bytes = Vec::new();
-    // An unreadable or oversized payload parses as nothing, which the guard denies.
-    if std::io::stdin().take(STDIN_LIMIT).read_to_end(&mut bytes).is_err() {
-        bytes.clear();
-    }
     let options = Options {
         protocol: args.protocol.protocol(),
         repo: global.repo.clone(),
@@ -67,7 +58,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> Exit {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from),
     };
-    let outcome = guard::run(&bytes, &options);
+    let outcome = guard::run_reader(&mut std::io::stdin().lock(), &options);
     for note in &outcome.notes {
         eprintln!("{}", message::line(message::Level::Note, note));
     }

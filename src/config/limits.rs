@@ -14,7 +14,8 @@ use serde::Deserialize;
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Bytes of one patch (the executor's `patch`, the step's `applyPatch`).
+    /// Bytes of one patch (the executor's `patch`, the step's `applyPatch`, a Codex
+    /// `apply_patch` envelope the guard reads).
     pub patch_bytes: usize,
     /// File entries in one patch.
     pub files: usize,
@@ -22,9 +23,9 @@ pub struct Limits {
     pub hunks_per_file: usize,
     /// Bytes of one line of a patch.
     pub line_bytes: usize,
-    /// Bytes of one path named by a patch.
+    /// Bytes of one path named by a patch or by an agent's tool call.
     pub path_bytes: usize,
-    /// Components of one path named by a patch.
+    /// Components of one path named by a patch or by an agent's tool call.
     pub path_depth: usize,
     /// Bytes of one glob pattern (step globs, `excluded`, declarations).
     pub pattern_bytes: usize,
@@ -34,6 +35,12 @@ pub struct Limits {
     /// together: each is compiled into a regex, which takes several hundred bytes of memory per
     /// pattern byte. Plain paths are looked up in a table and do not count.
     pub glob_bytes: usize,
+    /// Bytes of one tool call the guard reads from an agent's hook (its JSON payload, written
+    /// file contents included).
+    pub payload_bytes: usize,
+    /// Bytes of one shell command the guard analyses (the text of a `Bash` call, Cline's
+    /// `run_commands` together).
+    pub command_bytes: usize,
 }
 
 impl Default for Limits {
@@ -48,6 +55,8 @@ impl Default for Limits {
             pattern_bytes: 1024,
             patterns: 1000,
             glob_bytes: 16 << 10,
+            payload_bytes: 16 << 20,
+            command_bytes: 1 << 20,
         }
     }
 }

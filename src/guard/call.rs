@@ -55,6 +55,18 @@ impl Protocol {
         Some(found)
     }
 
+    /// Guess the protocol of a payload cut short (one too large to read whole) from the
+    /// top-level fields that precede the cut: agents send their event and tool names before
+    /// the tool's input, which is what makes a payload large.
+    #[must_use]
+    pub fn detect_from_head(head: &[u8]) -> Option<Self> {
+        let mut fields = Map::new();
+        let mut reader = serde_json::Deserializer::from_slice(head);
+        // The cut makes this fail at the field it falls in; the fields before it are kept.
+        let _ = serde::de::DeserializeSeed::deserialize(LeadingFields(&mut fields), &mut reader);
+        Self::detect(&Value::Object(fields))
+    }
+
     /// The `--protocol` name.
     #[must_use]
     pub fn as_str(self) -> &'static str {
@@ -66,6 +78,33 @@ impl Protocol {
             Self::Cursor => "cursor",
             Self::Cline => "cline",
         }
+    }
+}
+
+/// Collects a JSON object's fields, one by one, into the map it borrows.
+struct LeadingFields<'m>(&'m mut Map<String, Value>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for LeadingFields<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for LeadingFields<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            let value: Value = map.next_value()?;
+            self.0.insert(key, value);
+        }
+        Ok(())
     }
 }
 
@@ -340,7 +379,7 @@ fn decoded(parameters: Map<String, Value>) -> Map<String, Value> {
 
 fn build(protocol: Protocol, raw: Raw, fallback_cwd: &Path) -> ToolCall {
     let cwd = raw.cwd.clone().unwrap_or_else(|| fallback_cwd.to_owned());
-    let mut call = ToolCall {
+    let call = ToolCall {
         protocol,
         stage: raw.stage,
         session: raw.session,
@@ -355,6 +394,29 @@ fn build(protocol: Protocol, raw: Raw, fallback_cwd: &Path) -> ToolCall {
         command: None,
         patch: None,
     };
+    with_arguments(call)
+}
+
+impl ToolCall {
+    /// The same call with `input` as its arguments (a correction), read again through the tool
+    /// table.
+    #[must_use]
+    pub fn with_input(&self, input: Value) -> Self {
+        let call = Self {
+            input,
+            command_dir: self.cwd.clone(),
+            kind: ToolKind::Unknown,
+            paths: Vec::new(),
+            command: None,
+            patch: None,
+            ..self.clone()
+        };
+        with_arguments(call)
+    }
+}
+
+/// `call` with its kind, path arguments, command and patch read from its input.
+fn with_arguments(mut call: ToolCall) -> ToolCall {
     let Some(spec) = tool::lookup(&call.tool_name) else {
         return call;
     };

@@ -6,6 +6,7 @@
 use super::check::{self, Missing, Rejection, Standing};
 use super::shell::{self, ShellFinding};
 use super::{PathArg, Role, ToolCall, ToolKind, envelope, protect};
+use crate::config::{LimitExceeded, Limits, check_limit};
 use crate::contract::ArgPolicy;
 use std::io;
 use std::path::PathBuf;
@@ -33,6 +34,8 @@ pub(super) enum Refusal {
     Outside(PathArg, PathBuf),
     /// The argument (or the parent of a new file) does not exist.
     Missing(PathArg, Missing),
+    /// The command, the patch or a path argument is over a `[limits]` setting.
+    Limit(Option<PathArg>, LimitExceeded),
 }
 
 /// The decision on one call.
@@ -44,6 +47,8 @@ pub(super) struct Verdict {
     pub is_discovery: bool,
     /// Some argument named something that exists (or a legitimate new file).
     pub is_real: bool,
+    /// The call only reads: a reading tool, a discovery, or a shell command of readers.
+    pub is_read_only: bool,
 }
 
 /// Every path argument of the call, expanded from shell commands and patch envelopes.
@@ -51,11 +56,14 @@ struct Plan {
     operands: Vec<PathArg>,
     finding: Option<ShellFinding>,
     is_discovery: bool,
+    is_read_only: bool,
 }
 
 fn expand(call: &ToolCall) -> Plan {
-    let mut plan = Plan { operands: call.paths.clone(), finding: None, is_discovery: false };
-    plan.is_discovery = call.kind == ToolKind::Discovery;
+    let is_discovery = call.kind == ToolKind::Discovery;
+    let is_read_only = matches!(call.kind, ToolKind::Read | ToolKind::Discovery);
+    let operands = call.paths.clone();
+    let mut plan = Plan { operands, finding: None, is_discovery, is_read_only };
     if let Some(patch) = &call.patch {
         plan.operands.extend(envelope::paths(patch, &call.cwd));
     }
@@ -67,20 +75,33 @@ fn expand(call: &ToolCall) -> Plan {
             plan.operands.extend(analysed.operands);
             plan.finding = analysed.bypass;
             plan.is_discovery |= analysed.is_discovery;
+            plan.is_read_only = analysed.is_read_only;
         }
     }
     plan
 }
 
-/// Decide on `call`: the command first (hook bypasses, protected paths), then the arguments'
-/// patterns (before anything touches the file system), then writes to protected entries, then
-/// containment and existence, argument by argument.
-pub(super) fn decide(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Verdict> {
-    let plan = expand(call);
-    let mut verdict = Verdict { is_discovery: plan.is_discovery, ..Verdict::default() };
+/// Decide on `call`: its size first (before a command or patch is analysed), then the command
+/// (hook bypasses, protected paths), then the arguments' lengths and patterns (before anything
+/// touches the file system), then writes to protected entries, then containment and existence,
+/// argument by argument.
+pub(super) fn decide(
+    call: &ToolCall,
+    facts: &mut dyn Facts,
+    limits: &Limits,
+) -> io::Result<Verdict> {
     let refuse = |mut verdict: Verdict, refusal| {
         verdict.refusal = Some(refusal);
         Ok(verdict)
+    };
+    if let Err(e) = check_sizes(call, limits) {
+        return refuse(Verdict::default(), Refusal::Limit(None, e));
+    }
+    let plan = expand(call);
+    let mut verdict = Verdict {
+        is_discovery: plan.is_discovery,
+        is_read_only: plan.is_read_only,
+        ..Verdict::default()
     };
     if let Some(finding) = plan.finding {
         return refuse(verdict, Refusal::Command(finding));
@@ -90,6 +111,9 @@ pub(super) fn decide(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Verdi
     }
     let policy = ArgPolicy::builtin();
     for arg in &plan.operands {
+        if let Err(e) = check_path(arg, limits) {
+            return refuse(verdict, Refusal::Limit(Some(arg.clone()), e));
+        }
         if let Some(rejection) = check::reject_pattern(policy, &arg.raw) {
             return refuse(verdict, Refusal::Pattern(arg.clone(), rejection));
         }
@@ -110,6 +134,32 @@ pub(super) fn decide(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Verdi
         }
     }
     Ok(verdict)
+}
+
+/// The command and the patch envelope against `[limits]`, before either is analysed.
+fn check_sizes(call: &ToolCall, limits: &Limits) -> Result<(), LimitExceeded> {
+    if let Some(command) = &call.command {
+        check_limit("command_bytes", limits.command_bytes, command.len(), || {
+            "the length in bytes of the shell command".to_owned()
+        })?;
+    }
+    if let Some(patch) = &call.patch {
+        check_limit("patch_bytes", limits.patch_bytes, patch.len(), || {
+            "the size in bytes of the patch".to_owned()
+        })?;
+    }
+    Ok(())
+}
+
+/// One path argument against `[limits]` (as validate checks the paths a patch names).
+fn check_path(arg: &PathArg, limits: &Limits) -> Result<(), LimitExceeded> {
+    let head = || arg.raw.chars().take(60).collect::<String>();
+    check_limit("path_bytes", limits.path_bytes, arg.raw.len(), || {
+        format!("the length in bytes of the path '{}...'", head())
+    })?;
+    check_limit("path_depth", limits.path_depth, arg.raw.split('/').count(), || {
+        format!("the number of components of the path '{}...'", head())
+    })
 }
 
 /// A shell command whose working directory does not exist (Codex runs its shell in the
@@ -200,7 +250,7 @@ mod tests {
 
     fn refusal(call: &ToolCall) -> Option<Refusal> {
         let mut world = World { existing: vec!["src/a.rs", ".patchgate.toml"] };
-        decide(call, &mut world).expect("the world answers").refusal
+        decide(call, &mut world, &Limits::default()).expect("the world answers").refusal
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! the state directory, keyed by the index file's identity), else a gitignore-aware walk.
 //!
 //! Each kind (files, directories) is one [`Index`] and one cache file: a header line
-//! (`<key> <length of the names part> <length table>`), the names part, the directories part. A miss reads the
-//! header and the names within reach of its query's length; the directories of the few
-//! matching names are read in place.
+//! (`<key> <length of the names part> <length table>`), the names part, the directories part. A
+//! miss reads the header and the names within reach of its query's length; the directories of
+//! the few matching names are read in place. After the index changes, the first miss rebuilds
+//! only the kind it needs, from the index file read directly ([`crate::repo::index`]: libgit2
+//! would checksum the whole file and allocate per entry first).
 
 use super::suggest::Index;
 use std::io::{BufRead as _, Write as _};
@@ -15,6 +17,8 @@ use std::path::Path;
 const WALK_LIMIT: usize = 200_000;
 const FILES_CACHE: &str = "files-v5.cache";
 const DIRS_CACHE: &str = "dirs-v5.cache";
+/// git's mode of a gitlink (a submodule: a directory of another repository).
+const GITLINK: u32 = 0o160_000;
 
 /// Which entries a suggestion needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,18 +34,27 @@ impl Kind {
             Self::Dirs => DIRS_CACHE,
         }
     }
+
+    /// The index of this kind over the files `paths`.
+    fn index<S: AsRef<str>>(self, paths: &[S]) -> Index {
+        match self {
+            Self::Files => Index::new(paths.iter().map(AsRef::as_ref)),
+            Self::Dirs => Index::new(dirs_of(paths).into_iter()),
+        }
+    }
 }
 
-/// Index `paths` (files) and their directories.
+/// The directories holding `paths`, each once.
 ///
 /// In the index's sorted order the paths below a directory are contiguous, so a directory is
 /// new unless it is an ancestor of the previous path: no hash set (a seventh of a rebuild).
 /// Any other order only yields repeats, which [`Index::new`] drops.
-fn index_both(paths: &[String]) -> (Index, Index) {
+fn dirs_of<S: AsRef<str>>(paths: &[S]) -> Vec<&str> {
     let mut dirs: Vec<&str> = Vec::new();
     let mut previous = "";
     for path in paths {
-        let mut rest = path.as_str();
+        let path = path.as_ref();
+        let mut rest = path;
         while let Some((parent, _)) = rest.rsplit_once('/') {
             if is_ancestor(parent, previous) {
                 break;
@@ -51,7 +64,7 @@ fn index_both(paths: &[String]) -> (Index, Index) {
         }
         previous = path;
     }
-    (Index::new(paths.iter().map(String::as_str)), Index::new(dirs.into_iter()))
+    dirs
 }
 
 fn is_ancestor(dir: &str, path: &str) -> bool {
@@ -59,7 +72,7 @@ fn is_ancestor(dir: &str, path: &str) -> bool {
 }
 
 /// The index's entries of `kind`, from the cache when the index has not changed since it was
-/// written.
+/// written, else rebuilt (and cached) for `kind` alone.
 pub(super) fn from_git(
     repo: &git2::Repository,
     cache_dir: Option<&Path>,
@@ -75,38 +88,45 @@ pub(super) fn from_git(
         meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
         meta.ino()
     );
-    if let Some(index) =
-        cache_dir.and_then(|dir| read_cache(&dir.join(kind.cache_file()), &key, query_len))
-    {
+    let cache = cache_dir.map(|dir| dir.join(kind.cache_file()));
+    if let Some(index) = cache.as_deref().and_then(|file| read_cache(file, &key, query_len)) {
         return Ok(index);
     }
-    let (files, dirs) = index_both(&read_index(repo)?);
-    if let Some(dir) = cache_dir {
+    let index = build(repo, &index_path, kind)?;
+    if let Some(file) = cache {
         // A cache that cannot be written only costs time on the next miss.
-        let _ = write_cache(&dir.join(FILES_CACHE), &key, &files);
-        let _ = write_cache(&dir.join(DIRS_CACHE), &key, &dirs);
+        let _ = write_cache(&file, &key, &index);
     }
-    Ok(match kind {
-        Kind::Files => files,
-        Kind::Dirs => dirs,
-    })
+    Ok(index)
 }
 
-fn read_index(repo: &git2::Repository) -> Result<Vec<String>, String> {
+/// The index of `kind` over the index's files, without gitlinks or names that are not UTF-8:
+/// from the file read directly, or through libgit2 when the reader leaves the file to it (a
+/// split or sparse index, conflicts, an unknown required extension).
+fn build(repo: &git2::Repository, index_path: &Path, kind: Kind) -> Result<Index, String> {
+    let data = std::fs::read(index_path)
+        .map_err(|e| format!("cannot read the git index '{}': {e}", index_path.display()))?;
+    if let Some(index) = crate::repo::index::parse(&data) {
+        // Stage 0 only (the reader refuses conflicts), so each path comes once, in order.
+        let paths: Vec<&str> = index
+            .entries
+            .iter()
+            .filter(|e| e.mode != GITLINK)
+            .filter_map(|e| std::str::from_utf8(index.path(e)).ok())
+            .collect();
+        return Ok(kind.index(&paths));
+    }
     let index = repo.index().map_err(|e| format!("cannot read the git index: {}", e.message()))?;
     let mut paths: Vec<String> = Vec::with_capacity(index.len());
-    for entry in index.iter() {
-        // Gitlinks (submodules) are directories of another repository.
-        if entry.mode == 0o160_000 {
-            continue;
-        }
+    for entry in index.iter().filter(|e| e.mode != GITLINK) {
+        // A conflicted path is listed once per stage.
         if let Ok(path) = String::from_utf8(entry.path)
             && paths.last() != Some(&path)
         {
             paths.push(path);
         }
     }
-    Ok(paths)
+    Ok(kind.index(&paths))
 }
 
 fn read_cache(path: &Path, key: &str, query_len: usize) -> Option<Index> {
@@ -147,9 +167,5 @@ pub(super) fn from_walk(root: &Path, kind: Kind) -> Index {
             paths.push(rel.to_owned());
         }
     }
-    let (files, dirs) = index_both(&paths);
-    match kind {
-        Kind::Files => files,
-        Kind::Dirs => dirs,
-    }
+    kind.index(&paths)
 }

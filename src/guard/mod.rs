@@ -8,18 +8,24 @@
 //! consecutive hallucinated paths adds the strategy-shift instruction at the second miss.
 //!
 //! The pieces: [`call`] (protocols -> `ToolCall`), `tool` (tool and argument names), `shell`
-//! (file operands of shell commands), `envelope` (Codex `apply_patch`), `check` (one path
-//! argument against the filesystem), [`suggest`] (basename index and ranking), `files` (the
-//! repository's file list, cached by the index's identity), [`session`] (the locked counter).
-//! Rendering each protocol's answer lives in `report::guard`.
+//! (file operands of shell commands), `envelope` (Codex `apply_patch`), `decide` (the decision
+//! as data) and `check` (one path argument against the filesystem), `env` (roots, policy,
+//! limits, state directory), [`suggest`] (basename index and ranking), `files` (the
+//! repository's file list, cached by the index's identity), `correct` (the opt-in rewrite of a
+//! call to its one suggestion), `replacement` (Cline's harmless stand-in for a denied call),
+//! `post_tool` (misses reported after a call), [`session`] (the locked counter), `run` (the
+//! I/O shell). Rendering each protocol's answer lives in `report::guard`.
 
 pub mod call;
 mod check;
+mod correct;
 mod decide;
+mod env;
 mod envelope;
 mod files;
 mod post_tool;
 mod protect;
+mod refusal;
 mod replacement;
 mod run;
 pub mod session;
@@ -31,12 +37,26 @@ mod tool;
 mod tests;
 
 pub use call::{Protocol, Stage, ToolCall, parse_call};
-pub use run::{Options, run, run_call};
+pub use env::payload_limits;
+pub use run::{run, run_call, run_reader};
 pub use shell::{ShellFinding, analyse as analyse_shell};
 
 use crate::finding::codes;
 use serde::Deserialize;
 use std::path::PathBuf;
+
+/// How the guard is run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The payload's protocol; `None` detects it.
+    pub protocol: Option<Protocol>,
+    /// The workspace root (`--repo`); default: the payload's roots, else the repository around
+    /// the call's working directory, else that directory.
+    pub repo: Option<PathBuf>,
+    /// Where session files and the file-list cache live; default: `<gitdir>/patchgate/guard`,
+    /// else `$XDG_STATE_HOME/patchgate/guard`.
+    pub state_dir: Option<PathBuf>,
+}
 
 /// What a path argument is for, which decides what "missing" means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,6 +194,12 @@ pub struct Outcome {
     /// For agents whose hooks cannot refuse one call (Cline 3.x): the input that replaces the
     /// denied call's, so the call runs harmlessly and fails, and the run goes on.
     pub replacement: Option<serde_json::Value>,
+    /// The call rewritten to the one existing path it most likely meant (`[guard] correct`):
+    /// it runs with the corrected input, and the model and the user are told.
+    pub correction: Option<Correction>,
+    /// A message for the model delivered with an after-call answer (the correction of the call
+    /// that ran, where the agent had no other channel for it).
+    pub context: Option<String>,
     /// `None`: allow.
     pub denial: Option<Denial>,
     /// Consecutive hallucinated paths in this session, this call included.
@@ -187,11 +213,76 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// An answer to a call about to run: allowed when `denial` is `None`.
+    #[must_use]
+    pub fn new(protocol: Option<Protocol>, denial: Option<Denial>) -> Self {
+        Self {
+            protocol,
+            reply: Reply::PreTool,
+            replacement: None,
+            correction: None,
+            context: None,
+            denial,
+            hallucination_count: 0,
+            strategy_shift: false,
+            instruction: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// An answer that changes nothing (events the guard does not judge).
+    #[must_use]
+    pub fn quiet(protocol: Option<Protocol>) -> Self {
+        Self { reply: Reply::Quiet, ..Self::new(protocol, None) }
+    }
+
     /// Whether the call may run.
     #[must_use]
     pub fn is_allowed(&self) -> bool {
         self.denial.is_none()
     }
+}
+
+/// A call rewritten to the path it most likely meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Correction {
+    /// The missing path as the agent wrote it.
+    pub from: String,
+    /// The existing path it was replaced with, as the call now names it.
+    pub to: String,
+    /// The call's whole input after the rewrite, in the shape the agent sent it.
+    pub input: serde_json::Value,
+}
+
+impl Correction {
+    /// What the model is told.
+    #[must_use]
+    pub fn model_message(&self) -> String {
+        format!(
+            "patchgate corrected this tool call: '{}' does not exist, so the call ran with '{}' \
+             instead, the only similarly named path in the repository. Use '{}' from now on.",
+            self.from, self.to, self.to
+        )
+    }
+
+    /// What the user is told, where the agent shows hook messages.
+    #[must_use]
+    pub fn user_message(&self) -> String {
+        format!("patchgate corrected '{}' to '{}' (the one similar path)", self.from, self.to)
+    }
+}
+
+/// Which calls the guard rewrites to their one suggestion instead of denying them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Correct {
+    /// None: a missing path is always denied.
+    #[default]
+    Off,
+    /// Calls that only read (reading tools, listings and searches, shell commands of readers).
+    Reads,
+    /// Any call on an existing path (never a path the call creates).
+    All,
 }
 
 /// What to do when the guard cannot evaluate a read-only call.
@@ -211,6 +302,7 @@ pub enum OnError {
 /// [guard]
 /// on_error_read = "allow"        # writes always fail closed
 /// extra_roots = ["/dev", "/tmp"] # directories outside the workspace agents may use
+/// correct = "reads"              # rewrite a read of a missing path to its one suggestion
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -225,6 +317,8 @@ pub struct GuardPolicy {
     pub suggestion_limit: usize,
     /// Sessions untouched this long are deleted.
     pub session_ttl_hours: u64,
+    /// Which calls with a missing path and exactly one suggestion are rewritten to it.
+    pub correct: Correct,
 }
 
 impl Default for GuardPolicy {
@@ -235,6 +329,7 @@ impl Default for GuardPolicy {
             listing_limit: 50,
             suggestion_limit: 5,
             session_ttl_hours: 24,
+            correct: Correct::Off,
         }
     }
 }

@@ -4,24 +4,32 @@
 //! the failure afterwards, the miss is counted here, and the strategy shift rides on the answer
 //! when it is due.
 
-use super::run::{outcome, record};
+use super::env::Env;
 use super::session::Event;
 use super::{
-    DenyCode, Options, Outcome, Protocol, Reply, Stage, ToolCall, ToolKind,
-    strategy_shift_instruction,
+    DenyCode, Outcome, Protocol, Reply, Stage, ToolCall, ToolKind, strategy_shift_instruction,
 };
 
 /// What tools say when a path is missing (shells, Node's `ENOENT`, the agents' own tools).
 const MISSING_MARKERS: &[&str] =
     &["No such file or directory", "ENOENT", "does not exist", "File not found", "Path not found"];
 
-/// Count the miss a failed call reports, unless the guard already refused (and counted) it.
-pub(super) fn run(call: &ToolCall, options: &Options) -> Outcome {
+/// Count the miss a failed call reports, unless the guard already refused (and counted) it;
+/// deliver what Gemini CLI's model must hear about a call the guard corrected.
+pub(super) fn run(call: &ToolCall, env: &Env) -> Outcome {
     let Stage::PostTool { event, failed, output } = &call.stage else {
-        return super::run::quiet(Some(call.protocol));
+        return Outcome::quiet(Some(call.protocol));
     };
-    let mut answer =
-        Outcome { reply: Reply::PostTool(event.clone()), ..outcome(Some(call.protocol), None) };
+    let mut answer = Outcome {
+        reply: Reply::PostTool(event.clone()),
+        ..Outcome::new(Some(call.protocol), None)
+    };
+    if call.protocol == Protocol::GeminiCli {
+        match env.take_note(call) {
+            Ok(note) => answer.context = note,
+            Err(e) => answer.notes.push(format!("session state unavailable: {e}")),
+        }
+    }
     // Cline hands every file call to the pre-tool hook, and a call the guard rewrote fails
     // without patchgate's code in its result: only its shell commands can hide a miss.
     let is_blind = call.kind == ToolKind::Shell || call.protocol != Protocol::Cline;
@@ -30,7 +38,7 @@ pub(super) fn run(call: &ToolCall, options: &Options) -> Outcome {
         return answer;
     }
     let path = missed_path(call, output);
-    match record(call, options, &Event::Hallucination(path)) {
+    match env.record(call, &Event::Hallucination(path)) {
         Ok(Some(count)) => {
             answer.hallucination_count = count;
             answer.strategy_shift = count >= 2;

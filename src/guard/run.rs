@@ -1,32 +1,54 @@
-//! The I/O shell around [`super::decide`]: `parse_call` -> `Env::load` (roots, policy,
-//! repository) -> `decide` through the file-system [`Checker`] -> the refusal worded with the
-//! parent's listing and suggestions -> `finish` (the session counter).
+//! The I/O shell around [`super::decide`]: the payload read within `[limits] payload_bytes` ->
+//! `parse_call` -> `Env::load` (roots, policy, limits, repository) -> `decide` through the
+//! file-system [`Checker`] -> the refusal worded (`refusal`) -> the call corrected instead,
+//! where `[guard] correct` allows it (`correct`) -> `finish` (the session counter).
 
-use super::check::{self, Checker, Missing, Standing};
-use super::decide::{Facts, Refusal, decide};
-use super::session::{Event, Store};
-use super::suggest::suggest;
+use super::check::{Checker, Standing};
+use super::decide::{Facts, decide};
+use super::env::{self, Env};
+use super::refusal::{self, Missed};
+use super::session::Event;
 use super::{
-    Denial, DenyCode, GuardError, GuardPolicy, OnError, Outcome, PathArg, Protocol, Role, ToolCall,
-    ToolKind, files, parse_call, protect, strategy_shift_instruction,
+    Correction, Denial, DenyCode, GuardError, GuardPolicy, OnError, Options, Outcome, PathArg,
+    Protocol, Stage, ToolCall, ToolKind, check, correct, parse_call, post_tool, replacement,
+    strategy_shift_instruction,
 };
-use super::{Reply, Stage, post_tool, replacement};
-use crate::config::Config;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use crate::config::{LimitExceeded, Limits};
+use std::io::Read;
+use std::path::PathBuf;
 
-/// How the guard is run.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// The payload's protocol; `None` detects it.
-    pub protocol: Option<Protocol>,
-    /// The workspace root (`--repo`); default: the payload's roots, else the repository around
-    /// the call's working directory, else that directory.
-    pub repo: Option<PathBuf>,
-    /// Where session files and the file-list cache live; default: `<gitdir>/patchgate/guard`,
-    /// else `$XDG_STATE_HOME/patchgate/guard`.
-    pub state_dir: Option<PathBuf>,
+/// Bytes of an oversized payload read past the limit to say how large it is; beyond this the
+/// size is reported as this much.
+const COUNT_LIMIT: u64 = 1 << 30;
+
+/// Read one payload from `input` and judge it. A payload over `[limits] payload_bytes` (of the
+/// repository around `--repo` or the current directory) is denied unread, in the protocol its
+/// first fields show.
+pub fn run_reader(input: &mut dyn Read, options: &Options) -> Outcome {
+    let limits = env::payload_limits(options);
+    let limit = u64::try_from(limits.payload_bytes).unwrap_or(u64::MAX);
+    let mut bytes = Vec::new();
+    // An unreadable payload parses as nothing, which the guard denies.
+    if input.take(limit.saturating_add(1)).read_to_end(&mut bytes).is_err() {
+        bytes.clear();
+    }
+    if bytes.len() <= limits.payload_bytes {
+        return run(&bytes, options);
+    }
+    let rest = std::io::copy(&mut input.take(COUNT_LIMIT), &mut std::io::sink()).unwrap_or(0);
+    let size = bytes.len().saturating_add(usize::try_from(rest).unwrap_or(usize::MAX));
+    oversized(&bytes, size, options, &limits)
+}
+
+fn oversized(head: &[u8], size: usize, options: &Options, limits: &Limits) -> Outcome {
+    let exceeded = LimitExceeded {
+        what: "the tool call's size in bytes".to_owned(),
+        setting: "payload_bytes",
+        limit: limits.payload_bytes,
+        actual: size,
+    };
+    let protocol = options.protocol.or_else(|| Protocol::detect_from_head(head));
+    Outcome::new(protocol, Some(refusal::limit_denial(None, &exceeded)))
 }
 
 /// Judge one payload. Never fails: what cannot be evaluated is denied (writes always, reads
@@ -48,10 +70,10 @@ pub fn run(stdin: &[u8], options: &Options) -> Outcome {
 pub fn run_call(call: &ToolCall, options: &Options) -> Outcome {
     let protocol = Some(call.protocol);
     match &call.stage {
-        Stage::Other => return quiet(protocol),
+        Stage::Other => return Outcome::quiet(protocol),
         Stage::SessionBoundary => return session_boundary(call, options),
-        Stage::PostTool { .. } => return post_tool::run(call, options),
-        Stage::PreTool if call.kind == ToolKind::Unknown => return outcome(protocol, None),
+        Stage::PostTool { .. } => return post_tool::run(call, &env::session_only(call, options)),
+        Stage::PreTool if call.kind == ToolKind::Unknown => return Outcome::new(protocol, None),
         Stage::PreTool => {}
     }
     let env = match Env::load(call, options) {
@@ -64,56 +86,13 @@ pub fn run_call(call: &ToolCall, options: &Options) -> Outcome {
     }
 }
 
-pub(super) fn outcome(protocol: Option<Protocol>, denial: Option<Denial>) -> Outcome {
-    Outcome {
-        protocol,
-        reply: Reply::PreTool,
-        replacement: None,
-        denial,
-        hallucination_count: 0,
-        strategy_shift: false,
-        instruction: None,
-        notes: Vec::new(),
-    }
-}
-
-/// An answer that changes nothing (events the guard does not judge).
-pub(super) fn quiet(protocol: Option<Protocol>) -> Outcome {
-    Outcome { reply: Reply::Quiet, ..outcome(protocol, None) }
-}
-
 /// A session started or ended: whatever streak it had is over.
 fn session_boundary(call: &ToolCall, options: &Options) -> Outcome {
-    let mut answer = quiet(Some(call.protocol));
-    if let Err(e) = record(call, options, &Event::Reset) {
+    let mut answer = Outcome::quiet(Some(call.protocol));
+    if let Err(e) = env::session_only(call, options).record(call, &Event::Reset) {
         answer.notes.push(format!("session state unavailable: {e}"));
     }
     answer
-}
-
-/// Apply `event` to the call's session, when it has one and a place to keep it; the count
-/// after it (`None` without a session).
-pub(super) fn record(
-    call: &ToolCall,
-    options: &Options,
-    event: &Event,
-) -> Result<Option<u32>, String> {
-    let Some(session) = &call.session else { return Ok(None) };
-    let start = options.repo.clone().or_else(|| call.roots.first().cloned());
-    let start = nearest_existing(start.as_deref().unwrap_or(&call.cwd));
-    let repo = crate::repo::discover(Some(&start)).ok();
-    let root = repo.as_ref().and_then(git2::Repository::workdir).unwrap_or(&start);
-    let policy = load_policy(root).unwrap_or_default();
-    let state_dir = options.state_dir.clone().or_else(|| default_state_dir(repo.as_ref()));
-    let Some(dir) = state_dir else { return Ok(None) };
-    let ttl = Duration::from_secs(policy.session_ttl_hours.saturating_mul(3600));
-    let state = Store::new(dir, ttl).record(session, event).map_err(|e| e.to_string())?;
-    Ok(Some(state.count))
-}
-
-/// `path`, or its closest existing ancestor (a made-up working directory).
-fn nearest_existing(path: &Path) -> PathBuf {
-    path.ancestors().find(|p| p.exists()).unwrap_or(Path::new("/")).to_path_buf()
 }
 
 fn deny_error(protocol: Option<Protocol>, e: &GuardError) -> Outcome {
@@ -121,91 +100,16 @@ fn deny_error(protocol: Option<Protocol>, e: &GuardError) -> Outcome {
         "GUARD_ERROR: patchgate could not check this tool call ({e}); the call was blocked \
          because the guard fails closed. Fix the hook setup or the repository's .patchgate.toml."
     );
-    outcome(protocol, Some(Denial::simple(DenyCode::GuardError, message, None)))
+    Outcome::new(protocol, Some(Denial::simple(DenyCode::GuardError, message, None)))
 }
 
 fn on_error(call: &ToolCall, policy: &GuardPolicy, e: &GuardError) -> Outcome {
     if call.kind.is_write() || policy.on_error_read == OnError::Deny {
         return deny_error(Some(call.protocol), e);
     }
-    let mut allowed = outcome(Some(call.protocol), None);
+    let mut allowed = Outcome::new(Some(call.protocol), None);
     allowed.notes.push(format!("guard skipped (on_error_read = \"allow\"): {e}"));
     allowed
-}
-
-/// The filesystem and policy one call is judged against.
-struct Env {
-    /// Canonical workspace roots.
-    workspace: Vec<PathBuf>,
-    /// Workspace roots and extra roots: where paths may point.
-    allowed: Vec<PathBuf>,
-    repo: Option<git2::Repository>,
-    /// Canonical root of the suggestions' file list.
-    list_root: PathBuf,
-    cwd_real: Option<PathBuf>,
-    policy: GuardPolicy,
-    state_dir: Option<PathBuf>,
-}
-
-impl Env {
-    fn load(call: &ToolCall, options: &Options) -> Result<Self, GuardError> {
-        let start = options.repo.clone().or_else(|| call.roots.first().cloned());
-        let start = nearest_existing(start.as_deref().unwrap_or(&call.cwd));
-        let repo = crate::repo::discover(Some(&start)).ok();
-        let workdir = repo.as_ref().and_then(git2::Repository::workdir).map(Path::to_path_buf);
-        let roots = match (&options.repo, &workdir) {
-            (Some(dir), _) => vec![dir.clone()],
-            (None, _) if !call.roots.is_empty() => call.roots.clone(),
-            (None, dir) => vec![dir.clone().unwrap_or(start)],
-        };
-        let workspace = roots.iter().map(|r| canonical_root(r)).collect::<Result<Vec<_>, _>>()?;
-        let policy = load_policy(&workspace[0])?;
-        let mut allowed = workspace.clone();
-        allowed.extend(policy.extra_roots.iter().filter_map(|r| std::fs::canonicalize(r).ok()));
-        let list_root = match workdir.as_deref().map(std::fs::canonicalize) {
-            Some(Ok(dir)) => dir,
-            _ => workspace[0].clone(),
-        };
-        let state_dir = options.state_dir.clone().or_else(|| default_state_dir(repo.as_ref()));
-        let cwd_real = std::fs::canonicalize(&call.cwd).ok();
-        Ok(Self { workspace, allowed, repo, list_root, cwd_real, policy, state_dir })
-    }
-
-    /// `path` as the agent should read it: relative to its working directory when below it
-    /// and the agent used relative paths, else absolute.
-    fn show(&self, path: &Path, as_absolute: bool) -> String {
-        let relative = self.cwd_real.as_deref().and_then(|cwd| path.strip_prefix(cwd).ok());
-        match relative {
-            Some(rel) if !as_absolute && rel.as_os_str().is_empty() => ".".into(),
-            Some(rel) if !as_absolute => rel.display().to_string(),
-            _ => path.display().to_string(),
-        }
-    }
-}
-
-fn canonical_root(root: &Path) -> Result<PathBuf, GuardError> {
-    std::fs::canonicalize(root).map_err(|e| {
-        GuardError::Environment(format!(
-            "the workspace root '{}' cannot be resolved ({e}); run the hook inside the project",
-            root.display()
-        ))
-    })
-}
-
-fn load_policy(root: &Path) -> Result<GuardPolicy, GuardError> {
-    let config = Config::load(root).map_err(|e| GuardError::Environment(e.to_string()))?;
-    config.section("guard").map_err(|e| GuardError::Environment(e.to_string()))
-}
-
-fn default_state_dir(repo: Option<&git2::Repository>) -> Option<PathBuf> {
-    if let Some(repo) = repo {
-        return Some(repo.path().join("patchgate").join("guard"));
-    }
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))?;
-    Some(base.join("patchgate").join("guard"))
 }
 
 /// What the checks found.
@@ -215,8 +119,10 @@ struct Decision {
     is_discovery: bool,
     /// Some argument named something that exists (or a legitimate new file).
     is_real: bool,
-    /// The resolved missing path, for the counter's similarity test.
-    missing: Option<String>,
+    /// The call only reads.
+    is_read_only: bool,
+    /// The missing argument that is the reason for the denial, with its likely meanings.
+    missed: Option<Missed>,
 }
 
 /// Decide (without the file system but through the checker), then word the refusal.
@@ -226,46 +132,20 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
         workspace: env.workspace.clone(),
         created: Vec::new(),
     };
-    let verdict = decide(call, &mut checker)
+    let verdict = decide(call, &mut checker, &env.limits)
         .map_err(|e| GuardError::Environment(format!("cannot inspect {e}")))?;
     let mut decision = Decision {
         is_discovery: verdict.is_discovery,
         is_real: verdict.is_real,
+        is_read_only: verdict.is_read_only,
         ..Decision::default()
     };
-    decision.denial = verdict.refusal.map(|refusal| match refusal {
-        Refusal::Command(finding) => {
-            let code = finding.code;
-            let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
-            Denial::simple(code, message, None)
-        }
-        Refusal::Pattern(arg, rejection) => pattern_denial(&arg, rejection),
-        Refusal::Protected(arg, entry) => {
-            let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
-            Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw))
-        }
-        Refusal::Outside(arg, real) => outside_denial(&arg, &real, env),
-        Refusal::Missing(arg, missing) => {
-            decision.missing = Some(missing.real.display().to_string());
-            missing_denial(&arg, &missing, env)
-        }
-    });
+    if let Some(refusal) = verdict.refusal {
+        let (denial, missed) = refusal::word(refusal, env);
+        decision.denial = Some(denial);
+        decision.missed = missed;
+    }
     Ok(decision)
-}
-
-/// A seed-003 pattern in an argument.
-fn pattern_denial(arg: &PathArg, rejection: check::Rejection) -> Denial {
-    let message = if rejection.message.contains(&rejection.pattern) {
-        format!("INVALID_AGENT_INPUT: {}.", rejection.message)
-    } else {
-        format!(
-            "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
-            rejection.message, rejection.pattern
-        )
-    };
-    let mut denial = Denial::simple(DenyCode::InvalidAgentInput, message, Some(arg.raw.clone()));
-    denial.rejected_pattern = Some(rejection.pattern);
-    denial
 }
 
 impl Facts for Checker {
@@ -280,121 +160,51 @@ impl Facts for Checker {
     }
 }
 
-fn outside_denial(arg: &PathArg, real: &Path, env: &Env) -> Denial {
-    let roots: Vec<String> = env.workspace.iter().map(|r| r.display().to_string()).collect();
-    let message = format!(
-        "PATH_OUTSIDE_WORKSPACE: '{}' resolves to '{}', outside the workspace ({}). Use a path \
-         inside the workspace; a directory agents may use outside it belongs in [guard] \
-         extra_roots of .patchgate.toml.",
-        arg.raw,
-        real.display(),
-        roots.join(", ")
-    );
-    Denial::simple(DenyCode::PathOutsideWorkspace, message, Some(arg.raw.clone()))
+/// The call rewritten to its one likely meaning, when the policy and the protocol allow it and
+/// the rewritten call passes every check.
+fn correction(call: &ToolCall, env: &Env, decision: &Decision) -> Option<Correction> {
+    let missed = decision.missed.as_ref()?;
+    let to = correct::target(call, env.policy.correct, decision.is_read_only, missed)?;
+    let input = correct::rewrite(call, &missed.arg, &to)?;
+    let again = evaluate(&call.with_input(input.clone()), env).ok()?;
+    again.denial.is_none().then(|| Correction { from: missed.arg.raw.clone(), to, input })
 }
 
-fn missing_denial(arg: &PathArg, missing: &Missing, env: &Env) -> Denial {
-    let as_absolute = Path::new(&arg.raw).is_absolute();
-    let (listing, omitted) =
-        check::listing(&missing.ancestor, env.policy.listing_limit).unwrap_or_default();
-    let suggestions: Vec<String> = suggestions(env, missing, wants_directory(arg))
-        .iter()
-        .map(|p| env.show(p, as_absolute))
-        .collect();
-    let parent = env.show(&missing.ancestor, as_absolute);
-    let message = missing_message(arg, missing, &parent, (&listing, omitted), &suggestions);
-    Denial {
-        code: DenyCode::PathNotFound,
-        message,
-        path: Some(arg.raw.clone()),
-        parent: Some(parent),
-        parent_listing: listing,
-        parent_listing_omitted: omitted,
-        suggestions,
-        rejected_pattern: None,
-    }
-}
-
-/// Whether a missing argument names a directory: a directory argument, or a file-or-directory
-/// argument whose last component has no extension.
-fn wants_directory(arg: &PathArg) -> bool {
-    match arg.role {
-        Role::Directory => true,
-        Role::Entry => {
-            let name = arg.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-            !name.trim_start_matches('.').contains('.')
-        }
-        _ => false,
-    }
-}
-
-fn missing_message(
-    arg: &PathArg,
-    missing: &Missing,
-    parent: &str,
-    (listing, omitted): (&[String], usize),
-    suggestions: &[String],
-) -> String {
-    let kind = if wants_directory(arg) { "directory" } else { "file" };
-    let what = if missing.is_parent_gone { "the directory of " } else { "" };
-    let mut text = format!("PATH_NOT_FOUND: {what}'{}' does not exist. ", arg.raw);
-    let more = if omitted > 0 { format!(" (and {omitted} more)") } else { String::new() };
-    let contents = if listing.is_empty() { "nothing".to_owned() } else { listing.join(", ") };
-    let _ = write!(
-        text,
-        "The closest existing directory is '{parent}', which contains: {contents}{more}. "
-    );
-    if suggestions.is_empty() {
-        let _ = write!(
-            text,
-            "No similarly named {kind} exists in the repository; search for it (glob, grep) \
-             before retrying. "
-        );
-    } else {
-        let _ = write!(text, "Did you mean: {}? ", suggestions.join(", "));
-    }
-    text.push_str("The tool call was blocked; retry with an existing path");
-    if missing.is_parent_gone {
-        text.push_str(", or create the directory first if a new one is intended");
-    }
-    text.push('.');
-    text
-}
-
-/// Absolute paths of the likely intended entries (empty when the path is outside the
-/// repository or the file list is unavailable).
-fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
-    let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return Vec::new() };
-    let Some(relative) = relative.to_str() else { return Vec::new() };
-    let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
-    let index = match &env.repo {
-        Some(repo) => {
-            let query_len = super::suggest::query_len(relative);
-            files::from_git(repo, env.state_dir.as_deref(), kind, query_len).unwrap_or_default()
-        }
-        None => files::from_walk(&env.list_root, kind),
+/// A corrected call runs on a real path and tells the model which: the streak of misses ends
+/// as it does for any real path. Gemini CLI's model hears of it only after the call, so the
+/// message is kept for that event.
+fn corrected(call: &ToolCall, env: &Env, correction: Correction) -> Outcome {
+    let event = match call.protocol {
+        Protocol::GeminiCli => Event::Corrected(correction.model_message()),
+        _ => Event::Reset,
     };
-    suggest(&index, relative, env.policy.suggestion_limit)
-        .iter()
-        .map(|s| env.list_root.join(s))
-        .collect()
+    let mut result = Outcome::new(Some(call.protocol), None);
+    match env.record(call, &event) {
+        Ok(count) => result.hallucination_count = count.unwrap_or(0),
+        Err(e) => result.notes.push(format!("session state unavailable: {e}")),
+    }
+    result.correction = Some(correction);
+    result
 }
 
 fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
+    if let Some(correction) = correction(call, env, &decision) {
+        return corrected(call, env, correction);
+    }
     let is_not_found = decision.denial.as_ref().is_some_and(|d| d.code == DenyCode::PathNotFound);
-    let event = match decision.missing {
-        Some(path) if is_not_found && !decision.is_discovery => Event::Hallucination(path),
+    let event = match decision.missed {
+        Some(missed) if is_not_found && !decision.is_discovery => Event::Hallucination(missed.real),
         _ if decision.is_discovery || decision.denial.is_none() && decision.is_real => Event::Reset,
         _ => Event::Neutral,
     };
-    let mut result = outcome(Some(call.protocol), decision.denial);
+    let mut result = Outcome::new(Some(call.protocol), decision.denial);
     let is_hallucination = matches!(event, Event::Hallucination(_));
-    result.hallucination_count = u32::from(is_hallucination);
-    if let (Some(session), Some(dir)) = (&call.session, &env.state_dir) {
-        let ttl = Duration::from_secs(env.policy.session_ttl_hours.saturating_mul(3600));
-        match Store::new(dir.clone(), ttl).record(session, &event) {
-            Ok(state) => result.hallucination_count = state.count,
-            Err(e) => result.notes.push(format!("session state unavailable: {e}")),
+    match env.record(call, &event) {
+        Ok(Some(count)) => result.hallucination_count = count,
+        Ok(None) => result.hallucination_count = u32::from(is_hallucination),
+        Err(e) => {
+            result.hallucination_count = u32::from(is_hallucination);
+            result.notes.push(format!("session state unavailable: {e}"));
         }
     }
     result.strategy_shift = is_hallucination && result.hallucination_count >= 2;

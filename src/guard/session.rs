@@ -20,6 +20,10 @@ pub enum Event {
     Reset,
     /// Neither (unknown tools, other refusals): the streak is unchanged.
     Neutral,
+    /// A call the guard corrected to a real path: the streak ends as for a real path, and the
+    /// message for the model is kept for the call's after-call event (Gemini CLI tells the
+    /// model nothing more about a rewritten call).
+    Corrected(String),
 }
 
 /// One session's state.
@@ -31,6 +35,9 @@ pub struct SessionState {
     pub last_path: Option<String>,
     /// Seconds since the epoch of the last update.
     pub updated: u64,
+    /// A message for the model that the next after-call event delivers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl SessionState {
@@ -40,16 +47,20 @@ impl SessionState {
     pub fn next(&self, event: &Event, now: u64, ttl: Duration) -> Self {
         let is_stale = now.saturating_sub(self.updated) > ttl.as_secs();
         let current = if is_stale { Self::default() } else { self.clone() };
+        let note = match event {
+            Event::Corrected(note) => Some(note.clone()),
+            _ => current.note.clone(),
+        };
         let (count, last_path) = match event {
             Event::Hallucination(path) => {
                 let continues = current.last_path.as_deref().is_some_and(|p| is_similar(p, path));
                 let count = if continues { current.count.saturating_add(1) } else { 1 };
                 (count, Some(path.clone()))
             }
-            Event::Reset => (0, None),
+            Event::Reset | Event::Corrected(_) => (0, None),
             Event::Neutral => (current.count, current.last_path),
         };
-        Self { count, last_path, updated: now }
+        Self { count, last_path, updated: now, note }
     }
 }
 
@@ -82,19 +93,39 @@ impl Store {
 
     /// Apply `event` to `session` under the lock; the state after it.
     pub fn record(&self, session: &str, event: &Event) -> std::io::Result<SessionState> {
+        self.update(session, |state| {
+            let next = state.next(event, now(), self.ttl);
+            (next.clone(), next)
+        })
+    }
+
+    /// Take the session's pending message for the model, if any (it is delivered once).
+    pub fn take_note(&self, session: &str) -> std::io::Result<Option<String>> {
+        self.update(session, |mut state| {
+            let note = state.note.take();
+            (state, note)
+        })
+    }
+
+    /// Replace the session's state by `change`'s under the lock; what `change` returns.
+    fn update<T>(
+        &self,
+        session: &str,
+        change: impl FnOnce(SessionState) -> (SessionState, T),
+    ) -> std::io::Result<T> {
         std::fs::create_dir_all(&self.dir)?;
         let path = self.dir.join(format!("{}.json", session_file_stem(session)));
         let is_new = !path.exists();
         let mut file =
             OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
         file.lock()?;
-        let state = read_state(&mut file).next(event, now(), self.ttl);
+        let (state, answer) = change(read_state(&mut file));
         write_state(&mut file, &state)?;
         file.unlock()?;
         if is_new {
             self.expire_others(&path);
         }
-        Ok(state)
+        Ok(answer)
     }
 
     fn expire_others(&self, keep: &Path) {

@@ -37,7 +37,7 @@ const DIR_KEYS: &[&str] =
 const ENTRY_KEYS: &[&str] = &["path"];
 const FILE_LIST_KEYS: &[&str] = &["files", "file_paths", "paths"];
 const NOTEBOOK_KEYS: &[&str] = &["notebook_path"];
-const SHELL_KEYS: &[&str] = &["command", "cmd"];
+pub(super) const SHELL_KEYS: &[&str] = &["command", "cmd"];
 /// Keys that name no path: the tool searches or lists the workspace as a whole.
 const NO_KEYS: &[&str] = &[];
 const PATCH_KEYS: &[&str] = &["command", "input", "patch"];

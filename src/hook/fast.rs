@@ -1,11 +1,11 @@
-//! The fast staged-changes path: the index file read directly ([`super::index`]) and compared
+//! The fast staged-changes path: the index file read directly ([`crate::repo::index`]) and compared
 //! with `HEAD`'s trees directory by directory, skipping every directory whose cache-tree id
 //! equals `HEAD`'s. Exact renames (same blob id) are paired here; when an addition and a
 //! deletion remain unpaired (a possible rename with edits), or the index uses a feature the
 //! reader leaves alone, the caller falls back to libgit2's full diff with similarity detection.
 
-use super::index::{CacheNode, Index, IndexEntry, parse};
 use super::{Change, ChangeStatus, HookError};
+use crate::repo::index::{CacheNode, Index, IndexEntry, parse};
 use git2::{ObjectType, Oid, Repository, Tree};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;

@@ -13,7 +13,6 @@
 //! ([`HookPolicy`]).
 
 mod fast;
-mod index;
 pub mod install;
 pub mod managers;
 pub mod receive;

@@ -1,5 +1,9 @@
 //! Finding the repository patchgate works on (`--repo DIR`, else the one around the current
-//! directory), opened through git2 for reading objects, the index and config.
+//! directory), opened through git2 for reading objects, the index and config; and [`index`], a
+//! direct reader of the index file for the two callers that need it fast (the pre-commit hook,
+//! the guard's suggestions).
+
+pub mod index;
 
 use std::path::{Path, PathBuf};
 

@@ -5,10 +5,12 @@
 //! an approval: `{}` for Claude Code, Codex and Gemini CLI (an explicit "allow" would skip the
 //! user's permission prompts), `{"permission": "allow"}` for Cursor, `{"cancel": false}` for
 //! Cline. A payload of no known protocol gets exit 2 and the reason on stderr, which every
-//! agent reads as "blocked".
+//! agent reads as "blocked". A corrected call (`[guard] correct`) is allowed with its rewritten
+//! input, the model told what changed, and the user too where the agent shows a
+//! `systemMessage`.
 
 use super::Exit;
-use crate::guard::{Denial, DenyCode, Outcome, Protocol, Reply};
+use crate::guard::{Correction, Denial, DenyCode, Outcome, Protocol, Reply};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -40,7 +42,7 @@ pub fn render(outcome: &Outcome) -> GuardAnswer {
         (Reply::PreTool, Protocol::GeminiCli) => gemini(outcome),
         (Reply::PreTool, Protocol::Cursor) => cursor(outcome),
         (Reply::PreTool, Protocol::Cline) => cline(outcome),
-        (Reply::PostTool(event), _) => after(protocol, event, outcome.instruction.as_deref()),
+        (Reply::PostTool(event), _) => after(protocol, event, after_text(outcome).as_deref()),
         (Reply::Quiet, _) => after(protocol, "", None),
     };
     let exit = match (protocol, outcome.is_allowed()) {
@@ -50,8 +52,19 @@ pub fn render(outcome: &Outcome) -> GuardAnswer {
     GuardAnswer { stdout: super::to_json_line(&value), stderr: None, exit }
 }
 
+/// What an after-call answer tells the model: a correction's message, the strategy shift, or
+/// both.
+fn after_text(outcome: &Outcome) -> Option<String> {
+    let parts: Vec<&str> = [&outcome.context, &outcome.instruction]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
 /// The answer to an event after a call (or one the guard only notes): nothing, or the
-/// strategy shift as context the agent hands the model.
+/// strategy shift (or a correction's message) as context the agent hands the model.
 fn after(protocol: Protocol, event: &str, instruction: Option<&str>) -> Value {
     match (protocol, instruction) {
         (Protocol::Cline, Some(text)) => json!({"cancel": false, "contextModification": text}),
@@ -153,6 +166,9 @@ fn reason_with_instruction(denial: &Denial, outcome: &Outcome) -> String {
 /// reminder beside the reason; Codex would show it as a second message, so there the
 /// instruction rides in the reason only (the model reads it once).
 fn claude(outcome: &Outcome, is_codex: bool) -> Value {
+    if let Some(correction) = &outcome.correction {
+        return claude_corrected(correction, is_codex);
+    }
     let Some(denial) = &outcome.denial else { return json!({}) };
     let reason =
         if is_codex { reason_with_instruction(denial, outcome) } else { denial.message.clone() };
@@ -167,7 +183,31 @@ fn claude(outcome: &Outcome, is_codex: bool) -> Value {
     json!({ "hookSpecificOutput": specific })
 }
 
+/// A corrected call: the rewritten input, the model's message as context. Codex runs a
+/// rewrite only with an explicit `allow`; Claude Code takes the rewrite without one, so its
+/// permission rules still apply to the corrected call.
+fn claude_corrected(correction: &Correction, is_codex: bool) -> Value {
+    let mut specific = json!({
+        "hookEventName": "PreToolUse",
+        "updatedInput": correction.input,
+        "additionalContext": correction.model_message(),
+    });
+    if is_codex {
+        specific["permissionDecision"] = json!("allow");
+    }
+    json!({"hookSpecificOutput": specific, "systemMessage": correction.user_message()})
+}
+
+/// Gemini CLI merges `tool_input` into the call and tells its model only that parameters were
+/// changed; what changed arrives with the after-call answer (the session keeps it).
 fn gemini(outcome: &Outcome) -> Value {
+    if let Some(correction) = &outcome.correction {
+        return json!({
+            "decision": "allow",
+            "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": correction.input},
+            "systemMessage": correction.user_message(),
+        });
+    }
     match &outcome.denial {
         Some(denial) => {
             json!({"decision": "deny", "reason": reason_with_instruction(denial, outcome)})
@@ -193,6 +233,13 @@ fn cursor(outcome: &Outcome) -> Value {
 /// replacement is rewritten instead and the reason is the hook's context; `cancel` is kept for
 /// calls on the gate itself and for the older hooks, where it refuses one call.
 fn cline(outcome: &Outcome) -> Value {
+    if let Some(correction) = &outcome.correction {
+        return json!({
+            "cancel": false,
+            "overrideInput": correction.input,
+            "contextModification": correction.model_message(),
+        });
+    }
     let Some(denial) = &outcome.denial else { return json!({"cancel": false}) };
     if let Some(replacement) = &outcome.replacement {
         return json!({

@@ -13,7 +13,7 @@ const AGENT_VARS: &[&str] =
     &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_SESSION_ID", "PATCHGATE_STATE_DIR"];
 
 /// The project every fixture runs against.
-fn project() -> TestRepo {
+pub(crate) fn project() -> TestRepo {
     let repo = TestRepo::new();
     repo.commit(
         &[
@@ -31,11 +31,11 @@ fn project() -> TestRepo {
     repo
 }
 
-fn root(repo: &TestRepo) -> String {
+pub(crate) fn root(repo: &TestRepo) -> String {
     std::fs::canonicalize(repo.path()).expect("temp repo resolves").display().to_string()
 }
 
-fn guard(repo: &TestRepo, protocol: &str, payload: &str) -> Output {
+pub(crate) fn guard(repo: &TestRepo, protocol: &str, payload: &str) -> Output {
     let mut cmd = repo.patchgate();
     cmd.args(["guard", "--protocol", protocol]);
     for var in AGENT_VARS {

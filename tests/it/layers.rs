@@ -131,11 +131,7 @@ fn named_paths(text: &str) -> Vec<(bool, Vec<String>)> {
 
 /// Cycles known and owned elsewhere, each with why it is still here. An entry whose cycle is gone
 /// fails the test too, so this list only shrinks.
-const KNOWN_CYCLES: &[&str] = &[
-    // The guard's post-tool stage (issue 12, being rewritten) borrows the I/O shell's answer
-    // and session helpers while the shell dispatches to it.
-    "guard/post_tool -> guard/run",
-];
+const KNOWN_CYCLES: &[&str] = &[];
 
 #[test]
 fn no_file_imports_a_file_that_imports_it_back() {

@@ -6,6 +6,7 @@ mod crash;
 mod escape;
 mod escape_git;
 mod guard;
+mod guard_policy;
 mod hook;
 mod hook_install;
 mod judge;

@@ -24,6 +24,9 @@ pub struct ShellPlan {
     pub bypass: Option<ShellFinding>,
     /// Whether some command lists or searches (`ls`, `find`, `grep`, `rg`).
     pub is_discovery: bool,
+    /// Whether every command only reads (known readers and `cd`, nothing redirected into a
+    /// file): what `[guard] correct = "reads"` may rewrite.
+    pub is_read_only: bool,
 }
 
 /// A refusal the command line earns without looking at any file.
@@ -106,6 +109,7 @@ impl Ctx {
         }
         let Some(cwd) = self.cwd.clone() else { return };
         let inner = analyse(&script.text, &cwd);
+        self.plan.is_read_only &= inner.is_read_only;
         self.plan.operands.extend(inner.operands);
         self.plan.is_discovery |= inner.is_discovery;
         if let Some(finding) = inner.bypass
@@ -177,6 +181,14 @@ fn written(command: &lex::Command) -> String {
     words.map(str::to_owned).chain(targets).collect::<Vec<_>>().join(" ")
 }
 
+/// Whether `command` only reads: a known reader (or `cd`), with no redirection into a file.
+fn only_reads(command: &lex::Command) -> bool {
+    let writes = command.redirects.iter().any(|(kind, _)| *kind == RedirectKind::Write);
+    let Some((program, args)) = command::program(&command.words) else { return !writes };
+    let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+    !writes && (matches!(program, "cd" | "pushd") || protect::is_reader(program, &args))
+}
+
 /// `~` and `~/x` as the shell expands them; `~user` is left unknown.
 fn expand_tilde(text: &str) -> Option<String> {
     let Some(rest) = text.strip_prefix('~') else {
@@ -192,8 +204,10 @@ fn expand_tilde(text: &str) -> Option<String> {
 /// The file operands, hook bypasses and discovery commands of `script`, run in `cwd`.
 #[must_use]
 pub fn analyse(script: &str, cwd: &Path) -> ShellPlan {
-    let mut ctx = Ctx { cwd: Some(cwd.to_owned()), plan: ShellPlan::default() };
+    let plan = ShellPlan { is_read_only: true, ..ShellPlan::default() };
+    let mut ctx = Ctx { cwd: Some(cwd.to_owned()), plan };
     for (command, sep) in lex::lex(script) {
+        ctx.plan.is_read_only &= only_reads(&command);
         for (kind, target) in &command.redirects {
             match kind {
                 RedirectKind::Write => ctx.add(target, Role::Create),

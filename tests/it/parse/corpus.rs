@@ -48,7 +48,14 @@ fn diffy_entries(bytes: &[u8]) -> Vec<Entry> {
     for file in PatchSet::parse_bytes(bytes, DiffyOptions::gitdiff()) {
         let file = file.unwrap_or_else(|e| panic!("diffy rejects the corpus: {e}"));
         let own = |p: &[u8]| Some(p.to_vec());
-        let (old, new, operation) = match file.operation().strip_prefix(1) {
+        // git names renames and copies without the `a/` `b/` prefixes (`rename from src/x`),
+        // and diffy takes those names as they are: only the other operations carry a prefix.
+        let operation = file.operation();
+        let prefix = usize::from(!matches!(
+            operation,
+            FileOperation::Rename { .. } | FileOperation::Copy { .. }
+        ));
+        let (old, new, operation) = match operation.strip_prefix(prefix) {
             FileOperation::Create(p) => (None, own(&p), "create"),
             FileOperation::Delete(p) => (own(&p), None, "delete"),
             FileOperation::Modify { original, modified } => {

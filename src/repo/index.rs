@@ -1,5 +1,7 @@
 //! A direct reader of git's index file (versions 2 to 4) and its cache-tree extension, for the
-//! fast staged-changes path.
+//! pre-commit hook's fast staged-changes path and the guard's file list. It skips what libgit2
+//! does on every read and neither needs: the trailing checksum over the whole file and the
+//! per-entry allocations.
 //!
 //! The cache tree records, for each directory whose index entries did not change since the tree
 //! was last written, the tree id those entries make. Where that id equals `HEAD`'s subtree, the
@@ -12,7 +14,7 @@ use git2::Oid;
 
 /// One stage-0 index entry.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct IndexEntry {
+pub struct IndexEntry {
     /// Byte range of the path in [`Index::paths`].
     pub start: usize,
     /// End of that range.
@@ -25,7 +27,7 @@ pub(super) struct IndexEntry {
 
 /// A cache-tree node: a directory and, when still valid, the tree id of its index entries.
 #[derive(Debug, Default)]
-pub(super) struct CacheNode {
+pub struct CacheNode {
     /// The directory's own name (empty for the root).
     pub name: Vec<u8>,
     /// The tree id, `None` when invalidated.
@@ -36,7 +38,7 @@ pub(super) struct CacheNode {
 
 /// The parsed index.
 #[derive(Debug, Default)]
-pub(super) struct Index {
+pub struct Index {
     /// Every entry's path, concatenated.
     pub paths: Vec<u8>,
     /// Entries in index order (sorted by path bytes).
@@ -47,6 +49,7 @@ pub(super) struct Index {
 
 impl Index {
     /// The path of entry `e`.
+    #[must_use]
     pub fn path(&self, e: &IndexEntry) -> &[u8] {
         &self.paths[e.start..e.end]
     }
@@ -62,7 +65,8 @@ const FLAG_EXTENDED: u16 = 0x4000;
 const XFLAG_INTENT_TO_ADD: u16 = 0x2000;
 
 /// Parse an index file; `None` when it uses a feature this reader leaves to libgit2.
-pub(super) fn parse(data: &[u8]) -> Option<Index> {
+#[must_use]
+pub fn parse(data: &[u8]) -> Option<Index> {
     if data.len() < 12 + HASH_LEN || &data[..4] != b"DIRC" {
         return None;
     }

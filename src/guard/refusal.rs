@@ -1,0 +1,176 @@
+//! A [`Refusal`] worded for the agent: the denial's code, message and fields, with the
+//! closest existing directory's listing and the likely intended paths for a missing one.
+
+use super::check::{self, Missing};
+use super::decide::Refusal;
+use super::env::Env;
+use super::suggest::suggest;
+use super::{Denial, DenyCode, PathArg, Role, files, protect};
+use crate::config::LimitExceeded;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The rejected-pattern name of an over-limit argument, command or payload.
+const LIMIT_PATTERN: &str = "limit_exceeded";
+
+/// A missing path argument and the existing entries it most likely meant (absolute, best
+/// first, at least two when two exist, so "exactly one" can be told apart).
+#[derive(Clone, Debug)]
+pub(super) struct Missed {
+    pub arg: PathArg,
+    /// The path resolved, for the counter's similarity test.
+    pub real: String,
+    pub suggested: Vec<PathBuf>,
+}
+
+/// The denial for `refusal`, and the missing argument when that is the reason.
+pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
+    let denial = match refusal {
+        Refusal::Command(finding) => {
+            let code = finding.code;
+            let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
+            Denial::simple(code, message, None)
+        }
+        Refusal::Pattern(arg, rejection) => pattern_denial(&arg, rejection),
+        Refusal::Protected(arg, entry) => {
+            let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
+            Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw))
+        }
+        Refusal::Outside(arg, real) => outside_denial(&arg, &real, env),
+        Refusal::Limit(arg, exceeded) => limit_denial(arg.map(|a| a.raw), &exceeded),
+        Refusal::Missing(arg, missing) => {
+            let suggested = suggestions(env, &missing, wants_directory(&arg));
+            let denial = missing_denial(&arg, &missing, &suggested, env);
+            let real = missing.real.display().to_string();
+            return (denial, Some(Missed { arg, real, suggested }));
+        }
+    };
+    (denial, None)
+}
+
+/// An argument, command or payload over a `[limits]` setting.
+pub(super) fn limit_denial(path: Option<String>, exceeded: &LimitExceeded) -> Denial {
+    let message = format!(
+        "INVALID_AGENT_INPUT: {exceeded} (rejected pattern: {LIMIT_PATTERN}). The tool call was \
+         blocked."
+    );
+    let mut denial = Denial::simple(DenyCode::InvalidAgentInput, message, path);
+    denial.rejected_pattern = Some(LIMIT_PATTERN.to_owned());
+    denial
+}
+
+/// A seed-003 pattern in an argument.
+fn pattern_denial(arg: &PathArg, rejection: check::Rejection) -> Denial {
+    let message = if rejection.message.contains(&rejection.pattern) {
+        format!("INVALID_AGENT_INPUT: {}.", rejection.message)
+    } else {
+        format!(
+            "INVALID_AGENT_INPUT: {} (rejected pattern: {}).",
+            rejection.message, rejection.pattern
+        )
+    };
+    let mut denial = Denial::simple(DenyCode::InvalidAgentInput, message, Some(arg.raw.clone()));
+    denial.rejected_pattern = Some(rejection.pattern);
+    denial
+}
+
+fn outside_denial(arg: &PathArg, real: &Path, env: &Env) -> Denial {
+    let roots: Vec<String> = env.workspace.iter().map(|r| r.display().to_string()).collect();
+    let message = format!(
+        "PATH_OUTSIDE_WORKSPACE: '{}' resolves to '{}', outside the workspace ({}). Use a path \
+         inside the workspace; a directory agents may use outside it belongs in [guard] \
+         extra_roots of .patchgate.toml.",
+        arg.raw,
+        real.display(),
+        roots.join(", ")
+    );
+    Denial::simple(DenyCode::PathOutsideWorkspace, message, Some(arg.raw.clone()))
+}
+
+fn missing_denial(arg: &PathArg, missing: &Missing, suggested: &[PathBuf], env: &Env) -> Denial {
+    let as_absolute = Path::new(&arg.raw).is_absolute();
+    let (listing, omitted) =
+        check::listing(&missing.ancestor, env.policy.listing_limit).unwrap_or_default();
+    let suggestions: Vec<String> = suggested
+        .iter()
+        .take(env.policy.suggestion_limit)
+        .map(|p| env.show(p, as_absolute))
+        .collect();
+    let parent = env.show(&missing.ancestor, as_absolute);
+    let message = missing_message(arg, missing, &parent, (&listing, omitted), &suggestions);
+    Denial {
+        code: DenyCode::PathNotFound,
+        message,
+        path: Some(arg.raw.clone()),
+        parent: Some(parent),
+        parent_listing: listing,
+        parent_listing_omitted: omitted,
+        suggestions,
+        rejected_pattern: None,
+    }
+}
+
+/// Whether a missing argument names a directory: a directory argument, or a file-or-directory
+/// argument whose last component has no extension.
+fn wants_directory(arg: &PathArg) -> bool {
+    match arg.role {
+        Role::Directory => true,
+        Role::Entry => {
+            let name = arg.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            !name.trim_start_matches('.').contains('.')
+        }
+        _ => false,
+    }
+}
+
+fn missing_message(
+    arg: &PathArg,
+    missing: &Missing,
+    parent: &str,
+    (listing, omitted): (&[String], usize),
+    suggestions: &[String],
+) -> String {
+    let kind = if wants_directory(arg) { "directory" } else { "file" };
+    let what = if missing.is_parent_gone { "the directory of " } else { "" };
+    let mut text = format!("PATH_NOT_FOUND: {what}'{}' does not exist. ", arg.raw);
+    let more = if omitted > 0 { format!(" (and {omitted} more)") } else { String::new() };
+    let contents = if listing.is_empty() { "nothing".to_owned() } else { listing.join(", ") };
+    let _ = write!(
+        text,
+        "The closest existing directory is '{parent}', which contains: {contents}{more}. "
+    );
+    if suggestions.is_empty() {
+        let _ = write!(
+            text,
+            "No similarly named {kind} exists in the repository; search for it (glob, grep) \
+             before retrying. "
+        );
+    } else {
+        let _ = write!(text, "Did you mean: {}? ", suggestions.join(", "));
+    }
+    text.push_str("The tool call was blocked; retry with an existing path");
+    if missing.is_parent_gone {
+        text.push_str(", or create the directory first if a new one is intended");
+    }
+    text.push('.');
+    text
+}
+
+/// Absolute paths of the likely intended entries, at least two when two exist (empty when the
+/// path is outside the repository or the file list is unavailable).
+fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
+    let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return Vec::new() };
+    let Some(relative) = relative.to_str() else { return Vec::new() };
+    let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
+    let index = match &env.repo {
+        Some(repo) => {
+            let query_len = super::suggest::query_len(relative);
+            files::from_git(repo, env.state_dir.as_deref(), kind, query_len).unwrap_or_default()
+        }
+        None => files::from_walk(&env.list_root, kind),
+    };
+    suggest(&index, relative, env.policy.suggestion_limit.max(2))
+        .iter()
+        .map(|s| env.list_root.join(s))
+        .collect()
+}
