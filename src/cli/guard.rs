@@ -1,7 +1,8 @@
 //! `patchgate guard`: one agent tool call on stdin, allow or deny on stdout.
 
 use super::Global;
-use clap::ValueEnum;
+use super::values::optional_code_parser;
+use clap::builder::TypedValueParser;
 use patchgate::guard::{self, Options, Protocol};
 use patchgate::report::guard::render;
 use patchgate::report::{Exit, message};
@@ -11,48 +12,33 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The agent's hook protocol, for both the payload and the answer.
-    #[arg(long, value_enum, default_value = "auto")]
-    protocol: ProtocolArg,
+    // Spelled out so clap takes the value as given (`None` is `auto`), not as an optional flag.
+    #[arg(long, value_parser = protocols(), default_value = "auto")]
+    protocol: std::option::Option<Protocol>,
 }
 
-/// `--protocol`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum ProtocolArg {
-    /// `{"decision", "error", "strategy_shift", "instruction"}`, exit 0 (allow) or 2 (deny).
-    Generic,
-    /// Claude Code `PreToolUse` (also Devin CLI).
-    ClaudeCode,
-    /// Gemini CLI `BeforeTool`.
-    GeminiCli,
-    /// Codex CLI `PreToolUse`.
-    Codex,
-    /// Cursor hooks.
-    Cursor,
-    /// Cline `PreToolUse`.
-    Cline,
-    /// Detect the protocol from the payload (a payload of no agent's protocol is denied, with
-    /// the reason on stderr).
-    Auto,
-}
-
-impl ProtocolArg {
-    fn protocol(self) -> Option<Protocol> {
-        Some(match self {
-            Self::Generic => Protocol::Generic,
-            Self::ClaudeCode => Protocol::ClaudeCode,
-            Self::GeminiCli => Protocol::GeminiCli,
-            Self::Codex => Protocol::Codex,
-            Self::Cursor => Protocol::Cursor,
-            Self::Cline => Protocol::Cline,
-            Self::Auto => return None,
-        })
-    }
+/// `--protocol`: the library's protocol names, with the CLI's help for each, or `auto`.
+fn protocols() -> impl TypedValueParser<Value = Option<Protocol>> {
+    const HELPS: &[(Protocol, &str)] = &[
+        (
+            Protocol::Generic,
+            "`{\"decision\", \"error\", \"strategy_shift\", \"instruction\"}`, exit 0 (allow) or 2 (deny)",
+        ),
+        (Protocol::ClaudeCode, "Claude Code `PreToolUse` (also Devin CLI)"),
+        (Protocol::GeminiCli, "Gemini CLI `BeforeTool`"),
+        (Protocol::Codex, "Codex CLI `PreToolUse`"),
+        (Protocol::Cursor, "Cursor hooks"),
+        (Protocol::Cline, "Cline `PreToolUse`"),
+    ];
+    let auto = "Detect the protocol from the payload (a payload of no agent's protocol is \
+                denied, with the reason on stderr)";
+    optional_code_parser(Protocol::ALL, Protocol::as_str, HELPS, Some(("auto", auto)))
 }
 
 /// Always answers (the guard fails closed inside the library), so there is no error path.
 pub(crate) fn run(args: &Args, global: &Global) -> Exit {
     let options = Options {
-        protocol: args.protocol.protocol(),
+        protocol: args.protocol,
         repo: global.repo.clone(),
         state_dir: std::env::var_os("PATCHGATE_STATE_DIR")
             .filter(|v| !v.is_empty())

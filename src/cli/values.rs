@@ -14,6 +14,20 @@ pub(crate) fn code_parser<T>(
 where
     T: Copy + PartialEq + Send + Sync + 'static,
 {
+    optional_code_parser(all, name, helps, None).map(|code| code.expect("no name means none"))
+}
+
+/// [`code_parser`], plus one more name (`auto`, with its help) read as `None`: the library
+/// chooses.
+pub(crate) fn optional_code_parser<T>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    helps: &'static [(T, &'static str)],
+    none: Option<(&'static str, &'static str)>,
+) -> impl TypedValueParser<Value = Option<T>>
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
     let values = all.iter().map(move |&code| {
         let value = PossibleValue::new(name(code));
         match helps.iter().find(|(c, _)| *c == code) {
@@ -21,10 +35,7 @@ where
             None => value,
         }
     });
-    PossibleValuesParser::new(values).map(move |chosen| {
-        all.iter()
-            .copied()
-            .find(|&code| name(code) == chosen)
-            .expect("clap accepts only the possible values, which are these names")
-    })
+    let extra = none.map(|(word, help)| PossibleValue::new(word).help(help));
+    PossibleValuesParser::new(values.chain(extra))
+        .map(move |chosen| all.iter().copied().find(|&code| name(code) == chosen))
 }

@@ -7,24 +7,27 @@
 
 use super::tool::{self, Shape};
 use super::{GuardError, PathArg, Role, ToolKind};
+use crate::finding::codes;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
-/// The hook protocol a payload arrives in and the answer must be spoken in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// patchgate's own JSON answer, exit 0 (allow) or 2 (deny).
-    Generic,
-    /// Claude Code `PreToolUse` (also Devin CLI).
-    ClaudeCode,
-    /// Gemini CLI `BeforeTool`.
-    GeminiCli,
-    /// Codex CLI `PreToolUse` (Claude-shaped).
-    Codex,
-    /// Cursor hooks (`beforeReadFile`, `beforeShellExecution`, `preToolUse`).
-    Cursor,
-    /// Cline `PreToolUse` hook scripts.
-    Cline,
+codes! {
+    /// The hook protocol a payload arrives in and the answer must be spoken in; the wire name
+    /// is the `--protocol` name.
+    Protocol {
+        /// patchgate's own JSON answer, exit 0 (allow) or 2 (deny).
+        Generic => "generic",
+        /// Claude Code `PreToolUse` (also Devin CLI).
+        ClaudeCode => "claude-code",
+        /// Gemini CLI `BeforeTool`.
+        GeminiCli => "gemini-cli",
+        /// Codex CLI `PreToolUse` (Claude-shaped).
+        Codex => "codex",
+        /// Cursor hooks (`beforeReadFile`, `beforeShellExecution`, `preToolUse`).
+        Cursor => "cursor",
+        /// Cline `PreToolUse` hook scripts.
+        Cline => "cline",
+    }
 }
 
 impl Protocol {
@@ -65,19 +68,6 @@ impl Protocol {
         // The cut makes this fail at the field it falls in; the fields before it are kept.
         let _ = serde::de::DeserializeSeed::deserialize(LeadingFields(&mut fields), &mut reader);
         Self::detect(&Value::Object(fields))
-    }
-
-    /// The `--protocol` name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Generic => "generic",
-            Self::ClaudeCode => "claude-code",
-            Self::GeminiCli => "gemini-cli",
-            Self::Codex => "codex",
-            Self::Cursor => "cursor",
-            Self::Cline => "cline",
-        }
     }
 }
 
