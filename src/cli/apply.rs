@@ -29,11 +29,9 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    let repo = patchgate::repo::discover(global.repo.as_deref())
-        .map_err(|e| CliError::failure("repository", e.message))?;
+    let repo = patchgate::repo::discover(global.repo.as_deref())?;
     // A bare repository has nowhere to apply to: say so before validating.
-    let root =
-        patchgate::repo::workdir(&repo).map_err(|e| CliError::failure("repository", e.message))?;
+    let root = patchgate::repo::workdir(&repo)?;
     if args.recover {
         return recover(&repo, root, global);
     }

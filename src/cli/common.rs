@@ -110,9 +110,7 @@ impl RepairArgs {
 /// The repository's `.patchgate.toml`; without a worktree, the default policy.
 pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
     match repo.and_then(git2::Repository::workdir) {
-        Some(root) => {
-            Config::load(root).map_err(|e| CliError::input("invalid_config", one_line(&e)))
-        }
+        Some(root) => Ok(Config::load(root)?),
         None => Ok(Config::default()),
     }
 }

@@ -31,15 +31,12 @@ pub(crate) fn root(global: &Global) -> Result<PathBuf, CliError> {
 /// The `[contract]` table of the root's `.patchgate.toml` (defaults when there is none).
 pub(crate) fn config(global: &Global) -> Result<ContractConfig, CliError> {
     let root = root(global)?;
-    let invalid = |e: &dyn std::fmt::Display| CliError::input("invalid_config", e.to_string());
-    let config = Config::load(&root).map_err(|e| invalid(&e))?;
-    config.section::<ContractConfig>("contract").map_err(|e| invalid(&e))
+    Ok(Config::load(&root)?.section::<ContractConfig>("contract")?)
 }
 
 /// The argument policy from `[contract]`.
 pub(crate) fn policy(global: &Global) -> Result<ArgPolicy, CliError> {
-    ArgPolicy::from_config(&config(global)?)
-        .map_err(|e| CliError::input("invalid_config", e.to_string()))
+    Ok(ArgPolicy::from_config(&config(global)?)?)
 }
 
 /// Arguments of `patchgate contract`.

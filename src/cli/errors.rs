@@ -2,7 +2,11 @@
 //! (exit 2) and which mean patchgate could not do its job (exit 3), with their stable codes.
 
 use super::CliError;
+use patchgate::config::ConfigError;
+use patchgate::contract::{ContractError, TooLong};
 use patchgate::hook::HookError;
+use patchgate::repair::RepairError;
+use patchgate::repo::RepoError;
 use patchgate::review::{OverrideError, ReviewError};
 use patchgate::scratch::{self, LandError, PathRefused, ScratchError, WorktreeError};
 use patchgate::validate::{ApplyError, ValidateError};
@@ -113,13 +117,60 @@ impl From<ApplyError> for CliError {
 impl From<OverrideError> for CliError {
     fn from(e: OverrideError) -> Self {
         match e {
-            OverrideError::Repo(e) => Self::failure("repository", e.message),
-            OverrideError::Config(e) => Self::input("invalid_config", e.to_string()),
+            OverrideError::Repo(e) => Self::from(e),
+            OverrideError::Config(e) => Self::from(e),
             OverrideError::Step(_) => Self::failure("corrupt_entry", e.to_string()),
             OverrideError::Validate(e) => Self::from(e).context("cannot re-validate"),
             OverrideError::Land(e) => Self::from(e),
             other => Self::failure("review", other.to_string()),
         }
+    }
+}
+
+/// A `.patchgate.toml` that does not parse, or holds a bad value, is refused input.
+impl From<ConfigError> for CliError {
+    fn from(e: ConfigError) -> Self {
+        Self::input("invalid_config", one_line(&e))
+    }
+}
+
+/// A bad `[contract]` table (a pattern that does not compile) is refused input too.
+impl From<ContractError> for CliError {
+    fn from(e: ContractError) -> Self {
+        Self::input("invalid_config", one_line(&e))
+    }
+}
+
+/// A repository patchgate needs and cannot open or use: it could not do its job. A directory
+/// the user named with `--repo` that is not a repository is their input: [`named_repo`].
+impl From<RepoError> for CliError {
+    fn from(e: RepoError) -> Self {
+        Self::failure("repository", e.message)
+    }
+}
+
+/// `--repo DIR` where DIR is no repository: refused input.
+pub(super) fn named_repo(e: RepoError) -> CliError {
+    CliError::input("repository", e.message)
+}
+
+/// A repair that could not be evaluated fails as the repository check does.
+impl From<RepairError> for CliError {
+    fn from(e: RepairError) -> Self {
+        Self::from(&e.0)
+    }
+}
+
+/// The model judge could not be set up (a missing key, an unknown provider).
+impl From<patchgate::judge::JudgeError> for CliError {
+    fn from(e: patchgate::judge::JudgeError) -> Self {
+        Self::failure("judge_failed", e.to_string())
+    }
+}
+
+impl From<TooLong> for CliError {
+    fn from(e: TooLong) -> Self {
+        Self::input("content_too_long", e.to_string())
     }
 }
 

@@ -33,7 +33,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
             Some(n) => n,
             None => contract::config(global)?.max_length.unwrap_or(DEFAULT_MAX_LENGTH),
         };
-        sanitize(&text, limit).map_err(|e| CliError::input("content_too_long", e.to_string()))?
+        sanitize(&text, limit)?
     } else {
         text
     };

@@ -1,6 +1,7 @@
 //! `patchgate repair PATCH`: repair what is provably safe to repair, print the repaired patch
 //! (stdout or `--output`) and what was repaired (stderr, or the JSON document).
 
+use super::errors::named_repo;
 use super::{CliError, CliResult, Format, Global, read_input};
 use patchgate::patch::ParseOptions;
 use patchgate::repair::{self, Context, Options, Outcome};
@@ -33,7 +34,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let repo = open_repo(args, global)?;
     let ctx = Context { repo: repo.as_ref(), base: &args.base };
     let options = Options { parse: ParseOptions { strip: args.strip, ..ParseOptions::default() } };
-    let outcome = repair::repair(&bytes, &ctx, &options).map_err(|e| CliError::from(&e.0))?;
+    let outcome = repair::repair(&bytes, &ctx, &options)?;
     if let (Some(path), Some(patch)) = (&args.output, &outcome.patch) {
         std::fs::write(path, patch).map_err(|e| {
             CliError::failure(
@@ -57,9 +58,7 @@ fn open_repo(args: &Args, global: &Global) -> Result<Option<git2::Repository>, C
         return Ok(None);
     }
     match &global.repo {
-        Some(dir) => patchgate::repo::discover(Some(dir))
-            .map(Some)
-            .map_err(|e| CliError::input("repository", e.message)),
+        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(named_repo),
         None => patchgate::repo::discover(None).map(Some).map_err(|_| {
             CliError::failure(
                 "no_repository",

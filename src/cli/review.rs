@@ -109,8 +109,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 }
 
 fn open(global: &Global) -> Result<(git2::Repository, Store), CliError> {
-    let repository = patchgate::repo::discover(global.repo.as_deref())
-        .map_err(|e| CliError::failure("repository", e.message))?;
+    let repository = patchgate::repo::discover(global.repo.as_deref())?;
     let store = Store::for_repo(&repository);
     Ok((repository, store))
 }

@@ -2,7 +2,7 @@
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
 
 use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
-use super::errors::one_line;
+use super::errors::named_repo;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
 use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
@@ -123,7 +123,7 @@ fn model_judge(
     repo: Option<&git2::Repository>,
 ) -> Result<Option<ModelJudge>, CliError> {
     let invalid = |message: String| CliError::input("invalid_config", message);
-    let mut settings: JudgeSettings = config.section("judge").map_err(|e| invalid(one_line(&e)))?;
+    let mut settings: JudgeSettings = config.section("judge")?;
     let model = match (&args.judge_model, &settings.model) {
         (Some(model), _) => model.clone(),
         (None, Some(name)) => name.parse().map_err(|e| invalid(format!("[judge] model: {e}")))?,
@@ -135,8 +135,7 @@ fn model_judge(
     if let Some(when) = &args.judge_when {
         settings.when = if when == "always" { When::Always } else { When::Uncertain };
     }
-    let judge = ModelJudge::from_env(model, settings)
-        .map_err(|e| CliError::failure("judge_failed", e.to_string()))?;
+    let judge = ModelJudge::from_env(model, settings)?;
     Ok(Some(match repo {
         Some(repo) => judge.with_cache(Cache::in_git_dir(repo.commondir())),
         None => judge,
@@ -147,9 +146,7 @@ fn model_judge(
 /// is fine (the repository checks are skipped and the text report says so).
 fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
     match dir {
-        Some(dir) => patchgate::repo::discover(Some(dir))
-            .map(Some)
-            .map_err(|e| CliError::input("repository", e.message)),
+        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(named_repo),
         None => Ok(patchgate::repo::discover(None).ok()),
     }
 }

@@ -32,6 +32,7 @@ pub const DEFAULT_MAX_LENGTH: usize = 10_000;
 #[error(
     "content exceeds maximum length ({max_length} characters; it has {length}); shorten it or raise --max-length"
 )]
+#[non_exhaustive]
 pub struct TooLong {
     /// The limit.
     pub max_length: usize,

@@ -51,6 +51,7 @@ pub struct Entry {
 /// A pattern that cannot be declared.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot declare '{pattern}': {reason}")]
+#[non_exhaustive]
 pub struct PatternError {
     /// The pattern as given.
     pub pattern: String,

@@ -8,6 +8,7 @@ use serde::Serialize;
 /// One reason the input is not a standard unified diff.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("line {}: {message}", span.line)]
+#[non_exhaustive]
 pub struct Defect {
     /// Stable code.
     pub code: DefectCode,

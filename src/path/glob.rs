@@ -27,6 +27,7 @@ pub struct PathSet {
 /// A glob that does not compile.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid glob '{pattern}': {reason}")]
+#[non_exhaustive]
 pub struct GlobError {
     /// The pattern as given.
     pub pattern: String,

@@ -79,6 +79,7 @@ impl AsRef<str> for RepoPath {
 /// Why a path was refused. The `code` is stable; the message quotes the input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
+#[non_exhaustive]
 pub struct PathError {
     /// Stable machine-readable reason.
     pub code: PathErrorCode,

@@ -217,6 +217,7 @@ pub struct Options {
 /// read.
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]
+#[non_exhaustive]
 pub struct RepairError(#[from] pub ScratchError);
 
 /// Repair `input` (the agent's patch) and prove the result; see the module docs.

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// The repository could not be opened.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
+#[non_exhaustive]
 pub struct RepoError {
     /// One line: what failed and what to do.
     pub message: String,
