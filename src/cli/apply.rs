@@ -78,7 +78,7 @@ fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> 
     };
     match global.format.unwrap_or(Format::Json) {
         Format::Json => {
-            outln!("{}", serde_json::json!({"recovered": name, "message": message}));
+            global.print_json(&serde_json::json!({"recovered": name, "message": message}));
         }
         Format::Text => outln!("{message}"),
     }
