@@ -6,9 +6,9 @@ use patchgate::hook::install::{InstallOutcome, detect_managers, hooks_dir, statu
 use patchgate::hook::receive::{check_push, parse_updates, server_policy};
 use patchgate::hook::staged::open;
 use patchgate::hook::{HookError, HookName, configured_hooks, install, run_staged};
-use patchgate::report::Exit;
 use patchgate::report::hook::{ReceiveReport, RunReport, receive_text, run_text};
 use patchgate::report::hook_install::{ActionReport, StatusReport, action_text, status_text};
+use patchgate::report::{Envelope, Exit};
 use std::io::Read;
 
 /// Arguments of `patchgate hook`.
@@ -119,7 +119,7 @@ fn run_install(hooks: &[HookName], force: bool, global: &Global) -> CliResult {
             (ActionReport::managed(&dir, &advice), Exit::InputRefused)
         }
     };
-    print_actions(&report, global, exit == Exit::Accepted);
+    print_actions(&report, global);
     Ok(exit)
 }
 
@@ -129,17 +129,24 @@ fn run_uninstall(hooks: &[HookName], global: &Global) -> CliResult {
     let names: Vec<HookName> =
         if hooks.is_empty() { HookName::ALL.to_vec() } else { hooks.to_vec() };
     let (dir, actions) = install::uninstall(&repo, &names).map_err(CliError::from)?;
+    let report = ActionReport::done(&dir, &actions);
+    print_actions(&report, global);
     // A hook that differs from its kept original could not be restored: not done.
-    let is_undone = actions.iter().any(|a| a.action == "orphan_kept");
-    print_actions(&ActionReport::done(&dir, &actions), global, !is_undone);
-    Ok(if is_undone { Exit::Failure } else { Exit::Accepted })
+    Ok(if report.failure().is_some() { Exit::Failure } else { Exit::Accepted })
 }
 
 /// The report of `install` or `uninstall`; with `-q`, text only when it was not done.
-fn print_actions(report: &ActionReport, global: &Global, is_done: bool) {
+fn print_actions(report: &ActionReport, global: &Global) {
+    let failure = report.failure();
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => global.print_json(report),
-        Format::Text if global.quiet && is_done => {}
+        Format::Json => {
+            let envelope = Envelope::of(report, global.meta()).with_warnings(report.notices());
+            super::print_envelope(&match &failure {
+                Some((code, message)) => envelope.refused(code, message),
+                None => envelope,
+            });
+        }
+        Format::Text if global.quiet && failure.is_none() => {}
         Format::Text => out!("{}", action_text(report)),
     }
 }

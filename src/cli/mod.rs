@@ -84,8 +84,13 @@ impl Global {
 
     /// `data` and `warnings` in the envelope, indented, on stdout.
     pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: Vec<Notice>) {
-        outln!("{}", to_json_pretty(&Envelope::of(data, self.meta()).with_warnings(warnings)));
+        print_envelope(&Envelope::of(data, self.meta()).with_warnings(warnings));
     }
+}
+
+/// `envelope`, indented, on stdout.
+pub(crate) fn print_envelope(envelope: &Envelope) {
+    outln!("{}", to_json_pretty(envelope));
 }
 
 /// `--format`.

@@ -70,7 +70,8 @@ impl Exit {
 pub struct Envelope {
     /// Whether the command did its job: false exactly when `error` is set.
     pub ok: bool,
-    /// The command's answer (its shape is the command's, see the README); `null` on error.
+    /// The command's answer (its shape is the command's, see the README); `null` on error,
+    /// except the report of a `hook install` or `hook uninstall` that was not done.
     pub data: Value,
     /// Why the command could not answer; `null` on success.
     pub error: Option<EnvelopeError>,
@@ -138,6 +139,15 @@ impl Envelope {
     pub fn failure(code: &str, message: &str, extra: Map<String, Value>, meta: Meta) -> Self {
         let error = EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra };
         Self { ok: false, data: Value::Null, error: Some(error), warnings: Vec::new(), meta }
+    }
+
+    /// The same envelope as a failure with `code` and `message`, its data kept: what a
+    /// refusal that is also advice (`hook install` deferring to husky) says to do.
+    #[must_use]
+    pub fn refused(self, code: &str, message: &str) -> Self {
+        let error =
+            EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra: Map::new() };
+        Self { ok: false, error: Some(error), ..self }
     }
 
     /// The same envelope with `warnings`.
