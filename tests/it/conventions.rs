@@ -187,15 +187,20 @@ fn quiet_text_is_what_a_script_needs_and_errors_still_show() {
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "the error is printed");
 }
 
-#[test]
-fn review_list_quiet_prints_the_ids() {
-    let repo = repo();
+/// [`rejected_args`] validated in `repo`: the id the rejection is kept under.
+fn record_rejection(repo: &TestRepo) -> String {
     let mut args = rejected_args();
     args.retain(|a| a != "--no-repo");
     assert_eq!(code(&repo.patchgate().args(&args).output().expect("run")), 1);
     let rows =
         data(&repo.patchgate().args(["review", "list", "--format", "json"]).output().expect("run"));
-    let id = rows[0]["id"].as_str().expect("an id").to_owned();
+    rows[0]["id"].as_str().expect("an id").to_owned()
+}
+
+#[test]
+fn review_list_quiet_prints_the_ids() {
+    let repo = repo();
+    let id = record_rejection(&repo);
     let out = repo.patchgate().args(["review", "-q"]).output().expect("run patchgate");
     assert_eq!(stdout(&out), format!("{id}\n"));
 }
@@ -205,14 +210,7 @@ fn review_list_quiet_prints_the_ids() {
 #[test]
 fn every_json_answer_is_the_envelope_but_the_verdict_and_guard() {
     let repo = repo();
-    let mut args = rejected_args();
-    args.retain(|a| a != "--no-repo");
-    assert_eq!(code(&repo.patchgate().args(&args).output().expect("run")), 1);
-    let id = data(&repo.patchgate().args(["review", "--format", "json"]).output().expect("run"))[0]
-        ["id"]
-        .as_str()
-        .expect("an id")
-        .to_owned();
+    let id = record_rejection(&repo);
     let patch = fixtures().join("parse").join("bad-line-prefix").join("patch.diff");
     let patch = patch.display().to_string();
     let reply = fixtures().join("contract").join("seed004-valid-output").join("reply.txt");
@@ -240,6 +238,8 @@ fn every_json_answer_is_the_envelope_but_the_verdict_and_guard() {
         assert_eq!(v["meta"]["version"], env!("CARGO_PKG_VERSION"));
         assert_eq!(v["ok"], v["error"].is_null(), "{name}: {v}");
     }
+    let mut args = rejected_args();
+    args.retain(|a| a != "--no-repo");
     let verdict = json(&repo.patchgate().args(&args).arg("--format=json").output().expect("run"));
     assert_eq!(verdict.as_object().expect("object").len(), 2, "{verdict}");
 }
