@@ -136,6 +136,14 @@ pub fn check_pattern(pattern: &str) -> Result<String, PatternError> {
             "write it as a plain repo-relative pattern without '.' or empty components".into(),
         ));
     }
+    // A commit trailer's value is trimmed when it is read (git does too), so a pattern that
+    // starts or ends with white space would not come back as written.
+    if normalised.trim() != normalised {
+        return Err(refuse(
+            "surrounding_whitespace",
+            "remove the white space at its start or end (a commit trailer would drop it)".into(),
+        ));
+    }
     PathSet::new(&[normalised.as_str()]).map_err(|e| refuse("invalid_glob", e.reason))?;
     Ok(normalised)
 }

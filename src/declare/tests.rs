@@ -11,6 +11,10 @@ fn patterns_are_normalised_and_checked_on_their_literal_parts() {
     assert_eq!(code("**/.git/**"), "git_dir");
     assert_eq!(code(".GIT/hooks/*"), "git_dir");
     assert_eq!(code("src/[a"), "invalid_glob");
+    // Found by fuzzing (trailers target): `k ///` normalised to `k `, which a trailer trims.
+    assert_eq!(code("**/+secret/k ////////"), "surrounding_whitespace");
+    assert_eq!(code(" src/a.rs"), "surrounding_whitespace");
+    assert_eq!(check_pattern("docs/a b.md").unwrap(), "docs/a b.md");
 }
 
 #[test]
