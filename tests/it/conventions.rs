@@ -251,14 +251,16 @@ fn guard_refuses_text_format_and_answers_json() {
         "tool_input": {"file_path": "src/a.rs"}});
     let call = call.to_string().into_bytes();
     let guard = |format: &str| {
-        let args = ["guard", "--protocol", "generic", "--format", format];
-        run_with_stdin(repo.patchgate().args(args), &call)
+        let mut cmd = repo.patchgate();
+        cmd.args(["guard", "--protocol", "generic", "--format", format]);
+        cmd
     };
-    let out = guard("text");
+    // Refused before standard input is read: feeding it could race the exit (EPIPE).
+    let out = guard("text").stdin(Stdio::null()).output().expect("run patchgate");
     assert_eq!(code(&out), 2, "refused, which every agent reads as blocked");
     assert!(out.stdout.is_empty(), "no answer an agent could take for one");
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
-    let out = guard("json");
+    let out = run_with_stdin(&mut guard("json"), &call);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json(&out)["decision"], "allow", "the protocol's answer, not an envelope");
 }
