@@ -3,7 +3,7 @@
 
 use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
 use super::{CliError, CliResult, Format, Global};
-use patchgate::report::{Exit, report_json};
+use patchgate::report::{Envelope, Exit, report_json, to_json_line};
 use patchgate::scratch::{self, Recovery};
 use patchgate::validate::{self, Context, Options};
 
@@ -78,7 +78,8 @@ fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> 
     };
     match global.format.unwrap_or(Format::Json) {
         Format::Json => {
-            outln!("{}", serde_json::json!({"recovered": name, "message": message}));
+            let data = serde_json::json!({"recovered": name, "message": message});
+            outln!("{}", to_json_line(&Envelope::success(data, global.meta())));
         }
         Format::Text => outln!("{message}"),
     }

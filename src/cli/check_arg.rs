@@ -44,7 +44,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let options = options(args, ty, &policy)?;
     let outcome = policy.check(ty, &args.value, &options);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", to_json_line(&arg_envelope(&outcome))),
+        Format::Json => outln!("{}", to_json_line(&arg_envelope(&outcome, global.meta()))),
         Format::Text => {
             if let ArgOutcome::Accepted(a) = &outcome {
                 outln!("{}", a.value);

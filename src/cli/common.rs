@@ -2,7 +2,7 @@
 //! they read, and the verdict they print.
 
 use super::errors::one_line;
-use super::{CliError, Format, Global, read_input};
+use super::{CliError, Format, Global, Stream, read_input};
 use patchgate::config::Config;
 use patchgate::repair::{self, Repaired};
 use patchgate::report::{verdict_json, verdict_text};
@@ -115,12 +115,15 @@ pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, Cli
     }
 }
 
-/// The verdict on stdout: the one-line JSON, or the text diagnostics over the patch's lines
-/// (`origin` names the result).
+/// The verdict on stdout: the one-line JSON (never enveloped: it is the contract), or the text
+/// diagnostics over the patch's lines (`origin` names the result).
 pub(super) fn print_verdict(outcome: &Outcome<'_>, global: &Global, origin: &str) {
     match global.format.unwrap_or(Format::Json) {
         Format::Json => outln!("{}", verdict_json(&outcome.report)),
-        Format::Text => out!("{}", verdict_text(&outcome.report, outcome.patch.as_deref(), origin)),
+        Format::Text => {
+            let text = global.text(Stream::Stdout);
+            out!("{}", verdict_text(&outcome.report, outcome.patch.as_deref(), origin, &text));
+        }
     }
 }
 

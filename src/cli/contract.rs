@@ -1,12 +1,12 @@
 //! `patchgate contract executor-output` and `contract agent`, and the root and `[contract]` policy every contract command reads.
 
-use super::{CliError, CliResult, Format, Global, read_input};
+use super::{CliError, CliResult, Format, Global, Stream, read_input};
 use patchgate::config::Config;
 use patchgate::contract::{
     AgentExpect, ArgPolicy, ContractConfig, ExecutorOptions, check_agent_reply,
     check_executor_output,
 };
-use patchgate::report::{Exit, executor_text, findings_text, to_json_pretty};
+use patchgate::report::{Exit, executor_text, findings_text};
 use std::path::{Path, PathBuf};
 
 /// The directory commands resolve relative paths and `.patchgate.toml` against: the working
@@ -87,8 +87,10 @@ fn run_executor(args: &ExecutorArgs, global: &Global) -> CliResult {
         ExecutorOptions { allow_preamble: args.allow_preamble, strict_paths: args.strict_paths };
     let outcome = check_executor_output(&bytes, &root, options);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", to_json_pretty(&outcome)),
-        Format::Text => out!("{}", executor_text(&outcome, &args.reply)),
+        Format::Json => global.print_json(&outcome),
+        Format::Text => {
+            out!("{}", executor_text(&outcome, &args.reply, &global.text(Stream::Stdout)));
+        }
     }
     Ok(if outcome.ok { Exit::Accepted } else { Exit::Rejected })
 }
@@ -129,9 +131,10 @@ fn run_agent(args: &AgentArgs, global: &Global) -> CliResult {
     let expect = AgentExpect { agent: args.agent.clone(), operation: args.operation.clone() };
     let outcome = check_agent_reply(&bytes, &expect, &policy);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", to_json_pretty(&outcome)),
+        Format::Json => global.print_json(&outcome),
         Format::Text => {
-            out!("{}", findings_text(&args.reply, &outcome.violations, &outcome.warnings));
+            let text = global.text(Stream::Stdout);
+            out!("{}", findings_text(&args.reply, &outcome.violations, &outcome.warnings, &text));
         }
     }
     Ok(if outcome.ok { Exit::Accepted } else { Exit::Rejected })

@@ -3,7 +3,7 @@
 use super::{CliError, CliResult, Format, Global, read_input};
 use patchgate::declare::{Declaration, Store, check_patterns, trailer_lines};
 use patchgate::report::declare::{DeclarationReport, declaration_text};
-use patchgate::report::{Exit, message, to_json_pretty};
+use patchgate::report::{Exit, message};
 
 /// Arguments of `patchgate declare`.
 #[derive(Debug, clap::Args)]
@@ -43,14 +43,14 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let limits = patchgate::hook::staged_config(&repo).map_err(CliError::from)?.limits();
     if args.clear {
         store.clear().map_err(CliError::from)?;
-        return show(&store, None, global);
+        return show(&store, None, true, global);
     }
     if args.trailer {
         return trailers(&store, global);
     }
     if !adding {
         if args.show {
-            return show(&store, None, global);
+            return show(&store, None, false, global);
         }
         return Err(CliError::input(
             "usage",
@@ -70,7 +70,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
             }
         })
         .map_err(CliError::from)?;
-    show(&store, Some(added), global)
+    show(&store, Some(added), false, global)
 }
 
 /// Every pattern to add, checked, grouped by source.
@@ -117,12 +117,14 @@ fn list_field(file: &str, what: &str, field: &str) -> Result<Vec<String>, CliErr
         .collect()
 }
 
-fn show(store: &Store, added: Option<usize>, global: &Global) -> CliResult {
+fn show(store: &Store, added: Option<usize>, is_cleared: bool, global: &Global) -> CliResult {
     let declaration = store.load().map_err(CliError::from)?;
     let report =
         DeclarationReport::new(store.path().display().to_string(), declaration.as_ref(), added);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(&report)),
+        Format::Json => global.print_json(&report),
+        // `-q`: a change is done silently; `--show` is the answer itself.
+        Format::Text if global.quiet && (added.is_some() || is_cleared) => {}
         Format::Text => out!("{}", declaration_text(&report)),
     }
     Ok(Exit::Accepted)
@@ -132,10 +134,10 @@ fn trailers(store: &Store, global: &Global) -> CliResult {
     let declaration: Declaration = store.load().map_err(CliError::from)?.unwrap_or_default();
     let lines = trailer_lines(&declaration);
     if lines.is_empty() {
-        eprintln!("{}", message::plain("no active declaration; no trailer to print"));
+        global.say(&message::plain("no active declaration; no trailer to print"));
     }
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(&serde_json::json!({ "trailers": lines }))),
+        Format::Json => global.print_json(&serde_json::json!({ "trailers": lines })),
         Format::Text => lines.iter().for_each(|l| outln!("{l}")),
     }
     Ok(Exit::Accepted)

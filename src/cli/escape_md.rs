@@ -41,7 +41,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     match global.format.unwrap_or(Format::Text) {
         Format::Text => out!("{escaped}"),
         Format::Json => {
-            let env = Envelope::success(serde_json::json!({ "value": escaped }));
+            let env = Envelope::success(serde_json::json!({ "value": escaped }), global.meta());
             outln!("{}", to_json_line(&env));
         }
     }

@@ -1,7 +1,7 @@
 //! `patchgate guard`: one agent tool call on stdin, allow or deny on stdout.
 
-use super::Global;
 use super::values::optional_code_parser;
+use super::{CliError, CliResult, Format, Global};
 use clap::builder::TypedValueParser;
 use patchgate::guard::{self, Options, Protocol};
 use patchgate::report::guard::render;
@@ -35,8 +35,21 @@ fn protocols() -> impl TypedValueParser<Value = Option<Protocol>> {
     optional_code_parser(Protocol::ALL, Protocol::as_str, HELPS, Some(("auto", auto)))
 }
 
-/// Always answers (the guard fails closed inside the library), so there is no error path.
-pub(crate) fn run(args: &Args, global: &Global) -> Exit {
+/// Always answers (the guard fails closed inside the library); the one error is `--format
+/// text`, refused (exit 2, which every agent reads as "blocked").
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    if global.format == Some(Format::Text) {
+        // A text line where an agent expects its protocol's JSON could read as "allow".
+        return Err(CliError::input(
+            "usage",
+            "guard answers in the agent's protocol (JSON on stdout; see --protocol), never as \
+             text: drop --format text, and pipe the answer through `jq` to read it",
+        ));
+    }
+    Ok(answer(args, global))
+}
+
+fn answer(args: &Args, global: &Global) -> Exit {
     let options = Options {
         protocol: args.protocol,
         repo: global.repo.clone(),
@@ -46,7 +59,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> Exit {
     };
     let outcome = guard::run_reader(&mut std::io::stdin().lock(), &options);
     for note in &outcome.notes {
-        eprintln!("{}", message::line(message::Level::Note, note));
+        global.note(note);
     }
     let answer = render(&outcome);
     if !outcome.is_allowed() && is_stdout_closed() {

@@ -8,7 +8,7 @@ use patchgate::hook::staged::open;
 use patchgate::hook::{HookError, HookName, configured_hooks, install, run_staged};
 use patchgate::report::hook::{ReceiveReport, RunReport, receive_text, run_text};
 use patchgate::report::hook_install::{ActionReport, StatusReport, action_text, status_text};
-use patchgate::report::{Exit, to_json_pretty};
+use patchgate::report::{Envelope, Exit};
 use std::io::Read;
 
 /// Arguments of `patchgate hook`.
@@ -76,7 +76,7 @@ fn run_hook(hook: HookName, global: &Global) -> CliResult {
     let run = run_staged(&repo, global.repo.is_none()).map_err(CliError::from)?;
     let report = RunReport::new(hook, run.declaration, &run.policy, run.changes, &run.violations);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(&report)),
+        Format::Json => global.print_json(&report),
         Format::Text => eprint!("{}", run_text(&report)),
     }
     Ok(if report.allowed { Exit::Accepted } else { Exit::Rejected })
@@ -92,7 +92,7 @@ fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
     let checks = check_push(repo, &updates, &policy).map_err(CliError::from)?;
     let report = ReceiveReport::new(&policy, &checks);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(&report)),
+        Format::Json => global.print_json(&report),
         Format::Text => eprint!("{}", receive_text(&report)),
     }
     Ok(if report.allowed { Exit::Accepted } else { Exit::Rejected })
@@ -129,15 +129,24 @@ fn run_uninstall(hooks: &[HookName], global: &Global) -> CliResult {
     let names: Vec<HookName> =
         if hooks.is_empty() { HookName::ALL.to_vec() } else { hooks.to_vec() };
     let (dir, actions) = install::uninstall(&repo, &names).map_err(CliError::from)?;
-    print_actions(&ActionReport::done(&dir, &actions), global);
+    let report = ActionReport::done(&dir, &actions);
+    print_actions(&report, global);
     // A hook that differs from its kept original could not be restored: not done.
-    let is_undone = actions.iter().any(|a| a.action == "orphan_kept");
-    Ok(if is_undone { Exit::Failure } else { Exit::Accepted })
+    Ok(if report.failure().is_some() { Exit::Failure } else { Exit::Accepted })
 }
 
+/// The report of `install` or `uninstall`; with `-q`, text only when it was not done.
 fn print_actions(report: &ActionReport, global: &Global) {
+    let failure = report.failure();
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(report)),
+        Format::Json => {
+            let envelope = Envelope::of(report, global.meta()).with_warnings(report.notices());
+            super::print_envelope(&match &failure {
+                Some((code, message)) => envelope.refused(code, message),
+                None => envelope,
+            });
+        }
+        Format::Text if global.quiet && failure.is_none() => {}
         Format::Text => out!("{}", action_text(report)),
     }
 }
@@ -148,7 +157,7 @@ fn run_status(global: &Global) -> CliResult {
     let dir = hooks_dir(&repo).map_err(CliError::from)?;
     let report = StatusReport::new(&dir, &detect_managers(&repo, &dir), &status(&dir));
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(&report)),
+        Format::Json => global.print_json(&report),
         Format::Text => out!("{}", status_text(&report)),
     }
     Ok(Exit::Accepted)

@@ -26,15 +26,18 @@ mod parse;
 mod paths;
 mod repair;
 mod review;
+mod terminal;
 mod validate;
 mod values;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use patchgate::report::{Envelope, Exit, message, to_json_line};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use patchgate::report::{Envelope, Exit, Meta, Notice, message, to_json_line, to_json_pretty};
+use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub(crate) use input::read_input;
+pub(crate) use terminal::{ColorChoice, Stream};
 
 /// The gate between LLM coding agents and a git repository.
 #[derive(Debug, Parser)]
@@ -55,6 +58,39 @@ pub(crate) struct Global {
     /// Output format (each command has its own default).
     #[arg(long, global = true, value_enum)]
     pub format: Option<Format>,
+    /// When to colour text: `auto` (a terminal, `NO_COLOR` unset or empty, `TERM` not `dumb`),
+    /// `always`, `never`. JSON is never coloured.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Quiet: no notes or warnings on stderr, and text output cut to what a script needs;
+    /// errors, JSON and exit codes are unchanged.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// The command being run (`review show`), for the envelope's `meta`.
+    #[arg(skip)]
+    pub command: String,
+}
+
+impl Global {
+    /// The envelope's `meta` for this command.
+    pub fn meta(&self) -> Meta {
+        Meta::new(&self.command)
+    }
+
+    /// `data` in the envelope, indented, on stdout.
+    pub fn print_json<T: Serialize>(&self, data: &T) {
+        self.print_json_with(data, Vec::new());
+    }
+
+    /// `data` and `warnings` in the envelope, indented, on stdout.
+    pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: Vec<Notice>) {
+        print_envelope(&Envelope::of(data, self.meta()).with_warnings(warnings));
+    }
+}
+
+/// `envelope`, indented, on stdout.
+pub(crate) fn print_envelope(envelope: &Envelope) {
+    outln!("{}", to_json_pretty(envelope));
 }
 
 /// `--format`.
@@ -157,8 +193,22 @@ pub(crate) fn write_stdout_bytes(bytes: &[u8]) {
     }
 }
 
+/// The arguments, with the command's name (`review show`) recorded in [`Global`].
+fn parse_args() -> Result<Cli, clap::Error> {
+    let mut matches = Cli::command().try_get_matches()?;
+    let mut names = Vec::new();
+    let mut at = &matches;
+    while let Some((name, sub)) = at.subcommand() {
+        names.push(name.to_owned());
+        at = sub;
+    }
+    let mut cli = Cli::from_arg_matches_mut(&mut matches)?;
+    cli.global.command = names.join(" ");
+    Ok(cli)
+}
+
 pub(crate) fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse_args() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { Exit::InputRefused.code() } else { 0 };
@@ -179,7 +229,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Contract(args) => contract::run(&args, &global),
         Command::EscapeMd(args) => escape_md::run(&args, &global),
         Command::Apply(args) => apply::run(&args, &global),
-        Command::Guard(args) => Ok(guard::run(&args, &global)),
+        Command::Guard(args) => guard::run(&args, &global),
         Command::Completions(args) => Ok(meta::completions(&args, &mut Cli::command())),
         Command::Man(args) => meta::man(&args, &Cli::command()),
     };
@@ -188,7 +238,12 @@ pub(crate) fn main() -> ExitCode {
         Err(err) => {
             eprintln!("{}", message::line(message::Level::Error, &err.message));
             if global.format == Some(Format::Json) {
-                let env = Envelope::failure(err.code, &err.message, serde_json::Map::new());
+                let env = Envelope::failure(
+                    err.code,
+                    &err.message,
+                    serde_json::Map::new(),
+                    global.meta(),
+                );
                 outln!("{}", to_json_line(&env));
             }
             ExitCode::from(err.exit.code())

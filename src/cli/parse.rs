@@ -1,8 +1,8 @@
 //! `patchgate parse PATCH`: parse strictly, print the files and hunks or every defect.
 
-use super::{CliResult, Format, Global, read_input};
+use super::{CliResult, Format, Global, Stream, read_input};
 use patchgate::patch::{ParseOptions, parse};
-use patchgate::report::{Exit, ParseSummary, parse_text, to_json_pretty};
+use patchgate::report::{Exit, ParseSummary, parse_text};
 
 /// Arguments of `patchgate parse`.
 #[derive(Debug, clap::Args)]
@@ -25,8 +25,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let parsed = parse(&bytes, &options);
     let summary = ParseSummary::new(&parsed);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(&summary)),
-        Format::Text => out!("{}", parse_text(&summary, &args.patch)),
+        Format::Json => global.print_json(&summary),
+        Format::Text => out!("{}", parse_text(&summary, &args.patch, &global.text(Stream::Stdout))),
     }
     Ok(if parsed.is_ok() { Exit::Accepted } else { Exit::Rejected })
 }

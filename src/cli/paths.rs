@@ -1,8 +1,8 @@
 //! `patchgate paths --root DIR PATH...`: seed 000's `validateFilePaths` as a command.
 
-use super::{CliResult, Format, Global, contract::sandbox_root};
+use super::{CliResult, Format, Global, Stream, contract::sandbox_root};
 use patchgate::contract::filter_paths;
-use patchgate::report::{Exit, PathsReport, paths_text, to_json_pretty};
+use patchgate::report::{Exit, PathsReport, paths_text};
 use std::path::PathBuf;
 
 /// Arguments of `patchgate paths`.
@@ -22,8 +22,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let filter = filter_paths(&args.paths, &root);
     let report = PathsReport::new(filter);
     match global.format.unwrap_or(Format::Json) {
-        Format::Json => outln!("{}", to_json_pretty(&report)),
-        Format::Text => out!("{}", paths_text(&report)),
+        Format::Json => global.print_json(&report),
+        Format::Text => out!("{}", paths_text(&report, &global.text(Stream::Stdout))),
     }
     Ok(if report.ok { Exit::Accepted } else { Exit::Rejected })
 }

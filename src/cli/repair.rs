@@ -2,10 +2,10 @@
 //! (stdout or `--output`) and what was repaired (stderr, or the JSON document).
 
 use super::errors::named_repo;
-use super::{CliError, CliResult, Format, Global, read_input};
+use super::{CliError, CliResult, Format, Global, Stream, read_input};
 use patchgate::patch::ParseOptions;
 use patchgate::repair::{self, Context, Options, Outcome};
-use patchgate::report::{Exit, RepairReport, repair_text, to_json_pretty};
+use patchgate::report::{Exit, RepairReport, repair_text};
 use std::path::PathBuf;
 
 /// Arguments of `patchgate repair`.
@@ -71,12 +71,12 @@ fn open_repo(args: &Args, global: &Global) -> Result<Option<git2::Repository>, C
 
 fn print(args: &Args, global: &Global, outcome: &Outcome) {
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => outln!("{}", to_json_pretty(&RepairReport::new(outcome))),
+        Format::Json => global.print_json(&RepairReport::new(outcome)),
         Format::Text => {
             if let (None, Some(patch)) = (&args.output, &outcome.patch) {
                 super::write_stdout_bytes(patch);
             }
-            eprint!("{}", repair_text(outcome, &args.patch));
+            eprint!("{}", repair_text(outcome, &args.patch, &global.text(Stream::Stderr)));
         }
     }
 }

@@ -3,10 +3,12 @@
 mod apply;
 mod output;
 
-use super::{CliError, CliResult, Format, Global};
-use output::{ColorChoice, emit, palette, show_paged};
-use patchgate::report::review::{ActionOutcome, annotate, list_rows, list_text, show_text};
-use patchgate::report::{Exit, message, to_json_pretty};
+use super::{CliError, CliResult, Format, Global, Stream};
+use output::{emit, show_paged};
+use patchgate::report::review::{
+    ActionOutcome, annotate, list_ids, list_rows, list_text, show_text,
+};
+use patchgate::report::{Exit, Notice, message};
 use patchgate::review::{Entry, Store, StoredRef, parse_since, short_ids};
 use patchgate::rule::RuleId;
 use std::path::PathBuf;
@@ -56,9 +58,6 @@ struct ListArgs {
 struct ShowArgs {
     /// The entry's id, or any unique prefix of 4 or more hex digits.
     id: String,
-    /// When to colour the text: `auto` (a terminal, and `NO_COLOR` unset), `always`, `never`.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
     /// Do not page the output, even on a terminal.
     #[arg(long)]
     no_pager: bool,
@@ -97,14 +96,13 @@ struct DropArgs {
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let (repository, store) = open(global)?;
-    let json = global.format == Some(Format::Json);
     match &args.command {
-        None => list(&store, &args.list, json),
-        Some(Sub::List(list_args)) => list(&store, list_args, json),
-        Some(Sub::Show(show_args)) => show(&repository, &store, show_args, json),
-        Some(Sub::Apply(apply_args)) => apply::run(&repository, &store, apply_args, json),
-        Some(Sub::Export(export_args)) => export(&store, export_args, json),
-        Some(Sub::Drop(drop_args)) => drop_entries(&store, drop_args, json),
+        None => list(&store, &args.list, global),
+        Some(Sub::List(list_args)) => list(&store, list_args, global),
+        Some(Sub::Show(show_args)) => show(&repository, &store, show_args, global),
+        Some(Sub::Apply(apply_args)) => apply::run(&repository, &store, apply_args, global),
+        Some(Sub::Export(export_args)) => export(&store, export_args, global),
+        Some(Sub::Drop(drop_args)) => drop_entries(&store, drop_args, global),
     }
 }
 
@@ -114,15 +112,18 @@ fn open(global: &Global) -> Result<(git2::Repository, Store), CliError> {
     Ok((repository, store))
 }
 
-fn list(store: &Store, args: &ListArgs, json: bool) -> CliResult {
+fn list(store: &Store, args: &ListArgs, global: &Global) -> CliResult {
     let now = SystemTime::now();
     let filter = Filter::new(args, now)?;
     let listing = store.list().map_err(CliError::from)?;
-    warn_skipped(&listing.skipped);
+    let warnings: Vec<Notice> = listing.skipped.iter().map(message::skipped_entry).collect();
+    global.warn(&warnings);
     let kept: Vec<Entry> = listing.entries.into_iter().filter(|e| filter.keeps(e)).collect();
     let rows = list_rows(&kept, now);
-    if json {
-        emit(&format!("{}\n", to_json_pretty(&rows)));
+    if is_json(global) {
+        global.print_json_with(&rows, warnings);
+    } else if global.quiet {
+        emit(&list_ids(&rows));
     } else if rows.is_empty() {
         emit("no rejected results\n");
     } else {
@@ -163,10 +164,9 @@ pub(super) fn unknown_rule(name: &str) -> CliError {
     CliError::input("usage", format!("unknown rule '{name}'; the rules are {}", known.join(", ")))
 }
 
-fn warn_skipped(skipped: &[patchgate::review::Skipped]) {
-    for s in skipped {
-        eprintln!("{}", message::skipped_entry(s));
-    }
+/// Whether `review` answers in JSON (its default is text).
+fn is_json(global: &Global) -> bool {
+    global.format == Some(Format::Json)
 }
 
 /// Resolve `id` and read its entry, with its shown (short) id.
@@ -184,14 +184,19 @@ fn shown_id(store: &Store, found: &StoredRef) -> Result<String, CliError> {
     Ok(short_ids(&ids).remove(found.id.as_str()).unwrap_or_else(|| found.id.clone()))
 }
 
-fn show(repository: &git2::Repository, store: &Store, args: &ShowArgs, json: bool) -> CliResult {
+fn show(
+    repository: &git2::Repository,
+    store: &Store,
+    args: &ShowArgs,
+    global: &Global,
+) -> CliResult {
     let (_, entry, short) = load(store, &args.id)?;
     let view = annotate(&entry, &short);
-    if json {
-        emit(&format!("{}\n", to_json_pretty(&view)));
+    if is_json(global) {
+        global.print_json(&view);
         return Ok(Exit::Accepted);
     }
-    let text = show_text(&view, &palette(args.color), SystemTime::now());
+    let text = show_text(&view, &global.palette(Stream::Stdout), SystemTime::now());
     if args.no_pager {
         emit(&text);
     } else {
@@ -200,7 +205,8 @@ fn show(repository: &git2::Repository, store: &Store, args: &ShowArgs, json: boo
     Ok(Exit::Accepted)
 }
 
-fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
+fn export(store: &Store, args: &ExportArgs, global: &Global) -> CliResult {
+    let json = is_json(global);
     let (_, entry, short) = load(store, &args.id)?;
     let mut patch = entry.patch_or_why().map(str::to_owned).map_err(|why| {
         CliError::input(
@@ -224,12 +230,12 @@ fn export(store: &Store, args: &ExportArgs, json: bool) -> CliResult {
         None => outcome.patch = Some(patch),
     }
     if json {
-        emit(&format!("{}\n", to_json_pretty(&outcome)));
+        global.print_json(&outcome);
     }
     Ok(Exit::Accepted)
 }
 
-fn drop_entries(store: &Store, args: &DropArgs, json: bool) -> CliResult {
+fn drop_entries(store: &Store, args: &DropArgs, global: &Global) -> CliResult {
     let refs: Vec<StoredRef> = if args.all {
         store.refs().map_err(CliError::from)?.0
     } else {
@@ -252,9 +258,9 @@ fn drop_entries(store: &Store, args: &DropArgs, json: bool) -> CliResult {
         }
     }
     let outcome = ActionOutcome::new("dropped", shown);
-    if json {
-        emit(&format!("{}\n", to_json_pretty(&outcome)));
-    } else {
+    if is_json(global) {
+        global.print_json(&outcome);
+    } else if !global.quiet {
         emit(&format!("dropped {} rejected result(s)\n", outcome.ids.len()));
     }
     Ok(Exit::Accepted)

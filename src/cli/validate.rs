@@ -91,7 +91,7 @@ fn judge(
         let judged = Judged { repo, config: &config, step, result, base: outcome.base_commit() };
         let recording = record_rejection(&judged, &outcome.report);
         if let Some(line) = message::recording(&recording, global.format == Some(Format::Text)) {
-            eprintln!("{line}");
+            global.say(&line);
         }
     }
     if let Some(path) = &args.report {

@@ -1,7 +1,8 @@
 //! Output of the contract commands: the seed-003 envelope for argument checks, and the reports
 //! of `contract executor-output`, `contract agent` and `paths`.
 
-use super::Envelope;
+use super::diagnostic::{Level, located};
+use super::{Envelope, Meta, TextOptions};
 use crate::contract::{ArgOutcome, ExecutorOutcome, FilteredPath, Finding, PathFilter};
 use crate::path::display_bytes;
 use serde::Serialize;
@@ -15,16 +16,17 @@ pub const INVALID_AGENT_INPUT: &str = "INVALID_AGENT_INPUT";
 /// `{"ok": false, "error": {"code": "INVALID_AGENT_INPUT", "message", "input_value",
 /// "rejected_pattern"}}`.
 #[must_use]
-pub fn arg_envelope(outcome: &ArgOutcome) -> Envelope {
+pub fn arg_envelope(outcome: &ArgOutcome, meta: Meta) -> Envelope {
     match outcome {
         ArgOutcome::Accepted(accepted) => Envelope::success(
             serde_json::to_value(accepted).expect("a string and an optional string serialize"),
+            meta,
         ),
         ArgOutcome::Rejected(r) => {
             let mut extra = Map::new();
             extra.insert("input_value".into(), Value::from(r.input_value.as_str()));
             extra.insert("rejected_pattern".into(), Value::from(r.pattern.as_str()));
-            Envelope::failure(INVALID_AGENT_INPUT, &r.message, extra)
+            Envelope::failure(INVALID_AGENT_INPUT, &r.message, extra, meta)
         }
     }
 }
@@ -48,10 +50,17 @@ impl PathsReport {
     }
 }
 
-/// `kept PATH` / `filtered PATH: code: reason` lines.
+/// `kept PATH` / `filtered PATH: code: reason` lines; with `-q`, the kept paths alone, one a
+/// line, for `xargs`.
 #[must_use]
-pub fn paths_text(report: &PathsReport) -> String {
+pub fn paths_text(report: &PathsReport, text: &TextOptions) -> String {
     let mut out = String::new();
+    if text.is_quiet {
+        for path in &report.kept {
+            let _ = writeln!(out, "{path}");
+        }
+        return out;
+    }
     for path in &report.kept {
         let _ = writeln!(out, "kept     {path}");
     }
@@ -67,16 +76,27 @@ fn filtered_line(f: &FilteredPath) -> String {
 }
 
 /// Compiler-style lines for `contract executor-output` and `contract agent`:
-/// `NAME:LINE: error[code]: message (at POINTER)`, then a verdict line.
+/// `NAME:LINE: error[code]: message (at POINTER)`, then a verdict line; with `-q`, the error
+/// lines alone.
 #[must_use]
-pub fn findings_text(name: &str, violations: &[Finding], warnings: &[Finding]) -> String {
+pub fn findings_text(
+    name: &str,
+    violations: &[Finding],
+    warnings: &[Finding],
+    text: &TextOptions,
+) -> String {
     let mut out = String::new();
-    for (level, list) in [("error", violations), ("warning", warnings)] {
+    let warnings = if text.is_quiet { &[] } else { warnings };
+    for (level, list) in [(Level::Error, violations), (Level::Warning, warnings)] {
         for f in list {
-            let line = f.line.map(|l| format!("{l}:")).unwrap_or_default();
+            let place = format!("{name}:{}", f.line.map(|l| format!("{l}:")).unwrap_or_default());
             let at = f.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default();
-            let _ = writeln!(out, "{name}:{line} {level}[{}]: {}{at}", f.code, f.message);
+            let message = format!("{}{at}", f.message);
+            let _ = writeln!(out, "{}", located(&text.palette, &place, level, f.code, &message));
         }
+    }
+    if text.is_quiet {
+        return out;
     }
     let verdict = if violations.is_empty() { "ok" } else { "rejected" };
     let _ = writeln!(
@@ -90,18 +110,18 @@ pub fn findings_text(name: &str, violations: &[Finding], warnings: &[Finding]) -
 
 /// The text form of `contract executor-output`: the findings, then each filtered path.
 #[must_use]
-pub fn executor_text(outcome: &ExecutorOutcome, name: &str) -> String {
+pub fn executor_text(outcome: &ExecutorOutcome, name: &str, text: &TextOptions) -> String {
     let mut out = String::new();
     let lists = [
         ("files_created", &outcome.filtered.files_created),
         ("files_updated", &outcome.filtered.files_updated),
         ("changes", &outcome.filtered.changes),
     ];
-    for (key, filtered) in lists {
+    for (key, filtered) in lists.into_iter().filter(|_| !text.is_quiet) {
         for f in filtered {
             let _ = writeln!(out, "{name}: filtered[{key}] {}", filtered_line(f));
         }
     }
-    out.push_str(&findings_text(name, &outcome.violations, &outcome.warnings));
+    out.push_str(&findings_text(name, &outcome.violations, &outcome.warnings, text));
     out
 }

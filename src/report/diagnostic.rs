@@ -27,7 +27,10 @@ pub struct Palette {
     remove: Style,
     gutter: Style,
     pub(super) error: Style,
+    warning: Style,
     note: Style,
+    repair: Style,
+    location: Style,
 }
 
 impl Palette {
@@ -49,9 +52,42 @@ impl Palette {
             remove: fg(AnsiColor::Red),
             gutter: fg(AnsiColor::Blue).bold(),
             error: fg(AnsiColor::Red).bold(),
+            warning: fg(AnsiColor::Yellow).bold(),
             note: fg(AnsiColor::Cyan).bold(),
+            repair: fg(AnsiColor::Green).bold(),
+            location: Style::new().bold(),
         }
     }
+
+    /// Whether any colour is used.
+    #[must_use]
+    pub fn is_coloured(&self) -> bool {
+        self.error != Style::new()
+    }
+}
+
+/// The kind of a finding in a one-line diagnostic ([`located`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A defect or refusal: why the input was rejected.
+    Error,
+    /// Worth a look, not a rejection.
+    Warning,
+    /// A repair made.
+    Repair,
+}
+
+/// `PLACE LEVEL[CODE]: message`, the form editors and compilers use (`PLACE` is
+/// `NAME:LINE:`), the place and the level in `p`'s colours.
+#[must_use]
+pub fn located(p: &Palette, place: &str, level: Level, code: &str, message: &str) -> String {
+    let (style, label) = match level {
+        Level::Error => (p.error, "error"),
+        Level::Warning => (p.warning, "warning"),
+        Level::Repair => (p.repair, "repair"),
+    };
+    let at = p.location;
+    format!("{at}{place}{at:#} {style}{label}[{code}]{style:#}: {message}")
 }
 
 /// How serious an annotation is.

@@ -1,5 +1,6 @@
 //! Output of `patchgate hook install / uninstall / status`, and the snippets for hook managers.
 
+use super::Notice;
 use crate::hook::install::{Action, HookState, HooksDir, Manager, Orphan, StateKind};
 use crate::hook::managers::Advice;
 use serde::Serialize;
@@ -204,6 +205,37 @@ fn orphan_text(orphan: Option<&str>) -> &'static str {
         }
         Some(_) => "differs from the kept original (compare them, keep one):",
         None => "chains",
+    }
+}
+
+impl ActionReport {
+    /// The envelope's warnings: [`ActionReport::warnings`] with their code.
+    #[must_use]
+    pub fn notices(&self) -> Vec<Notice> {
+        let notice =
+            |w: &String| Notice { code: "tracked_hooks_dir".to_owned(), message: w.clone() };
+        self.warnings.iter().map(notice).collect()
+    }
+
+    /// Why the action is not done, as the envelope's error: a hook manager is in charge
+    /// (`hooks_managed`, exit 2), or a hook could not be restored (`not_restored`, exit 3).
+    #[must_use]
+    pub fn failure(&self) -> Option<(&'static str, String)> {
+        if let Some(m) = self.managers.first() {
+            let message = format!(
+                "this repository's hooks are managed by {}: add patchgate to {} as `managers` \
+                 says, or install anyway with --force",
+                m.manager, m.file
+            );
+            return Some(("hooks_managed", message));
+        }
+        let kept = self.hooks.iter().find(|h| h.action == "orphan_kept")?;
+        let message = format!(
+            "the {} hook differs from its kept original {}: compare them and keep one",
+            kept.hook,
+            kept.chained.as_deref().unwrap_or("")
+        );
+        Some(("not_restored", message))
     }
 }
 

@@ -3,6 +3,7 @@
 //! messages made from library data (a skipped store entry, a rejection kept for review).
 //! Machine-readable answers go to standard output through the other renderers.
 
+use super::Notice;
 use crate::review::{Recording, ReviewError, Skipped};
 
 /// How loud a line is.
@@ -46,21 +47,28 @@ pub fn recording(recording: &Recording, is_text: bool) -> Option<String> {
     }
 }
 
+/// `patchgate: warning: MESSAGE` for a warning that the JSON envelope also carries.
+#[must_use]
+pub fn warning(notice: &Notice) -> String {
+    line(Level::Warning, &notice.message)
+}
+
 /// A store entry `review list` could not read, and how to get rid of it.
 #[must_use]
-pub fn skipped_entry(skipped: &Skipped) -> String {
-    let text = match &skipped.id {
+pub fn skipped_entry(skipped: &Skipped) -> Notice {
+    let message = match &skipped.id {
         Some(id) => format!(
             "skipping corrupted entry {id} ({}); remove it with `patchgate review drop {id}`",
             skipped.reason
         ),
         None => format!("skipping '{}': {}", skipped.path.display(), skipped.reason),
     };
-    line(Level::Warning, &text)
+    Notice { code: "skipped_entry".to_owned(), message }
 }
 
 /// `review apply` wrote the files, but the entry does not say who overrode what.
 #[must_use]
-pub fn override_unrecorded(error: &ReviewError) -> String {
-    line(Level::Warning, &format!("applied, but the override was not recorded: {error}"))
+pub fn override_unrecorded(error: &ReviewError) -> Notice {
+    let message = format!("applied, but the override was not recorded: {error}");
+    Notice { code: "override_unrecorded".to_owned(), message }
 }

@@ -1,4 +1,4 @@
-//! The only module that formats output: exit codes, the seed-003 error envelope, JSON and text
+//! The only module that formats output: exit codes, the seed-003 envelope, JSON and text
 //! renderings of reports.
 
 mod contract;
@@ -22,8 +22,19 @@ pub use repair::{RepairReport, repair_text};
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
 
+pub use diagnostic::Palette;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+/// How a command's text output looks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextOptions {
+    /// The colours: plain unless the text goes to a terminal (or `--color always`).
+    pub palette: Palette,
+    /// `-q`: only what a script needs (each command's text renderer says what that is).
+    pub is_quiet: bool,
+}
 
 /// patchgate's exit codes, the same for every command (design.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,42 +62,98 @@ impl Exit {
     }
 }
 
-/// The seed-003 response envelope: `{"ok", "data", "error", "warnings", "meta"}`.
-#[derive(Clone, Debug, Serialize)]
+/// The seed-003 response envelope every command's `--format json` answer is wrapped in
+/// (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers):
+/// `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set
+/// (exit 2 or 3); a rejection (exit 1) is data, as the command documents it.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Envelope {
-    /// Whether the call succeeded.
+    /// Whether the command did its job: false exactly when `error` is set.
     pub ok: bool,
-    /// The payload on success.
+    /// The command's answer (its shape is the command's, see the README); `null` on error,
+    /// except the report of a `hook install` or `hook uninstall` that was not done.
     pub data: Value,
-    /// The error on failure.
-    pub error: Option<Map<String, Value>>,
-    /// Non-fatal findings.
-    pub warnings: Vec<Value>,
-    /// Free-form metadata.
-    pub meta: Map<String, Value>,
+    /// Why the command could not answer; `null` on success.
+    pub error: Option<EnvelopeError>,
+    /// Non-fatal findings a person would see on standard error (`patchgate: warning: ...`).
+    pub warnings: Vec<Notice>,
+    /// Which command and patchgate version answered.
+    pub meta: Meta,
+}
+
+/// The error of a failed command: a stable `code` and a human `message`, plus what the code
+/// documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct EnvelopeError {
+    /// Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...).
+    pub code: String,
+    /// One human line: what is wrong and what to do.
+    pub message: String,
+    /// Fields the code documents.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A non-fatal finding in an envelope.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct Notice {
+    /// Stable code (`skipped_entry`, `override_unrecorded`, ...).
+    pub code: String,
+    /// The line standard error shows, without the `patchgate: warning: ` prefix.
+    pub message: String,
+}
+
+/// Where an envelope comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Meta {
+    /// The command, its subcommands joined by spaces (`parse`, `review show`, `hook status`).
+    pub command: String,
+    /// The patchgate version that answered.
+    pub version: String,
+}
+
+impl Meta {
+    /// `command` answered by this patchgate.
+    #[must_use]
+    pub fn new(command: &str) -> Self {
+        Self { command: command.to_owned(), version: env!("CARGO_PKG_VERSION").to_owned() }
+    }
 }
 
 impl Envelope {
     /// A success carrying `data`.
     #[must_use]
-    pub fn success(data: Value) -> Self {
-        Self { ok: true, data, error: None, warnings: Vec::new(), meta: Map::new() }
+    pub fn success(data: Value, meta: Meta) -> Self {
+        Self { ok: true, data, error: None, warnings: Vec::new(), meta }
+    }
+
+    /// A success carrying `data` serialized.
+    #[must_use]
+    pub fn of<T: Serialize>(data: &T, meta: Meta) -> Self {
+        let data = serde_json::to_value(data).expect("report types serialize: string keys");
+        Self::success(data, meta)
     }
 
     /// A failure with `code`, `message` and extra error fields (`input_value`, ...).
     #[must_use]
-    pub fn failure(code: &str, message: &str, extra: Map<String, Value>) -> Self {
-        let mut error = Map::new();
-        error.insert("code".into(), Value::from(code));
-        error.insert("message".into(), Value::from(message));
-        error.extend(extra);
-        Self {
-            ok: false,
-            data: Value::Null,
-            error: Some(error),
-            warnings: Vec::new(),
-            meta: Map::new(),
-        }
+    pub fn failure(code: &str, message: &str, extra: Map<String, Value>, meta: Meta) -> Self {
+        let error = EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra };
+        Self { ok: false, data: Value::Null, error: Some(error), warnings: Vec::new(), meta }
+    }
+
+    /// The same envelope as a failure with `code` and `message`, its data kept: what a
+    /// refusal that is also advice (`hook install` deferring to husky) says to do.
+    #[must_use]
+    pub fn refused(self, code: &str, message: &str) -> Self {
+        let error =
+            EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra: Map::new() };
+        Self { ok: false, error: Some(error), ..self }
+    }
+
+    /// The same envelope with `warnings`.
+    #[must_use]
+    pub fn with_warnings(self, warnings: Vec<Notice>) -> Self {
+        Self { warnings, ..self }
     }
 }
 
@@ -130,15 +197,16 @@ mod tests {
         let mut extra = Map::new();
         extra.insert("input_value".into(), Value::from("../etc/passwd"));
         extra.insert("rejected_pattern".into(), Value::from("path_traversal"));
-        let env =
-            Envelope::failure("INVALID_AGENT_INPUT", "argument contains a rejected pattern", extra);
+        let message = "argument contains a rejected pattern";
+        let env = Envelope::failure("INVALID_AGENT_INPUT", message, extra, Meta::new("check-arg"));
         let v: Value = serde_json::from_str(&to_json_line(&env)).unwrap();
         assert_eq!(v["ok"], false);
         assert_eq!(v["data"], Value::Null);
         assert_eq!(v["error"]["code"], "INVALID_AGENT_INPUT");
         assert_eq!(v["error"]["rejected_pattern"], "path_traversal");
         assert_eq!(v["warnings"], serde_json::json!([]));
-        assert_eq!(v["meta"], serde_json::json!({}));
+        assert_eq!(v["meta"]["command"], "check-arg");
+        assert_eq!(v["meta"]["version"], env!("CARGO_PKG_VERSION"));
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `patchgate parse` output: the files and hunks of a parsed patch, or its defects.
 
+use super::TextOptions;
+use super::diagnostic::{Level, located};
 use crate::patch::{BinaryKind, Defect, FilePatch, Operation, Parsed, Warning};
 use crate::path::display_bytes;
 use serde::Serialize;
@@ -127,11 +129,43 @@ impl FileSummary {
 }
 
 /// The text form: one line per file, then one `NAME:LINE: code: message` line per defect and
-/// warning (the form editors and compilers use).
+/// warning (the form editors and compilers use), then the verdict; with `-q`, the defect lines
+/// alone.
 #[must_use]
-pub fn parse_text(summary: &ParseSummary<'_>, name: &str) -> String {
+pub fn parse_text(summary: &ParseSummary<'_>, name: &str, text: &TextOptions) -> String {
+    let p = &text.palette;
     let mut out = String::new();
-    for f in &summary.files {
+    if !text.is_quiet {
+        write_files(&mut out, &summary.files);
+    }
+    for d in summary.defects {
+        let place = format!("{name}:{}:", d.span.line);
+        let _ = writeln!(out, "{}", located(p, &place, Level::Error, d.code.as_str(), &d.message));
+    }
+    if text.is_quiet {
+        return out;
+    }
+    for w in summary.warnings {
+        let place = format!("{name}:{}:", w.span.line);
+        let _ =
+            writeln!(out, "{}", located(p, &place, Level::Warning, w.code.as_str(), &w.message));
+    }
+    let verdict = if summary.ok { "ok" } else { "rejected" };
+    let _ = writeln!(
+        out,
+        "{verdict}: {} file(s), +{} -{}, {} defect(s), {} warning(s)",
+        summary.files.len(),
+        summary.added,
+        summary.removed,
+        summary.defects.len(),
+        summary.warnings.len()
+    );
+    out
+}
+
+/// One line per file: operation, path, counts.
+fn write_files(out: &mut String, files: &[FileSummary]) {
+    for f in files {
         // Text shows control bytes and backslashes escaped, as git does.
         let shown = |path: &Option<String>, escaped: &Option<String>| {
             escaped.clone().or_else(|| path.as_deref().map(|p| display_bytes(p.as_bytes())))
@@ -154,21 +188,4 @@ pub fn parse_text(summary: &ParseSummary<'_>, name: &str) -> String {
             if f.hunks.len() == 1 { "" } else { "s" }
         );
     }
-    for d in summary.defects {
-        let _ = writeln!(out, "{name}:{}: error[{}]: {}", d.span.line, d.code, d.message);
-    }
-    for w in summary.warnings {
-        let _ = writeln!(out, "{name}:{}: warning[{}]: {}", w.span.line, w.code, w.message);
-    }
-    let verdict = if summary.ok { "ok" } else { "rejected" };
-    let _ = writeln!(
-        out,
-        "{verdict}: {} file(s), +{} -{}, {} defect(s), {} warning(s)",
-        summary.files.len(),
-        summary.added,
-        summary.removed,
-        summary.defects.len(),
-        summary.warnings.len()
-    );
-    out
 }

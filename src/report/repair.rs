@@ -1,6 +1,8 @@
 //! `patchgate repair` output: the JSON document, and the text lines that go to stderr beside
 //! the repaired patch on stdout.
 
+use super::TextOptions;
+use super::diagnostic::{Level, located};
 use crate::repair::{Outcome, Proof, Refusal, Repair};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -40,16 +42,22 @@ impl<'o> RepairReport<'o> {
 }
 
 /// One `NAME:LINE: repair[kind]: message` line per repair, one `NAME:LINE: error[code]:
-/// message` line per refusal, then the proof or the refusal verdict.
+/// message` line per refusal, then the proof or the refusal verdict; with `-q`, the refusal
+/// lines alone.
 #[must_use]
-pub fn repair_text(outcome: &Outcome, name: &str) -> String {
+pub fn repair_text(outcome: &Outcome, name: &str, text: &TextOptions) -> String {
+    let p = &text.palette;
     let mut out = String::new();
-    for r in &outcome.repairs {
-        let _ = writeln!(out, "{name}:{}: repair[{}]: {}", r.line, r.kind.as_str(), r.message);
+    for r in outcome.repairs.iter().filter(|_| !text.is_quiet) {
+        let place = format!("{name}:{}:", r.line);
+        let _ = writeln!(out, "{}", located(p, &place, Level::Repair, r.kind.as_str(), &r.message));
     }
     for r in &outcome.refusals {
-        let at = r.line.map(|l| format!("{l}:")).unwrap_or_default();
-        let _ = writeln!(out, "{name}:{at} error[{}]: {}", r.code, r.message);
+        let place = format!("{name}:{}", r.line.map(|l| format!("{l}:")).unwrap_or_default());
+        let _ = writeln!(out, "{}", located(p, &place, Level::Error, &r.code, &r.message));
+    }
+    if text.is_quiet {
+        return out;
     }
     match (&outcome.proof, outcome.is_proven()) {
         (Some(proof), true) => {

@@ -125,6 +125,16 @@ pub fn list_text(rows: &[ListRow], columns: Option<usize>) -> String {
     out
 }
 
+/// `review list -q`: the short ids alone, one a line, newest first.
+#[must_use]
+pub fn list_ids(rows: &[ListRow]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let _ = writeln!(out, "{}", row.id);
+    }
+    out
+}
+
 fn row_cells(row: &ListRow) -> [String; 6] {
     let rule = match (row.rule, row.rules.len()) {
         (Some(rule), 1) => rule.to_string(),

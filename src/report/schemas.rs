@@ -1,9 +1,10 @@
 //! The JSON Schemas patchgate publishes, generated from the Rust types so they cannot drift (a
 //! test compares them with the committed `schemas/*.json`; `PATCHGATE_BLESS=1` rewrites them):
-//! `validate`'s inputs, its verdict and full report, and the two reply contracts.
+//! `validate`'s inputs, its verdict and full report, the two reply contracts, and the envelope
+//! of every other command's JSON.
 
 use super::guard::GenericAnswer;
-use super::{json_output_schema, json_schema};
+use super::{Envelope, json_output_schema, json_schema};
 use crate::contract::{AgentEnvelope, ExecutorOutput};
 use crate::rule::{Report, Verdict};
 use crate::step::{ExecutorResult, Step};
@@ -19,5 +20,6 @@ pub fn json_schemas() -> Vec<(&'static str, String)> {
         ("verdict.schema.json", json_output_schema::<Verdict>()),
         ("report.schema.json", json_output_schema::<Report>()),
         ("guard-answer.schema.json", json_output_schema::<GenericAnswer>()),
+        ("envelope.schema.json", json_output_schema::<Envelope>()),
     ]
 }

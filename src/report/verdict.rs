@@ -2,7 +2,8 @@
 //! compiler-style text diagnostics pointing at the patch lines (drawn by
 //! [`super::diagnostic`], as `review show` draws them).
 
-use super::diagnostic::{Extent, Palette, PatchText, annotate, write_list, write_patch};
+use super::TextOptions;
+use super::diagnostic::{Extent, PatchText, annotate, write_list, write_patch};
 use crate::finding::JudgeRun;
 use crate::rule::Report;
 use std::fmt::Write as _;
@@ -20,21 +21,31 @@ pub fn report_json(report: &Report) -> String {
 }
 
 /// Every violation, then every note, as a diagnostic (`error[rule/code]: message` and where it
-/// sits), the patch lines they point at with their marks, then the verdict. `patch` is the
-/// result's patch text, `origin` names the result in locations (`result.json`).
+/// sits), the patch lines they point at with their marks, then the verdict; with `-q`, the
+/// verdict line alone. `patch` is the result's patch text, `origin` names the result in
+/// locations (`result.json`).
 #[must_use]
-pub fn verdict_text(report: &Report, patch: Option<&str>, origin: &str) -> String {
+pub fn verdict_text(
+    report: &Report,
+    patch: Option<&str>,
+    origin: &str,
+    text: &TextOptions,
+) -> String {
+    let verdict = if report.verdict.valid { "valid" } else { "rejected" };
+    let verdict = format!("{verdict}: {}\n", report.verdict.reason);
+    if text.is_quiet {
+        return verdict;
+    }
     let patch = PatchText::new(patch.unwrap_or_default());
     let annotations = annotate(report, &patch);
-    let palette = Palette::plain();
+    let palette = &text.palette;
     let mut out = String::new();
-    write_list(&mut out, &annotations, &format!("{origin} (patch)"), &palette);
-    write_patch(&mut out, &patch, &annotations, Extent::Marked, &palette);
+    write_list(&mut out, &annotations, &format!("{origin} (patch)"), palette);
+    write_patch(&mut out, &patch, &annotations, Extent::Marked, palette);
     if let Some(judge) = &report.judge {
         let _ = writeln!(out, "\n{}", judge_line(judge));
     }
-    let verdict = if report.verdict.valid { "valid" } else { "rejected" };
-    let _ = writeln!(out, "\n{verdict}: {}", report.verdict.reason);
+    let _ = write!(out, "\n{verdict}");
     out
 }
 

@@ -3,7 +3,7 @@
 
 mod cases;
 
-use crate::support::{TestRepo, code, json, patchgate};
+use crate::support::{TestRepo, code, data, json, patchgate};
 use serde_json::{Value, json};
 
 fn check_arg(args: &[&str]) -> (i32, Value) {
@@ -20,7 +20,7 @@ fn assert_rejected(args: &[&str], value: &str, pattern: &str) {
     assert_eq!(v["error"]["input_value"], value);
     assert_eq!(v["error"]["rejected_pattern"], pattern, "{args:?}");
     assert_eq!(v["warnings"], json!([]));
-    assert_eq!(v["meta"], json!({}));
+    assert_eq!(v["meta"]["command"], "check-arg");
     let keys: Vec<&String> = v["error"].as_object().expect("error is an object").keys().collect();
     assert_eq!(keys, ["code", "message", "input_value", "rejected_pattern"]);
 }
@@ -289,7 +289,7 @@ fn paths_keeps_real_files_and_names_each_filter_reason() {
         .output()
         .unwrap();
     assert_eq!(code(&out), 1);
-    let v = json(&out);
+    let v = data(&out);
     assert_eq!(v["ok"], false);
     assert_eq!(v["kept"], json!(["src/a.rs"]));
     let codes: Vec<&str> =
@@ -307,7 +307,7 @@ fn paths_all_kept_exits_0_and_root_is_explicit() {
     std::fs::write(dir.path().join("a.txt"), "").unwrap();
     let out = patchgate().args(["paths", "--root"]).arg(dir.path()).arg("a.txt").output().unwrap();
     assert_eq!(code(&out), 0);
-    assert_eq!(json(&out), json!({"ok": true, "kept": ["a.txt"], "filtered": []}));
+    assert_eq!(data(&out), json!({"ok": true, "kept": ["a.txt"], "filtered": []}));
     let out = patchgate().args(["paths", "--root", "/nonexistent/root", "a.txt"]).output().unwrap();
     assert_eq!(code(&out), 2, "a missing root is a usage error");
 }
@@ -336,7 +336,7 @@ fn executor_output_reads_stdin_and_defaults_root_to_the_repository() {
     cmd.current_dir(repo.path().join("sub")).args(["contract", "executor-output", "-"]);
     let out = crate::support::run_with_stdin(&mut cmd, reply.as_bytes());
     assert_eq!(code(&out), 0);
-    let v = json(&out);
+    let v = data(&out);
     assert_eq!(
         v["reply"]["files_updated"],
         json!(["src/a.rs"]),
@@ -360,7 +360,7 @@ fn agent_operations_come_from_the_contract_table() {
     other["operation"] = json!("story-deep");
     let out = run(&other);
     assert_eq!(code(&out), 1);
-    assert_eq!(json(&out)["violations"][0]["code"], "unknown_operation");
+    assert_eq!(data(&out)["violations"][0]["code"], "unknown_operation");
 }
 
 // `escape-md`.

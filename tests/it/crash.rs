@@ -7,7 +7,7 @@
 //! so that random kill times land inside the write, not only before or after it.
 
 use crate::escape::Scene;
-use crate::support::{code, json};
+use crate::support::{code, data, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -91,7 +91,7 @@ impl Setup {
     fn recover(&self) -> serde_json::Value {
         let out = self.scene.repo.patchgate().args(["apply", "--recover"]).output().expect("run");
         assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-        json(&out)
+        data(&out)
     }
 
     fn root(&self) -> &Path {

@@ -3,7 +3,7 @@
 //! (t4122 "beyond a symbolic link", t4139 "apply-escape") recreated. Each test keeps a canary
 //! directory beside the repository and asserts it is byte for byte as before.
 
-use crate::support::{TestRepo, code, json};
+use crate::support::{TestRepo, code, data, json};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::os::unix::fs::symlink;
@@ -188,7 +188,7 @@ fn review_apply_does_not_write_through_a_worktree_link() {
     validate.arg("validate").arg("--step").arg(&step).arg("--result").arg(&result);
     assert_eq!(code(&validate.output().expect("validate")), 1);
     let list = scene.repo.patchgate().args(["review", "list", "--format", "json"]).output();
-    let id = json(&list.expect("list"))[0]["id"].as_str().expect("an entry").to_owned();
+    let id = data(&list.expect("list"))[0]["id"].as_str().expect("an entry").to_owned();
     symlink(scene.outside.path(), scene.repo.path().join("evil")).expect("plant link");
     let before = scene.canary();
     let out = scene

@@ -1,7 +1,7 @@
 //! The git hook end to end: real `git commit`, `git am` and `git push` in throwaway repositories
 //! with the shims installed by `patchgate hook install`.
 
-use crate::support::{TestRepo, code, json, patchgate, run_with_stdin};
+use crate::support::{TestRepo, code, data, json, patchgate, run_with_stdin};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -18,7 +18,7 @@ fn run(repo: &TestRepo, args: &[&str]) -> Output {
 
 fn hook_json(repo: &TestRepo) -> (i32, serde_json::Value) {
     let out = run(repo, &["--format", "json", "hook", "run", "pre-commit"]);
-    (code(&out), json(&out))
+    (code(&out), data(&out))
 }
 
 fn declare(repo: &TestRepo, patterns: &[&str]) {
@@ -202,7 +202,7 @@ fn git_am_runs_pre_applypatch() {
     assert_eq!(head(&repo), before);
     let (exit, report) = {
         let out = run(&repo, &["--format", "json", "hook", "run", "pre-applypatch"]);
-        (code(&out), json(&out))
+        (code(&out), data(&out))
     };
     assert_eq!(exit, 1);
     assert_eq!(report["hook"], "pre-applypatch");
@@ -229,7 +229,7 @@ fn existing_hook_is_chained_and_its_no_still_blocks_and_uninstall_restores_it() 
     write_hook(&hook, user_hook, 0o750);
     let out = install(&repo, &[]);
     assert_eq!(code(&out), 0);
-    let report = json(&out);
+    let report = data(&out);
     assert_eq!(report["hooks"][0]["action"], "installed");
     assert!(
         report["hooks"][0]["chained"]
@@ -238,7 +238,7 @@ fn existing_hook_is_chained_and_its_no_still_blocks_and_uninstall_restores_it() 
             .ends_with("pre-commit.patchgate-chained")
     );
     // Idempotent: a second install updates the shim and keeps the chained hook.
-    let again = json(&install(&repo, &[]));
+    let again = data(&install(&repo, &[]));
     assert_eq!(again["hooks"][0]["action"], "updated");
 
     repo.write("src/a.rs", "a2\n");
@@ -263,12 +263,12 @@ fn existing_hook_is_chained_and_its_no_still_blocks_and_uninstall_restores_it() 
 fn core_hooks_path_is_respected() {
     let repo = repo_with_base();
     repo.git(&["config", "core.hooksPath", "githooks"]);
-    let report = json(&install(&repo, &["--hooks", "pre-commit"]));
+    let report = data(&install(&repo, &["--hooks", "pre-commit"]));
     let dir = PathBuf::from(report["hooks_dir"].as_str().expect("test setup"));
     assert_eq!(dir, repo.path().join("githooks"));
     assert!(repo.path().join("githooks/pre-commit").is_file());
     assert!(!repo.path().join(".git/hooks/pre-commit").exists());
-    let status = json(&run(&repo, &["--format", "json", "hook", "status"]));
+    let status = data(&run(&repo, &["--format", "json", "hook", "status"]));
     assert_eq!(status["hooks_path"], "githooks");
     assert_eq!(status["hooks"][0]["state"], "patchgate");
     declare(&repo, &["src/a.rs"]);
@@ -284,7 +284,7 @@ fn husky_is_detected_and_nothing_is_written() {
     repo.git(&["config", "core.hooksPath", ".husky/_"]);
     let out = install(&repo, &[]);
     assert_eq!(code(&out), 2);
-    let report = json(&out);
+    let report = json(&out)["data"].clone();
     assert_eq!(report["managers"][0]["manager"], "husky");
     assert!(report["hooks"].as_array().expect("test setup").is_empty());
     assert!(!repo.path().join(".husky/_/pre-commit").exists());
@@ -327,7 +327,7 @@ fn shim_fails_closed_when_the_binary_is_gone() {
         .expect("test setup");
     assert!(!out.status.success());
     assert_eq!(head(&repo), before);
-    let status = json(&run(&repo, &["--format", "json", "hook", "status"]));
+    let status = data(&run(&repo, &["--format", "json", "hook", "status"]));
     assert_eq!(status["hooks"][0]["binary_present"], false);
 }
 
@@ -346,7 +346,7 @@ fn concurrent_declare_writers_never_corrupt_the_file() {
     for mut child in children {
         assert!(child.wait().expect("test setup").success());
     }
-    let report = json(&run(&repo, &["--format", "json", "declare", "--show"]));
+    let report = data(&run(&repo, &["--format", "json", "declare", "--show"]));
     let mut got: Vec<String> = report["entries"]
         .as_array()
         .expect("test setup")
@@ -374,13 +374,13 @@ fn declare_refuses_unsafe_patterns_and_reads_results() {
         result.as_bytes(),
     );
     assert_eq!(code(&out), 0);
-    let report = json(&out);
+    let report = data(&out);
     assert_eq!(report["entries"][0]["pattern"], "src/a.rs");
     assert_eq!(report["entries"][0]["source"], "result:-");
     let out = run(&repo, &["--format", "json", "declare", "--trailer"]);
-    assert_eq!(json(&out)["trailers"][0], "Patchgate-Declared: src/a.rs");
+    assert_eq!(data(&out)["trailers"][0], "Patchgate-Declared: src/a.rs");
     let out = run(&repo, &["--format", "json", "declare", "--clear"]);
-    assert_eq!(json(&out)["active"], false);
+    assert_eq!(data(&out)["active"], false);
 }
 
 /// A bare server repository with the pre-receive hook and a policy, and a clone to push from.
@@ -466,7 +466,7 @@ fn pre_receive_rejects_excluded_paths_and_names_commit_path_and_reason() {
         input.as_bytes(),
     );
     assert_eq!(code(&out), 1);
-    let report = json(&out);
+    let report = data(&out);
     assert_eq!(report["allowed"], false);
     assert_eq!(report["commits"].as_array().unwrap().len(), 1, "each new commit once");
     let commit = &report["commits"][0];

@@ -2,7 +2,7 @@
 //! tracked `core.hooksPath`, a checkout that put the original hook back over the shim, a shim
 //! removed by hand. Real git, the real binary, JSON asserted.
 
-use crate::support::{TestRepo, code, json};
+use crate::support::{TestRepo, code, data, json};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Output;
@@ -33,7 +33,7 @@ fn bin_dir() -> &'static Path {
 }
 
 fn hook_state(repo: &TestRepo) -> serde_json::Value {
-    json(&pg(repo, &["status"]))["hooks"][0].clone()
+    data(&pg(repo, &["status"]))["hooks"][0].clone()
 }
 
 #[test]
@@ -41,13 +41,13 @@ fn a_tracked_hooks_directory_gets_a_warning_and_shims_without_a_path_of_this_mac
     let repo = tracked_hooks_repo();
     let out = pg(&repo, &["install", "--hooks", "pre-commit"]);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-    let report = json(&out);
+    let report = data(&out);
     assert_eq!(report["warnings"].as_array().map(Vec::len), Some(1), "{report}");
     let shim = std::fs::read_to_string(repo.path().join("githooks/pre-commit")).expect("shim");
     let binary = env!("CARGO_BIN_EXE_patchgate");
     assert!(!shim.contains(binary) && !shim.contains("/target/"), "{shim}");
     assert!(shim.lines().any(|l| l == "recorded="), "{shim}");
-    let status = json(&pg(&repo, &["status"]));
+    let status = data(&pg(&repo, &["status"]));
     assert_eq!(status["tracked"], true);
     assert_eq!(status["hooks"][0]["state"], "patchgate");
     assert_eq!(status["hooks"][0]["binary"], serde_json::Value::Null);
@@ -85,7 +85,7 @@ fn a_checkout_that_restores_the_original_leaves_no_orphaned_copy() {
 
     let out = pg(&repo, &["uninstall"]);
     assert_eq!(code(&out), 0);
-    assert_eq!(json(&out)["hooks"][0]["action"], "orphan_removed");
+    assert_eq!(data(&out)["hooks"][0]["action"], "orphan_removed");
     assert!(!kept.exists(), "the duplicate copy is removed");
     assert_eq!(std::fs::read_to_string(&hook).expect("hook"), USER_HOOK);
     assert_eq!(repo.git(&["status", "--porcelain"]), "", "the tracked tree is as committed");
@@ -98,7 +98,7 @@ fn install_after_such_a_checkout_installs_again_with_one_kept_copy() {
     repo.git(&["checkout", "--", "githooks/pre-commit"]);
     let out = pg(&repo, &["install", "--hooks", "pre-commit"]);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(json(&out)["hooks"][0]["action"], "installed");
+    assert_eq!(data(&out)["hooks"][0]["action"], "installed");
     let state = hook_state(&repo);
     assert_eq!(
         (state["state"].as_str(), &state["orphan"]),
@@ -117,7 +117,7 @@ fn a_removed_shim_is_reported_and_uninstall_puts_the_original_back() {
     std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o750)).expect("chmod");
     let out = pg(&repo, &["install", "--hooks", "pre-commit"]);
     assert_eq!(code(&out), 0);
-    assert_eq!(json(&out)["warnings"], serde_json::json!([]), "an untracked directory");
+    assert_eq!(data(&out)["warnings"], serde_json::json!([]), "an untracked directory");
     std::fs::remove_file(&hook).expect("rm shim");
     let state = hook_state(&repo);
     assert_eq!(
@@ -127,7 +127,7 @@ fn a_removed_shim_is_reported_and_uninstall_puts_the_original_back() {
 
     let out = pg(&repo, &["uninstall", "--hooks", "pre-commit"]);
     assert_eq!(code(&out), 0);
-    assert_eq!(json(&out)["hooks"][0]["action"], "orphan_restored");
+    assert_eq!(data(&out)["hooks"][0]["action"], "orphan_restored");
     assert_eq!(std::fs::read_to_string(&hook).expect("hook"), USER_HOOK);
     let mode = std::fs::metadata(&hook).expect("hook").permissions().mode() & 0o7777;
     assert_eq!(mode, 0o750);
@@ -142,7 +142,7 @@ fn uninstall_says_whether_it_removed_or_restored() {
     let out = pg(&repo, &["install"]);
     assert_eq!(code(&out), 0);
     let out = pg(&repo, &["uninstall"]);
-    let actions: Vec<(String, String)> = json(&out)["hooks"]
+    let actions: Vec<(String, String)> = data(&out)["hooks"]
         .as_array()
         .expect("hooks")
         .iter()
@@ -170,7 +170,12 @@ fn a_hook_that_differs_from_its_kept_copy_is_left_for_a_person() {
     assert_eq!(hook_state(&repo)["orphan"], "conflict");
     let out = pg(&repo, &["uninstall", "--hooks", "pre-commit"]);
     assert_eq!(code(&out), 3, "not restored: patchgate could not finish the job");
-    assert_eq!(json(&out)["hooks"][0]["action"], "orphan_kept");
+    let v = json(&out);
+    assert_eq!(
+        (v["ok"].clone(), v["error"]["code"].clone()),
+        (false.into(), "not_restored".into())
+    );
+    assert_eq!(v["data"]["hooks"][0]["action"], "orphan_kept", "the report is kept: {v}");
     assert!(repo.path().join(".git/hooks/pre-commit.patchgate-chained").exists());
     assert_eq!(code(&pg(&repo, &["install", "--hooks", "pre-commit"])), 3);
 }

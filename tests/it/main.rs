@@ -2,6 +2,7 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod contract;
+mod conventions;
 mod crash;
 mod escape;
 mod escape_git;

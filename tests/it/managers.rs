@@ -63,7 +63,7 @@ fn declare(repo: &TestRepo, pattern: &str) {
 fn apply_advice(repo: &TestRepo, manager: &str) -> serde_json::Value {
     let out = run(repo, &["--format", "json", "hook", "install"]);
     assert_eq!(code(&out), 2, "install defers: {}", String::from_utf8_lossy(&out.stdout));
-    let report = json(&out);
+    let report = json(&out)["data"].clone();
     for advice in report["managers"].as_array().expect("managers") {
         assert_eq!(advice["manager"], manager);
         let file = repo.path().join(advice["file"].as_str().expect("file"));

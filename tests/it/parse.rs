@@ -4,7 +4,7 @@
 mod cases;
 mod corpus;
 
-use crate::support::{code, json, patchgate, run_with_stdin};
+use crate::support::{code, data, json, patchgate, run_with_stdin};
 
 #[test]
 fn unreadable_patch_file_is_input_refused() {
@@ -21,6 +21,7 @@ fn unreadable_patch_with_json_format_prints_the_envelope() {
     assert_eq!(code(&out), 2);
     let v = json(&out);
     assert_eq!(v["ok"], false);
+    assert_eq!(v["meta"]["command"], "parse");
     assert_eq!(v["error"]["code"], "unreadable_input");
 }
 
@@ -29,7 +30,7 @@ fn prose_is_rejected_with_exit_1() {
     let out =
         run_with_stdin(patchgate().args(["parse", "--format", "json", "-"]), b"I fixed it.\n");
     assert_eq!(code(&out), 1);
-    let v = json(&out);
+    let v = data(&out);
     assert_eq!(v["ok"], false);
     assert_eq!(v["defects"][0]["code"], "no_file_headers");
 }
@@ -61,7 +62,7 @@ fn json_paths_are_the_real_paths_and_escaped_only_when_not_utf8() {
     let patch: &[u8] = b"diff --git \"a/post\\\\image.txt\" \"b/post\\\\image.txt\"\n--- \"a/post\\\\image.txt\"\n+++ \"b/post\\\\image.txt\"\n@@ -1 +1 @@\n-a\n+b\ndiff --git \"a/x\\377\" \"b/x\\377\"\n--- \"a/x\\377\"\n+++ \"b/x\\377\"\n@@ -1 +1 @@\n-a\n+b\n";
     let out = run_with_stdin(patchgate().args(["--format", "json", "parse", "-"]), patch);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-    let files = json(&out)["files"].clone();
+    let files = data(&out)["files"].clone();
     assert_eq!(files[0]["new_path"], "post\\image.txt", "one backslash, as on disk");
     assert!(files[0].get("new_path_escaped").is_none());
     assert_eq!(files[1]["new_path"], "x\u{fffd}");
@@ -76,5 +77,5 @@ fn parse_reads_standard_input_without_a_file_argument() {
     let patch = b"diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n";
     let out = run_with_stdin(patchgate().args(["--format", "json", "parse"]), patch);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(json(&out)["files"][0]["new_path"], "a");
+    assert_eq!(data(&out)["files"][0]["new_path"], "a");
 }

@@ -9,7 +9,7 @@
 //! rewrite the expectations. Two oracles hold for every repaired case: `git apply --check`
 //! accepts the repaired patch in the case's repository, and its `+`/`-` lines are the agent's.
 
-use crate::support::{Case, TestRepo, code, json, patchgate, read};
+use crate::support::{Case, TestRepo, code, data, json, patchgate, read};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Output;
@@ -80,7 +80,7 @@ fn oracle_failure(case: &Case, repo: Option<&TestRepo>, repaired: &str) -> Optio
 }
 
 fn summary(out: &Output) -> Value {
-    let report = json(out);
+    let report = data(out);
     let list = |key: &str, field: &str| -> Value {
         report[key].as_array().map_or(Value::Null, |items| {
             items.iter().map(|item| item[field].clone()).collect::<Vec<Value>>().into()
@@ -107,7 +107,7 @@ fn fixture_cases_give_their_repairs_refusals_and_patch() {
         let repo = setup(&case.dir);
         let out = run_case(&case, repo.as_ref());
         let actual = summary(&out);
-        let repaired = json(&out)["patch"].as_str().map(str::to_owned);
+        let repaired = data(&out)["patch"].as_str().map(str::to_owned);
         if let Some(failure) =
             repaired.as_deref().and_then(|r| oracle_failure(&case, repo.as_ref(), r))
         {
@@ -238,7 +238,7 @@ fn outside_a_repository_repair_says_so_unless_told_no_repo() {
     cmd.current_dir(dir.path()).args(["repair", "--no-repo", "--format", "json"]);
     let out = crate::support::run_with_stdin(&mut cmd, patch.as_bytes());
     assert_eq!(code(&out), 0);
-    assert_eq!(json(&out)["proof"]["applies"], Value::Null);
+    assert_eq!(data(&out)["proof"]["applies"], Value::Null);
     let out =
         patchgate().args(["repair", "/nonexistent/patch.diff", "--no-repo"]).output().expect("run");
     assert_eq!(code(&out), 2, "an unreadable patch is refused input");

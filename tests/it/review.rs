@@ -1,7 +1,7 @@
 //! `patchgate review` through the real binary: rejections recorded by `validate`, then listed,
 //! shown, exported, applied over an override, and dropped, in throwaway repositories.
 
-use crate::support::{TestRepo, code, fixtures, json};
+use crate::support::{TestRepo, code, data, fixtures, json};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -75,7 +75,7 @@ impl Setup {
     fn list(&self) -> Vec<Value> {
         let out = self.review(&["list", "--format", "json"]);
         assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
-        json(&out).as_array().expect("list is an array").clone()
+        data(&out).as_array().expect("list is an array").clone()
     }
 
     fn store(&self) -> PathBuf {
@@ -150,7 +150,7 @@ fn filters_select_by_rule_step_and_time() {
     let count = |args: &[&str]| {
         let out = s.review(&[&["list", "--format", "json"], args].concat());
         assert_eq!(code(&out), 0, "{}", stderr(&out));
-        json(&out).as_array().unwrap().len()
+        data(&out).as_array().unwrap().len()
     };
     assert_eq!(count(&[]), 2);
     assert_eq!(count(&["--step", "step-2"]), 1);
@@ -174,7 +174,7 @@ fn show_json_annotates_the_violation_at_its_line() {
     let id = s.only_id();
     let out = s.review(&["show", &id, "--format", "json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let v = json(&out);
+    let v = data(&out);
     assert_eq!(v["short_id"], id.as_str());
     assert_eq!(v["entry"]["step"]["id"], "step-1");
     assert_eq!(v["patch"], PATCH);
@@ -306,7 +306,7 @@ fn a_corrupted_entry_is_skipped_with_a_warning() {
     std::fs::write(s.store().join("garbage"), b"\x00\xff not json").unwrap();
     let out = s.review(&["list", "--format", "json"]);
     assert_eq!(code(&out), 0);
-    let rows = json(&out);
+    let rows = data(&out);
     assert_eq!(rows.as_array().unwrap().len(), 1);
     assert_eq!(rows[0]["step_id"], "step-1");
     let err = stderr(&out);
@@ -362,7 +362,7 @@ fn export_round_trips_through_git_apply() {
     s.repo.git(&["apply", "--check", file.to_str().unwrap()]);
     let stdout = s.review(&["export", &id]);
     assert_eq!(stdout.stdout, PATCH.as_bytes());
-    let as_json = json(&s.review(&["export", &id, "--format", "json"]));
+    let as_json = data(&s.review(&["export", &id, "--format", "json"]));
     assert_eq!(as_json["patch"], PATCH);
 }
 
@@ -375,7 +375,7 @@ fn drop_removes_entries() {
     let first = list[0]["id"].as_str().unwrap();
     let out = s.review(&["drop", first, "--format", "json"]);
     assert_eq!(code(&out), 0);
-    assert_eq!(json(&out)["ids"], serde_json::json!([first]));
+    assert_eq!(data(&out)["ids"], serde_json::json!([first]));
     assert_eq!(s.list().len(), 1);
     // One unknown id refuses the whole drop.
     let rest = s.list()[0]["id"].as_str().unwrap().to_owned();
@@ -401,7 +401,7 @@ fn apply_needs_every_remaining_rule_overridden() {
 
     let out = s.review(&["apply", &id, "--format", "json"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let v = json(&out);
+    let v = data(&out);
     assert_eq!(v["action"], "refused");
     assert_eq!(v["remaining"][0]["rule"], "undeclared");
     assert_eq!(v["remaining"][0]["is_overridden"], false);
@@ -409,19 +409,19 @@ fn apply_needs_every_remaining_rule_overridden() {
 
     let out = s.review(&["apply", &id, "--override", "scope", "--format", "json"]);
     assert_eq!(code(&out), 1);
-    assert_eq!(json(&out)["action"], "refused");
+    assert_eq!(data(&out)["action"], "refused");
     assert_eq!(worktree(), untouched);
     assert_eq!(code(&s.review(&["apply", &id, "--override", "no-such-rule"])), 2);
 
     let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let v = json(&out);
+    let v = data(&out);
     assert_eq!(v["action"], "applied");
     assert_eq!(v["files"], serde_json::json!(["a.txt", "b.txt"]));
     assert_eq!(worktree(), (Some("new\n".to_owned()), Some("hello\n".to_owned())));
     assert_eq!(s.repo.git(&["diff", "--cached", "--name-only"]), "", "no --index: index untouched");
 
-    let shown = json(&s.review(&["show", &id, "--format", "json"]));
+    let shown = data(&s.review(&["show", &id, "--format", "json"]));
     let recorded = &shown["entry"]["overrides"][0];
     assert_eq!(recorded["who"], "Rev Iewer <rev@example.com>");
     assert_eq!(recorded["rules"], serde_json::json!(["undeclared"]));
@@ -465,7 +465,7 @@ fn apply_revalidates_against_the_current_head() {
     s.repo.commit(&[("a.txt", "changed upstream\n")], "move on");
     let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let remaining = json(&out)["remaining"].clone();
+    let remaining = data(&out)["remaining"].clone();
     let uncovered: Vec<&Value> =
         remaining.as_array().unwrap().iter().filter(|v| v["is_overridden"] == false).collect();
     assert_eq!(uncovered.len(), 1, "{remaining}");
@@ -485,7 +485,7 @@ fn a_result_without_a_patch_is_kept_raw_and_cannot_be_exported() {
     let s = Setup::new();
     s.reject_result("step-1", b"Sorry, I could not find a.txt.", &[]);
     let id = s.only_id();
-    let shown = json(&s.review(&["show", &id, "--format", "json"]));
+    let shown = data(&s.review(&["show", &id, "--format", "json"]));
     assert_eq!(shown["entry"]["result"], "Sorry, I could not find a.txt.");
     assert_eq!(shown["patch"], Value::Null);
     assert_eq!(shown["annotations"][0]["rule"], "schema");
@@ -515,7 +515,7 @@ fn a_result_naming_patch_twice_has_no_patch_to_export_show_or_apply() {
     assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stdout));
     let message = json(&out)["error"]["message"].as_str().unwrap_or_default().to_owned();
     assert!(message.contains("names a key twice"), "{message}");
-    let shown = json(&s.review(&["show", &id, "--format", "json"])).to_string();
+    let shown = data(&s.review(&["show", &id, "--format", "json"])).to_string();
     assert!(!shown.contains("\"patch\":\"diff --git a/evil.txt"), "shown as the patch: {shown}");
     let out = s.review(&["apply", &id, "--override", "schema", "--format", "json"]);
     assert_ne!(code(&out), 0, "{}", stderr(&out));

@@ -163,3 +163,14 @@ pub fn setup_case(case_dir: &Path) -> TestRepo {
     repo.git(&["commit", "-q", "-m", "base"]);
     repo
 }
+
+/// The `data` of the envelope on stdout (`{"ok", "data", "error", "warnings", "meta"}`);
+/// panics unless stdout is an envelope of a command that did its job.
+pub fn data(output: &Output) -> serde_json::Value {
+    let mut v = json(output);
+    assert_eq!(v["ok"], true, "not a success envelope: {v}");
+    assert_eq!(v["error"], serde_json::Value::Null, "{v}");
+    assert_eq!(v["meta"]["version"], env!("CARGO_PKG_VERSION"), "{v}");
+    assert!(v["meta"]["command"].is_string(), "{v}");
+    v["data"].take()
+}

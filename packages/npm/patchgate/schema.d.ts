@@ -79,6 +79,44 @@ export interface AgentError {
   metadata: AgentMetadata;
 }
 
+/** The seed-003 response envelope every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it. */
+export interface Envelope {
+  /** Whether the command did its job: false exactly when `error` is set. */
+  ok: boolean;
+  /** The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
+  data: unknown;
+  /** Why the command could not answer; `null` on success. */
+  error: EnvelopeError | null;
+  /** Non-fatal findings a person would see on standard error (`patchgate: warning: ...`). */
+  warnings: Array<Notice>;
+  /** Which command and patchgate version answered. */
+  meta: Meta;
+}
+
+/** The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`). */
+export interface EnvelopeError {
+  /** Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...). */
+  code: string;
+  /** One human line: what is wrong and what to do. */
+  message: string;
+}
+
+/** A non-fatal finding in an envelope. */
+export interface Notice {
+  /** Stable code (`skipped_entry`, `override_unrecorded`, ...). */
+  code: string;
+  /** The line standard error shows, without the `patchgate: warning: ` prefix. */
+  message: string;
+}
+
+/** Where an envelope comes from. */
+export interface Meta {
+  /** The command, its subcommands joined by spaces (`parse`, `review show`, `hook status`). */
+  command: string;
+  /** The patchgate version that answered. */
+  version: string;
+}
+
 /** One executor call's result (`execute-step.schema.json`). */
 export interface ExecutorResult {
   /** `apply` or `fix_regression`; any other text is a `mode` violation, not a schema one. */

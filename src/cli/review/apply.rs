@@ -2,9 +2,9 @@
 //! current HEAD and writes it only when a person named the rule of every remaining violation.
 
 use super::{ApplyArgs, emit, load, unknown_rule};
-use crate::cli::{CliError, CliResult};
+use crate::cli::{CliError, CliResult, Global};
 use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
-use patchgate::report::{Exit, message, to_json_pretty};
+use patchgate::report::{Exit, Notice, message};
 use patchgate::review::{OverrideDecision, Store, apply_override};
 use patchgate::rule::RuleId;
 
@@ -12,7 +12,7 @@ pub(super) fn run(
     repository: &git2::Repository,
     store: &Store,
     args: &ApplyArgs,
-    json: bool,
+    global: &Global,
 ) -> CliResult {
     let overrides = parse_overrides(&args.overrides)?;
     let (_, entry, short) = load(store, &args.id)?;
@@ -21,16 +21,15 @@ pub(super) fn run(
     let mut outcome = ActionOutcome::new("refused", vec![short]);
     outcome.remaining = remaining(&applied.decision);
     let Some(files) = applied.written else {
-        print(&outcome, json);
+        print(&outcome, Vec::new(), global);
         return Ok(Exit::Rejected);
     };
-    if let Some(e) = applied.unrecorded {
-        // The worktree is written; only the note of who decided it is missing.
-        eprintln!("{}", message::override_unrecorded(&e));
-    }
+    // The worktree is written; only the note of who decided it may be missing.
+    let warnings: Vec<_> = applied.unrecorded.iter().map(message::override_unrecorded).collect();
+    global.warn(&warnings);
     outcome.action = "applied";
     outcome.files = files;
-    print(&outcome, json);
+    print(&outcome, warnings, global);
     Ok(Exit::Accepted)
 }
 
@@ -58,10 +57,11 @@ fn remaining(decision: &OverrideDecision) -> Vec<RemainingViolation> {
         .collect()
 }
 
-fn print(outcome: &ActionOutcome, json: bool) {
-    if json {
-        emit(&format!("{}\n", to_json_pretty(outcome)));
-    } else {
+/// The outcome; with `-q`, text only for a refusal.
+fn print(outcome: &ActionOutcome, warnings: Vec<Notice>, global: &Global) {
+    if super::is_json(global) {
+        global.print_json_with(outcome, warnings);
+    } else if !global.quiet || outcome.action != "applied" {
         emit(&apply_text(outcome));
     }
 }

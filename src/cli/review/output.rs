@@ -1,36 +1,10 @@
-//! Terminal output for `review`: colour choice, the pager git would use, writes that survive a
-//! closed pipe, and atomic files.
+//! Terminal output for `review`: the width of the screen, the pager git would use, writes that
+//! survive a closed pipe, and atomic files.
 
 use crate::cli::CliError;
-use patchgate::report::review::Palette;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// `--color`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum ColorChoice {
-    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
-    Auto,
-    /// Always colour.
-    Always,
-    /// Never colour.
-    Never,
-}
-
-/// The palette `choice` means for this process's standard output.
-pub(super) fn palette(choice: ColorChoice) -> Palette {
-    let is_wanted = match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            let is_dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
-            !no_color && !is_dumb && std::io::stdout().is_terminal()
-        }
-    };
-    if is_wanted { Palette::coloured() } else { Palette::plain() }
-}
 
 /// The width of the terminal the table is for: `COLUMNS` when set, else the terminal's own
 /// when standard output is one; `None` for a pipe or a file (tools get whole lines).

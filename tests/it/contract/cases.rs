@@ -1,6 +1,6 @@
 //! Fixture cases: `fixtures/contract/<case>/reply.txt` run through the real binary with the
-//! arguments in `case.json`, then compared with `expected.json` (the whole JSON output and exit
-//! code; `PATCHGATE_BLESS=1` rewrites it).
+//! arguments in `case.json`, then compared with `expected.json` (the whole JSON envelope, its
+//! `meta.version` written as `VERSION`, and exit code; `PATCHGATE_BLESS=1` rewrites it).
 //!
 //! `case.json` is authored and never rewritten: `note` (why the case exists), `args` (the
 //! command), `exit`, and the `violations` and `warnings` codes the reply must produce, so a
@@ -56,7 +56,10 @@ impl Case {
             cmd.arg("--root").arg(sandbox);
         }
         let out = cmd.arg(self.dir.join("reply.txt")).output().expect("run patchgate");
-        (code(&out), json(&out))
+        let mut output = json(&out);
+        // The version changes with every release; the envelope's test checks it.
+        output["meta"]["version"] = json!("VERSION");
+        (code(&out), output)
     }
 }
 
@@ -66,7 +69,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 }
 
 fn found(output: &Value, key: &str) -> Vec<String> {
-    let list = output[key].as_array().cloned().unwrap_or_default();
+    let list = output["data"][key].as_array().cloned().unwrap_or_default();
     sorted(list.iter().filter_map(|f| f["code"].as_str()).map(str::to_owned).collect())
 }
 

@@ -7,7 +7,7 @@
 //! rejects what git accepts) and observed keys (`exit`, `files`, `defects`, `warnings`) in a
 //! compact normalised form. `PATCHGATE_BLESS=1` rewrites the observed keys.
 
-use crate::support::{code, fixtures, json, patchgate};
+use crate::support::{code, data, fixtures, patchgate};
 use patchgate::patch::DefectCode;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -67,7 +67,7 @@ impl Case {
             .arg(self.patch())
             .output()
             .expect("run patchgate");
-        let report = json(&out);
+        let report = data(&out);
         let mut observed = Map::new();
         observed.insert("exit".into(), json!(code(&out)));
         observed.insert("files".into(), files(&report));

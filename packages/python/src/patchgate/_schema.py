@@ -17,6 +17,10 @@ __all__ = [
     "AgentPartial",
     "AgentErrorType",
     "AgentError",
+    "Envelope",
+    "EnvelopeError",
+    "Notice",
+    "Meta",
     "ExecutorResult",
     "ExecutorOutput",
     "ExecutorStatus",
@@ -128,6 +132,48 @@ class AgentError(TypedDict):
     """Actionable steps; at least one."""
     metadata: "AgentMetadata"
     """Execution facts."""
+
+
+class Envelope(TypedDict):
+    """The seed-003 response envelope every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it."""
+
+    ok: bool
+    """Whether the command did its job: false exactly when `error` is set."""
+    data: Any
+    """The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
+    error: Union["EnvelopeError", None]
+    """Why the command could not answer; `null` on success."""
+    warnings: List["Notice"]
+    """Non-fatal findings a person would see on standard error (`patchgate: warning: ...`)."""
+    meta: "Meta"
+    """Which command and patchgate version answered."""
+
+
+class EnvelopeError(TypedDict):
+    """The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`)."""
+
+    code: str
+    """Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...)."""
+    message: str
+    """One human line: what is wrong and what to do."""
+
+
+class Notice(TypedDict):
+    """A non-fatal finding in an envelope."""
+
+    code: str
+    """Stable code (`skipped_entry`, `override_unrecorded`, ...)."""
+    message: str
+    """The line standard error shows, without the `patchgate: warning: ` prefix."""
+
+
+class Meta(TypedDict):
+    """Where an envelope comes from."""
+
+    command: str
+    """The command, its subcommands joined by spaces (`parse`, `review show`, `hook status`)."""
+    version: str
+    """The patchgate version that answered."""
 
 
 class ExecutorResult(TypedDict):
