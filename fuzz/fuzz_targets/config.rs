@@ -1,6 +1,6 @@
 //! Fuzz `.patchgate.toml`: any text is loaded or refused without panicking; every table of a
 //! loaded policy reads or is refused with an error (never a panic); `validate` under it either
-//! answers or reports the policy as the problem; a path the policy's `excluded` matches is never
+//! answers, reports the policy as the problem, or refuses the step over the policy's limits; a path the policy's `excluded` matches is never
 //! accepted.
 #![no_main]
 
@@ -46,6 +46,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(report.verdict.valid, report.violations.is_empty());
             let excluded = config.excluded_globs().is_ok_and(|s| s.is_match("src/a.rs"));
             assert!(!(excluded && report.verdict.valid), "an excluded path was accepted");
+        }
+        // The fixed step within the policy's own `[limits]` is the only step error a policy
+        // can cause (a `glob_bytes` of 4 refuses `src/**`: found by this target).
+        Err(ValidateError::InvalidStep { message }) => {
+            assert!(message.contains("[limits]"), "the fixed step refused: {message}");
         }
         Err(e) => assert!(matches!(e, ValidateError::Config(_)), "not a policy error: {e}"),
     }
