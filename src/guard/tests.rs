@@ -29,6 +29,33 @@ fn fuzzy_search_finds_test_cache_simple_py() {
 }
 
 #[test]
+fn the_index_groups_names_by_length_past_the_sort_key() {
+    // Names sharing their first 15 bytes, names of 255 bytes and more (one sort key for all),
+    // a name in several directories and a repeated path.
+    let long = |n: usize| format!("{}.rs", "x".repeat(n - 3));
+    let (l300, l260, l255) = (long(300), long(260), long(255));
+    let files = [
+        format!("a/{l300}"),
+        format!("b/{l260}"),
+        format!("c/{l255}"),
+        "d/configuration_loader.rs".to_owned(),
+        "e/configuration_loaded.rs".to_owned(),
+        "f/configuration_loader.rs".to_owned(),
+        "f/configuration_loader.rs".to_owned(),
+        "mod.rs".to_owned(),
+    ];
+    let index = Index::new(files.iter().map(String::as_str));
+    assert_eq!(index.len(), 6, "one line per distinct name");
+    assert_eq!(suggest(&index, &format!("z/{l300}"), 5), [format!("a/{l300}")]);
+    assert_eq!(suggest(&index, &format!("z/{l260}"), 1), [format!("b/{l260}")]);
+    assert_eq!(suggest(&index, &format!("c/{l255}"), 1), [format!("c/{l255}")]);
+    let found = suggest(&index, "g/configuration_loader.rs", 5);
+    assert_eq!(found[..2], ["d/configuration_loader.rs", "f/configuration_loader.rs"]);
+    assert!(found.contains(&"e/configuration_loaded.rs".to_owned()));
+    assert_eq!(suggest(&index, "src/mod.rs", 1), ["mod.rs"]);
+}
+
+#[test]
 fn suggestions_survive_typos_extensions_and_prefixes() {
     let files = ["src/utils/db.ts", "src/utils/selector.rs", "lib/other.py", "pkg/app/src/main.rs"];
     let index = index_of(&files);
