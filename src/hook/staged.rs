@@ -53,11 +53,31 @@ pub fn staged_changes_exact(repo: &Repository) -> Result<Vec<Change>, HookError>
 }
 
 fn diff_index(repo: &Repository, head: Option<&Tree<'_>>) -> Result<Vec<Change>, HookError> {
-    let index = repo.index().map_err(HookError::git("read the index"))?;
+    let index = read_index(repo)?;
     let mut diff = repo
         .diff_tree_to_index(head, Some(&index), Some(&mut diff_options()))
         .map_err(HookError::git("compare the index with HEAD"))?;
     changes(&mut diff)
+}
+
+/// The index, refused when an entry has a mode git does not know (a corrupt or forged index):
+/// libgit2's diff passes such a mode through, and git2 panics on reading it (found by the index
+/// fuzz target).
+fn read_index(repo: &Repository) -> Result<git2::Index, HookError> {
+    const MODES: [u32; 4] = [0o100_644, 0o100_755, 0o120_000, 0o160_000];
+    let index = repo.index().map_err(HookError::git("read the index"))?;
+    if let Some(entry) = index.iter().find(|e| !MODES.contains(&e.mode)) {
+        return Err(HookError::Git {
+            context: "read the index".into(),
+            message: format!(
+                "'{}' has mode {:o}, which git does not know; the index is corrupt (restore it \
+                 with 'git reset', which keeps your worktree)",
+                String::from_utf8_lossy(&entry.path),
+                entry.mode
+            ),
+        });
+    }
+    Ok(index)
 }
 
 /// While a merge is being concluded (`MERGE_HEAD` exists), keep only the changes that differ
@@ -67,7 +87,7 @@ pub fn merge_own_changes(repo: &Repository, staged: Vec<Change>) -> Result<Vec<C
     let Ok(text) = std::fs::read_to_string(repo.path().join("MERGE_HEAD")) else {
         return Ok(staged);
     };
-    let index = repo.index().map_err(HookError::git("read the index"))?;
+    let index = read_index(repo)?;
     let mut kept = staged;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let oid = git2::Oid::from_str(line.trim()).map_err(HookError::git("read MERGE_HEAD"))?;
