@@ -40,11 +40,12 @@ fn run(fx: &Fixture, body: &[u8]) {
         let fast = touched(&fast.changes);
         if fast != touched(exact) {
             // A cache tree that contradicts the entries (found by this target: a blob id
-            // changed below a subtree the cache tree still calls HEAD's). git's write-tree
-            // trusts a valid cache tree, so what `git commit` records is what the cache tree
-            // says, and so does the fast reader; libgit2's diff reads the entries. Then the
-            // hook must agree with what git would commit. (No tree can be written from an
-            // index naming an object that does not exist: git cannot commit it either.)
+            // changed below a subtree the cache tree still calls HEAD's, and a root naming
+            // another tree). git's write-tree trusts a valid cache-tree entry whose object
+            // exists, so what `git commit` records is what the cache tree says, and the fast
+            // reader judges that; libgit2's diff reads the entries. Then the hook must agree
+            // with what git would commit. (No tree can be written from an index naming an
+            // object that does not exist: git cannot commit it either.)
             if let Some(committed) = committed(&repo) {
                 assert_eq!(fast, committed, "the readers disagree with what git would commit");
             }

@@ -62,10 +62,15 @@ impl<'r> Walk<'_, 'r> {
         cache: Option<&CacheNode>,
         range: Range<usize>,
     ) -> Result<(), HookError> {
-        if let (Some(h), Some(c)) = (head, cache)
-            && c.oid == Some(h.id())
-        {
-            return Ok(()); // The index still makes exactly HEAD's tree here.
+        if let Some(oid) = cache.and_then(|c| c.oid) {
+            if head.is_some_and(|h| h.id() == oid) {
+                return Ok(()); // The index still makes exactly HEAD's tree here.
+            }
+            // git's write-tree takes a valid cache-tree entry's tree as it is when the object
+            // exists, whatever the entries below say, so that tree is what a commit records.
+            if let Ok(cached) = self.repo.find_tree(oid) {
+                return self.cached_tree(prefix, head, &cached);
+            }
         }
         let slots = self.slots(prefix, head, range);
         for (name, slot) in slots {
@@ -149,6 +154,33 @@ impl<'r> Walk<'_, 'r> {
             (Some((oid, mode)), None) => self.out.push((deleted(path, mode), oid)),
             (None, Some(e)) => self.out.push((added(path, &e), e.oid)),
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// The changes from `HEAD`'s tree at `prefix` to the tree the cache names there (for an
+    /// index written by git, the tree its entries make; the index fuzz target found one whose
+    /// cache tree said otherwise, and git commits what the cache tree says).
+    fn cached_tree(
+        &mut self,
+        prefix: &[u8],
+        head: Option<&Tree<'_>>,
+        cached: &Tree<'_>,
+    ) -> Result<(), HookError> {
+        let diff = self
+            .repo
+            .diff_tree_to_tree(head, Some(cached), Some(&mut super::staged::diff_options()))
+            .map_err(HookError::git("compare a tree the index caches with HEAD's"))?;
+        for delta in diff.deltas() {
+            let Some(mut change) = super::staged::convert(&delta) else { continue };
+            let under = |path: Option<Vec<u8>>| path.map(|p| [prefix, &p].concat());
+            change.old_path = under(change.old_path);
+            change.new_path = under(change.new_path);
+            let blob = match change.status {
+                ChangeStatus::Deleted => delta.old_file().id(),
+                _ => delta.new_file().id(),
+            };
+            self.out.push((change, blob));
         }
         Ok(())
     }

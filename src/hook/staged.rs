@@ -129,7 +129,7 @@ fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>, HookError> {
     }
 }
 
-fn diff_options() -> DiffOptions {
+pub(super) fn diff_options() -> DiffOptions {
     let mut opts = DiffOptions::new();
     // Typechanges (file <-> symlink) as one entry; submodule pointer moves are changes too.
     opts.include_typechange(true).ignore_submodules(false).skip_binary_check(true);
@@ -144,7 +144,7 @@ fn changes(diff: &mut Diff<'_>) -> Result<Vec<Change>, HookError> {
     Ok(diff.deltas().filter_map(|d| convert(&d)).collect())
 }
 
-fn convert(delta: &git2::DiffDelta<'_>) -> Option<Change> {
+pub(super) fn convert(delta: &git2::DiffDelta<'_>) -> Option<Change> {
     let status = match delta.status() {
         Delta::Added => ChangeStatus::Added,
         Delta::Deleted => ChangeStatus::Deleted,

@@ -590,10 +590,20 @@ fn an_index_entry_with_an_unknown_mode_is_a_clean_error() {
     let mut index = std::fs::read(&file).expect("read index");
     // The first entry (docs/x.md) starts at byte 12; its mode is at 24 bytes into it.
     index[36..40].copy_from_slice(&0o155_470_u32.to_be_bytes());
+    write_index(&file, index);
+    let out = run(&repo, &["hook", "run", "pre-commit"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{:?} {stderr}", out.status);
+    assert!(stderr.contains("mode 155470") && stderr.contains("git reset"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Write `index` to `file` with its trailing SHA-1 made right (as a forger would).
+fn write_index(file: &Path, mut index: Vec<u8>) {
     let body = index.len() - 20;
-    std::fs::write(&file, &index[..body]).expect("write body");
+    std::fs::write(file, &index[..body]).expect("write body");
     let sum = Command::new("sha1sum")
-        .stdin(std::fs::File::open(&file).expect("index"))
+        .stdin(std::fs::File::open(file).expect("index"))
         .output()
         .expect("sha1sum");
     assert!(sum.status.success(), "sha1sum");
@@ -601,12 +611,41 @@ fn an_index_entry_with_an_unknown_mode_is_a_clean_error() {
     let digest: Vec<u8> =
         (0..20).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex")).collect();
     index[body..].copy_from_slice(&digest);
-    std::fs::write(&file, &index).expect("write index");
+    std::fs::write(file, &index).expect("write index");
+}
+
+/// An index whose entries are `HEAD`'s but whose cache tree names another tree (one changing
+/// an excluded file): `git diff --cached` shows nothing, yet `git commit` records the cached
+/// tree (write-tree trusts a valid cache-tree entry). The hook read the entries and let it
+/// through; now it judges the tree git commits. Found by the index fuzz target.
+#[test]
+fn a_forged_cache_tree_cannot_smuggle_a_change_past_the_hook() {
+    let repo = TestRepo::new();
+    repo.commit(
+        &[(".patchgate.toml", "excluded = [\"secret/**\"]\n"), ("secret/key.txt", "k\n")],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "other"]);
+    repo.commit(&[("secret/key.txt", "leaked\n")], "other");
+    let cached = repo.git(&["rev-parse", "other^{tree}"]);
+    repo.git(&["checkout", "-q", "-"]);
+    let head = repo.git(&["rev-parse", "HEAD^{tree}"]);
+    repo.git(&["read-tree", "HEAD"]);
+    let hex = |h: &str| -> Vec<u8> {
+        let h = h.trim();
+        (0..20).map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).expect("hex")).collect()
+    };
+    let file = repo.path().join(".git/index");
+    let mut index = std::fs::read(&file).expect("read index");
+    let (from, to) = (hex(&head), hex(&cached));
+    let at = index.windows(20).position(|w| w == from.as_slice()).expect("the root's cached id");
+    index[at..at + 20].copy_from_slice(&to);
+    write_index(&file, index);
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]).trim(), "", "entries are HEAD's");
     let out = run(&repo, &["hook", "run", "pre-commit"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{:?} {stderr}", out.status);
-    assert!(stderr.contains("mode 155470") && stderr.contains("git reset"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("secret/key.txt"), "{stderr}");
 }
 
 /// A declaration file naming `entries` twice: before, the hook read the last list (serde's
