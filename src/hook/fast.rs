@@ -169,10 +169,10 @@ impl<'r> Walk<'_, 'r> {
     ) -> Result<(), HookError> {
         let diff = self
             .repo
-            .diff_tree_to_tree(head, Some(cached), Some(&mut super::staged::diff_options()))
+            .diff_tree_to_tree(head, Some(cached), Some(&mut super::delta::diff_options()))
             .map_err(HookError::git("compare a tree the index caches with HEAD's"))?;
         for delta in diff.deltas() {
-            let Some(mut change) = super::staged::convert(&delta) else { continue };
+            let Some(mut change) = super::delta::convert(&delta) else { continue };
             let under = |path: Option<Vec<u8>>| path.map(|p| [prefix, &p].concat());
             change.old_path = under(change.old_path);
             change.new_path = under(change.new_path);

@@ -12,6 +12,7 @@
 //! Policy (`.patchgate.toml`): the top-level `excluded` globs, and the `[hook]` table
 //! ([`HookPolicy`]).
 
+mod delta;
 mod fast;
 pub mod install;
 pub mod managers;

@@ -2,8 +2,9 @@
 //! tree), read from the index and tree objects through git2. The worktree is never walked, so
 //! the cost is one pass over the index and the trees, like `git diff --cached`.
 
-use super::{Change, ChangeStatus, HookError};
-use git2::{Delta, Diff, DiffFindOptions, DiffOptions, Repository, Tree};
+use super::delta::{convert, diff_options};
+use super::{Change, HookError};
+use git2::{Diff, DiffFindOptions, Repository, Tree};
 use std::path::Path;
 
 /// Open the repository the way a hook must: `--repo DIR` when given, else from the environment
@@ -129,39 +130,10 @@ fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>, HookError> {
     }
 }
 
-pub(super) fn diff_options() -> DiffOptions {
-    let mut opts = DiffOptions::new();
-    // Typechanges (file <-> symlink) as one entry; submodule pointer moves are changes too.
-    opts.include_typechange(true).ignore_submodules(false).skip_binary_check(true);
-    opts
-}
-
 /// Pair additions with deletions into renames, then convert every delta.
 fn changes(diff: &mut Diff<'_>) -> Result<Vec<Change>, HookError> {
     let mut find = DiffFindOptions::new();
     find.renames(true);
     diff.find_similar(Some(&mut find)).map_err(HookError::git("detect renames"))?;
     Ok(diff.deltas().filter_map(|d| convert(&d)).collect())
-}
-
-pub(super) fn convert(delta: &git2::DiffDelta<'_>) -> Option<Change> {
-    let status = match delta.status() {
-        Delta::Added => ChangeStatus::Added,
-        Delta::Deleted => ChangeStatus::Deleted,
-        Delta::Modified => ChangeStatus::Modified,
-        Delta::Renamed => ChangeStatus::Renamed,
-        Delta::Copied => ChangeStatus::Copied,
-        Delta::Typechange => ChangeStatus::Typechange,
-        // Unmodified, ignored, untracked, unreadable, conflicted: nothing a commit records.
-        _ => return None,
-    };
-    let (old, new) = (delta.old_file(), delta.new_file());
-    let path = |f: &git2::DiffFile<'_>| f.path_bytes().map(<[u8]>::to_vec);
-    Some(Change {
-        status,
-        old_path: if status == ChangeStatus::Added { None } else { path(&old) },
-        new_path: if status == ChangeStatus::Deleted { None } else { path(&new) },
-        old_mode: u32::from(old.mode()),
-        new_mode: u32::from(new.mode()),
-    })
 }
