@@ -1,6 +1,7 @@
 //! The fast staged-changes path: the index file read directly ([`crate::repo::index`]) and compared
 //! with `HEAD`'s trees directory by directory, skipping every directory whose cache-tree id
-//! equals `HEAD`'s. Exact renames (same blob id) are paired here; when an addition and a
+//! equals `HEAD`'s, and comparing the cached tree itself where a valid cache-tree id differs
+//! (git's write-tree commits that tree as it is, whatever the entries below it say). Exact renames (same blob id) are paired here; when an addition and a
 //! deletion remain unpaired (a possible rename with edits), or the index uses a feature the
 //! reader leaves alone, the caller falls back to libgit2's full diff with similarity detection.
 
