@@ -2,7 +2,7 @@
 //! tree), read from the index and tree objects through git2. The worktree is never walked, so
 //! the cost is one pass over the index and the trees, like `git diff --cached`.
 
-use super::delta::{convert, diff_options};
+use super::delta::{check_modes, convert, diff_options};
 use super::{Change, HookError};
 use git2::{Diff, DiffFindOptions, Repository, Tree};
 use std::path::Path;
@@ -54,37 +54,11 @@ pub fn staged_changes_exact(repo: &Repository) -> Result<Vec<Change>, HookError>
 }
 
 fn diff_index(repo: &Repository, head: Option<&Tree<'_>>) -> Result<Vec<Change>, HookError> {
-    let index = read_index(repo)?;
+    let index = repo.index().map_err(HookError::git("read the index"))?;
     let mut diff = repo
         .diff_tree_to_index(head, Some(&index), Some(&mut diff_options()))
         .map_err(HookError::git("compare the index with HEAD"))?;
     changes(&mut diff)
-}
-
-/// The index, refused when an entry has a mode git does not know (a corrupt or forged index):
-/// libgit2's diff passes such a mode through, and git2 panics on reading it (found by the index
-/// fuzz target). The modes are read with the hook's own reader: git2's entry iterator trusts the
-/// path length an entry's flags state, and reads past the path when it is longer (found there
-/// too). An index that reader leaves to libgit2 is not checked here.
-fn read_index(repo: &Repository) -> Result<git2::Index, HookError> {
-    const MODES: [u32; 4] = [0o100_644, 0o100_755, 0o120_000, 0o160_000];
-    let index = repo.index().map_err(HookError::git("read the index"))?;
-    let data = index.path().and_then(|file| std::fs::read(file).ok());
-    let Some(parsed) = data.as_deref().and_then(crate::repo::index::parse) else {
-        return Ok(index);
-    };
-    if let Some(entry) = parsed.entries.iter().find(|e| !MODES.contains(&e.mode)) {
-        return Err(HookError::Git {
-            context: "read the index".into(),
-            message: format!(
-                "'{}' has mode {:o}, which git does not know; the index is corrupt (restore it \
-                 with 'git reset', which keeps your worktree)",
-                String::from_utf8_lossy(parsed.path(entry)),
-                entry.mode
-            ),
-        });
-    }
-    Ok(index)
 }
 
 /// While a merge is being concluded (`MERGE_HEAD` exists), keep only the changes that differ
@@ -94,7 +68,7 @@ pub fn merge_own_changes(repo: &Repository, staged: Vec<Change>) -> Result<Vec<C
     let Ok(text) = std::fs::read_to_string(repo.path().join("MERGE_HEAD")) else {
         return Ok(staged);
     };
-    let index = read_index(repo)?;
+    let index = repo.index().map_err(HookError::git("read the index"))?;
     let mut kept = staged;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let oid = git2::Oid::from_str(line.trim()).map_err(HookError::git("read MERGE_HEAD"))?;
@@ -141,5 +115,6 @@ fn changes(diff: &mut Diff<'_>) -> Result<Vec<Change>, HookError> {
     let mut find = DiffFindOptions::new();
     find.renames(true);
     diff.find_similar(Some(&mut find)).map_err(HookError::git("detect renames"))?;
+    check_modes(diff)?;
     Ok(diff.deltas().filter_map(|d| convert(&d)).collect())
 }
