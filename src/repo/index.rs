@@ -85,6 +85,12 @@ pub fn parse(data: &[u8]) -> Option<Index> {
     for _ in 0..count {
         pos = entry(data, pos, version, &mut previous, &mut index)?;
     }
+    // git keeps the entries sorted by path, and the hook's walk relies on it (the paths below a
+    // directory are contiguous). An index out of order is corrupt: left to libgit2 (found by the
+    // index fuzz target, which made the walk slice past a path).
+    if index.entries.windows(2).any(|w| index.path(&w[0]) >= index.path(&w[1])) {
+        return None;
+    }
     match extensions(data.get(pos..body_end)?) {
         Extensions::Understood(cache) => index.cache = cache,
         Extensions::Unsupported => return None,
@@ -233,6 +239,16 @@ mod tests {
         let paths: Vec<&[u8]> = index.entries.iter().map(|e| index.path(e)).collect();
         assert_eq!(paths, [&b"a"[..], b"d/b"]);
         assert!(index.cache.is_some());
+    }
+
+    #[test]
+    fn entries_out_of_order_are_left_to_libgit2() {
+        let mut data = real_index();
+        let at = data.windows(4).position(|w| w == b"d/b\0").unwrap();
+        data[at..at + 3].copy_from_slice(b"0/b"); // `0/b` sorts before `a`
+        assert!(parse(&data).is_none());
+        data[at..at + 3].copy_from_slice(b"e/b");
+        assert!(parse(&data).is_some(), "still in order");
     }
 
     #[test]
