@@ -231,7 +231,9 @@ fn headline(a: &Annotation, p: &Palette) -> String {
         Severity::Note => (p.note, "note"),
     };
     let rule = a.rule.map_or_else(String::new, |r| format!("{r}/"));
-    format!("{style}{label}[{rule}{}]{style:#}: {}", a.code, sanitize(&a.message))
+    // A stored entry's code is text from the file like its message (found by the review fuzz
+    // target: a DEL inside a code reached the terminal).
+    format!("{style}{label}[{rule}{}]{style:#}: {}", sanitize(&a.code), sanitize(&a.message))
 }
 
 /// How much of the patch [`write_patch`] shows.

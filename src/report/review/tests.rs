@@ -106,6 +106,16 @@ fn show_text_puts_carets_under_the_line() {
 }
 
 #[test]
+fn a_stored_code_never_brings_a_control_character_to_the_terminal() {
+    // Found by the review fuzz target: a stored entry's code is text from the file.
+    let v = Violation::new(RuleId::Schema, crate::finding::Code::from_name("n\u{7f}t_json"), "m");
+    let text =
+        show_text(&annotate(&entry(vec![v], Vec::new()), "abcd1234"), &Palette::plain(), now());
+    assert!(!text.contains('\u{7f}'), "{text}");
+    assert!(text.contains("[schema/n^?t_json]"), "{text}");
+}
+
+#[test]
 fn a_result_without_a_patch_is_shown_raw() {
     let mut e = entry(Vec::new(), Vec::new());
     e.result = "I could not do it \u{1b}[31m".to_owned();
