@@ -59,8 +59,11 @@ fn write_summary(out: &mut String, view: &ShowView<'_>, p: &Palette, now: System
     let step_id = e.step_id().map_or_else(String::new, |id| format!("[{}] ", sanitize(id)));
     let desc = sanitize(e.step_description().unwrap_or("(no description)")).into_owned();
     let _ = writeln!(out, "step:     {step_id}{desc}");
-    let base = e.base.as_deref().map_or("(none)", |b| &b[..b.len().min(12)]);
-    let _ = writeln!(out, "base:     {base} (patchgate {})", e.patchgate_version);
+    // Both come from the stored file: cut by characters, never bytes, and sanitized (found by
+    // the review fuzz target: a multi-byte character inside the first 12 bytes panicked).
+    let base: String = e.base.as_deref().map_or("(none)".into(), |b| b.chars().take(12).collect());
+    let (base, version) = (sanitize(&base), sanitize(&e.patchgate_version));
+    let _ = writeln!(out, "base:     {base} (patchgate {version})");
     let _ = writeln!(out, "verdict:  {r}{}{r:#}", sanitize(&e.verdict.reason));
     for o in &e.overrides {
         let rules: Vec<&str> = o.rules.iter().map(|r| r.as_str()).collect();

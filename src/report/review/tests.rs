@@ -116,6 +116,15 @@ fn a_stored_code_never_brings_a_control_character_to_the_terminal() {
 }
 
 #[test]
+fn a_stored_base_is_cut_by_characters_and_sanitized() {
+    let mut e = entry(Vec::new(), Vec::new());
+    e.base = Some("efce9fe33\u{29a}\u{31a}\u{1b}[2Jaf4baae23d16e3d9".into());
+    let text = show_text(&annotate(&e, "abcd1234"), &Palette::plain(), now());
+    assert!(text.contains("base:     efce9fe33\u{29a}\u{31a}^["), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text}");
+}
+
+#[test]
 fn a_result_without_a_patch_is_shown_raw() {
     let mut e = entry(Vec::new(), Vec::new());
     e.result = "I could not do it \u{1b}[31m".to_owned();
