@@ -249,6 +249,14 @@ fn files_without_a_grammar_are_compared_line_by_line() {
 }
 
 #[test]
+fn cpp_is_compared_on_its_syntax_tree_only_with_the_cpp_feature() {
+    let diff = "--- a/x.cpp\n+++ b/x.cpp\n@@ -1 +1 @@\n-int a; // one\n+int a; // two\n";
+    let parsed = parse(diff.as_bytes(), &ParseOptions::default());
+    let decider = if cfg!(feature = "cpp") { Decider::Syntax("C++") } else { Decider::Lines };
+    assert_eq!(classify(&parsed.patch.files[0], None), (Change::Comment, decider));
+}
+
+#[test]
 fn indentation_is_syntax_in_yaml_and_makefiles() {
     let yaml =
         "--- a/ci.yml\n+++ b/ci.yml\n@@ -1,2 +1,2 @@\n a:\n-  b: 1\n-c: 2\n+  b: 1\n+  c: 2\n";

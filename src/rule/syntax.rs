@@ -44,6 +44,7 @@ const TYPESCRIPT: Grammar =
 const TSX: Grammar = grammar("TSX", || tree_sitter_typescript::LANGUAGE_TSX.into(), false);
 const GO: Grammar = grammar("Go", || tree_sitter_go::LANGUAGE.into(), false);
 const C: Grammar = grammar("C", || tree_sitter_c::LANGUAGE.into(), false);
+#[cfg(feature = "cpp")]
 const CPP: Grammar = grammar("C++", || tree_sitter_cpp::LANGUAGE.into(), false);
 const JAVA: Grammar = grammar("Java", || tree_sitter_java::LANGUAGE.into(), false);
 const SHELL: Grammar = grammar("shell", || tree_sitter_bash::LANGUAGE.into(), false);
@@ -60,6 +61,7 @@ pub(super) fn grammar_for(path: &str) -> Option<Grammar> {
         "tsx" => TSX,
         "go" => GO,
         "c" | "h" => C,
+        #[cfg(feature = "cpp")]
         "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "ipp" => CPP,
         "java" => JAVA,
         "sh" | "bash" => SHELL,
