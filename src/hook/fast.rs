@@ -12,21 +12,27 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::Path;
 
-/// The staged changes and whether renames were settled (no unpaired addition and deletion
-/// left), or `None` when the general path must decide.
+/// The index file read directly, or `None` when the general path must read it: the index uses
+/// a feature the reader leaves to libgit2, or holds a path libgit2 may refuse (its read fails
+/// then, and the hook reports that as before).
+pub(super) fn read_index(repo: &Repository, index_file: &Path) -> Option<Index> {
+    if !is_sha1(repo) {
+        return None;
+    }
+    let data = std::fs::read(index_file).ok()?;
+    parse(&data).filter(|index| !index.has_path_libgit2_may_refuse)
+}
+
+/// The staged changes of `index` (from [`read_index`]) and whether renames were settled (no
+/// unpaired addition and deletion left).
 pub(super) fn staged(
     repo: &Repository,
-    index_file: &Path,
+    index: &Index,
     head: Option<&Tree<'_>>,
-) -> Result<Option<(Vec<Change>, bool)>, HookError> {
-    if !is_sha1(repo) {
-        return Ok(None);
-    }
-    let Ok(data) = std::fs::read(index_file) else { return Ok(None) };
-    let Some(index) = parse(&data) else { return Ok(None) };
-    let mut walk = Walk { repo, index: &index, out: Vec::new() };
+) -> Result<(Vec<Change>, bool), HookError> {
+    let mut walk = Walk { repo, index, out: Vec::new() };
     walk.dir(b"", head, index.cache.as_ref(), 0..index.entries.len())?;
-    Ok(Some(pair_renames(&walk.out)))
+    Ok(pair_renames(&walk.out))
 }
 
 fn is_sha1(repo: &Repository) -> bool {
@@ -131,13 +137,13 @@ impl<'r> Walk<'_, 'r> {
             (Some((oid, _)), None) => self.deleted_tree(&dir_prefix, oid)?,
             (None, Some(range)) => {
                 for e in &self.index.entries[range] {
-                    self.out.push((added(self.index.path(e).to_vec(), e), e.oid));
+                    self.out.push((added(self.index.path(e).to_vec(), e), e.oid()));
                 }
             }
             (None, None) => {}
         }
         match (head_leaf, slot.file) {
-            (Some((oid, mode)), Some(e)) if oid != e.oid || mode != e.mode => {
+            (Some((oid, mode)), Some(e)) if oid != e.oid() || mode != e.mode => {
                 let status = if kind(mode) == kind(e.mode) {
                     ChangeStatus::Modified
                 } else {
@@ -150,10 +156,10 @@ impl<'r> Walk<'_, 'r> {
                     old_mode: mode,
                     new_mode: e.mode,
                 };
-                self.out.push((change, e.oid));
+                self.out.push((change, e.oid()));
             }
             (Some((oid, mode)), None) => self.out.push((deleted(path, mode), oid)),
-            (None, Some(e)) => self.out.push((added(path, &e), e.oid)),
+            (None, Some(e)) => self.out.push((added(path, &e), e.oid())),
             _ => {}
         }
         Ok(())

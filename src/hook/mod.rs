@@ -27,6 +27,7 @@ pub use run::{StagedRun, configured_hooks, run_staged};
 use crate::config::{Config, ConfigError, Limits};
 use crate::finding::codes;
 use crate::path::PathSet;
+use crate::repo::index::{Index, IndexEntry};
 use serde::{Deserialize, Serialize};
 
 /// The `[hook]` table of `.patchgate.toml`.
@@ -284,11 +285,22 @@ pub enum HookError {
 /// The policy being committed: `.patchgate.toml` as staged in the index (an unstaged edit of
 /// the worktree copy cannot lift an exclusion), or the default policy when none is staged.
 pub fn staged_config(repo: &git2::Repository) -> Result<Config, HookError> {
-    let index = repo.index().map_err(HookError::git("read the index"))?;
-    let Some(entry) = index.get_path(std::path::Path::new(crate::config::FILE_NAME), 0) else {
-        return Ok(Config::default());
+    staged_config_of(repo, None)
+}
+
+/// [`staged_config`] from the index as read directly (`None`: through libgit2).
+fn staged_config_of(repo: &git2::Repository, index: Option<&Index>) -> Result<Config, HookError> {
+    let name = crate::config::FILE_NAME.as_bytes();
+    // A `git add -N` policy is an entry to libgit2 (and an empty blob): left to it.
+    let index = index.filter(|i| !i.intent_to_add.iter().any(|e| i.path(e) == name));
+    let id = if let Some(index) = index {
+        index.find(name).map(IndexEntry::oid)
+    } else {
+        let index = repo.index().map_err(HookError::git("read the index"))?;
+        index.get_path(std::path::Path::new(crate::config::FILE_NAME), 0).map(|e| e.id)
     };
-    let blob = repo.find_blob(entry.id).map_err(HookError::git("read the staged policy"))?;
+    let Some(id) = id else { return Ok(Config::default()) };
+    let blob = repo.find_blob(id).map_err(HookError::git("read the staged policy"))?;
     let text = String::from_utf8_lossy(blob.content());
     let shown = format!("{} (staged)", crate::config::FILE_NAME);
     Ok(Config::from_toml(&text, std::path::Path::new(&shown))?)

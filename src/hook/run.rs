@@ -1,8 +1,8 @@
 //! The pre-commit / pre-applypatch run: the staged policy, the active declaration and the
 //! staged changes, judged. The CLI only opens the repository and renders what this returns.
 
-use super::staged::{merge_own_changes, staged_changes, staged_changes_exact};
-use super::{HookError, HookName, HookPolicy, Policy, Violation, evaluate, staged_config};
+use super::staged::{merge_own_changes, read_index, staged_changes_exact, staged_changes_of};
+use super::{HookError, HookName, HookPolicy, Policy, Violation, evaluate, staged_config_of};
 use crate::config::{Config, FILE_NAME};
 use crate::declare::Store;
 use git2::Repository;
@@ -22,15 +22,19 @@ pub struct StagedRun {
 
 /// Judge the staged changes of `repo` against its staged policy and active declaration.
 /// `from_env`: the repository was opened from the hook environment (see
-/// [`staged_changes`]). Renames with edits are described as renames when the commit is blocked.
+/// [`super::staged::staged_changes`]). Renames with edits are described as renames when the commit is blocked.
 pub fn run_staged(repo: &Repository, from_env: bool) -> Result<StagedRun, HookError> {
     crate::repo::workdir(repo)?;
-    let config = staged_config(repo)?;
+    // Objects are read as git reads them, without re-hashing each tree (as validate does).
+    git2::opts::strict_hash_verification(false);
+    // Read once, for the staged policy and the changes.
+    let index = read_index(repo, from_env);
+    let config = staged_config_of(repo, index.as_ref())?;
     let source = config.source.as_ref().map(|_| FILE_NAME.to_owned());
     let policy = Policy::from_config(&config, source)?;
     let declaration = Store::new(repo.path()).load()?;
     let declared = declaration.as_ref().map(|d| d.path_set(&policy.limits)).transpose()?;
-    let staged = staged_changes(repo, from_env)?;
+    let staged = staged_changes_of(repo, index.as_ref())?;
     let mut changes = merge_own_changes(repo, staged.changes)?;
     let mut violations = evaluate(&changes, declared.as_ref(), &policy);
     if !violations.is_empty() && !staged.is_rename_settled {

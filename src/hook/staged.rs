@@ -4,6 +4,7 @@
 
 use super::delta::{check_modes, convert, diff_options};
 use super::{Change, HookError};
+use crate::repo::index::Index;
 use git2::{Diff, DiffFindOptions, Repository, Tree};
 use std::path::Path;
 
@@ -35,13 +36,25 @@ pub struct Staged {
 
 /// The staged changes, fast (the index file and cache tree read directly).
 pub fn staged_changes(repo: &Repository, from_env: bool) -> Result<Staged, HookError> {
-    let head = head_tree(repo)?;
+    staged_changes_of(repo, read_index(repo, from_env).as_ref())
+}
+
+/// The index read directly ([`super::fast::read_index`]), or `None` when libgit2 must read it.
+pub(super) fn read_index(repo: &Repository, from_env: bool) -> Option<Index> {
     let index_file = std::env::var_os("GIT_INDEX_FILE")
         .filter(|_| from_env)
         .map_or_else(|| repo.path().join("index"), std::path::PathBuf::from);
-    if let Some((changes, is_rename_settled)) =
-        super::fast::staged(repo, &index_file, head.as_ref())?
-    {
+    super::fast::read_index(repo, &index_file)
+}
+
+/// The staged changes of `index` as read by [`read_index`] (`None`: through libgit2).
+pub(super) fn staged_changes_of(
+    repo: &Repository,
+    index: Option<&Index>,
+) -> Result<Staged, HookError> {
+    let head = head_tree(repo)?;
+    if let Some(index) = index {
+        let (changes, is_rename_settled) = super::fast::staged(repo, index, head.as_ref())?;
         return Ok(Staged { changes, is_rename_settled });
     }
     let changes = diff_index(repo, head.as_ref())?;

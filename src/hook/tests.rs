@@ -124,3 +124,51 @@ fn fast_path_agrees_with_libgit2() {
         assert_eq!(fast.len(), 9, "index v{version}: {fast:#?}");
     }
 }
+
+/// The staged policy read from the index file directly is the one libgit2's index gives, and a
+/// `git add -N` policy is left to libgit2.
+#[test]
+fn staged_policy_from_the_direct_reader_agrees_with_libgit2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(d, "a", "a\n");
+    write(d, ".patchgate.toml", "excluded = [\"secret/**\"]\n");
+    git(d, &["add", "-A"]);
+    // The worktree copy differs: the staged one counts.
+    write(d, ".patchgate.toml", "excluded = []\n");
+    let repo = git2::Repository::open(d).unwrap();
+    let shown = |c: &crate::config::Config| format!("{:?}", c.excluded_globs().unwrap());
+    let index = super::staged::read_index(&repo, false).unwrap();
+    let fast = staged_config_of(&repo, Some(&index)).unwrap();
+    assert_eq!(shown(&fast), shown(&staged_config(&repo).unwrap()));
+    assert!(shown(&fast).contains("secret"));
+    git(d, &["rm", "-q", "-f", "--cached", ".patchgate.toml"]);
+    git(d, &["add", "-N", ".patchgate.toml"]);
+    let index = super::staged::read_index(&repo, false).unwrap();
+    assert_eq!(index.intent_to_add.len(), 1);
+    let fast = staged_config_of(&repo, Some(&index)).map(|c| shown(&c));
+    let slow = staged_config(&repo).map(|c| shown(&c));
+    assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+}
+
+/// An index holding a path libgit2 refuses (here `.git/x`, which git itself never stages) still
+/// fails the hook with libgit2's error, as before the direct reader read the policy.
+#[test]
+fn an_index_path_libgit2_refuses_still_fails_the_hook() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(d, "aaaaaa", "x\n");
+    git(d, &["add", "-A"]);
+    let file = d.join(".git/index");
+    let mut data = std::fs::read(&file).unwrap();
+    let at = data.windows(6).position(|w| w == b"aaaaaa").unwrap();
+    data[at..at + 6].copy_from_slice(b".git/x");
+    let len = data.len();
+    data[len - 20..].fill(0); // no checksum: libgit2 skips it
+    std::fs::write(&file, &data).unwrap();
+    let repo = git2::Repository::open(d).unwrap();
+    let err = run_staged(&repo, false).unwrap_err();
+    assert!(matches!(&err, HookError::Git { context, .. } if context == "read the index"), "{err}");
+}

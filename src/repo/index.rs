@@ -11,6 +11,7 @@
 //! answer `None`, and the caller takes the general libgit2 path.
 
 use git2::Oid;
+use std::ops::Range;
 
 /// One stage-0 index entry.
 #[derive(Clone, Copy, Debug)]
@@ -19,8 +20,8 @@ pub struct IndexEntry {
     pub start: usize,
     /// End of that range.
     pub end: usize,
-    /// The object id.
-    pub oid: Oid,
+    /// The object id's bytes ([`IndexEntry::oid`]).
+    pub id: [u8; 20],
     /// git's mode (`0o100644`, `0o120000`, `0o160000`, ...).
     pub mode: u32,
 }
@@ -45,6 +46,22 @@ pub struct Index {
     pub entries: Vec<IndexEntry>,
     /// The cache tree, when the index has one.
     pub cache: Option<CacheNode>,
+    /// The `git add -N` entries, which [`Index::entries`] leaves out (their paths are in
+    /// [`Index::paths`] too).
+    pub intent_to_add: Vec<IndexEntry>,
+    /// Whether some path is one libgit2 refuses to read (a `.` or `..` component, `.git` or
+    /// its NTFS aliases, or a byte past ASCII, which `core.protectHFS` may refuse): libgit2's
+    /// whole read of the index fails then, and a caller that must answer as libgit2 does
+    /// takes that path ([`may_libgit2_refuse`]).
+    pub has_path_libgit2_may_refuse: bool,
+}
+
+impl IndexEntry {
+    /// The object id.
+    #[must_use]
+    pub fn oid(&self) -> Oid {
+        Oid::from_bytes(&self.id).expect("an id of 20 bytes")
+    }
 }
 
 impl Index {
@@ -52,6 +69,53 @@ impl Index {
     #[must_use]
     pub fn path(&self, e: &IndexEntry) -> &[u8] {
         &self.paths[e.start..e.end]
+    }
+
+    /// The stage-0 entry at `path` (not a `git add -N` one), by binary search.
+    #[must_use]
+    pub fn find(&self, path: &[u8]) -> Option<&IndexEntry> {
+        let at = self.entries.binary_search_by(|e| self.path(e).cmp(path)).ok()?;
+        Some(&self.entries[at])
+    }
+}
+
+/// Whether libgit2 might refuse `path` in an index (its `GIT_PATH_REJECT_INDEX_DEFAULTS` with
+/// `core.protectNTFS` on, as by default, and `core.protectHFS` possibly on): a traversal
+/// component, `.git` or `git~1` (any case) followed by nothing, dots and spaces only, a backslash
+/// or `:`, and anything not ASCII (HFS ignores some invisible characters inside `.git`). A
+/// superset: a `true` only means libgit2 must be asked.
+#[must_use]
+pub fn may_libgit2_refuse(path: &[u8]) -> bool {
+    if !path.is_ascii() {
+        return true;
+    }
+    let mut start = 0;
+    for (i, &b) in path.iter().enumerate() {
+        if b == b'/' {
+            if may_refuse_component(&path[start..i]) {
+                return true;
+            }
+            start = i + 1;
+        }
+    }
+    may_refuse_component(&path[start..])
+}
+
+fn may_refuse_component(c: &[u8]) -> bool {
+    // What may follow a reserved name: NTFS drops trailing dots and spaces, a backslash separates
+    // and `:` opens an alternate stream.
+    let aliases_it = |rest: &[u8]| {
+        matches!(rest.first(), Some(b'\\' | b':')) || rest.iter().all(|&b| b == b' ' || b == b'.')
+    };
+    match c.first() {
+        Some(b'.') => {
+            c.len() <= 2 && c.iter().all(|&b| b == b'.')
+                || c.len() >= 4 && c[1..4].eq_ignore_ascii_case(b"git") && aliases_it(&c[4..])
+        }
+        Some(b'g' | b'G') => {
+            c.len() >= 5 && c[..5].eq_ignore_ascii_case(b"git~1") && aliases_it(&c[5..])
+        }
+        _ => false,
     }
 }
 
@@ -80,16 +144,10 @@ pub fn parse(data: &[u8]) -> Option<Index> {
     // claiming 4 billion entries would otherwise abort the process on allocation.
     let reserve = count.min(data.len() / MIN_ENTRY_LEN);
     let mut index = Index { entries: Vec::with_capacity(reserve), ..Index::default() };
+    let mut reader = Reader { data, version, previous: Vec::new(), last: 0..0, last_dir: 0 };
     let mut pos = 12;
-    let mut previous: Vec<u8> = Vec::new();
     for _ in 0..count {
-        pos = entry(data, pos, version, &mut previous, &mut index)?;
-    }
-    // git keeps the entries sorted by path, and the hook's walk relies on it (the paths below a
-    // directory are contiguous). An index out of order is corrupt: left to libgit2 (found by the
-    // index fuzz target, which made the walk slice past a path).
-    if index.entries.windows(2).any(|w| index.path(&w[0]) >= index.path(&w[1])) {
-        return None;
+        pos = reader.entry(pos, &mut index)?;
     }
     match extensions(data.get(pos..body_end)?) {
         Extensions::Understood(cache) => index.cache = cache,
@@ -98,46 +156,123 @@ pub fn parse(data: &[u8]) -> Option<Index> {
     Some(index)
 }
 
-/// Read the entry at `pos`; returns the next position.
-fn entry(
-    data: &[u8],
-    pos: usize,
+/// The entry loop's state.
+struct Reader<'d> {
+    data: &'d [u8],
     version: u32,
-    prev: &mut Vec<u8>,
-    index: &mut Index,
-) -> Option<usize> {
-    let mode = be32(data, pos + 24)?;
-    let oid = Oid::from_bytes(data.get(pos + 40..pos + 40 + HASH_LEN)?).ok()?;
-    let flags = be16(data, pos + 60)?;
-    let mut at = pos + 62;
-    let mut extended = 0;
-    if flags & FLAG_EXTENDED != 0 {
-        extended = be16(data, at)?;
-        at += 2;
+    /// The previous path, for index v4's prefix compression.
+    previous: Vec<u8>,
+    /// The previous entry's path in [`Index::paths`].
+    last: Range<usize>,
+    /// The length of its directory part.
+    last_dir: usize,
+}
+
+impl Reader<'_> {
+    /// Read the entry at `pos`; returns the next position.
+    fn entry(&mut self, pos: usize, index: &mut Index) -> Option<usize> {
+        let data = self.data;
+        let mode = be32(data, pos + 24)?;
+        let id: [u8; HASH_LEN] = data.get(pos + 40..pos + 40 + HASH_LEN)?.try_into().ok()?;
+        let flags = be16(data, pos + 60)?;
+        let mut at = pos + 62;
+        let mut extended = 0;
+        if flags & FLAG_EXTENDED != 0 {
+            extended = be16(data, at)?;
+            at += 2;
+        }
+        if (flags >> 12) & 3 != 0 {
+            return None; // A conflict: git refuses the commit; libgit2 reports it.
+        }
+        let start = index.paths.len();
+        let next = if self.version == 4 {
+            let (strip, after) = varint(data, at)?;
+            let nul = memchr::memchr(0, data.get(after..)?)?;
+            let prev = &mut self.previous;
+            prev.truncate(prev.len().checked_sub(strip)?);
+            prev.extend_from_slice(&data[after..after + nul]);
+            index.paths.extend_from_slice(prev);
+            after + nul + 1
+        } else {
+            // libgit2 steps over the length the flags give (below 0xfff) and reads the path up
+            // to its NUL: a NUL elsewhere is left to it (checked by `is_next_path`).
+            let len = match usize::from(flags & 0xfff) {
+                0xfff => memchr::memchr(0, data.get(at..)?)?,
+                len if *data.get(at + len)? == 0 => len,
+                _ => return None,
+            };
+            index.paths.extend_from_slice(&data[at..at + len]);
+            // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+            pos + ((at - pos + len + 8) & !7)
+        };
+        let end = index.paths.len();
+        let (previous, path) = index.paths.split_at(start);
+        let (refused, dir) = is_next_path(&previous[self.last.clone()], self.last_dir, path)?;
+        self.last_dir = dir;
+        index.has_path_libgit2_may_refuse |= refused;
+        self.last = start..end;
+        let entry = IndexEntry { start, end, id, mode };
+        if extended & XFLAG_INTENT_TO_ADD == 0 {
+            index.entries.push(entry);
+        } else {
+            index.intent_to_add.push(entry); // `git add -N`: not part of the next commit.
+        }
+        Some(next)
     }
-    if (flags >> 12) & 3 != 0 {
-        return None; // A conflict: git refuses the commit; libgit2 reports it.
+}
+
+/// Whether `path` may be refused by libgit2 ([`may_libgit2_refuse`]) and the length of its
+/// directory part (up to its last `/`), or `None` when it does not sort after `previous` or
+/// holds a NUL. git keeps the entries sorted by path, and the hook's walk relies on it (the
+/// paths below a directory are contiguous): an index out of order is corrupt and left to
+/// libgit2 (found by the index fuzz target, which made the walk slice past a path). Only the
+/// components after the directories shared with `previous` (whose directory part is
+/// `previous_dir` bytes) are screened: those were screened with it.
+fn is_next_path(previous: &[u8], previous_dir: usize, path: &[u8]) -> Option<(bool, usize)> {
+    let common = common_prefix(previous, path);
+    if common == path.len() || (common < previous.len() && previous[common] > path[common]) {
+        return None;
     }
-    let start = index.paths.len();
-    let next = if version == 4 {
-        let (strip, after) = varint(data, at)?;
-        let nul = memchr::memchr(0, data.get(after..)?)?;
-        prev.truncate(prev.len().checked_sub(strip)?);
-        prev.extend_from_slice(&data[after..after + nul]);
-        index.paths.extend_from_slice(prev);
-        after + nul + 1
-    } else {
-        let nul = memchr::memchr(0, data.get(at..)?)?;
-        index.paths.extend_from_slice(&data[at..at + nul]);
-        // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
-        pos + ((at - pos + nul + 8) & !7)
-    };
-    if extended & XFLAG_INTENT_TO_ADD == 0 {
-        index.entries.push(IndexEntry { start, end: index.paths.len(), oid, mode });
-    } else {
-        index.paths.truncate(start); // `git add -N`: not part of the next commit.
+    let mut from = previous_dir;
+    if common < previous_dir {
+        from = common;
+        while from > 0 && path[from - 1] != b'/' {
+            from -= 1;
+        }
     }
-    Some(next)
+    let new = &path[from..];
+    let (mut has_nul, mut has_slash, mut bits) = (false, false, 0u8);
+    for &b in new {
+        has_nul |= b == 0;
+        has_slash |= b == b'/';
+        bits |= b;
+    }
+    if has_nul {
+        return None;
+    }
+    if bits < 0x80 && !has_slash {
+        return Some((may_refuse_component(new), from));
+    }
+    let dir = path.iter().rposition(|&b| b == b'/').map_or(0, |slash| slash + 1);
+    Some((may_libgit2_refuse(new), dir))
+}
+
+/// The length of the common prefix of `a` and `b`, eight bytes at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at + 8 <= len {
+        let word = |s: &[u8]| u64::from_le_bytes(s[at..at + 8].try_into().expect("eight bytes"));
+        let differ = word(a) ^ word(b);
+        if differ != 0 {
+            return at + (differ.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < len && a[at] == b[at] {
+        at += 1;
+    }
+    at
 }
 
 /// What the extensions say: the cache tree if any, or that the index needs libgit2.
@@ -291,5 +426,89 @@ mod tests {
             wide.extend_from_slice(b"\x00-1 1\n");
         }
         assert!(tree_node(&mut &wide[..], 0).is_none());
+    }
+
+    /// An index of one file whose path is `path`, with a zero checksum (libgit2 skips it).
+    fn one_path_index(dir: &std::path::Path, path: &[u8]) -> Vec<u8> {
+        let name = "a".repeat(path.len());
+        std::fs::write(dir.join(&name), "x\n").unwrap();
+        let repo = git2::Repository::init(dir).unwrap();
+        let mut index = repo.index().unwrap();
+        index.add_path(std::path::Path::new(&name)).unwrap();
+        index.write().unwrap();
+        let mut data = std::fs::read(dir.join(".git/index")).unwrap();
+        let at = data.windows(name.len()).position(|w| w == name.as_bytes()).unwrap();
+        data[at..at + path.len()].copy_from_slice(path);
+        let len = data.len();
+        data[len - HASH_LEN..].fill(0);
+        data
+    }
+
+    /// The screen flags every path libgit2 refuses to read, and for ASCII paths exactly those.
+    #[test]
+    fn the_screen_flags_what_libgit2_refuses() {
+        let paths: [&[u8]; 26] = [
+            b".git",
+            b".GIT",
+            b".gIt.",
+            b".git ",
+            b".git. .",
+            b".git:x",
+            b".git\\x",
+            b"git~1",
+            b"GIT~1.",
+            b"git~1:s",
+            b".gitignore",
+            b".github/x",
+            b"a/.git/b",
+            b"a/./b",
+            b"a/../b",
+            b".",
+            b"..",
+            b"...",
+            b"x/.x",
+            b"gitx",
+            b"git~2",
+            b"a/.git",
+            b"a/GIT~1/b",
+            b"plain/path.txt",
+            b"caf\xc3\xa9",
+            b"a/.gitx/.git-",
+        ];
+        for path in paths {
+            let dir = tempfile::tempdir().unwrap();
+            let data = one_path_index(dir.path(), path);
+            std::fs::write(dir.path().join(".git/index"), &data).unwrap();
+            let is_refused = git2::Repository::open(dir.path()).unwrap().index().is_err();
+            let flagged = parse(&data).unwrap().has_path_libgit2_may_refuse;
+            let shown = String::from_utf8_lossy(path);
+            assert!(flagged || !is_refused, "{shown}: refused by libgit2, not flagged");
+            if path.is_ascii() {
+                assert_eq!(flagged, is_refused, "{shown}");
+            }
+            assert_eq!(may_libgit2_refuse(path), flagged, "{shown}");
+        }
+    }
+
+    #[test]
+    fn a_nul_inside_a_path_or_a_wrong_length_is_left_to_libgit2() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = one_path_index(dir.path(), b"abc");
+        assert!(parse(&data).is_some());
+        let at = data.windows(4).position(|w| w == b"abc\0").unwrap();
+        let mut nul = data.clone();
+        nul[at + 1] = 0;
+        assert!(parse(&nul).is_none());
+        let mut long = data.clone();
+        long[at - 1] = 4; // the flags' name length
+        assert!(parse(&long).is_none());
+    }
+
+    #[test]
+    fn find_looks_up_stage_0_entries() {
+        let index = parse(&real_index()).unwrap();
+        assert_eq!(index.find(b"d/b").map(|e| index.path(e)), Some(&b"d/b"[..]));
+        assert!(index.find(b"d").is_none());
+        assert!(index.find(b"zz").is_none());
     }
 }

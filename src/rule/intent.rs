@@ -1,6 +1,7 @@
 //! What a step description says concretely enough to check without a model: the files it names
 //! and the renames it asks for. Everything else is the judge's business.
 
+use super::pattern::Pattern;
 use super::testfile;
 use crate::path;
 use regex::Regex;
@@ -17,16 +18,11 @@ static RENAME: LazyLock<Regex> = LazyLock::new(|| {
 /// at least one `/` or `.` between word characters. Whether it really names a file is decided
 /// against the repository ([`Base`]), not by its shape: `Node.js`, `I/O` and `HTTP/2` are
 /// prose because no file answers to them.
-static PATH_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[\w\-]*[\w][\w.\-]*(?:[/.][\w][\w.\-]*)+")
-        .expect("the path pattern is a valid regex")
-});
+static PATH_TOKEN: Pattern = Pattern::new(r"[\w\-]*[\w][\w.\-]*(?:[/.][\w][\w.\-]*)+");
 
 /// A quoted span (backticks or double quotes) that may hold a path with spaces.
-static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"`([^`\n]{1,200})`|"([^"\n]{1,200})""#)
-        .expect("the quote pattern is a valid regex")
-});
+static QUOTED: Pattern =
+    Pattern::new(r#"`([^`\n]{1,200})`|"([^"\n]{1,200})""#).with_words(&["`", "\""]);
 
 /// One requested rename.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,26 +105,26 @@ pub(super) fn path_candidates(description: &str) -> Vec<String> {
         }
     };
     let mut spans = Vec::new(); // quoted paths with spaces: their words are not paths too
-    for c in QUOTED.captures_iter(description) {
-        let Some(quoted) = c.get(1).or_else(|| c.get(2)) else { continue };
-        if quoted.as_str().contains(' ') && quoted.as_str().contains(['/', '.']) {
-            push(quoted.as_str());
-            spans.push(quoted.range());
+    for range in QUOTED.ranges(description, &[1, 2]) {
+        let quoted = &description[range.clone()];
+        if quoted.contains(' ') && quoted.contains(['/', '.']) {
+            push(quoted);
+            spans.push(range);
         }
     }
-    for m in PATH_TOKEN.find_iter(description) {
-        if spans.iter().any(|s| s.contains(&m.start())) {
+    for range in PATH_TOKEN.ranges(description, &[0]) {
+        if spans.iter().any(|s| s.contains(&range.start)) {
             continue;
         }
-        let before = &description[..m.start()];
+        let (before, token) = (&description[..range.start], &description[range]);
         // `https://x`, `/advanced/clients/#anchor` (a URL path), `#12`, `@types/node`.
         let is_url = before.ends_with("://")
-            || m.as_str().starts_with("www.")
+            || token.starts_with("www.")
             || (before.ends_with('/') && !before.ends_with("./"))
             || before.ends_with(['#', '@']);
         let is_flag = before.ends_with('-'); // `--no-verify`, `-j/--jobs`
         if !is_url && !is_flag {
-            push(m.as_str());
+            push(token);
         }
     }
     out

@@ -32,6 +32,7 @@ mod malformed;
 mod mode;
 mod noop;
 mod not_implemented;
+mod pattern;
 mod policy;
 mod reversal;
 pub mod schema;

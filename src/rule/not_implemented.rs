@@ -9,47 +9,39 @@
 //! `--judge` decides what no rule can.
 
 use super::input::short_list;
+use super::pattern::Pattern;
 use super::superficial::{Change, classify_patch};
 use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
-use regex::Regex;
-use std::sync::LazyLock;
 
 /// Step descriptions that ask for whitespace or formatting changes.
-static ASKS_FORMATTING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?ix)\b(
+static ASKS_FORMATTING: Pattern = Pattern::new(
+    r"(?ix)\b(
             white\s*spaces? | spacing | indent\w* | formatting | formatted | reformat\w*
           | format\s+(?:the|this|these|all|it|code|files?)
           | fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8 | lint\w*
           | code\s+style | trailing\s+(?:spaces?|newlines?) | final\s+newline | line\s+endings?
           | tabs?\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs? | blank\s+lines?
         )\b",
-    )
-    .expect("the formatting pattern is a valid regex")
-});
+);
 
 /// Step descriptions that ask for comment or documentation changes.
-static ASKS_COMMENTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?ix)(?:^|[.;:!]\s+)document\b | \b(
+static ASKS_COMMENTS: Pattern = Pattern::new(
+    r"(?ix)(?:^|[.;:!]\s+)document\b | \b(
             comment\w* | docs? | documentation | document(?:ed|ing|s) | docstrings? | javadoc
           | rustdoc | jsdoc | document\s+(?:the|this|these|how|why|what|each|all|it)
           | typos? | spelling | misspel\w* | wording | words? | phrasing | grammar
           | explanations? | explain\w* | clarif\w* | licen[cs]e | copyright | todos? | fixme
           | lint\w* | links?
         )\b",
-    )
-    .expect("the comment pattern is a valid regex")
-});
+);
 
 /// Step descriptions that ask for a placeholder.
-static ASKS_STUB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(stubs?|placeholders?|scaffold\w*|skeleton|todo!?|unimplemented)\b")
-        .expect("the stub pattern is a valid regex")
-});
+static ASKS_STUB: Pattern =
+    Pattern::new(r"(?i)\b(stubs?|placeholders?|scaffold\w*|skeleton|todo!?|unimplemented)\b")
+        .with_words(&["stub", "placeholder", "scaffold", "skeleton", "todo", "unimplemented"]);
 
 /// One finding of the rule, and whether it is strong enough to reject under `balanced`.
 #[derive(Debug)]
