@@ -129,6 +129,13 @@ impl<'a> Parser<'a, '_> {
         }
         self.git_content(&mut file, &mut headers);
         self.resolve_git(&mut file, &headers);
+        self.push_file(file);
+    }
+
+    /// Keep a read entry. Most entries have one or two hunks: the hunk list gives back the
+    /// room its growth reserved.
+    fn push_file(&mut self, mut file: FilePatch<'a>) {
+        file.hunks.shrink_to_fit();
         self.out.patch.files.push(file);
     }
 
@@ -324,6 +331,6 @@ impl<'a> Parser<'a, '_> {
             self.hunks(&mut file);
         }
         self.resolve_traditional(&mut file, &headers);
-        self.out.patch.files.push(file);
+        self.push_file(file);
     }
 }

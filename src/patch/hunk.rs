@@ -4,7 +4,7 @@
 
 use super::cursor::Raw;
 use super::parse::{Parser, quote_input};
-use super::{DefectCode, FilePatch, Hunk, Line, LineKind, Warning, WarningCode};
+use super::{DefectCode, FilePatch, Hunk, LineKind, Lines, Warning, WarningCode};
 
 /// Which sides a `\ No newline at end of file` marker has closed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -153,7 +153,7 @@ impl<'a> Parser<'a, '_> {
             new_start,
             new_count,
             section,
-            lines: Vec::new(),
+            lines: Lines::default(),
         })
     }
 
@@ -169,7 +169,8 @@ impl<'a> Parser<'a, '_> {
     fn body_lines(&mut self, hunk: &mut Hunk<'a>, closed: &mut Closed) -> bool {
         let (mut old, mut new) = (hunk.old_count, hunk.new_count);
         let wanted = old.saturating_add(new).min(1 << 12);
-        hunk.lines.reserve(usize::try_from(wanted).unwrap_or(0));
+        let wanted = usize::try_from(wanted).unwrap_or(0);
+        hunk.lines = Lines::packed(self.cur.input(), self.cur.offset(), self.cur.line(), wanted);
         let mut has_change = false;
         while old > 0 || new > 0 {
             let Some(line) = self.cur.peek() else {
@@ -214,15 +215,20 @@ impl<'a> Parser<'a, '_> {
                 LineKind::Add => (new, has_change) = (new - 1, true),
                 LineKind::Remove => (old, has_change) = (old - 1, true),
             }
-            let text = line.text.get(1..).unwrap_or_default();
-            if kind != LineKind::Context && memchr::memchr(0, text).is_some() {
+            // The text after the prefix (an empty line is an empty context line: no prefix).
+            let prefix = usize::from(!line.text.is_empty());
+            let text = &line.text[prefix..];
+            if kind != LineKind::Context
+                && self.cur.may_hold_nul()
+                && memchr::memchr(0, text).is_some()
+            {
                 // Binary content smuggled into a text hunk: git would treat the file as binary.
                 let message = "a hunk line holds a NUL byte; binary content cannot travel as \
                                text: send a binary patch (git diff --binary)"
                     .to_owned();
                 self.defect(DefectCode::NulInText, line.span, message);
             }
-            hunk.lines.push(Line { kind, text, has_newline: true, line: line.span.line });
+            hunk.lines.push_text(line.span.offset + prefix, text.len(), kind);
             self.cur.bump();
         }
         if !has_change {
@@ -245,13 +251,12 @@ impl<'a> Parser<'a, '_> {
 
     /// A `\ No newline at end of file` marker: it belongs to the line before it.
     fn no_newline(&mut self, hunk: &mut Hunk<'a>, closed: &mut Closed, line: Raw<'a>) -> bool {
-        let Some(last) = hunk.lines.last_mut().filter(|l| l.has_newline) else {
+        let Some(kind) = hunk.lines.close_last() else {
             let message = "`\\ No newline at end of file` with no body line before it to apply to";
             self.defect(DefectCode::MisplacedNoNewline, line.span, message.to_owned());
             return false;
         };
-        last.has_newline = false;
-        match last.kind {
+        match kind {
             LineKind::Context => (closed.old, closed.new) = (true, true),
             LineKind::Add => closed.new = true,
             LineKind::Remove => closed.old = true,

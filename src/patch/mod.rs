@@ -22,6 +22,7 @@ mod cursor;
 mod defect;
 mod header;
 mod hunk;
+mod lines;
 mod parse;
 mod quote;
 mod render;
@@ -29,6 +30,7 @@ mod render;
 mod tests;
 
 pub use defect::{Defect, DefectCode, Warning, WarningCode};
+pub use lines::{Iter as LinesIter, Lines};
 pub use render::render;
 
 use serde::Serialize;
@@ -235,20 +237,20 @@ pub struct Hunk<'a> {
     /// Text after the closing `@@` (the function context), without the leading space.
     pub section: &'a [u8],
     /// The body lines.
-    pub lines: Vec<Line<'a>>,
+    pub lines: Lines<'a>,
 }
 
 impl Hunk<'_> {
     /// Lines this hunk adds.
     #[must_use]
     pub fn added(&self) -> usize {
-        self.lines.iter().filter(|l| l.kind == LineKind::Add).count()
+        self.lines.added()
     }
 
     /// Lines this hunk removes.
     #[must_use]
     pub fn removed(&self) -> usize {
-        self.lines.iter().filter(|l| l.kind == LineKind::Remove).count()
+        self.lines.removed()
     }
 }
 

@@ -93,6 +93,12 @@ pub struct PathError {
 /// way git's `core.quotePath` would (`\n`, `\t`, `\303`).
 #[must_use]
 pub fn display_bytes(bytes: &[u8]) -> String {
+    if let Ok(plain) = std::str::from_utf8(bytes)
+        && plain.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'\\')
+    {
+        // Nothing to escape (the common case: a plain ASCII path).
+        return plain.to_owned();
+    }
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {

@@ -51,7 +51,7 @@ fn unproven(why: &str) -> Refusal {
 /// The `+`/`-` lines of every hunk, in order.
 fn changed<'p>(patch: &Patch<'p>) -> Vec<Line<'p>> {
     let hunks = patch.files.iter().flat_map(|f| &f.hunks);
-    hunks.flat_map(|h| &h.lines).filter(|l| l.kind != LineKind::Context).copied().collect()
+    hunks.flat_map(|h| &h.lines).filter(|l| l.kind != LineKind::Context).collect()
 }
 
 /// Compare the re-render's `+`/`-` lines with the repaired patch's, and those with the agent's

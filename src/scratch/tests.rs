@@ -30,7 +30,7 @@ fn hunk(old: (u64, u64), new: (u64, u64), body: &str) -> Hunk<'static> {
         new_start: new.0,
         new_count: new.1,
         section: b"",
-        lines,
+        lines: lines.into(),
     }
 }
 

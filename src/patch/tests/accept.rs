@@ -14,7 +14,7 @@ fn modify_with_two_hunks() {
     assert_eq!(file.hunks.len(), 2);
     assert_eq!(file.hunks[0].section, b"fn x");
     assert_eq!(file.hunks[1].old_count, 1);
-    assert_eq!(file.hunks[0].lines[2].kind, LineKind::Context);
+    assert_eq!(file.hunks[0].lines.get(2).unwrap().kind, LineKind::Context);
     assert_eq!(file.index.as_ref().unwrap().mode, Some(0o100_644));
 }
 
@@ -22,7 +22,7 @@ fn modify_with_two_hunks() {
 fn no_newline_on_both_sides_before_a_signature() {
     let text = b"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nSubject: x\n\nmsg\n---\n f | 2 +-\n\ndiff --git a/f b/f\nindex 1..2 120000\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+y\n\\ No newline at end of file\n-- \n2.39.0\n\n";
     let parsed = ok(text);
-    let lines = &parsed.patch.files[0].hunks[0].lines;
+    let lines: Vec<_> = parsed.patch.files[0].hunks[0].lines.iter().collect();
     assert_eq!(lines.len(), 2);
     assert!(!lines[0].has_newline && !lines[1].has_newline);
     assert_eq!((lines[0].text, lines[1].text), (&b"x"[..], &b"y"[..]));
@@ -35,8 +35,8 @@ fn removed_lines_that_look_like_headers_are_body_lines() {
     let parsed = ok(text);
     let hunk = &parsed.patch.files[0].hunks[0];
     assert_eq!((hunk.removed(), hunk.added()), (2, 2));
-    assert_eq!(hunk.lines[0].text, b"-- x");
-    assert_eq!(hunk.lines[3].text, b"++ w");
+    assert_eq!(hunk.lines.get(0).unwrap().text, b"-- x");
+    assert_eq!(hunk.lines.get(3).unwrap().text, b"++ w");
 }
 
 #[test]
@@ -67,14 +67,14 @@ fn crlf_is_kept_and_reported() {
     let file = &parsed.patch.files[0];
     assert!(!file.is_git);
     assert_eq!(file.path(), b"f");
-    assert_eq!(file.hunks[0].lines[1].text, b"b\r");
+    assert_eq!(file.hunks[0].lines.get(1).unwrap().text, b"b\r");
     assert_eq!(parsed.warnings[0].code, WarningCode::Crlf);
 }
 
 #[test]
 fn non_utf8_content_is_kept_as_bytes() {
     let parsed = ok(b"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-caf\xe9\n+caf\xe8\n");
-    assert_eq!(parsed.patch.files[0].hunks[0].lines[0].text, b"caf\xe9");
+    assert_eq!(parsed.patch.files[0].hunks[0].lines.get(0).unwrap().text, b"caf\xe9");
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn traditional_timestamps_and_dev_null() {
 #[test]
 fn blank_body_line_is_an_empty_context_line_with_a_warning() {
     let parsed = ok(b"--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n");
-    let line = parsed.patch.files[0].hunks[0].lines[1];
+    let line = parsed.patch.files[0].hunks[0].lines.get(1).unwrap();
     assert_eq!((line.kind, line.text, line.line), (LineKind::Context, &b""[..], 5));
     assert_eq!(parsed.warnings[0].code, WarningCode::BlankContextWithoutSpace);
 }

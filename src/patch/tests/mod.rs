@@ -1,6 +1,7 @@
 //! Unit tests of the parser and renderer, by area.
 
 mod accept;
+mod lines;
 mod quote;
 mod reject;
 mod roundtrip;

@@ -2,7 +2,8 @@
 //! model (spans and line numbers aside), and rendering that again gives the same bytes.
 
 use crate::patch::{
-    FilePatch, Hunk, IndexLine, Line, LineKind, Operation, ParseOptions, Patch, Span, parse, render,
+    FilePatch, Hunk, IndexLine, Line, LineKind, Lines, Operation, ParseOptions, Patch, Span, parse,
+    render,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -149,10 +150,10 @@ fn single_hunk() -> Hunk<'static> {
         new_start: 1,
         new_count: 1,
         section: b"",
-        lines: vec![
+        lines: Lines::from(vec![
             Line { kind: LineKind::Remove, text: b"old", has_newline: true, line: 0 },
             Line { kind: LineKind::Add, text: b"new", has_newline: true, line: 0 },
-        ],
+        ]),
     }
 }
 
@@ -176,6 +177,7 @@ fn whole_file(spec: &Spec) -> Hunk<'_> {
     }
     let (old_start, old_count, new_start, new_count) =
         if kind == LineKind::Add { (0, 0, 1, n) } else { (1, n, 0, 0) };
+    let lines = lines.into();
     Hunk { span: Span::default(), old_start, old_count, new_start, new_count, section: b"", lines }
 }
 
@@ -199,13 +201,13 @@ fn ranged(spec: &Spec) -> Vec<Hunk<'_>> {
             new_start,
             new_count,
             section,
-            lines,
+            lines: lines.into(),
         });
     }
     if spec.is_last_line_incomplete
-        && let Some(line) = out.last_mut().and_then(|h| h.lines.last_mut())
+        && let Some(hunk) = out.last_mut()
     {
-        line.has_newline = false;
+        hunk.lines.close_last();
     }
     out
 }
