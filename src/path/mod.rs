@@ -93,6 +93,15 @@ pub struct PathError {
 /// way git's `core.quotePath` would (`\n`, `\t`, `\303`).
 #[must_use]
 pub fn display_bytes(bytes: &[u8]) -> String {
+    // The common case, printable ASCII without a backslash, is shown as it is.
+    if bytes.iter().all(|&b| matches!(b, 0x20..0x7f) && b != b'\\') {
+        return bytes.iter().map(|&b| char::from(b)).collect();
+    }
+    display_any(bytes)
+}
+
+/// [`display_bytes`] for any input.
+fn display_any(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
