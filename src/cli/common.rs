@@ -66,6 +66,7 @@ impl ScratchArgs {
             base: self.base.clone(),
             check_cmd: self.check_cmd.clone(),
             check_timeout: self.check_timeout.map(Duration::from_secs),
+            is_verdict_only: false,
         }
     }
 }

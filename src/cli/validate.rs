@@ -8,6 +8,7 @@ use patchgate::config::Config;
 use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
 use patchgate::report::{Exit, message, report_json};
 use patchgate::review::{Judged, record_rejection};
+use patchgate::scratch;
 use patchgate::validate::{self, Context, JudgeOptions, Options};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -111,7 +112,9 @@ fn options(
         timeout: args.judge_timeout.map_or(JudgeOptions::DEFAULT_TIMEOUT, Duration::from_secs),
     });
     let model_judge = if judge.is_some() { None } else { model_judge(args, config, repo)? };
-    let (parse, scratch) = (args.input.parse_options(), args.scratch.options());
+    let parse = args.input.parse_options();
+    // Nothing lands what `validate` checked: no need to keep the patched files.
+    let scratch = scratch::Options { is_verdict_only: true, ..args.scratch.options() };
     Ok(Options { judge, model_judge, parse, scratch })
 }
 

@@ -19,6 +19,58 @@ pub fn check(raw: &str) -> Result<RepoPath, PathError> {
 /// Normalisation drops `.` components, repeated and trailing slashes; everything else that is
 /// unusual is refused rather than repaired, because a repaired path is a guess.
 pub fn check_bytes(raw: &[u8]) -> Result<RepoPath, PathError> {
+    match check_plain(raw) {
+        Some(path) => Ok(path),
+        None => check_any(raw),
+    }
+}
+
+/// Whether no check below looks at `b`: printable ASCII other than the bytes that start an
+/// encoding, a separator, a drive or stream, or a substitution.
+const fn is_plain_byte(b: u8) -> bool {
+    matches!(b, 0x20..0x7f) && !matches!(b, b'%' | b'\\' | b'`' | b'$' | b':')
+}
+
+static PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_plain_byte(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// The common case in one pass over the bytes: a path of plain bytes ([`is_plain_byte`]),
+/// relative, not too long, whose components are all fine. `None` leaves the path to the full
+/// checks, which give the same answer for what this one accepts and name the first problem.
+fn check_plain(raw: &[u8]) -> Option<RepoPath> {
+    let is_plain = raw.len() <= MAX_PATH_BYTES
+        && !matches!(raw.first(), Some(b'/' | b'~'))
+        && raw.iter().all(|&b| PLAIN[usize::from(b)]);
+    if !is_plain {
+        return None;
+    }
+    let mut out = String::with_capacity(raw.len());
+    for component in raw.split(|&b| b == b'/') {
+        match component {
+            b"" | b"." => {}
+            b".." => return None,
+            c if c.len() > MAX_COMPONENT_BYTES || is_ascii_git_dir(c) => return None,
+            c => {
+                if !out.is_empty() {
+                    out.push('/');
+                }
+                // Printable ASCII, so UTF-8.
+                out.push_str(std::str::from_utf8(c).ok()?);
+            }
+        }
+    }
+    (!out.is_empty()).then_some(RepoPath(out))
+}
+
+/// [`check_bytes`] for any input: every check in order.
+fn check_any(raw: &[u8]) -> Result<RepoPath, PathError> {
     let fail = |code: PathErrorCode, why: &str| {
         let input = display_bytes(raw);
         Err(PathError { code, message: format!("path '{input}' {why}"), input })
@@ -126,11 +178,23 @@ fn is_absolute(text: &str) -> bool {
 /// alternate streams (`.git.`, `.git::$INDEX_ALLOCATION`), or the 8.3 short name `git~1`.
 #[must_use]
 pub fn is_git_dir_component(component: &str) -> bool {
+    if component.is_ascii() {
+        return is_ascii_git_dir(component.as_bytes());
+    }
     let folded: String =
         component.chars().filter(|c| !is_hfs_ignorable(*c)).flat_map(char::to_lowercase).collect();
     let stream_cut = folded.split(':').next().unwrap_or("");
     let trimmed = stream_cut.trim_end_matches(['.', ' ']);
     trimmed == ".git" || trimmed == "git~1"
+}
+
+/// [`is_git_dir_component`] for an ASCII component, without folding it into a new string (no
+/// ASCII code point is one HFS+ ignores).
+fn is_ascii_git_dir(component: &[u8]) -> bool {
+    let stream_cut = component.split(|&b| b == b':').next().unwrap_or_default();
+    let end = stream_cut.iter().rposition(|&b| !matches!(b, b'.' | b' ')).map_or(0, |i| i + 1);
+    let trimmed = &stream_cut[..end];
+    trimmed.eq_ignore_ascii_case(b".git") || trimmed.eq_ignore_ascii_case(b"git~1")
 }
 
 /// Code points HFS+ ignores when comparing names (git's `is_hfs_dotgit`).
@@ -174,4 +238,76 @@ fn hex_pair(pair: Option<&[u8]>) -> Option<u8> {
     let digit = |b: u8| (b as char).to_digit(16);
     let value = digit(pair[0])? * 16 + digit(pair[1])?;
     u8::try_from(value).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_any, check_plain, is_git_dir_component};
+
+    #[test]
+    fn the_one_pass_check_agrees_with_every_check() {
+        let long = "x".repeat(256);
+        let parts = [
+            "",
+            ".",
+            "..",
+            "a",
+            "src",
+            "a b",
+            ".git",
+            ".GIT",
+            "Git~1",
+            ".git.",
+            ".git ",
+            ".git. .",
+            ".gitx",
+            "x.git",
+            ".git:x",
+            "~",
+            "~a",
+            "C:",
+            "c:x",
+            "%2e",
+            "50%off",
+            "$(x)",
+            "$x",
+            "`x`",
+            "a\\b",
+            "é",
+            ".g\u{200c}it",
+            "\u{feff}.git",
+            "tab\t",
+            "del\u{7f}",
+            &long,
+        ];
+        let mut checked = 0;
+        for a in parts {
+            for b in parts {
+                for lead in ["", "/", "./"] {
+                    for raw in
+                        [format!("{lead}{a}/{b}"), format!("{lead}{a}"), format!("{a}//{b}/")]
+                    {
+                        let any = check_any(raw.as_bytes());
+                        if let Some(plain) = check_plain(raw.as_bytes()) {
+                            assert_eq!(any.as_ref(), Ok(&plain), "{raw:?}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+        assert_eq!(check_plain(b"src/./a.rs").map(|p| p.0), Some("src/a.rs".to_owned()));
+    }
+
+    #[test]
+    fn the_ascii_git_dir_test_agrees_with_folding() {
+        for c in
+            [".git", ".GiT", "git~1", "GIT~1", ".git.", ".git ", ".git::$DATA", ".gitx", "", ":"]
+        {
+            let folded = c.to_lowercase();
+            let cut = folded.split(':').next().unwrap_or("").trim_end_matches(['.', ' ']);
+            assert_eq!(is_git_dir_component(c), cut == ".git" || cut == "git~1", "{c}");
+        }
+    }
 }

@@ -99,6 +99,11 @@ pub fn display_bytes(bytes: &[u8]) -> String {
         // Nothing to escape (the common case: a plain ASCII path).
         return plain.to_owned();
     }
+    display_any(bytes)
+}
+
+/// [`display_bytes`] for any input.
+fn display_any(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {

@@ -91,3 +91,13 @@ fn refuses_shell_substitutions_and_names_no_file_system_holds() {
     assert_eq!(code(&deep), PathErrorCode::TooLong);
     assert!(super::check(&format!("src/{}.rs", "a".repeat(250))).is_ok());
 }
+
+#[test]
+fn display_shows_plain_bytes_as_the_full_escaping_does() {
+    for a in 0..=255u8 {
+        for b in [b'a', b'\\', 0x80, b'\n', 0x7f, 0xc3] {
+            let bytes = [a, b, a];
+            assert_eq!(display_bytes(&bytes), display_any(&bytes), "{bytes:?}");
+        }
+    }
+}

@@ -123,7 +123,8 @@ fn apply_in_scratch(
         ScratchPolicy { allow_symlinks: true, allow_binary: true, ..ScratchPolicy::default() };
     let paths = crate::rule::patch_paths(patch);
     let ctx = scratch::Context { base, patch, paths: &paths, step: &step, policy: &policy };
-    let outcome = scratch::check(&ctx, &scratch::Options::default())?;
+    let options = scratch::Options { is_verdict_only: true, ..scratch::Options::default() };
+    let outcome = scratch::check(&ctx, &options)?;
     Ok(outcome
         .violations
         .into_iter()

@@ -35,10 +35,23 @@ static PLACEHOLDER: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
 
 /// A fragment every placeholder in ASCII holds, in any ASCII case: the prefilter that keeps
 /// the pattern off almost every line (`!(` alone would let every macro call through).
+const HINTS: [&str; 5] = ["todo!(", "unimplemented!(", "panic!(", "raise", "throw"];
+
+/// [`HINTS`] in any ASCII case, for one line.
 static PLACEHOLDER_HINT: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
     aho_corasick::AhoCorasick::builder()
         .ascii_case_insensitive(true)
-        .build(["todo!(", "unimplemented!(", "panic!(", "raise", "throw"])
+        .build(HINTS)
+        .expect("the placeholder hints are plain strings")
+});
+
+/// [`HINTS`] as written, for text already in ASCII lower case: leftmost-first, so the search
+/// gets the vector searcher (the default semantics and case folding get a rare-bytes prefilter
+/// that stops at every `!` and `(` of code). The hints cannot overlap, so no hint is missed.
+static LOWER_HINT: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+        .build(HINTS)
         .expect("the placeholder hints are plain strings")
 });
 
@@ -90,6 +103,59 @@ fn may_be_placeholder(line: &[u8]) -> bool {
     !line.is_ascii() || PLACEHOLDER_HINT.is_match(line)
 }
 
+/// The placeholder hints of a whole text (a patch), found in one pass: searching one short line
+/// at a time pays the searcher's start-up on every line. [`Hints::is_placeholder`] then answers
+/// [`is_placeholder`] for the text's lines.
+#[derive(Debug)]
+pub(super) struct Hints<'t> {
+    text: &'t [u8],
+    /// Start and end offset of every hint found, in text order. Hints hold no newline, so a
+    /// line holds a hint exactly when one found lies inside it (the search does not report
+    /// overlapping hints, but the one it reports instead lies in the same line).
+    found: Vec<(usize, usize)>,
+    /// Whether each block of [`Hints::BLOCK`] bytes is all ASCII: a line inside such blocks
+    /// needs no test of its own.
+    is_ascii_block: Vec<bool>,
+}
+
+impl<'t> Hints<'t> {
+    const BLOCK: usize = 1 << 16;
+
+    /// Find every hint of `text`, lowering its case a block at a time.
+    pub(super) fn new(text: &'t [u8]) -> Self {
+        let overlap = HINTS.iter().map(|h| h.len()).max().unwrap_or(1) - 1;
+        let mut lower = Vec::with_capacity(Self::BLOCK + overlap);
+        let mut found = Vec::new();
+        let mut is_ascii_block = Vec::with_capacity(text.len() / Self::BLOCK + 1);
+        for start in (0..text.len()).step_by(Self::BLOCK) {
+            let end = text.len().min(start + Self::BLOCK + overlap);
+            is_ascii_block.push(text[start..end.min(start + Self::BLOCK)].is_ascii());
+            lower.clear();
+            lower.extend(text[start..end].iter().map(u8::to_ascii_lowercase));
+            // A hint starting in the overlap is the next block's.
+            let hits = LOWER_HINT.find_iter(&lower).filter(|m| m.start() < Self::BLOCK);
+            found.extend(hits.map(|m| (start + m.start(), start + m.end())));
+        }
+        Self { text, found, is_ascii_block }
+    }
+
+    /// [`is_placeholder`] for `line`, a slice of the text (a line from elsewhere is searched
+    /// on its own).
+    pub(super) fn is_placeholder(&self, line: &[u8]) -> bool {
+        let at = line.as_ptr().addr().wrapping_sub(self.text.as_ptr().addr());
+        if line.is_empty() || at > self.text.len() || self.text.len() - at < line.len() {
+            return is_placeholder(line);
+        }
+        let end = at + line.len();
+        let first = self.found.partition_point(|&(start, _)| start < at);
+        let mut found = self.found[first..].iter().take_while(|&&(start, _)| start < end);
+        let blocks = &self.is_ascii_block[at / Self::BLOCK..=end.saturating_sub(1) / Self::BLOCK];
+        let is_ascii = blocks.iter().all(|&b| b) || line.is_ascii();
+        let may_be = !is_ascii || found.any(|&(_, e)| e <= end);
+        may_be && !is_comment(line) && PLACEHOLDER.is_match(line)
+    }
+}
+
 /// Whether `line` is a line comment or a block comment's line (`//`, `/*`, `* `, `#` other than
 /// a `#[` attribute, `-- `, `<!--`).
 fn is_comment(line: &[u8]) -> bool {
@@ -122,6 +188,50 @@ mod tests {
         }
         assert!(!super::is_placeholder(b"let x = y; // raise the limit"));
         assert!(!super::is_placeholder(b"println!(\"done\"); vec!(1)"), "other macros");
+    }
+
+    #[test]
+    fn hints_found_in_the_whole_text_answer_as_each_line_alone() {
+        let lines = [
+            "+    TODO!(\"later\")",
+            "-raise",
+            " let todo = 1;",
+            "+Throw new Error('not yet implemented')",
+            "+throwtodo!(x)",
+            "+raiſe NotImplementedError",
+            "+// todo!()",
+            "+panic!(\"not implemented\")",
+            "+unimplemented!",
+            "+x(); unimplemented!()",
+        ];
+        let mut text = String::new();
+        for i in 0..40_000 {
+            let line = lines[i % lines.len()];
+            if i > 20_000 && !line.is_ascii() {
+                continue; // the later blocks are all ASCII
+            }
+            // Lines of every length, so hints straddle the blocks the search reads.
+            text.push_str(&"y".repeat(i % 23));
+            text.push_str(line);
+            text.push('\n');
+        }
+        let hints = super::Hints::new(text.as_bytes());
+        let mut found = 0;
+        for line in text.as_bytes().split(|&b| b == b'\n') {
+            for part in [line, line.get(1..).unwrap_or_default()] {
+                assert_eq!(
+                    hints.is_placeholder(part),
+                    super::is_placeholder(part),
+                    "{}",
+                    String::from_utf8_lossy(part)
+                );
+                found += usize::from(hints.is_placeholder(part));
+            }
+        }
+        assert!(found > 10_000, "{found}");
+        assert!(!super::Hints::new(b"").is_placeholder(b""));
+        let elsewhere = b"   todo!()".to_vec();
+        assert!(hints.is_placeholder(&elsewhere), "a line from another text");
     }
 
     #[test]

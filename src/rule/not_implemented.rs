@@ -266,11 +266,12 @@ fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Optio
 /// ones marked unreachable (`# pragma: no cover`).
 fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
     let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
+    let hints = noop::Hints::new(input.result.patch.as_deref().unwrap_or_default().as_bytes());
     let removed: Vec<String> = patch
         .files
         .iter()
         .flat_map(|f| f.hunks.iter().flat_map(|h| &h.lines))
-        .filter(|l| l.kind == LineKind::Remove && noop::is_placeholder(l.text))
+        .filter(|l| l.kind == LineKind::Remove && hints.is_placeholder(l.text))
         .map(|l| trimmed(l.text))
         .collect();
     let mut out = Vec::new();
@@ -283,7 +284,7 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
             let found = hunk
                 .lines
                 .iter()
-                .filter(|l| l.kind == LineKind::Add && noop::is_placeholder(l.text))
+                .filter(|l| l.kind == LineKind::Add && hints.is_placeholder(l.text))
                 .map(|l| (l.line, trimmed(l.text)))
                 .find(|(_, text)| !text.contains("no cover") && !removed.contains(text));
             if let Some((line, text)) = found {

@@ -29,15 +29,19 @@ impl Decider {
 }
 
 /// Classify every file of a patch, or `None` as soon as one is code: the patch is then a real
-/// change whatever the others are. The line fallback runs on every file first, so a patch with
-/// one plainly code file parses nothing.
+/// change whatever the others are. The line fallback runs over the files first and stops at the
+/// first one plainly code, so such a patch parses nothing and reads no file past it.
 pub(super) fn classify_patch(
     files: &[FilePatch<'_>],
     base: Option<&dyn Base>,
 ) -> Option<Vec<(Change, Decider)>> {
-    let by_lines: Vec<Judged> = files.iter().map(judge_lines).collect();
-    if by_lines.iter().any(|j| matches!(j, Judged::Final((Change::Code, _)))) {
-        return None;
+    let mut by_lines = Vec::with_capacity(files.len());
+    for file in files {
+        let judged = judge_lines(file);
+        if matches!(judged, Judged::Final((Change::Code, _))) {
+            return None;
+        }
+        by_lines.push(judged);
     }
     let mut out = Vec::with_capacity(files.len());
     for (file, judged) in files.iter().zip(by_lines) {

@@ -171,11 +171,12 @@ impl<'r> BaseTree<'r> {
 
     /// The content of the blob `oid`.
     pub fn blob(&self, oid: Oid) -> Result<Vec<u8>, ScratchError> {
-        let blob = self
-            .repo
-            .find_blob(oid)
-            .map_err(|e| ScratchError::git("read a blob of the base tree", &e))?;
-        Ok(blob.content().to_vec())
+        Ok(self.find_blob(oid)?.content().to_vec())
+    }
+
+    /// The blob `oid`, its content borrowed rather than copied.
+    pub fn find_blob(&self, oid: Oid) -> Result<git2::Blob<'r>, ScratchError> {
+        self.repo.find_blob(oid).map_err(|e| ScratchError::git("read a blob of the base tree", &e))
     }
 }
 

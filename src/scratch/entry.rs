@@ -2,13 +2,14 @@
 //! applied and rolled back in memory.
 
 use super::base::{BaseEntry, BaseTree, mode};
-use super::hunk::{self, Direction, Mismatch};
+use super::hunk::{self, Mismatch};
 use super::symlink::{Plan, after_mode};
 use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, code, note, violation};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Operation};
 use crate::path::display_bytes;
 use crate::rule::{PatchPath, RuleId, Violation, mode_refusal};
+use crate::step::Expect;
 use std::collections::HashMap;
 
 /// Refuse the repository check outright when a path is unsafe: no lookup or write may use it.
@@ -24,11 +25,32 @@ pub(super) fn paths_are_safe(paths: &[PatchPath<'_, '_>], outcome: &mut Outcome)
     false
 }
 
+/// Which files' new content the check keeps.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Keep<'a> {
+    /// Every file's (for `land` and `--check-cmd`).
+    All,
+    /// Only that of the files these `expect` entries read (the check runs for its verdict).
+    Expected(&'a [Expect]),
+}
+
+impl Keep<'_> {
+    /// Whether the new content of `path` is kept, compared as `expect` finds it.
+    fn is_kept(self, path: &[u8]) -> bool {
+        match self {
+            Self::All => true,
+            Self::Expected(expects) => expects
+                .iter()
+                .any(|e| String::from_utf8_lossy(path) == e.file.trim_start_matches("./")),
+        }
+    }
+}
+
 /// Check one entry; push violations and notes, and on success record its [`FileChange`]s.
 pub(super) fn check_file(
     base: &BaseTree<'_>,
     plan: &Plan,
-    policy: &ScratchPolicy,
+    (policy, keep): (&ScratchPolicy, Keep<'_>),
     file: &FilePatch<'_>,
     outcome: &mut Outcome,
     changes: &mut Changes,
@@ -48,9 +70,11 @@ pub(super) fn check_file(
     if outcome.violations.len() > before {
         return Ok(());
     }
-    let content = match &file.binary {
-        Some(_) => binary_content(policy, file, preimage, &name, outcome),
-        None => text_content(base, file, preimage, &name, outcome)?,
+    let content = if file.binary.is_some() {
+        binary_content(policy, file, preimage, &name, outcome)
+    } else {
+        let is_kept = keep.is_kept(file.new_path.as_deref().unwrap_or_default());
+        text_content(base, file, preimage, (&name, is_kept), outcome)?
     };
     if let Some(content) = content {
         record_changes(base, file, content, changes)?;
@@ -317,38 +341,43 @@ fn binary_content(
     None
 }
 
-/// Apply the hunks to the preimage bytes, roll them back, and require the preimage again.
+/// Apply the hunks to the preimage bytes, roll them back, and require the preimage again. The
+/// new content is built only when `is_kept`.
 fn text_content(
     base: &BaseTree<'_>,
     file: &FilePatch<'_>,
     preimage: Option<BaseEntry>,
-    name: &str,
+    (name, is_kept): (&str, bool),
     outcome: &mut Outcome,
 ) -> Result<Option<Content>, ScratchError> {
-    let before = match preimage {
+    let (blob, gitlink);
+    let before: &[u8] = match preimage {
         Some(entry) if entry.mode == mode::GITLINK => {
-            format!("Subproject commit {}\n", entry.oid).into_bytes()
+            gitlink = format!("Subproject commit {}\n", entry.oid).into_bytes();
+            &gitlink
         }
-        Some(entry) => base.blob(entry.oid)?,
-        None => Vec::new(),
+        Some(entry) => {
+            blob = base.find_blob(entry.oid)?;
+            blob.content()
+        }
+        None => &[],
     };
-    let applied = match hunk::apply(&before, &file.hunks, Direction::Forward) {
-        Ok(applied) => applied,
+    let placed = match hunk::place(before, &file.hunks) {
+        Ok(placed) => placed,
         Err(m) => {
             outcome.reject(context_violation(name, &m));
             return Ok(None);
         }
     };
-    let rolled = hunk::apply(&applied.bytes, &file.hunks, Direction::Reverse);
-    if rolled.as_ref().map(|r| &r.bytes) != Ok(&before) {
+    if !placed.rolls_back(before, &file.hunks) {
         outcome.reject(malformed(file, CheckCode::RollbackMismatch, name, format!("{name}: applying the patch in reverse does not give the base content back; the hunks are ambiguous")));
         return Ok(None);
     }
-    if file.operation == Operation::Delete && !applied.bytes.is_empty() {
-        outcome.reject(malformed(file, CheckCode::DeleteLeavesContent, name, format!("{name} is deleted but its hunks leave {} bytes; the deletion must remove every line", applied.bytes.len())));
+    if file.operation == Operation::Delete && !placed.is_empty() {
+        outcome.reject(malformed(file, CheckCode::DeleteLeavesContent, name, format!("{name} is deleted but its hunks leave {} bytes; the deletion must remove every line", placed.len())));
         return Ok(None);
     }
-    for offset in &applied.offsets {
+    for offset in &placed.offsets {
         outcome.notes.push(note(
             code::HUNK_OFFSET,
             format!(
@@ -360,7 +389,7 @@ fn text_content(
             Some(offset.patch_line),
         ));
     }
-    Ok(Some(Content::Bytes(applied.bytes)))
+    Ok(Some(if is_kept { Content::Bytes(placed.bytes()) } else { Content::Unkept }))
 }
 
 fn context_violation(name: &str, m: &Mismatch) -> Violation {

@@ -4,7 +4,7 @@
 //! line boundaries), which is what a step author means by `"^fn main"`.
 
 use super::base::BaseTree;
-use super::{Content, FileChange, Outcome, ScratchError, violation};
+use super::{FileChange, Outcome, ScratchError, violation};
 use crate::finding::CheckCode;
 use crate::rule::RuleId;
 use crate::step::Expect;
@@ -70,8 +70,7 @@ fn content_after(
     let wanted = file.trim_start_matches("./");
     if let Some(change) = changes.iter().rev().find(|c| c.path == wanted) {
         return match &change.content {
-            Some(Content::Bytes(bytes)) => Ok(Some(bytes.clone())),
-            Some(Content::Blob(oid)) => base.blob(*oid).map(Some),
+            Some(content) => content.read(base, &change.path).map(|c| Some(c.into_owned())),
             None => Ok(None),
         };
     }

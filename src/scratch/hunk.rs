@@ -115,14 +115,148 @@ impl<'h> Side<'h> {
 
     /// Where the hunk says it applies (0-based first line of `find`).
     fn stated_position(&self) -> usize {
-        let start = usize::try_from(self.start).unwrap_or(usize::MAX);
-        if self.count == 0 { start } else { start.saturating_sub(1) }
+        stated_position(self.start, self.count)
     }
 
     fn matches_at(&self, lines: &[TextLine<'_>], at: usize) -> bool {
         at + self.find.len() <= lines.len()
             && self.find.iter().zip(&lines[at..]).all(|((want, _), have)| want == have)
     }
+}
+
+/// The 0-based line where a hunk side starting at `start` with `count` lines says it applies.
+fn stated_position(start: u64, count: u64) -> usize {
+    let start = usize::try_from(start).unwrap_or(usize::MAX);
+    if count == 0 { start } else { start.saturating_sub(1) }
+}
+
+/// Every hunk of one file placed on its base, forward: what [`apply`] does in
+/// [`Direction::Forward`], with the new content built only on request ([`Placed::bytes`]).
+#[derive(Debug)]
+pub struct Placed<'b, 'h> {
+    /// The base's lines.
+    lines: Vec<TextLine<'b>>,
+    /// Each hunk seen forward, and the base line where it applies.
+    sides: Vec<(Side<'h>, usize)>,
+    /// Hunks that applied at an offset.
+    pub offsets: Vec<HunkOffset>,
+}
+
+impl std::fmt::Debug for Side<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Side")
+            .field("find", &self.find.len())
+            .field("put", &self.put.len())
+            .finish()
+    }
+}
+
+/// Place `hunks` on `base` forward: the first hunk that does not apply is the mismatch
+/// [`apply`] reports.
+pub fn place<'b, 'h>(base: &'b [u8], hunks: &[Hunk<'h>]) -> Result<Placed<'b, 'h>, Mismatch> {
+    let lines = split_lines(base);
+    let mut sides = Vec::with_capacity(hunks.len());
+    let mut offsets = Vec::new();
+    let mut cursor = 0;
+    for (index, hunk) in hunks.iter().enumerate() {
+        let side = Side::of(hunk, Direction::Forward);
+        let Some(at) = find_position(&side, &lines, cursor) else {
+            return Err(mismatch(&side, &lines, cursor, index + 1, hunk.span.line));
+        };
+        if let Some(offset) = offset(&side, at, index, hunk) {
+            offsets.push(offset);
+        }
+        cursor = at + side.find.len();
+        sides.push((side, at));
+    }
+    Ok(Placed { lines, sides, offsets })
+}
+
+impl Placed<'_, '_> {
+    /// The content after the hunks, as [`apply`] builds it.
+    #[must_use]
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len());
+        let mut cursor = 0;
+        for (side, at) in &self.sides {
+            push_lines(&mut out, &self.lines[cursor..*at]);
+            push_lines(&mut out, &side.put);
+            cursor = at + side.find.len();
+        }
+        push_lines(&mut out, &self.lines[cursor..]);
+        out
+    }
+
+    /// The length in bytes of [`Placed::bytes`], without building it.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        let size = |line: &TextLine<'_>| line.text.len() + usize::from(line.has_newline);
+        let base: usize = self.lines.iter().map(size).sum();
+        let sides = self.sides.iter().map(|(side, _)| &side.find);
+        let found: usize = sides.flat_map(|find| find.iter().map(|(line, _)| size(line))).sum();
+        let put: usize = self.sides.iter().flat_map(|(side, _)| side.put.iter().map(size)).sum();
+        base - found + put
+    }
+
+    /// Whether the new content is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether applying `hunks` (the ones placed) in reverse to the new content gives `base`
+    /// back, as [`apply`] in [`Direction::Reverse`] would. When every hunk, seen in reverse,
+    /// would be found first exactly where it was put, rolling back puts back exactly the lines
+    /// it replaced: the answer needs no new content. Otherwise the content is built and rolled
+    /// back in full.
+    #[must_use]
+    pub fn rolls_back(&self, base: &[u8], hunks: &[Hunk<'_>]) -> bool {
+        if self.rolls_back_in_place(hunks) {
+            return true;
+        }
+        apply(&self.bytes(), hunks, Direction::Reverse).is_ok_and(|rolled| rolled.bytes == base)
+    }
+
+    /// [`find_position`] in reverse, answered for the one position where each hunk's new lines
+    /// sit: `true` when it would return that position for every hunk (the first place it looks,
+    /// or its anchor), `false` when it might return another or none.
+    pub(super) fn rolls_back_in_place(&self, hunks: &[Hunk<'_>]) -> bool {
+        let grown: usize = self.sides.iter().map(|(side, _)| side.put.len()).sum();
+        let shrunk: usize = self.sides.iter().map(|(side, _)| side.find.len()).sum();
+        let Some(after_len) = (self.lines.len() + grown).checked_sub(shrunk) else { return false };
+        let mut cursor = 0;
+        let mut put_before = 0;
+        let mut found_before = 0;
+        for ((side, at), hunk) in self.sides.iter().zip(hunks) {
+            let Some(here) = (at + put_before).checked_sub(found_before) else { return false };
+            let len = side.put.len();
+            let Some(last) = after_len.checked_sub(len) else { return false };
+            let (match_start, match_end) = (hunk.new_start <= 1, side.trailing_context == 0);
+            let is_first = cursor <= here
+                && here <= last
+                && if match_start || match_end {
+                    (!match_start || here == 0) && (!match_end || here == last)
+                } else {
+                    stated_position(hunk.new_start, hunk.new_count).clamp(cursor, last) == here
+                };
+            if !is_first {
+                return false;
+            }
+            cursor = here + len;
+            put_before += len;
+            found_before += side.find.len();
+        }
+        true
+    }
+}
+
+fn offset(side: &Side<'_>, at: usize, index: usize, hunk: &Hunk<'_>) -> Option<HunkOffset> {
+    let stated = side.stated_position();
+    (at != stated).then(|| {
+        let offset =
+            i64::try_from(at).unwrap_or(i64::MAX) - i64::try_from(stated).unwrap_or(i64::MAX);
+        HunkOffset { hunk: index + 1, offset, patch_line: hunk.span.line }
+    })
 }
 
 /// Apply `hunks` to `base` in `direction`.
@@ -136,11 +270,8 @@ pub fn apply(base: &[u8], hunks: &[Hunk<'_>], direction: Direction) -> Result<Ap
         let Some(at) = find_position(&side, &lines, cursor) else {
             return Err(mismatch(&side, &lines, cursor, index + 1, hunk.span.line));
         };
-        let stated = side.stated_position();
-        if at != stated {
-            let offset =
-                i64::try_from(at).unwrap_or(i64::MAX) - i64::try_from(stated).unwrap_or(i64::MAX);
-            offsets.push(HunkOffset { hunk: index + 1, offset, patch_line: hunk.span.line });
+        if let Some(offset) = offset(&side, at, index, hunk) {
+            offsets.push(offset);
         }
         push_lines(&mut out, &lines[cursor..at]);
         push_lines(&mut out, &side.put);

@@ -31,6 +31,13 @@ pub enum LandError {
     /// A path was refused, or a write failed and everything was restored.
     #[error(transparent)]
     Write(#[from] WorktreeError),
+    /// The check ran for its verdict only and kept no content to write
+    /// ([`Options::is_verdict_only`](super::Options::is_verdict_only)).
+    #[error("the check kept no content for {path} (verdict only); validate again to write it")]
+    NotKept {
+        /// The first path without content.
+        path: String,
+    },
 }
 
 /// Write `changes`, as [`check`](super::check) produced them against `base`, into the worktree
@@ -44,6 +51,9 @@ pub fn land(
 ) -> Result<(), LandError> {
     if let Some(path) = super::pending_apply(base.repo().path()) {
         return Err(WorktreeError::from(super::JournalError::Pending { path }).into());
+    }
+    if let Some(change) = changes.iter().find(|c| c.content == Some(super::Content::Unkept)) {
+        return Err(LandError::NotKept { path: change.path.clone() });
     }
     super::journal::clean_strays(base.repo().path());
     let paths = dirty_files(base, root, changes, with_index)?;

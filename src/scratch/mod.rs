@@ -124,6 +124,10 @@ pub struct Options {
     pub check_cmd: Option<String>,
     /// `--check-timeout`; `None` takes the policy's.
     pub check_timeout: Option<Duration>,
+    /// Only the verdict is wanted: the new content of a file is built only when `expect` or
+    /// `--check-cmd` reads it, and the other files' is [`Content::Unkept`] (so the outcome's
+    /// changes cannot be landed). Off by default.
+    pub is_verdict_only: bool,
 }
 
 /// The patched content of one path.
@@ -133,6 +137,27 @@ pub enum Content {
     Bytes(Vec<u8>),
     /// A binary blob accepted on its full `index` id; not decoded.
     Blob(git2::Oid),
+    /// Checked, but not kept: the check ran for its verdict ([`Options::is_verdict_only`]), and
+    /// nothing reads this file after it. It cannot be written.
+    Unkept,
+}
+
+impl Content {
+    /// The bytes, read from `base` for a blob; an error for content not kept.
+    fn read<'c>(
+        &'c self,
+        base: &BaseTree<'_>,
+        path: &str,
+    ) -> Result<std::borrow::Cow<'c, [u8]>, ScratchError> {
+        match self {
+            Self::Bytes(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
+            Self::Blob(oid) => base.blob(*oid).map(std::borrow::Cow::Owned),
+            Self::Unkept => Err(ScratchError::Git {
+                action: "read the patched content",
+                reason: format!("the check kept no content for '{path}' (verdict only)"),
+            }),
+        }
+    }
 }
 
 /// One path's state after the patch.
@@ -232,8 +257,13 @@ pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchErr
     }
     let plan = symlink::Plan::new(base, ctx.patch)?;
     let mut changes = entry::Changes::default();
+    let keep = if options.is_verdict_only && options.check_cmd.is_none() {
+        entry::Keep::Expected(&ctx.step.expect)
+    } else {
+        entry::Keep::All
+    };
     for file in &ctx.patch.files {
-        entry::check_file(base, &plan, ctx.policy, file, &mut outcome, &mut changes)?;
+        entry::check_file(base, &plan, (ctx.policy, keep), file, &mut outcome, &mut changes)?;
     }
     outcome.changes = changes.into_vec();
     symlink::check(base, &plan, ctx.patch, &mut outcome)?;

@@ -116,10 +116,13 @@ fn check_new_path(
     new: &[u8],
     outcome: &mut Outcome,
 ) -> Result<(), ScratchError> {
-    let file = display_bytes(new);
+    let file = || display_bytes(new);
     for parent in parents(new) {
         let Some(parent_mode) = plan.mode_after(base, parent)? else { continue };
-        let link = display_bytes(parent);
+        if parent_mode == mode::TREE {
+            continue;
+        }
+        let (file, link) = (file(), display_bytes(parent));
         if parent_mode == mode::SYMLINK {
             let whose =
                 if plan.created.contains_key(parent) { "the patch makes" } else { "the base has" };
@@ -131,19 +134,18 @@ fn check_new_path(
             ));
             return Ok(());
         }
-        if parent_mode != mode::TREE {
-            outcome.reject(violation(
-                RuleId::Malformed,
-                CheckCode::FileInTheWay,
-                &file,
-                format!(
-                    "{file} cannot be written: '{link}' is a file, not a directory, after the patch"
-                ),
-            ));
-            return Ok(());
-        }
+        outcome.reject(violation(
+            RuleId::Malformed,
+            CheckCode::FileInTheWay,
+            &file,
+            format!(
+                "{file} cannot be written: '{link}' is a file, not a directory, after the patch"
+            ),
+        ));
+        return Ok(());
     }
     if is_gitmodules(new) && plan.mode_after(base, new)? == Some(mode::SYMLINK) {
+        let file = file();
         outcome.reject(violation(
             RuleId::Malformed,
             CheckCode::GitmodulesSymlink,

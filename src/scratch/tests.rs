@@ -634,3 +634,116 @@ fn a_journal_killed_while_dropping_backups_is_completed_not_rolled_back() {
     assert!(super::pending_apply(r.repo.path()).is_none());
     assert_eq!(super::recover(&r.repo, r.dir.path()).unwrap(), super::Recovery::NothingToDo);
 }
+
+/// Random hunks over bases of few distinct lines (so hunks match in several places): placing
+/// and the hunk-by-hunk rollback answer as the whole-file forward and reverse application.
+#[test]
+fn placing_and_rolling_back_in_place_agree_with_applying_whole_files() {
+    let mut rng = fastrand::Rng::with_seed(13);
+    let (mut in_place, mut rebuilt) = (0, 0);
+    for _ in 0..4000 {
+        let base: Vec<&str> =
+            (0..rng.usize(0..14)).map(|_| ["a", "b", "c"][rng.usize(0..3)]).collect();
+        let text = base.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let mut hunks = Vec::new();
+        let (mut at, mut delta) = (0usize, 0i64);
+        while at < base.len() && hunks.len() < 3 {
+            let start = at + rng.usize(0..3);
+            let keep = rng.usize(0..3);
+            let gone = rng.usize(0..3);
+            let end = (start + keep + gone).min(base.len());
+            if start > end {
+                break;
+            }
+            let mut body = String::new();
+            for (k, line) in base[start..end].iter().enumerate() {
+                let prefix = if k < keep.min(end - start) && k % 2 == 0 { ' ' } else { '-' };
+                body.push_str(&format!("{prefix}{line}\n"));
+            }
+            let added = rng.usize(0..3);
+            for _ in 0..added {
+                body.push_str(&format!("+{}\n", ["a", "b", "x"][rng.usize(0..3)]));
+            }
+            if rng.bool() {
+                body.push_str(&format!(" {}\n", base.get(end).copied().unwrap_or("z")));
+            }
+            let old_count = body.lines().filter(|l| !l.starts_with('+')).count() as u64;
+            let new_count = body.lines().filter(|l| !l.starts_with('-')).count() as u64;
+            let old_start = if old_count == 0 { start as u64 } else { start as u64 + 1 };
+            let jitter = [0, 0, 0, 1, -1][rng.usize(0..5)];
+            let new_start = (old_start as i64 + delta + jitter).max(0) as u64;
+            let old_start = (old_start as i64 + [0, 0, 1, -1][rng.usize(0..4)]).max(0) as u64;
+            delta += new_count as i64 - old_count as i64;
+            hunks.push(hunk((old_start, old_count), (new_start, new_count), &body));
+            at = end + 1;
+        }
+        let whole = forward(&text, &hunks);
+        let placed = hunk::place(text.as_bytes(), &hunks);
+        let (whole, placed) = match (whole, placed) {
+            (Ok(whole), Ok(placed)) => (whole, placed),
+            (Err(a), Err(b)) => {
+                assert_eq!(a, b, "{text:?} {hunks:?}");
+                continue;
+            }
+            (a, b) => panic!("{text:?} {hunks:?}: {a:?} vs {b:?}"),
+        };
+        assert_eq!(placed.bytes(), whole.bytes, "{text:?} {hunks:?}");
+        assert_eq!(placed.len(), whole.bytes.len());
+        assert_eq!(placed.offsets, whole.offsets);
+        let back = hunk::apply(&whole.bytes, &hunks, Direction::Reverse);
+        let expected = back.is_ok_and(|b| b.bytes == text.as_bytes());
+        assert_eq!(placed.rolls_back(text.as_bytes(), &hunks), expected, "{text:?} {hunks:?}");
+        if placed.rolls_back_in_place(&hunks) {
+            assert!(expected, "in place means rolled back: {text:?} {hunks:?}");
+            in_place += 1;
+        } else {
+            rebuilt += 1;
+        }
+    }
+    assert!(in_place > 1000 && rebuilt > 100, "{in_place} in place, {rebuilt} rebuilt");
+}
+
+#[test]
+fn a_verdict_only_check_keeps_what_expect_reads_and_cannot_be_landed() {
+    let r = repo(&[("a.txt", "a\n"), ("b.txt", "x\ny\n")]);
+    let files = vec![
+        modify("a.txt", vec![hunk((1, 1), (1, 1), "-a\n+b")]),
+        modify("b.txt", vec![hunk((1, 2), (1, 1), "-x\n y")]),
+        create("c.txt", "+new"),
+    ];
+    let patch = Patch { files };
+    let step = Step {
+        expect: vec![crate::step::Expect {
+            file: "./b.txt".into(),
+            present: Some("^y$".into()),
+            absent: Some("^x$".into()),
+        }],
+        ..Step::default()
+    };
+    let policy = ScratchPolicy::default();
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    let paths = patch_paths(&patch);
+    let ctx = Context { base: &base, patch: &patch, paths: &paths, step: &step, policy: &policy };
+    let full = check(&ctx, &Options::default()).unwrap();
+    let verdict_only = Options { is_verdict_only: true, ..Options::default() };
+    let only = check(&ctx, &verdict_only).unwrap();
+    assert!(full.violations.is_empty() && only.violations.is_empty(), "{:?}", only.violations);
+    assert_eq!(full.notes, only.notes);
+    let contents: Vec<_> = only.changes.iter().map(|c| (c.path.as_str(), &c.content)).collect();
+    let y = Some(Content::Bytes(b"y\n".to_vec()));
+    assert_eq!(
+        contents,
+        [("a.txt", &Some(Content::Unkept)), ("b.txt", &y), ("c.txt", &Some(Content::Unkept))]
+    );
+    let landed = land(&base, r.dir.path(), &only.changes, false);
+    assert!(
+        matches!(landed, Err(LandError::NotKept { ref path }) if path == "a.txt"),
+        "{landed:?}"
+    );
+    assert_eq!(std::fs::read(r.dir.path().join("a.txt")).unwrap(), b"a\n", "nothing written");
+    // With a check command, every file is kept for the scratch tree.
+    let with_cmd = Options { check_cmd: Some("grep -qx b a.txt".into()), ..verdict_only };
+    let ran = check(&ctx, &with_cmd).unwrap();
+    assert!(ran.violations.is_empty(), "{:?}", ran.violations);
+    assert!(ran.changes.iter().all(|c| c.content != Some(Content::Unkept)));
+}

@@ -3,7 +3,7 @@
 //! one left by a killed run is removed by the next run, once its pid is gone.
 
 use super::base::{BaseTree, mode};
-use super::{Content, FileChange, ScratchError};
+use super::{FileChange, ScratchError};
 use git2::{ObjectType, TreeWalkMode, TreeWalkResult};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -75,11 +75,7 @@ pub(super) fn materialize(
         let target = dir.join(&change.path);
         remove_any(&target)?;
         if let (Some(mode), Some(content)) = (change.mode, &change.content) {
-            let bytes = match content {
-                Content::Bytes(bytes) => bytes.clone(),
-                Content::Blob(oid) => base.blob(*oid)?,
-            };
-            write_entry(&target, mode, &bytes)?;
+            write_entry(&target, mode, &content.read(base, &change.path)?)?;
         }
     }
     Ok(())

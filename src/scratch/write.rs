@@ -378,10 +378,7 @@ impl Write<'_> {
                     what: "a submodule commit",
                 });
             }
-            let bytes = match content {
-                Content::Bytes(bytes) => bytes.clone(),
-                Content::Blob(oid) => self.base.blob(*oid)?,
-            };
+            let bytes = content.read(self.base, &change.path)?;
             let entry = if mode == mode::SYMLINK {
                 if !link_stays_inside(&change.path, &bytes) {
                     let target = String::from_utf8_lossy(&bytes).into_owned();
@@ -454,6 +451,7 @@ fn check_staged(
     let written = match content {
         Content::Bytes(bytes) => git2::Oid::hash_object(git2::ObjectType::Blob, bytes),
         Content::Blob(oid) => Ok(*oid),
+        Content::Unkept => Err(git2::Error::from_str("content not kept")),
     };
     let staged = index.get_path(Path::new(&change.path), 0);
     if written.ok().zip(staged).is_some_and(|(oid, entry)| entry.id == oid) {

@@ -20,10 +20,20 @@ pub(super) fn check_text(limits: &Limits, text: &[u8], what: &str) -> Result<(),
     check("patch_bytes", limits.patch_bytes, text.len(), || {
         format!("the size in bytes of {what}")
     })?;
-    for (number, line) in text.split(|&b| b == b'\n').enumerate() {
-        check("line_bytes", limits.line_bytes, line.len(), || {
-            format!("the length in bytes of line {} of {what}", number + 1)
-        })?;
+    // From each line start, a newline within the next `line_bytes + 1` bytes means the lines up
+    // to it are short enough: the last one in that window, found from its end, is the next
+    // start. The bytes between are never read, so a long patch costs a few steps per window.
+    let mut start = 0;
+    while text.len() - start > limits.line_bytes {
+        let window = &text[start..=start + limits.line_bytes];
+        let Some(newline) = memchr::memrchr(b'\n', window) else {
+            let len = memchr::memchr(b'\n', &text[start..]).unwrap_or(text.len() - start);
+            let number = memchr::memchr_iter(b'\n', &text[..start]).count() + 1;
+            return check("line_bytes", limits.line_bytes, len, || {
+                format!("the length in bytes of line {number} of {what}")
+            });
+        };
+        start += newline + 1;
     }
     Ok(())
 }
@@ -53,4 +63,46 @@ fn check_file(limits: &Limits, file: &FilePatch<'_>) -> Result<(), LimitExceeded
 /// The violation for an over-limit patch.
 pub(super) fn violation(e: &LimitExceeded) -> Violation {
     Violation::new(RuleId::Malformed, CheckCode::LimitExceeded, e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Limits;
+
+    /// The first over-long line, by the definition the scan replaced: lines split at `\n`.
+    fn by_split(limit: usize, text: &[u8]) -> Option<(usize, usize)> {
+        text.split(|&b| b == b'\n')
+            .enumerate()
+            .find(|(_, line)| line.len() > limit)
+            .map(|(i, line)| (i + 1, line.len()))
+    }
+
+    #[test]
+    fn the_line_scan_finds_the_first_long_line_as_splitting_does() {
+        let texts: [&[u8]; 9] = [
+            b"",
+            b"\n",
+            b"abcd",
+            b"abcd\n",
+            b"ab\nabcd",
+            b"ab\n\nabcde\nabcdef\n",
+            b"abc\nab",
+            b"\n\n\nabcd",
+            b"abc\nabc",
+        ];
+        for text in texts {
+            let limits = Limits { line_bytes: 3, ..Limits::default() };
+            let found = super::check_text(&limits, text, "the patch").err();
+            let expected = by_split(3, text);
+            assert_eq!(
+                found.as_ref().map(|e| e.actual),
+                expected.map(|(_, len)| len),
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+            if let (Some(e), Some((line, _))) = (found, expected) {
+                assert!(e.what.contains(&format!("line {line} of the patch")), "{}", e.what);
+            }
+        }
+    }
 }
