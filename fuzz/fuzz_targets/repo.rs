@@ -106,6 +106,7 @@ fn check_written(repo: &git2::Repository, before: &Files, after: &Files, changes
         let bytes = match content {
             Content::Bytes(bytes) => bytes.clone(),
             Content::Blob(oid) => repo.find_blob(*oid).expect("blob").content().to_vec(),
+            Content::Unkept => panic!("{}: landed although its content was not kept", change.path),
         };
         let entry = if mode == 0o120_000 {
             Entry::Link(String::from_utf8(bytes).expect("a link target is UTF-8").into())
