@@ -11,10 +11,19 @@ pub(super) fn diff_options() -> DiffOptions {
     opts
 }
 
+/// What a diff's new side was read from, for the words of its errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Source {
+    /// The index (pre-commit, and the trees its cache tree names).
+    Index,
+    /// A commit's tree (pushed, for pre-receive).
+    Commit,
+}
+
 /// Refuse a diff holding a mode git does not know (a corrupt or forged index or tree): git2
 /// panics on reading one ([`convert`] would abort the hook; found by the index fuzz target). The
 /// modes are read from libgit2's raw format (`:OLD NEW ...`), which prints them as they are.
-pub(super) fn check_modes(diff: &Diff<'_>) -> Result<(), HookError> {
+pub(super) fn check_modes(diff: &Diff<'_>, source: Source) -> Result<(), HookError> {
     const KNOWN: [&str; 7] = ["000000", "040000", "100644", "100664", "100755", "120000", "160000"];
     let mut unknown: Option<(String, String)> = None;
     let printed = diff.print(DiffFormat::Raw, |delta, _, line| {
@@ -27,12 +36,22 @@ pub(super) fn check_modes(diff: &Diff<'_>) -> Result<(), HookError> {
         unknown.is_none()
     });
     if let Some((mode, file)) = unknown {
-        return Err(HookError::Git {
-            context: "read the index".into(),
-            message: format!(
-                "'{file}' has mode {mode}, which git does not know; the index is corrupt \
-                 (restore it with 'git reset', which keeps your worktree)"
-            ),
+        let unknown = format!("'{file}' has mode {mode}, which git does not know");
+        return Err(match source {
+            Source::Index => HookError::Git {
+                context: "read the index".into(),
+                message: format!(
+                    "{unknown}; the index is corrupt (restore it with 'git reset', which keeps \
+                     your worktree)"
+                ),
+            },
+            Source::Commit => HookError::Git {
+                context: "read a commit's tree".into(),
+                message: format!(
+                    "{unknown}; the commit's tree is corrupt or forged ('git fsck' names it; \
+                     the commit must be rewritten before it can be accepted)"
+                ),
+            },
         });
     }
     printed.map_err(HookError::git("read the changes' modes"))

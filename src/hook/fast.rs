@@ -178,7 +178,7 @@ impl<'r> Walk<'_, 'r> {
             .repo
             .diff_tree_to_tree(head, Some(cached), Some(&mut super::delta::diff_options()))
             .map_err(HookError::git("compare a tree the index caches with HEAD's"))?;
-        super::delta::check_modes(&diff)?;
+        super::delta::check_modes(&diff, super::delta::Source::Index)?;
         for delta in diff.deltas() {
             let Some(mut change) = super::delta::convert(&delta) else { continue };
             let under = |path: Option<Vec<u8>>| path.map(|p| [prefix, &p].concat());

@@ -2,7 +2,7 @@
 //! tree), read from the index and tree objects through git2. The worktree is never walked, so
 //! the cost is one pass over the index and the trees, like `git diff --cached`.
 
-use super::delta::{check_modes, convert, diff_options};
+use super::delta::{Source, check_modes, convert, diff_options};
 use super::{Change, HookError};
 use crate::repo::index::Index;
 use git2::{Diff, DiffFindOptions, Repository, Tree};
@@ -71,7 +71,7 @@ fn diff_index(repo: &Repository, head: Option<&Tree<'_>>) -> Result<Vec<Change>,
     let mut diff = repo
         .diff_tree_to_index(head, Some(&index), Some(&mut diff_options()))
         .map_err(HookError::git("compare the index with HEAD"))?;
-    changes(&mut diff)
+    changes(&mut diff, Source::Index)
 }
 
 /// While a merge is being concluded (`MERGE_HEAD` exists), keep only the changes that differ
@@ -92,7 +92,7 @@ pub fn merge_own_changes(repo: &Repository, staged: Vec<Change>) -> Result<Vec<C
         let mut diff = repo
             .diff_tree_to_index(Some(&tree), Some(&index), Some(&mut diff_options()))
             .map_err(HookError::git("compare the index with a merged commit"))?;
-        let other = changes(&mut diff)?;
+        let other = changes(&mut diff, Source::Index)?;
         let touched: std::collections::HashSet<&[u8]> =
             other.iter().flat_map(Change::touched).collect();
         kept.retain(|c| c.touched().iter().any(|p| touched.contains(p)));
@@ -109,7 +109,7 @@ pub fn tree_changes(
     let mut diff = repo
         .diff_tree_to_tree(old, Some(new), Some(&mut diff_options()))
         .map_err(HookError::git("compare a commit with its parent"))?;
-    changes(&mut diff)
+    changes(&mut diff, Source::Commit)
 }
 
 /// `HEAD`'s tree; `None` when `HEAD` is unborn (the first commit).
@@ -124,10 +124,10 @@ fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>, HookError> {
 }
 
 /// Pair additions with deletions into renames, then convert every delta.
-fn changes(diff: &mut Diff<'_>) -> Result<Vec<Change>, HookError> {
+fn changes(diff: &mut Diff<'_>, source: Source) -> Result<Vec<Change>, HookError> {
     let mut find = DiffFindOptions::new();
     find.renames(true);
     diff.find_similar(Some(&mut find)).map_err(HookError::git("detect renames"))?;
-    check_modes(diff)?;
+    check_modes(diff, source)?;
     Ok(diff.deltas().filter_map(|d| convert(&d)).collect())
 }

@@ -549,6 +549,48 @@ fn pre_receive_refuses_what_it_cannot_read() {
     assert!(stderr.contains("read the pushed object"), "{stderr}");
 }
 
+/// A pushed commit whose tree holds a mode git does not know is refused with advice for the
+/// pusher, not the pre-commit advice to reset an index the server does not have.
+#[test]
+fn pre_receive_refuses_a_tree_with_an_unknown_mode_and_says_whose_it_is() {
+    use std::io::Write;
+    let (bare, _client) = server("");
+    let git = |args: &[&str], stdin: &[u8]| {
+        let mut child = std::process::Command::new("git")
+            .current_dir(bare.path())
+            .args(args)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("test setup");
+        child.stdin.take().expect("stdin").write_all(stdin).expect("test setup");
+        let out = child.wait_with_output().expect("test setup");
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let blob = git(&["hash-object", "-w", "--stdin"], b"x\n");
+    let mut tree = b"155470 forged.txt\0".to_vec();
+    tree.extend((0..20).map(|i| u8::from_str_radix(&blob[2 * i..2 * i + 2], 16).expect("hex")));
+    let tree = git(&["hash-object", "-t", "tree", "-w", "--literally", "--stdin"], &tree);
+    let commit = git(&["commit-tree", &tree, "-m", "forged"], b"");
+    let zero = "0".repeat(40);
+    let out = run_with_stdin(
+        patchgate()
+            .args(["--format", "json", "hook", "run", "pre-receive", "--repo"])
+            .arg(bare.path()),
+        format!("{zero} {commit} refs/heads/main\n").as_bytes(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 3, "{stderr}");
+    assert!(stderr.contains("mode 155470") && stderr.contains("rewritten"), "{stderr}");
+    assert!(!stderr.contains("git reset") && !stderr.contains("the index"), "{stderr}");
+}
+
 #[test]
 fn a_corrupt_index_is_a_clean_error_never_an_abort() {
     let repo = repo_with_base();
