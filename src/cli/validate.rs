@@ -58,7 +58,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         if global.repo.is_some() {
             return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
         }
-        return judge(args, global, &step, &result, None);
+        return judge(args, global, &step, result, None);
     }
     let Some(repo) = open_repo(global.repo.as_deref())? else {
         return Err(CliError::failure(
@@ -67,7 +67,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
              --repo DIR, or --no-repo to check the patch alone",
         ));
     };
-    judge(args, global, &step, &result, Some(&repo))
+    judge(args, global, &step, result, Some(&repo))
 }
 
 /// Validate against `repo` (or the patch alone), record a rejection, print the verdict.
@@ -75,20 +75,26 @@ fn judge(
     args: &Args,
     global: &Global,
     step: &patchgate::step::Step,
-    result: &[u8],
+    result: Vec<u8>,
     repo: Option<&git2::Repository>,
 ) -> CliResult {
     let config = load_config(repo)?;
-    let ctx = Context { step, result, config: &config, repo };
     let options = options(args, &config, repo)?;
-    let repaired = args.repair.prepare(&ctx, &options)?;
-    let result = repaired.as_ref().map_or(result, |r| &r.result);
-    let ctx = Context { result, ..ctx };
-    let mut outcome = validate::validate(&ctx, &options).map_err(CliError::from)?;
+    let ctx = Context { step, result: &result, config: &config, repo };
+    let mut repaired = args.repair.prepare(&ctx, &options)?;
+    let judged = match &mut repaired {
+        Some(repaired) => std::mem::take(&mut repaired.result),
+        None => result,
+    };
+    // Handed over whole: a patch of megabytes is decoded where it lies (one copy, not three).
+    let ctx = Context { step, result: &[], config: &config, repo };
+    let (mut outcome, kept) =
+        validate::validate_owned(&ctx, judged, &options).map_err(CliError::from)?;
     if let Some(repaired) = &repaired {
         repaired.explain(&mut outcome.report);
     }
     if !args.no_record {
+        let result = &kept.text(outcome.patch.as_deref());
         let judged = Judged { repo, config: &config, step, result, base: outcome.base_commit() };
         let recording = record_rejection(&judged, &outcome.report);
         if let Some(line) = message::recording(&recording, global.format == Some(Format::Text)) {

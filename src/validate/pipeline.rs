@@ -7,7 +7,7 @@ use super::{
 };
 use crate::config::Limits;
 use crate::finding::{CheckCode, JudgeRun};
-use crate::json::Decoded;
+use crate::json::{Decoded, Kept};
 use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
 use crate::scratch::{self, BaseTree, ScratchError, TreeIndex};
@@ -16,12 +16,35 @@ use crate::step::ExecutorResult;
 /// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
 /// repository, the files as the patch leaves them, for [`Outcome::land`](super::Outcome::land).
 pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>, ValidateError> {
+    validate_decoded(ctx, crate::json::decode(ctx.result), options)
+}
+
+/// [`validate`] of a result its reader hands over, the caller keeping nothing else of it
+/// (`ctx.result` must be empty: the result is `result`). A result whose patch runs to
+/// megabytes has the patch decoded in place ([`crate::json::decode_owned`]), so the result's
+/// bytes and its patch are never held at once; the [`Kept`] gives the result back (as
+/// received, or written again around the patch) for the rejection record.
+pub fn validate_owned<'r>(
+    ctx: &Context<'r>,
+    result: Vec<u8>,
+    options: &Options,
+) -> Result<(Outcome<'r>, Kept), ValidateError> {
+    debug_assert!(ctx.result.is_empty(), "the result is passed once, as `result`");
+    let (decoded, kept) = crate::json::decode_owned(result, "patch");
+    validate_decoded(ctx, decoded, options).map(|outcome| (outcome, kept))
+}
+
+/// The pipeline over the decoded result (`ctx.result` is not read again).
+fn validate_decoded<'r>(
+    ctx: &Context<'r>,
+    decoded: Decoded,
+    options: &Options,
+) -> Result<Outcome<'r>, ValidateError> {
     let rules: RulePolicy = ctx.config.section("rules")?;
     let limits = ctx.config.limits();
     let scope = compile_scope(ctx, &limits)?;
     let apply_text = ctx.step.apply_patch.as_deref().unwrap_or_default();
     let apply_parsed = parse_apply_patch(apply_text, &options.parse, &limits)?;
-    let decoded = crate::json::decode(ctx.result);
     let mut findings = Findings::default();
     note_unknown_fields(&decoded, &mut findings);
     let result = match rule::schema::check_decoded(decoded) {

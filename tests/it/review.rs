@@ -522,3 +522,49 @@ fn a_result_naming_patch_twice_has_no_patch_to_export_show_or_apply() {
     assert!(!s.repo.path().join("evil.txt").exists(), "the unjudged patch was not applied");
     assert_eq!(std::fs::read_to_string(s.repo.path().join("a.txt")).unwrap(), "old\n");
 }
+
+/// A result over a mebibyte has its patch decoded in place (one copy of it in memory, not
+/// three); the record then holds the same document written again around the patch: same keys
+/// in the same order, same values, and `review apply` judges it as `validate` did.
+#[test]
+fn a_large_result_is_recorded_with_every_key_and_value() {
+    let s = Setup::new();
+    let lines = 120_000;
+    let mut patch = PATCH.replace("@@ -0,0 +1 @@\n+hello\n", &format!("@@ -0,0 +1,{lines} @@\n"));
+    for i in 0..lines {
+        patch.push_str(&format!("+line {i}\twith \"quotes\" \\ and caf\u{e9}\n"));
+    }
+    let sent = format!(
+        r#"{{"summary": "Changed old to new in a.txt", "mode": "apply", "success": true,
+            "patch": {}, "extra": {{"note": "kept"}},
+            "filesWritten": ["a.txt"], "filesTouched": ["a.txt"]}}"#,
+        serde_json::to_string(&patch).unwrap()
+    );
+    assert!(sent.len() > 4 << 20, "{} bytes: large enough to be decoded in place", sent.len());
+    let out = s.reject_result("step-1", sent.as_bytes(), &[]);
+    let verdict = json(&out);
+    let unrecorded = json(&s.reject_result("step-1", sent.as_bytes(), &["--no-record"]));
+    assert_eq!(verdict, unrecorded);
+    let reason = verdict["reason"].as_str().unwrap();
+    assert!(reason.starts_with("undeclared: patch creates b.txt"), "{verdict}");
+
+    let id = s.only_id();
+    let shown = data(&s.review(&["show", &id, "--format", "json"]));
+    let recorded: Value =
+        serde_json::from_str(shown["entry"]["result"].as_str().expect("result text")).unwrap();
+    let sent_value: Value = serde_json::from_str(&sent).unwrap();
+    assert_eq!(recorded, sent_value);
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&recorded), keys(&sent_value), "key order kept");
+    assert_eq!(shown["patch"], patch.as_str());
+
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let written = std::fs::read_to_string(s.repo.path().join("b.txt")).unwrap();
+    assert_eq!(written.lines().count(), lines);
+    assert!(
+        written.starts_with("line 0\twith \"quotes\" \\ and caf\u{e9}\n"),
+        "{}",
+        &written[..40]
+    );
+}

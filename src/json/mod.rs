@@ -5,6 +5,10 @@
 //! [`decode`] reads a document once: the value and the first repeated key come from the same
 //! pass, so a caller never parses an input (a result can carry a patch of megabytes) twice.
 
+mod in_place;
+
+pub use in_place::{Kept, decode_owned};
+
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::cell::RefCell;

@@ -1,0 +1,357 @@
+//! A large document decoded in its own buffer.
+//!
+//! An executor result is mostly one string: its patch, megabytes of JSON-escaped diff. Read the
+//! ordinary way, the bytes, serde_json's scratch copy of the string and the decoded string are
+//! all held at once (three times the patch). [`decode_owned`] takes the bytes instead and
+//! decodes that one string where it lies: the escapes are undone in place (the decoded text is
+//! never longer than its escaped form), the text is moved to the front of the buffer, and the
+//! buffer becomes the string. The rest of the document, without that string, is read by
+//! [`decode`] as before, so keys, types and repeated keys are judged by the same reader.
+//!
+//! Nothing here decides anything about a document: where the string is not plainly valid JSON
+//! (a bad escape, a raw control character, invalid UTF-8, a lone surrogate) or the document
+//! around it is not one object, the bytes are left untouched and decoded the ordinary way, so
+//! every error reads exactly as before.
+
+use super::{Decoded, decode};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Documents shorter than this are decoded the ordinary way: there is little memory to save.
+const LARGE_DOCUMENT: usize = 1 << 20;
+/// A string shorter than this (as written) is decoded the ordinary way.
+const LARGE_STRING: usize = 64 << 10;
+
+/// What [`decode_owned`] kept of the bytes it was given, to write the document again.
+#[derive(Debug)]
+pub enum Kept {
+    /// The bytes as received (the document was decoded the ordinary way).
+    Bytes(Vec<u8>),
+    /// The document was decoded in place: here it is without the string (its key holds `""`).
+    Without {
+        /// The document, the key's value emptied.
+        rest: Value,
+        /// The key whose string was decoded in place.
+        key: String,
+    },
+}
+
+impl Kept {
+    /// The document's text: the bytes as received or, for a document decoded in place, the same
+    /// keys and values written again by serde_json (key order kept; whitespace and escapes as
+    /// serde_json writes them), with `value` (the string, which the caller kept) put back.
+    #[must_use]
+    pub fn text(&self, value: Option<&str>) -> Cow<'_, [u8]> {
+        match self {
+            Self::Bytes(bytes) => Cow::Borrowed(bytes),
+            Self::Without { rest, key } => {
+                let mut document = rest.clone();
+                if let Some(object) = document.as_object_mut() {
+                    object.insert(key.clone(), Value::String(value.unwrap_or_default().into()));
+                }
+                Cow::Owned(serde_json::to_vec(&document).expect("JSON values serialize"))
+            }
+        }
+    }
+}
+
+/// Read `bytes` as one JSON document, as [`decode`] does; when it is a large object whose
+/// top-level `key` holds a large valid string, that string is decoded in place (the bytes are
+/// consumed). The document is the same either way.
+#[must_use]
+pub fn decode_owned(bytes: Vec<u8>, key: &str) -> (Decoded, Kept) {
+    let Some(found) = find_string(&bytes, key) else {
+        return (decode(&bytes), Kept::Bytes(bytes));
+    };
+    let rest = decode(&without(&bytes, &found));
+    let decoded_rest = match rest {
+        Decoded { value: Ok(Value::Object(object)), duplicate: None } => object,
+        // Let the ordinary reader say what is wrong, as it always has.
+        _ => return (decode(&bytes), Kept::Bytes(bytes)),
+    };
+    let text = into_string(bytes, &found);
+    let mut object = decoded_rest.clone();
+    object.insert(key.to_owned(), Value::String(text));
+    let decoded = Decoded { value: Ok(Value::Object(object)), duplicate: None };
+    (decoded, Kept::Without { rest: Value::Object(decoded_rest), key: key.to_owned() })
+}
+
+/// Where the large string lies: its escaped content is `bytes[start..end]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Found {
+    start: usize,
+    end: usize,
+}
+
+/// The string value of the top-level `key`, when the document is one large object, the key
+/// appears once, and its value is a large string that needs no judgement (see [`is_plain`]).
+fn find_string(bytes: &[u8], key: &str) -> Option<Found> {
+    if bytes.len() < LARGE_DOCUMENT {
+        return None;
+    }
+    let mut found = None;
+    let mut at = skip_ws(bytes, 0);
+    (bytes.get(at) == Some(&b'{')).then_some(())?;
+    at = skip_ws(bytes, at + 1);
+    if bytes.get(at) == Some(&b'}') {
+        return None;
+    }
+    loop {
+        (bytes.get(at) == Some(&b'"')).then_some(())?;
+        let key_end = string_end(bytes, at + 1)?;
+        let name: String = serde_json::from_slice(&bytes[at..=key_end]).ok()?;
+        at = skip_ws(bytes, key_end + 1);
+        (bytes.get(at) == Some(&b':')).then_some(())?;
+        at = skip_ws(bytes, at + 1);
+        if bytes.get(at) == Some(&b'"') {
+            let end = string_end(bytes, at + 1)?;
+            if name == key {
+                // A key given twice is for the ordinary reader to refuse.
+                found.is_none().then_some(())?;
+                found = Some(Found { start: at + 1, end });
+            }
+            at = end + 1;
+        } else {
+            (name != key).then_some(())?;
+            at = skip_value(bytes, at)?;
+        }
+        at = skip_ws(bytes, at);
+        match bytes.get(at)? {
+            b',' => at = skip_ws(bytes, at + 1),
+            b'}' => break,
+            _ => return None,
+        }
+    }
+    (skip_ws(bytes, at + 1) == bytes.len()).then_some(())?;
+    let found = found?;
+    (found.end - found.start >= LARGE_STRING && is_plain(&bytes[found.start..found.end]))
+        .then_some(found)
+}
+
+fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// The index of the quote that closes the string whose content starts at `from`.
+fn string_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        at += memchr::memchr2(b'"', b'\\', &bytes[at..])?;
+        if bytes[at] == b'"' {
+            return Some(at);
+        }
+        at += 2;
+        if at > bytes.len() {
+            return None;
+        }
+    }
+}
+
+/// Past one value that is not a string (an object, array, number or literal), roughly: the
+/// ordinary reader judges it, in the document without the large string.
+fn skip_value(bytes: &[u8], mut at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    loop {
+        match *bytes.get(at)? {
+            b'"' => at = string_end(bytes, at + 1)?,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return Some(at),
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            b',' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => return Some(at),
+            _ => {}
+        }
+        at += 1;
+    }
+}
+
+/// Whether escaped string content decodes without anything to report: UTF-8, no raw control
+/// character, and only escapes JSON defines, `\u` surrogates in pairs.
+fn is_plain(content: &[u8]) -> bool {
+    if std::str::from_utf8(content).is_err() || has_control(content) {
+        return false;
+    }
+    let mut at = 0;
+    while let Some(offset) = memchr::memchr(b'\\', &content[at..]) {
+        at += offset;
+        match escape(content, at) {
+            Some((_, len)) => at += len,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Whether any byte is below 0x20 (JSON strings may not hold one raw). Blocks of 64 bytes
+/// are folded without a branch per byte.
+fn has_control(content: &[u8]) -> bool {
+    let mut blocks = content.chunks_exact(64);
+    let found = blocks.by_ref().any(|block| block.iter().fold(false, |any, &b| any | (b < 0x20)));
+    found || blocks.remainder().iter().any(|&b| b < 0x20)
+}
+
+/// The character the escape at `content[at]` (a backslash) stands for, and the escape's
+/// length; `None` for an escape JSON does not define or a lone surrogate.
+fn escape(content: &[u8], at: usize) -> Option<(char, usize)> {
+    let simple = match content.get(at + 1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => return unicode_escape(content, at),
+        _ => return None,
+    };
+    Some((simple, 2))
+}
+
+fn unicode_escape(content: &[u8], at: usize) -> Option<(char, usize)> {
+    let unit = hex4(content.get(at + 2..at + 6)?)?;
+    match unit {
+        0xD800..=0xDBFF => {
+            (content.get(at + 6..at + 8)? == b"\\u").then_some(())?;
+            let low = hex4(content.get(at + 8..at + 12)?)?;
+            (0xDC00..=0xDFFF).contains(&low).then_some(())?;
+            let code = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+            Some((char::from_u32(code)?, 12))
+        }
+        0xDC00..=0xDFFF => None,
+        _ => Some((char::from_u32(u32::from(unit))?, 6)),
+    }
+}
+
+fn hex4(digits: &[u8]) -> Option<u16> {
+    let text = std::str::from_utf8(digits).ok()?;
+    (text.len() == 4 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u16::from_str_radix(text, 16).ok())?
+}
+
+/// The document with the large string emptied (`"key": ""`), for the ordinary reader.
+fn without(bytes: &[u8], found: &Found) -> Vec<u8> {
+    let mut rest = Vec::with_capacity(bytes.len() - (found.end - found.start));
+    rest.extend_from_slice(&bytes[..found.start]);
+    rest.extend_from_slice(&bytes[found.end..]);
+    rest
+}
+
+/// Undo the escapes of the string at `found` where it lies, move it to the front, and make
+/// the buffer the string. `found` was checked by [`is_plain`].
+fn into_string(mut bytes: Vec<u8>, found: &Found) -> String {
+    let mut write = found.start;
+    let mut read = found.start;
+    while let Some(offset) = memchr::memchr(b'\\', &bytes[read..found.end]) {
+        bytes.copy_within(read..read + offset, write);
+        write += offset;
+        read += offset;
+        let (c, len) = escape(&bytes, read).expect("checked by is_plain");
+        write += c.encode_utf8(&mut bytes[write..read + len]).len();
+        read += len;
+    }
+    bytes.copy_within(read..found.end, write);
+    write += found.end - read;
+    bytes.copy_within(found.start..write, 0);
+    bytes.truncate(write - found.start);
+    bytes.shrink_to_fit();
+    String::from_utf8(bytes).expect("checked by is_plain: UTF-8 with escapes undone is UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A document over the size limit whose `key` holds `text` written with `escaped`.
+    fn large(escaped: &str, tail: &str) -> Vec<u8> {
+        let body = escaped.repeat(LARGE_DOCUMENT / escaped.len() + 1);
+        format!(
+            "{{\"mode\": \"apply\", \"patch\": \"{body}\", \"n\": [1, {{\"a\": \"]}}\"}}]{tail}"
+        )
+        .into_bytes()
+    }
+
+    fn same_as_ordinary(bytes: Vec<u8>) -> Kept {
+        let ordinary = decode(&bytes);
+        let (decoded, kept) = decode_owned(bytes, "patch");
+        assert_eq!(
+            decoded.value.as_ref().map_err(ToString::to_string),
+            ordinary.value.as_ref().map_err(ToString::to_string)
+        );
+        assert_eq!(decoded.duplicate, ordinary.duplicate);
+        kept
+    }
+
+    #[test]
+    fn a_large_patch_is_decoded_in_place_to_the_same_document() {
+        for escaped in [
+            r"line\n",
+            r#"a\"b\\c\/d\b\f\r\t\n"#,
+            r"caf\u00e9 \u20ac \ud83d\ude00 ",
+            "raw é € 😀 \\n",
+        ] {
+            let bytes = large(escaped, "}");
+            let kept = same_as_ordinary(bytes.clone());
+            let Kept::Without { rest, key } = &kept else { panic!("not in place: {escaped}") };
+            assert_eq!(key, "patch");
+            assert_eq!(rest["patch"], "");
+            let ordinary: Value = serde_json::from_slice(&bytes).unwrap();
+            let patch = ordinary["patch"].as_str().unwrap();
+            let text = kept.text(Some(patch));
+            assert_eq!(serde_json::from_slice::<Value>(&text).unwrap(), ordinary);
+        }
+    }
+
+    #[test]
+    fn anything_doubtful_is_left_to_the_ordinary_reader_untouched() {
+        let cases = [
+            large(r"line\n", "} trailing"),
+            large(r"line\n", ", \"patch\": \"again\"}"),
+            large(r"line\n", ", \"mode\": \"twice\"}"),
+            large(r"bad \x escape", "}"),
+            large(r"lone \ud800 surrogate", "}"),
+            large(r"lone \udc00 low", "}"),
+            large(r"short \u12", "}"),
+            large("raw\ttab", "}"),
+            large(r"line\n", ", oops}"),
+            large(r"line\n", ""),
+            large(r"small\n", "}")[..1000].to_vec(),
+            b"{\"patch\": \"short\\n\"}".to_vec(),
+        ];
+        for bytes in cases {
+            let kept = same_as_ordinary(bytes.clone());
+            match kept {
+                Kept::Bytes(kept) => assert_eq!(kept, bytes),
+                Kept::Without { .. } => {
+                    panic!("decoded in place: {}", String::from_utf8_lossy(&bytes[..80]))
+                }
+            }
+        }
+        let mut invalid_utf8 = large(r"line\n", "}");
+        invalid_utf8[100] = 0xff;
+        assert!(
+            matches!(same_as_ordinary(invalid_utf8.clone()), Kept::Bytes(b) if b == invalid_utf8)
+        );
+    }
+
+    #[test]
+    fn a_key_written_with_escapes_is_the_same_key() {
+        let bytes = large(r"x\n", "}");
+        let text = String::from_utf8(bytes).unwrap().replacen("\"patch\"", r#""p\u0061tch""#, 1);
+        assert!(matches!(same_as_ordinary(text.into_bytes()), Kept::Without { .. }));
+    }
+
+    #[test]
+    fn a_patch_that_is_not_a_string_is_not_touched() {
+        let body = "1, ".repeat(LARGE_DOCUMENT / 3);
+        let bytes = format!("{{\"patch\": [{body}1]}}").into_bytes();
+        assert!(matches!(same_as_ordinary(bytes), Kept::Bytes(_)));
+    }
+}
