@@ -1,7 +1,7 @@
 //! A large document decoded in its own buffer.
 //!
 //! An executor result is mostly one string: its patch, megabytes of JSON-escaped diff. Read the
-//! ordinary way, the bytes, serde_json's scratch copy of the string and the decoded string are
+//! ordinary way, the bytes, `serde_json`'s scratch copy of the string and the decoded string are
 //! all held at once (three times the patch). [`decode_owned`] takes the bytes instead and
 //! decodes that one string where it lies: the escapes are undone in place (the decoded text is
 //! never longer than its escaped form), the text is moved to the front of the buffer, and the
@@ -38,8 +38,8 @@ pub enum Kept {
 
 impl Kept {
     /// The document's text: the bytes as received or, for a document decoded in place, the same
-    /// keys and values written again by serde_json (key order kept; whitespace and escapes as
-    /// serde_json writes them), with `value` (the string, which the caller kept) put back.
+    /// keys and values written again by `serde_json` (key order kept; whitespace and escapes as
+    /// `serde_json` writes them), with `value` (the string, which the caller kept) put back.
     #[must_use]
     pub fn text(&self, value: Option<&str>) -> Cow<'_, [u8]> {
         match self {
@@ -64,10 +64,9 @@ pub fn decode_owned(bytes: Vec<u8>, key: &str) -> (Decoded, Kept) {
         return (decode(&bytes), Kept::Bytes(bytes));
     };
     let rest = decode(&without(&bytes, &found));
-    let decoded_rest = match rest {
-        Decoded { value: Ok(Value::Object(object)), duplicate: None } => object,
+    let Decoded { value: Ok(Value::Object(decoded_rest)), duplicate: None } = rest else {
         // Let the ordinary reader say what is wrong, as it always has.
-        _ => return (decode(&bytes), Kept::Bytes(bytes)),
+        return (decode(&bytes), Kept::Bytes(bytes));
     };
     let text = into_string(bytes, &found);
     let mut object = decoded_rest.clone();
@@ -156,16 +155,15 @@ fn skip_value(bytes: &[u8], mut at: usize) -> Option<usize> {
     let mut depth = 0usize;
     loop {
         match *bytes.get(at)? {
+            b',' | b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']' if depth == 0 => return Some(at),
             b'"' => at = string_end(bytes, at + 1)?,
             b'{' | b'[' => depth += 1,
-            b'}' | b']' if depth == 0 => return Some(at),
             b'}' | b']' => {
                 depth -= 1;
                 if depth == 0 {
                     return Some(at + 1);
                 }
             }
-            b',' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => return Some(at),
             _ => {}
         }
         at += 1;
@@ -193,7 +191,8 @@ fn is_plain(content: &[u8]) -> bool {
 /// are folded without a branch per byte.
 fn has_control(content: &[u8]) -> bool {
     let mut blocks = content.chunks_exact(64);
-    let found = blocks.by_ref().any(|block| block.iter().fold(false, |any, &b| any | (b < 0x20)));
+    let found =
+        blocks.by_ref().any(|block| block.iter().fold(0, |any, &b| any | u8::from(b < 0x20)) != 0);
     found || blocks.remainder().iter().any(|&b| b < 0x20)
 }
 

@@ -3,6 +3,7 @@
 
 use crate::support::{TestRepo, code, data, fixtures, json};
 use serde_json::Value;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -532,7 +533,7 @@ fn a_large_result_is_recorded_with_every_key_and_value() {
     let lines = 120_000;
     let mut patch = PATCH.replace("@@ -0,0 +1 @@\n+hello\n", &format!("@@ -0,0 +1,{lines} @@\n"));
     for i in 0..lines {
-        patch.push_str(&format!("+line {i}\twith \"quotes\" \\ and caf\u{e9}\n"));
+        writeln!(patch, "+line {i}\twith \"quotes\" \\ and caf\u{e9}").unwrap();
     }
     let sent = format!(
         r#"{{"summary": "Changed old to new in a.txt", "mode": "apply", "success": true,
