@@ -60,6 +60,7 @@
 //! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
+pub mod bytemask;
 pub mod finding;
 pub mod json;
 pub mod path;

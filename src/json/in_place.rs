@@ -14,6 +14,7 @@
 //! every error reads exactly as before.
 
 use super::{Decoded, decode};
+use crate::bytemask::Marks;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -83,7 +84,7 @@ struct Found {
 }
 
 /// The string value of the top-level `key`, when the document is one large object, the key
-/// appears once, and its value is a large string that needs no judgement (see [`is_plain`]).
+/// appears once, and its value is a large string that needs no judgement (see [`plain_string_end`]).
 fn find_string(bytes: &[u8], key: &str) -> Option<Found> {
     if bytes.len() < LARGE_DOCUMENT {
         return None;
@@ -102,14 +103,14 @@ fn find_string(bytes: &[u8], key: &str) -> Option<Found> {
         at = skip_ws(bytes, key_end + 1);
         (bytes.get(at) == Some(&b':')).then_some(())?;
         at = skip_ws(bytes, at + 1);
-        if bytes.get(at) == Some(&b'"') {
-            let end = string_end(bytes, at + 1)?;
-            if name == key {
-                // A key given twice is for the ordinary reader to refuse.
-                found.is_none().then_some(())?;
-                found = Some(Found { start: at + 1, end });
-            }
+        if bytes.get(at) == Some(&b'"') && name == key {
+            // A key given twice is for the ordinary reader to refuse.
+            found.is_none().then_some(())?;
+            let end = plain_string_end(bytes, at + 1)?;
+            found = Some(Found { start: at + 1, end });
             at = end + 1;
+        } else if bytes.get(at) == Some(&b'"') {
+            at = string_end(bytes, at + 1)? + 1;
         } else {
             (name != key).then_some(())?;
             at = skip_value(bytes, at)?;
@@ -123,8 +124,8 @@ fn find_string(bytes: &[u8], key: &str) -> Option<Found> {
     }
     (skip_ws(bytes, at + 1) == bytes.len()).then_some(())?;
     let found = found?;
-    (found.end - found.start >= LARGE_STRING && is_plain(&bytes[found.start..found.end]))
-        .then_some(found)
+    let content = &bytes[found.start..found.end];
+    (content.len() >= LARGE_STRING && is_utf8(content)).then_some(found)
 }
 
 fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
@@ -170,30 +171,25 @@ fn skip_value(bytes: &[u8], mut at: usize) -> Option<usize> {
     }
 }
 
-/// Whether escaped string content decodes without anything to report: UTF-8, no raw control
-/// character, and only escapes JSON defines, `\u` surrogates in pairs.
-fn is_plain(content: &[u8]) -> bool {
-    if std::str::from_utf8(content).is_err() || has_control(content) {
-        return false;
-    }
-    let mut at = 0;
-    while let Some(offset) = memchr::memchr(b'\\', &content[at..]) {
-        at += offset;
-        match escape(content, at) {
-            Some((_, len)) => at += len,
-            None => return false,
+/// The quote closing the string whose content starts at `from`, when that content decodes
+/// without anything to report: no raw control character, only escapes JSON defines, `\u`
+/// surrogates in pairs.
+fn plain_string_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut marks = Marks::new(bytes, from, |b| b == b'"' || b == b'\\' || b < 0x20);
+    let mut at = from;
+    loop {
+        let hit = marks.next_from(bytes, at)?;
+        match bytes[hit] {
+            b'"' => return Some(hit),
+            b'\\' => at = hit + escape(bytes, hit)?.1,
+            _ => return None,
         }
     }
-    true
 }
 
-/// Whether any byte is below 0x20 (JSON strings may not hold one raw). Blocks of 64 bytes
-/// are folded without a branch per byte.
-fn has_control(content: &[u8]) -> bool {
-    let mut blocks = content.chunks_exact(64);
-    let found =
-        blocks.by_ref().any(|block| block.iter().fold(0, |any, &b| any | u8::from(b < 0x20)) != 0);
-    found || blocks.remainder().iter().any(|&b| b < 0x20)
+/// Whether `content` is UTF-8 (an ASCII fold first: patches mostly are ASCII).
+fn is_utf8(content: &[u8]) -> bool {
+    content.iter().fold(0, |any, &b| any | b) < 0x80 || std::str::from_utf8(content).is_ok()
 }
 
 /// The character the escape at `content[at]` (a backslash) stands for, and the escape's
@@ -244,24 +240,24 @@ fn without(bytes: &[u8], found: &Found) -> Vec<u8> {
 }
 
 /// Undo the escapes of the string at `found` where it lies, move it to the front, and make
-/// the buffer the string. `found` was checked by [`is_plain`].
+/// the buffer the string. `found` was checked by [`plain_string_end`] and [`is_utf8`].
 fn into_string(mut bytes: Vec<u8>, found: &Found) -> String {
     let mut write = found.start;
     let mut read = found.start;
-    while let Some(offset) = memchr::memchr(b'\\', &bytes[read..found.end]) {
-        bytes.copy_within(read..read + offset, write);
-        write += offset;
-        read += offset;
-        let (c, len) = escape(&bytes, read).expect("checked by is_plain");
-        write += c.encode_utf8(&mut bytes[write..read + len]).len();
-        read += len;
+    let mut marks = Marks::new(&bytes[..found.end], read, |b| b == b'\\');
+    while let Some(at) = marks.next_from(&bytes[..found.end], read) {
+        bytes.copy_within(read..at, write);
+        write += at - read;
+        let (c, len) = escape(&bytes, at).expect("checked by plain_string_end");
+        write += c.encode_utf8(&mut bytes[write..at + len]).len();
+        read = at + len;
     }
     bytes.copy_within(read..found.end, write);
     write += found.end - read;
     bytes.copy_within(found.start..write, 0);
     bytes.truncate(write - found.start);
     bytes.shrink_to_fit();
-    String::from_utf8(bytes).expect("checked by is_plain: UTF-8 with escapes undone is UTF-8")
+    String::from_utf8(bytes).expect("checked by is_utf8: UTF-8 with escapes undone is UTF-8")
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! gathered on the way (CRLF is reported, never stripped).
 
 use super::Span;
+use crate::bytemask::{self, BLOCK};
 
 /// One input line without its `\n` (a `\r` stays).
 #[derive(Clone, Copy, Debug)]
@@ -156,9 +157,6 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Bytes per scan block: the width of the newline mask.
-const BLOCK: usize = 64;
-
 /// The offsets of the input's `\n` bytes, in order: a 64-bit mask per 64-byte block, so each
 /// line costs a bit scan instead of a search of its own. The same pass notes whether a `\r` or
 /// a NUL byte has been seen, so that lines are searched for them only when the input has them.
@@ -241,17 +239,9 @@ impl Block {
         Block::of(&padded)
     }
 
-    /// The comparisons vectorize; each 8 newline flags (bytes 0 or 1) become 8 bits with one
-    /// multiply that moves flag `j` to bit `56 + j`.
     #[inline]
     fn of(block: &[u8; BLOCK]) -> Self {
-        const GATHER: u64 = 0x0102_0408_1020_4080;
-        let flags = block.map(|b| u8::from(b == b'\n'));
-        let mut newlines = 0;
-        for (k, eight) in flags.chunks_exact(8).enumerate() {
-            let word = u64::from_le_bytes(eight.try_into().expect("chunks of 8"));
-            newlines |= (word.wrapping_mul(GATHER) >> 56) << (8 * k);
-        }
+        let newlines = bytemask::of(block, |b| b == b'\n');
         // The least of each byte and its difference from `\r` is 0 only when the block holds a
         // NUL or a `\r` (a min reduction vectorizes; which one is looked up only then).
         let least = block.iter().fold(u8::MAX, |least, &b| least.min(b).min(b ^ b'\r'));
