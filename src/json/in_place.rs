@@ -175,15 +175,18 @@ fn skip_value(bytes: &[u8], mut at: usize) -> Option<usize> {
 /// without anything to report: no raw control character, only escapes JSON defines, `\u`
 /// surrogates in pairs.
 fn plain_string_end(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut marks = Marks::new(bytes, from, |b| b == b'"' || b == b'\\' || b < 0x20);
+    // Bitwise, not short-circuit: the block's comparisons then vectorize.
+    let mut marks = Marks::new(bytes, from, |b| (b == b'"') | (b == b'\\') | (b < 0x20));
     let mut at = from;
     loop {
         let hit = marks.next_from(bytes, at)?;
-        match bytes[hit] {
-            b'"' => return Some(hit),
-            b'\\' => at = hit + escape(bytes, hit)?.1,
+        at = match (bytes[hit], bytes.get(hit + 1)) {
+            (b'"', _) => return Some(hit),
+            // The escape of nearly every line of a patch.
+            (b'\\', Some(b'n')) => hit + 2,
+            (b'\\', _) => hit + escape(bytes, hit)?.1,
             _ => return None,
-        }
+        };
     }
 }
 
@@ -248,6 +251,12 @@ fn into_string(mut bytes: Vec<u8>, found: &Found) -> String {
     while let Some(at) = marks.next_from(&bytes[..found.end], read) {
         bytes.copy_within(read..at, write);
         write += at - read;
+        if bytes[at + 1] == b'n' {
+            bytes[write] = b'\n';
+            write += 1;
+            read = at + 2;
+            continue;
+        }
         let (c, len) = escape(&bytes, at).expect("checked by plain_string_end");
         write += c.encode_utf8(&mut bytes[write..at + len]).len();
         read = at + len;
