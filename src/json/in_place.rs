@@ -174,8 +174,8 @@ fn skip_value(bytes: &[u8], mut at: usize) -> Option<usize> {
 /// The quote closing the string whose content starts at `from`, when that content decodes
 /// without anything to report: no raw control character, only escapes JSON defines, `\u`
 /// surrogates in pairs.
+#[expect(clippy::needless_bitwise_bool, reason = "bitwise, the block's comparisons vectorize")]
 fn plain_string_end(bytes: &[u8], from: usize) -> Option<usize> {
-    // Bitwise, not short-circuit: the block's comparisons then vectorize.
     let mut marks = Marks::new(bytes, from, |b| (b == b'"') | (b == b'\\') | (b < 0x20));
     let mut at = from;
     loop {

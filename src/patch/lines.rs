@@ -257,6 +257,18 @@ impl<'a> Lines<'a> {
         self.len().checked_sub(1).and_then(|i| self.get(i))
     }
 
+    /// The stretch of the input the lines lie in, from the first line's text to the end of the
+    /// last one's, for lines the parser packed (consecutive lines of its input, so every line's
+    /// text lies inside it); `None` for lines given one by one, and for no lines.
+    #[must_use]
+    pub fn input_span(&self) -> Option<&'a [u8]> {
+        let Repr::Packed(packed) = &self.repr else { return None };
+        let (first, last) = (packed.records.first()?, packed.records.last()?);
+        let start = packed.base + first.offset as usize;
+        let end = packed.base + last.offset as usize + (last.meta >> FLAG_BITS) as usize;
+        self.input.get(start..end)
+    }
+
     /// The lines in order.
     #[must_use]
     pub fn iter(&self) -> Iter<'_, 'a> {

@@ -142,17 +142,32 @@ impl<'t> Hints<'t> {
     /// [`is_placeholder`] for `line`, a slice of the text (a line from elsewhere is searched
     /// on its own).
     pub(super) fn is_placeholder(&self, line: &[u8]) -> bool {
-        let at = line.as_ptr().addr().wrapping_sub(self.text.as_ptr().addr());
-        if line.is_empty() || at > self.text.len() || self.text.len() - at < line.len() {
-            return is_placeholder(line);
-        }
-        let end = at + line.len();
+        let Some(at) = self.offset(line) else { return is_placeholder(line) };
+        self.may_hold(at, line) && !is_comment(line) && PLACEHOLDER.is_match(line)
+    }
+
+    /// Whether a line inside `stretch` (a slice of the text) may be a placeholder: false when
+    /// the stretch is ASCII and holds no hint, so that none of its lines needs a test.
+    pub(super) fn may_hold_one(&self, stretch: &[u8]) -> bool {
+        self.offset(stretch).is_none_or(|at| self.may_hold(at, stretch))
+    }
+
+    /// Where `slice` starts in the text, when it is a non-empty slice of it.
+    fn offset(&self, slice: &[u8]) -> Option<usize> {
+        let at = slice.as_ptr().addr().wrapping_sub(self.text.as_ptr().addr());
+        let inside =
+            !slice.is_empty() && at <= self.text.len() && self.text.len() - at >= slice.len();
+        inside.then_some(at)
+    }
+
+    /// Whether `slice`, at `at` in the text, holds a hint or a non-ASCII byte.
+    fn may_hold(&self, at: usize, slice: &[u8]) -> bool {
+        let end = at + slice.len();
         let first = self.found.partition_point(|&(start, _)| start < at);
         let mut found = self.found[first..].iter().take_while(|&&(start, _)| start < end);
         let blocks = &self.is_ascii_block[at / Self::BLOCK..=end.saturating_sub(1) / Self::BLOCK];
-        let is_ascii = blocks.iter().all(|&b| b) || line.is_ascii();
-        let may_be = !is_ascii || found.any(|&(_, e)| e <= end);
-        may_be && !is_comment(line) && PLACEHOLDER.is_match(line)
+        let is_ascii = blocks.iter().all(|&b| b) || slice.is_ascii();
+        !is_ascii || found.any(|&(_, e)| e <= end)
     }
 }
 
@@ -232,6 +247,31 @@ mod tests {
         assert!(!super::Hints::new(b"").is_placeholder(b""));
         let elsewhere = b"   todo!()".to_vec();
         assert!(hints.is_placeholder(&elsewhere), "a line from another text");
+        // Every stretch of lines that holds a placeholder line may hold one.
+        let lines: Vec<&[u8]> = text.as_bytes().split(|&b| b == b'\n').collect();
+        let mut offset = 0;
+        for (i, window) in lines.windows(5).enumerate().step_by(3) {
+            let len = window.iter().map(|l| l.len() + 1).sum::<usize>() - 1;
+            let stretch = &text.as_bytes()[offset..offset + len];
+            if window.iter().any(|l| super::is_placeholder(l)) {
+                assert!(hints.may_hold_one(stretch), "window {i}");
+            }
+            offset += lines[i..i + 3].iter().map(|l| l.len() + 1).sum::<usize>();
+        }
+    }
+
+    #[test]
+    fn a_stretch_without_hints_holds_no_placeholder() {
+        let text = "fn a() {\n    let x = 1;\n}\nfn b() { todo!() }\nfn c() {}\ncafé\n";
+        let hints = super::Hints::new(text.as_bytes());
+        let at = |from: &str, to: &str| {
+            let start = text.find(from).unwrap();
+            &text.as_bytes()[start..text.find(to).unwrap() + to.len()]
+        };
+        assert!(!hints.may_hold_one(at("fn a", "x = 1;")));
+        assert!(hints.may_hold_one(at("fn a", "todo!()")));
+        assert!(hints.may_hold_one(at("fn c", "café")), "not ASCII: each line is tested");
+        assert!(hints.may_hold_one(b"fn a() {"), "not a slice of the text");
     }
 
     #[test]

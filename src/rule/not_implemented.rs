@@ -267,10 +267,13 @@ fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Optio
 fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
     let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
     let hints = noop::Hints::new(input.result.patch.as_deref().unwrap_or_default().as_bytes());
+    // A hunk whose text holds no hint (most of them) has no placeholder line to look for.
+    let may_hold =
+        |h: &&crate::patch::Hunk<'_>| h.lines.input_span().is_none_or(|s| hints.may_hold_one(s));
     let removed: Vec<String> = patch
         .files
         .iter()
-        .flat_map(|f| f.hunks.iter().flat_map(|h| &h.lines))
+        .flat_map(|f| f.hunks.iter().filter(may_hold).flat_map(|h| &h.lines))
         .filter(|l| l.kind == LineKind::Remove && hints.is_placeholder(l.text))
         .map(|l| trimmed(l.text))
         .collect();
@@ -280,7 +283,7 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
         if testfile::is_test_path(&name) {
             continue;
         }
-        for (i, hunk) in file.hunks.iter().enumerate() {
+        for (i, hunk) in file.hunks.iter().enumerate().filter(|(_, h)| may_hold(h)) {
             let found = hunk
                 .lines
                 .iter()

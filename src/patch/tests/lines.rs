@@ -26,6 +26,16 @@ fn assert_reads(lines: &Lines<'_>, expected: &[Line<'_>]) {
     let count = |kind| expected.iter().filter(|l| l.kind == kind).count();
     assert_eq!((lines.added(), lines.removed()), (count(LineKind::Add), count(LineKind::Remove)));
     assert_eq!(*lines, Lines::from(expected.to_vec()));
+    assert_eq!(Lines::from(expected.to_vec()).input_span(), None, "given one by one");
+    if let Some(span) = lines.input_span() {
+        let range = span.as_ptr_range();
+        for l in lines {
+            let text = l.text.as_ptr_range();
+            assert!(range.start <= text.start && text.end <= range.end, "{l:?} inside the span");
+        }
+        assert_eq!(range.start, lines.first().unwrap().text.as_ptr());
+        assert_eq!(range.end, lines.last().unwrap().text.as_ptr_range().end);
+    }
 }
 
 #[test]
@@ -33,6 +43,7 @@ fn markers_blank_lines_and_crlf_keep_their_line_numbers() {
     let text = b"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\ndiff --git a/g b/g\n--- a/g\n+++ b/g\n@@ -1,3 +1,3 @@\n x\n\n-y\r\n+z\n@@ -9 +9 @@\n-u\n+v\n\\ No newline at end of file\n";
     let parsed = ok(text);
     let hunks: Vec<_> = parsed.patch.files.iter().flat_map(|f| &f.hunks).collect();
+    assert!(hunks.iter().all(|h| h.lines.input_span().is_some()), "the parser packs them");
     assert_reads(
         &hunks[0].lines,
         &[
