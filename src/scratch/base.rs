@@ -178,6 +178,82 @@ impl<'r> BaseTree<'r> {
     pub fn find_blob(&self, oid: Oid) -> Result<git2::Blob<'r>, ScratchError> {
         self.repo.find_blob(oid).map_err(|e| ScratchError::git("read a blob of the base tree", &e))
     }
+
+    /// The content of the base's regular file `path`, whose blob is `oid`.
+    ///
+    /// As `git apply` reads the worktree rather than inflating objects, a large file is read
+    /// from the worktree when that file provably holds the blob's bytes: a regular file (not a
+    /// link) of the blob's size whose git blob id is `oid`. The id is a hash of the bytes, so
+    /// whatever the worktree holds (edits, line-ending conversions, a directory that is a link)
+    /// the content is the blob's either way; only the cost differs (a read and a hash instead of
+    /// inflating a compressed object, and no pack delta cache).
+    pub fn file_content(&self, path: &[u8], oid: Oid) -> Result<FileContent<'r>, ScratchError> {
+        match self.worktree_copy(path, oid) {
+            Some(bytes) => Ok(FileContent::Worktree(bytes)),
+            None => self.find_blob(oid).map(FileContent::Blob),
+        }
+    }
+
+    /// The worktree's copy of `path` when it holds exactly blob `oid` (see [`Self::file_content`]).
+    fn worktree_copy(&self, path: &[u8], oid: Oid) -> Option<Vec<u8>> {
+        /// Below this, inflating the blob costs less than a header read, a stat and a hash.
+        const WORTH_IT: u64 = 4 << 10;
+        let file = self.repo.workdir()?.join(relative_path(path)?);
+        let size = std::fs::symlink_metadata(&file).ok().filter(std::fs::Metadata::is_file)?.len();
+        if size < WORTH_IT {
+            return None;
+        }
+        let (blob_size, kind) = self.repo.odb().ok()?.read_header(oid).ok()?;
+        (kind == git2::ObjectType::Blob && blob_size as u64 == size).then_some(())?;
+        let bytes = std::fs::read(&file).ok()?;
+        (blob_id(&bytes)? == oid).then_some(bytes)
+    }
+}
+
+/// Git's SHA-1 blob id of `bytes` (the hash of `blob <len>\0` and the bytes). With the
+/// `sha1` crate, not libgit2's collision-detecting hash (ten times the instructions here): a
+/// worktree file crafted to collide with a base blob gets no further than `git apply`, which
+/// reads the worktree file whatever the blob holds. A repository of SHA-256 ids never matches,
+/// and its blobs are read from the object database.
+fn blob_id(bytes: &[u8]) -> Option<Oid> {
+    use sha1::Digest as _;
+    let mut hasher = sha1::Sha1::new();
+    hasher.update(format!("blob {}\0", bytes.len()));
+    hasher.update(bytes);
+    Oid::from_bytes(&hasher.finalize()).ok()
+}
+
+/// A `/`-separated repository path as a relative filesystem path; `None` for one that could
+/// leave the worktree (absolute, `..`, empty components) or is not a name here.
+fn relative_path(path: &[u8]) -> Option<&std::path::Path> {
+    let is_plain = !path.is_empty()
+        && path.split(|&b| b == b'/').all(|c| !c.is_empty() && c != b"." && c != b"..");
+    is_plain.then_some(())?;
+    #[cfg(unix)]
+    let path = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path);
+    #[cfg(not(unix))]
+    let path = std::str::from_utf8(path).ok()?;
+    Some(std::path::Path::new(path))
+}
+
+/// A base file's bytes: its blob, or the worktree file that holds exactly those bytes.
+#[derive(Debug)]
+pub enum FileContent<'r> {
+    /// The blob, borrowed from libgit2.
+    Blob(git2::Blob<'r>),
+    /// The worktree file, which hashes to the blob's id.
+    Worktree(Vec<u8>),
+}
+
+impl FileContent<'_> {
+    /// The bytes.
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Self::Blob(blob) => blob.content(),
+            Self::Worktree(bytes) => bytes,
+        }
+    }
 }
 
 /// The base tree for the rules ([`crate::rule::Base`]): single lookups go to the tree (and its

@@ -357,8 +357,9 @@ fn text_content(
             &gitlink
         }
         Some(entry) => {
-            blob = base.find_blob(entry.oid)?;
-            blob.content()
+            let path = file.old_path.as_deref().unwrap_or_default();
+            blob = base.file_content(path, entry.oid)?;
+            blob.bytes()
         }
         None => &[],
     };

@@ -25,7 +25,7 @@ mod tree;
 mod worktree;
 mod write;
 
-pub use base::{BaseEntry, BaseTree, TreeIndex, mode};
+pub use base::{BaseEntry, BaseTree, FileContent, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use journal::JournalError;
 pub use land::{LandError, base_rev, land};
