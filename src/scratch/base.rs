@@ -197,7 +197,7 @@ impl<'r> BaseTree<'r> {
     /// The worktree's copy of `path` when it holds exactly blob `oid` (see [`Self::file_content`]).
     fn worktree_copy(&self, path: &[u8], oid: Oid) -> Option<Vec<u8>> {
         /// Below this, inflating the blob costs less than a header read, a stat and a hash.
-        const WORTH_IT: u64 = 4 << 10;
+        const WORTH_IT: u64 = 1;
         let file = self.repo.workdir()?.join(relative_path(path)?);
         let size = std::fs::symlink_metadata(&file).ok().filter(std::fs::Metadata::is_file)?.len();
         if size < WORTH_IT {

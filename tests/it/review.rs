@@ -525,8 +525,8 @@ fn a_result_naming_patch_twice_has_no_patch_to_export_show_or_apply() {
 }
 
 /// A result over a mebibyte has its patch decoded in place (one copy of it in memory, not
-/// three); the record then holds the same document written again around the patch: same keys
-/// in the same order, same values, and `review apply` judges it as `validate` did.
+/// three); the record then holds the same document, the patch written back where it was, and
+/// `review apply` judges it as `validate` did.
 #[test]
 fn a_large_result_is_recorded_with_every_key_and_value() {
     let s = Setup::new();
