@@ -196,11 +196,12 @@ impl<'r> BaseTree<'r> {
 
     /// The worktree's copy of `path` when it holds exactly blob `oid` (see [`Self::file_content`]).
     fn worktree_copy(&self, path: &[u8], oid: Oid) -> Option<Vec<u8>> {
-        /// Below this, inflating the blob costs less than a header read, a stat and a hash.
-        const WORTH_IT: u64 = 1;
         let file = self.repo.workdir()?.join(relative_path(path)?);
         let size = std::fs::symlink_metadata(&file).ok().filter(std::fs::Metadata::is_file)?.len();
-        if size < WORTH_IT {
+        // Even a small file: measured on two large diffs, 4 KiB and up saved the same CPU time as
+        // every size, and reading none from the packs keeps their pages and delta cache out of
+        // memory. An empty blob costs nothing to read.
+        if size == 0 {
             return None;
         }
         let (blob_size, kind) = self.repo.odb().ok()?.read_header(oid).ok()?;
