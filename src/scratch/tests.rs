@@ -756,3 +756,64 @@ fn a_verdict_only_check_keeps_what_expect_reads_and_cannot_be_landed() {
     assert!(ran.violations.is_empty(), "{:?}", ran.violations);
     assert!(ran.changes.iter().all(|c| c.content != Some(Content::Unkept)));
 }
+
+/// The base content comes from the worktree only when the worktree file hashes to the blob:
+/// an identical file is read there; an edited one (same size or not), a link in its place, a
+/// missing file or a bare repository fall back to the blob, with the same bytes either way.
+#[test]
+fn a_worktree_file_stands_for_its_blob_only_when_it_hashes_to_it() {
+    let content = "line\n".repeat(2000);
+    let r = repo(&[("dir/a.txt", &content), ("b.txt", "x\n")]);
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    let oid = base.entry(b"dir/a.txt").unwrap().unwrap().oid;
+    let read = |base: &BaseTree<'_>| {
+        let got = base.file_content(b"dir/a.txt", oid).unwrap();
+        assert_eq!(got.bytes(), content.as_bytes());
+        matches!(got, FileContent::Worktree(_))
+    };
+    assert!(read(&base), "the clean worktree file is read");
+    let file = r.dir.path().join("dir/a.txt");
+    std::fs::write(&file, content.replacen("line", "LINE", 1)).unwrap();
+    assert!(!read(&base), "same size, other bytes");
+    std::fs::write(&file, format!("{content}more\n")).unwrap();
+    assert!(!read(&base), "another size");
+    std::fs::remove_file(&file).unwrap();
+    assert!(!read(&base), "missing");
+    std::fs::write(r.dir.path().join("copy.txt"), &content).unwrap();
+    std::os::unix::fs::symlink("../copy.txt", &file).unwrap();
+    assert!(!read(&base), "a link to a file with the same bytes is not the file");
+    std::fs::remove_file(&file).unwrap();
+    std::fs::write(&file, &content).unwrap();
+    assert!(read(&base));
+    for unsafe_path in [&b"../x"[..], b"/etc/passwd", b"dir//a.txt", b"", b"./dir/a.txt"] {
+        assert!(matches!(base.file_content(unsafe_path, oid).unwrap(), FileContent::Blob(_)));
+    }
+    let bare_dir = tempfile::tempdir().unwrap();
+    let bare = git2::Repository::init_bare(bare_dir.path()).unwrap();
+    git(r.dir.path(), &["push", "-q", bare_dir.path().to_str().unwrap(), "main"]);
+    let bare_base = BaseTree::resolve(&bare, "main").unwrap();
+    assert!(!read(&bare_base), "no worktree: the blob");
+}
+
+/// The verdict on a patch does not depend on what the worktree holds: the patch is checked
+/// against the base blob whether the worktree file is clean, edited or gone.
+#[test]
+fn the_worktree_never_changes_the_check() {
+    let content: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+    let r = repo(&[("a.txt", &content)]);
+    let patch =
+        || vec![modify("a.txt", vec![hunk((2, 3), (2, 3), " line 1\n-line 2\n+LINE 2\n line 3")])];
+    let clean = run(&r, patch());
+    assert!(clean.violations.is_empty(), "{:?}", clean.violations);
+    let file = r.dir.path().join("a.txt");
+    for worktree in [content.replace("line 2\n", "line X\n"), String::new(), "other\n".into()] {
+        std::fs::write(&file, &worktree).unwrap();
+        let out = run(&r, patch());
+        assert_eq!(codes(&out), codes(&clean));
+        assert_eq!(out.changes[0].content, clean.changes[0].content);
+    }
+    let stale =
+        || vec![modify("a.txt", vec![hunk((2, 3), (2, 3), " line 1\n-line X\n+LINE 2\n line 3")])];
+    std::fs::write(&file, content.replace("line 2\n", "line X\n")).unwrap();
+    assert_eq!(codes(&run(&r, stale())), ["context_mismatch"], "the base, not the worktree");
+}
