@@ -789,9 +789,9 @@ fn a_worktree_file_stands_for_its_blob_only_when_it_hashes_to_it() {
         assert!(matches!(base.file_content(unsafe_path, oid).unwrap(), FileContent::Blob(_)));
     }
     let bare_dir = tempfile::tempdir().unwrap();
-    let bare = git2::Repository::init_bare(bare_dir.path()).unwrap();
+    let no_worktree = git2::Repository::init_bare(bare_dir.path()).unwrap();
     git(r.dir.path(), &["push", "-q", bare_dir.path().to_str().unwrap(), "main"]);
-    let bare_base = BaseTree::resolve(&bare, "main").unwrap();
+    let bare_base = BaseTree::resolve(&no_worktree, "main").unwrap();
     assert!(!read(&bare_base), "no worktree: the blob");
 }
 
@@ -799,7 +799,7 @@ fn a_worktree_file_stands_for_its_blob_only_when_it_hashes_to_it() {
 /// against the base blob whether the worktree file is clean, edited or gone.
 #[test]
 fn the_worktree_never_changes_the_check() {
-    let content: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+    let content = (0..1000).fold(String::new(), |text, i| text + &format!("line {i}\n"));
     let r = repo(&[("a.txt", &content)]);
     let patch =
         || vec![modify("a.txt", vec![hunk((2, 3), (2, 3), " line 1\n-line 2\n+LINE 2\n line 3")])];
