@@ -55,6 +55,21 @@ static LOWER_HINT: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
         .expect("the placeholder hints are plain strings")
 });
 
+/// Where [`HINTS`] are in `lower` (text in ASCII lower case), in order. Text under 16 KiB (an
+/// agent's usual patch) is searched for each hint in turn: building the automaton was a tenth
+/// of a small patch's whole run. The hints cannot overlap, so the two searches find the same.
+fn lower_hints(lower: &[u8]) -> Vec<(usize, usize)> {
+    if lower.len() >= 16 << 10 {
+        return LOWER_HINT.find_iter(lower).map(|m| (m.start(), m.end())).collect();
+    }
+    let mut found: Vec<(usize, usize)> = HINTS
+        .iter()
+        .flat_map(|h| memchr::memmem::find_iter(lower, h.as_bytes()).map(|s| (s, s + h.len())))
+        .collect();
+    found.sort_unstable();
+    found
+}
+
 /// Punctuation-only lines (`}`, `});`) and block ends that carry no behaviour.
 static STRUCTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[{}()\[\];,]*|end|fi|done|esac)$").expect("the structure pattern is valid")
@@ -133,8 +148,8 @@ impl<'t> Hints<'t> {
             lower.clear();
             lower.extend(text[start..end].iter().map(u8::to_ascii_lowercase));
             // A hint starting in the overlap is the next block's.
-            let hits = LOWER_HINT.find_iter(&lower).filter(|m| m.start() < Self::BLOCK);
-            found.extend(hits.map(|m| (start + m.start(), start + m.end())));
+            let hits = lower_hints(&lower).into_iter().filter(|&(s, _)| s < Self::BLOCK);
+            found.extend(hits.map(|(s, e)| (start + s, start + e)));
         }
         Self { text, found, is_ascii_block }
     }
@@ -257,6 +272,20 @@ mod tests {
                 assert!(hints.may_hold_one(stretch), "window {i}");
             }
             offset += lines[i..i + 3].iter().map(|l| l.len() + 1).sum::<usize>();
+        }
+    }
+
+    /// The per-hint search of short text finds what the automaton finds.
+    #[test]
+    fn short_text_is_searched_as_the_automaton_searches() {
+        let text =
+            "raise x\ntodo!() panic!(\"a\") unimplemented!(raise)throwraiseraise!(\n".repeat(300);
+        for len in [0, 5, 6, 60, 1000, 16_000, 19_000] {
+            let lower = &text.as_bytes()[..len];
+            let automaton: Vec<(usize, usize)> =
+                super::LOWER_HINT.find_iter(lower).map(|m| (m.start(), m.end())).collect();
+            assert_eq!(super::lower_hints(lower), automaton, "length {len}");
+            assert_eq!(automaton.is_empty(), len < 5, "length {len}");
         }
     }
 
