@@ -34,20 +34,31 @@ pub enum Kept {
         rest: Vec<u8>,
         /// Where the string's content was: between the quotes at `at - 1` and `at`.
         at: usize,
+        /// The string, when its reader gave it back ([`Kept::hold`]).
+        value: Option<String>,
     },
 }
 
 impl Kept {
+    /// Keep the string decoded in place, for a reader that will not keep it itself (for
+    /// [`Kept::text`]); nothing to keep for bytes kept whole.
+    pub fn hold(&mut self, string: String) {
+        if let Self::Without { value, .. } = self {
+            *value = Some(string);
+        }
+    }
+
     /// The document's text: the bytes as received or, for a document decoded in place, those
     /// bytes with `value` (the string, which the caller kept) written back where it was,
     /// escaped as `serde_json` escapes (the same string; every other byte as received).
+    /// A string held by [`Kept::hold`] stands for a `value` not given.
     #[must_use]
     pub fn text(&self, value: Option<&str>) -> Cow<'_, [u8]> {
         match self {
             Self::Bytes(bytes) => Cow::Borrowed(bytes),
-            Self::Without { rest, at } => {
-                let string =
-                    serde_json::to_vec(value.unwrap_or_default()).expect("strings serialize");
+            Self::Without { rest, at, value: held } => {
+                let value = value.or(held.as_deref()).unwrap_or_default();
+                let string = serde_json::to_vec(value).expect("strings serialize");
                 Cow::Owned([&rest[..at - 1], &string, &rest[at + 1..]].concat())
             }
         }
@@ -69,7 +80,7 @@ pub fn decode_owned(bytes: Vec<u8>, key: &str) -> (Decoded, Kept) {
     };
     object.insert(key.to_owned(), Value::String(into_string(bytes, &found)));
     let decoded = Decoded { value: Ok(Value::Object(object)), duplicate: None };
-    (decoded, Kept::Without { rest, at: found.start })
+    (decoded, Kept::Without { rest, at: found.start, value: None })
 }
 
 /// Where the large string lies: its escaped content is `bytes[start..end]`.

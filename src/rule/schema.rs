@@ -30,38 +30,36 @@ enum Kind {
 
 /// Decode the raw result, or say every way it does not fit the schema.
 pub fn check(raw: &[u8]) -> Result<ExecutorResult, Vec<Violation>> {
-    check_decoded(crate::json::decode(raw))
+    check_decoded(crate::json::decode(raw)).map_err(|(violations, _)| violations)
 }
 
-/// [`check`] over a result already read once by [`crate::json::decode`].
-pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, Vec<Violation>> {
+/// [`check`] over a result already read once by [`crate::json::decode`]; with the violations
+/// comes the value the result was read as, when it was one (so that a caller can keep what was
+/// sent without having copied it first).
+pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, (Vec<Violation>, Option<Value>)> {
     if let Some(key) = decoded.duplicate {
-        return Err(vec![violation(
-            CheckCode::DuplicateKey,
-            format!("result names '{key}' twice; send each field once"),
-        )]);
+        let message = format!("result names '{key}' twice; send each field once");
+        return Err((vec![violation(CheckCode::DuplicateKey, message)], decoded.value.ok()));
     }
     let value = decoded.value.map_err(|e| {
-        vec![violation(
-            CheckCode::NotJson,
-            format!(
-                "result is not JSON ({e}); answer with one JSON object per execute-step.schema.json"
-            ),
-        )]
+        let message = format!(
+            "result is not JSON ({e}); answer with one JSON object per execute-step.schema.json"
+        );
+        (vec![violation(CheckCode::NotJson, message)], None)
     })?;
     let Value::Object(object) = &value else {
         let found = json_type(&value);
-        return Err(vec![violation(
-            CheckCode::NotAnObject,
-            format!("result is a JSON {found}, not an object with 'mode' and 'success'"),
-        )]);
+        let message = format!("result is a JSON {found}, not an object with 'mode' and 'success'");
+        return Err((vec![violation(CheckCode::NotAnObject, message)], Some(value)));
     };
     let violations = check_object(object);
     if !violations.is_empty() {
-        return Err(violations);
+        return Err((violations, Some(value)));
     }
+    // Every field's type was checked above; a value this still refuses is not given back.
     serde_json::from_value(value).map_err(|e| {
-        vec![violation(CheckCode::InvalidShape, format!("result does not fit the schema: {e}"))]
+        let message = format!("result does not fit the schema: {e}");
+        (vec![violation(CheckCode::InvalidShape, message)], None)
     })
 }
 

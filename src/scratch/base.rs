@@ -181,8 +181,8 @@ impl<'r> BaseTree<'r> {
 
     /// The content of the base's regular file `path`, whose blob is `oid`.
     ///
-    /// As `git apply` reads the worktree rather than inflating objects, a large file is read
-    /// from the worktree when that file provably holds the blob's bytes: a regular file (not a
+    /// As `git apply` reads the worktree rather than inflating objects, the file is read from
+    /// the worktree when that file provably holds the blob's bytes: a regular file (not a
     /// link) of the blob's size whose git blob id is `oid`. The id is a hash of the bytes, so
     /// whatever the worktree holds (edits, line-ending conversions, a directory that is a link)
     /// the content is the blob's either way; only the cost differs (a read and a hash instead of

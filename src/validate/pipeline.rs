@@ -12,34 +12,40 @@ use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
 use crate::scratch::{self, BaseTree, ScratchError, TreeIndex};
 use crate::step::ExecutorResult;
+use serde_json::Value;
 
 /// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
 /// repository, the files as the patch leaves them, for [`Outcome::land`](super::Outcome::land).
 pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>, ValidateError> {
-    validate_decoded(ctx, crate::json::decode(ctx.result), options)
+    validate_decoded(ctx, crate::json::decode(ctx.result), options).map(|(outcome, _)| outcome)
 }
 
 /// [`validate`] of a result its reader hands over, the caller keeping nothing else of it
 /// (`ctx.result` must be empty: the result is `result`). A result whose patch runs to
 /// megabytes has the patch decoded in place ([`crate::json::decode_owned`]), so the result's
 /// bytes and its patch are never held at once; the [`Kept`] gives the result back (as
-/// received, or written again around the patch) for the rejection record.
+/// received, or with the patch written back where it was) for the rejection record.
 pub fn validate_owned<'r>(
     ctx: &Context<'r>,
     result: Vec<u8>,
     options: &Options,
 ) -> Result<(Outcome<'r>, Kept), ValidateError> {
     debug_assert!(ctx.result.is_empty(), "the result is passed once, as `result`");
-    let (decoded, kept) = crate::json::decode_owned(result, "patch");
-    validate_decoded(ctx, decoded, options).map(|outcome| (outcome, kept))
+    let (decoded, mut kept) = crate::json::decode_owned(result, "patch");
+    let (outcome, sent) = validate_decoded(ctx, decoded, options)?;
+    if let Some(patch) = sent {
+        kept.hold(patch);
+    }
+    Ok((outcome, kept))
 }
 
-/// The pipeline over the decoded result (`ctx.result` is not read again).
+/// The pipeline over the decoded result (`ctx.result` is not read again); with the outcome,
+/// the patch the result sent when the outcome does not carry it (validation stopped first).
 fn validate_decoded<'r>(
     ctx: &Context<'r>,
     decoded: Decoded,
     options: &Options,
-) -> Result<Outcome<'r>, ValidateError> {
+) -> Result<(Outcome<'r>, Option<String>), ValidateError> {
     let rules: RulePolicy = ctx.config.section("rules")?;
     let limits = ctx.config.limits();
     let scope = compile_scope(ctx, &limits)?;
@@ -49,16 +55,23 @@ fn validate_decoded<'r>(
     note_unknown_fields(&decoded, &mut findings);
     let result = match rule::schema::check_decoded(decoded) {
         Ok(result) => result,
-        Err(violations) => return Ok(stopped(ctx, findings.notes, violations)),
+        Err((violations, value)) => {
+            let sent = value.and_then(|mut v| match v.get_mut("patch").map(Value::take) {
+                Some(Value::String(patch)) => Some(patch),
+                _ => None,
+            });
+            return Ok((stopped(ctx, findings.notes, violations), sent));
+        }
     };
     let patch_text = result.patch.as_deref().unwrap_or_default();
     if let Err(e) = limits::check_text(&limits, patch_text.as_bytes(), "the patch") {
-        return Ok(stopped(ctx, findings.notes, vec![limits::violation(&e)]));
+        return Ok((stopped(ctx, findings.notes, vec![limits::violation(&e)]), result.patch));
     }
     let parsed =
         (!patch_text.trim().is_empty()).then(|| parse(patch_text.as_bytes(), &options.parse));
-    if let Some(Err(e)) = parsed.as_ref().map(|p| limits::check_parsed(&limits, &p.patch)) {
-        return Ok(stopped(ctx, findings.notes, vec![limits::violation(&e)]));
+    if let Some(e) = parsed.as_ref().and_then(|p| limits::check_parsed(&limits, &p.patch).err()) {
+        drop(parsed);
+        return Ok((stopped(ctx, findings.notes, vec![limits::violation(&e)]), result.patch));
     }
     let rev = scratch::base_rev(ctx.step, &options.scratch);
     let base = ctx.repo.map(|repo| BaseTree::resolve(repo, rev));
@@ -78,7 +91,7 @@ fn validate_decoded<'r>(
         },
     };
     drop(parsed);
-    Ok(Outcome { report, patch: result.patch, checked })
+    Ok((Outcome { report, patch: result.patch, checked }, None))
 }
 
 /// The phases that read the parsed patch, over inputs that outlive them.

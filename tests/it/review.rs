@@ -569,3 +569,27 @@ fn a_large_result_is_recorded_with_every_key_and_value() {
         &written[..40]
     );
 }
+
+/// A large result refused before its patch is read (here: `success` is a string) is recorded
+/// with its patch all the same.
+#[test]
+fn a_large_result_refused_by_the_schema_keeps_its_patch() {
+    let s = Setup::new();
+    let mut patch = PATCH.replace("@@ -0,0 +1 @@\n+hello\n", "@@ -0,0 +1,100000 @@\n");
+    for i in 0..100_000 {
+        writeln!(patch, "+line {i}").unwrap();
+    }
+    let sent = serde_json::json!({
+        "mode": "apply", "success": "yes", "patch": patch,
+        "filesWritten": ["a.txt"], "filesTouched": ["a.txt"],
+    });
+    let sent_text = sent.to_string();
+    assert!(sent_text.len() > 1 << 20, "large enough to be decoded in place");
+    let verdict = json(&s.reject_result("step-1", sent_text.as_bytes(), &[]));
+    assert!(verdict["reason"].as_str().unwrap().starts_with("schema: "), "{verdict}");
+    let id = s.only_id();
+    let shown = data(&s.review(&["show", &id, "--format", "json"]));
+    let recorded: Value =
+        serde_json::from_str(shown["entry"]["result"].as_str().expect("result text")).unwrap();
+    assert_eq!(recorded, sent);
+}
