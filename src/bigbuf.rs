@@ -7,8 +7,8 @@
 //! it is first touched lets the kernel fault it in 2 MiB at a time instead.
 //!
 //! Only the 2 MiB-aligned interior of the allocation can be backed by huge pages; its ragged
-//! ends stay on 4 KiB pages. Small buffers are left alone (their few faults are cheap, and the
-//! allocator serves them from its heap, which must not be advised). The advice is only a hint:
+//! ends stay on 4 KiB pages. Small buffers are left alone: their few faults are cheap, and the
+//! allocator serves them from its heap, shared with everything else. The advice is only a hint:
 //! a kernel without transparent huge pages, or one that refuses the advice, leaves the buffer
 //! exactly as it was, and other systems never advise at all. The contents and the behaviour
 //! of a buffer never depend on it.
