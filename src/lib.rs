@@ -42,6 +42,7 @@
 //! Each module uses only modules listed before it, and no file imports a file that imports it
 //! back (`tests/it/layers.rs` holds the crate to both):
 //!
+//! - [`bytemask`] (byte masks of 64-byte blocks) and [`bigbuf`] (large buffers on huge pages);
 //! - [`finding`] (violations, notes, verdicts, and every stable code table) and [`json`]
 //!   (strict JSON input, read once);
 //! - [`path`] (path safety, glob sets);
@@ -60,6 +61,7 @@
 //! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
+pub mod bigbuf;
 pub mod bytemask;
 pub mod finding;
 pub mod json;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Layers, lowest first. A module may use modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    &["bytemask"],
+    &["bytemask", "bigbuf"],
     &["finding", "json"],
     &["path"],
     &["step", "config", "repo", "patch", "declare"],

@@ -79,3 +79,29 @@ fn parse_reads_standard_input_without_a_file_argument() {
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(data(&out)["files"][0]["new_path"], "a");
 }
+
+/// A patch file above the size read into a huge-page buffer (4 MB) parses exactly as the
+/// same bytes from standard input, which are read the plain way.
+#[test]
+fn a_large_patch_file_parses_as_the_same_bytes_from_standard_input() {
+    use std::fmt::Write as _;
+    let mut patch = String::new();
+    let mut i = 0;
+    while patch.len() < 5 << 20 {
+        let _ =
+            write!(patch, "diff --git a/f{i} b/f{i}\n--- a/f{i}\n+++ b/f{i}\n@@ -1,3 +1,3 @@\n");
+        let _ = write!(patch, " context {i}\n-old line {i}\n+new line {i}\n tail {i}\n");
+        i += 1;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("large.patch");
+    std::fs::write(&file, &patch).unwrap();
+    let from_file = patchgate().args(["--format", "json", "parse"]).arg(&file).output().unwrap();
+    let from_stdin =
+        run_with_stdin(patchgate().args(["--format", "json", "parse", "-"]), patch.as_bytes());
+    assert_eq!(code(&from_file), 0, "{}", String::from_utf8_lossy(&from_file.stderr));
+    assert_eq!(data(&from_file)["files"].as_array().map(Vec::len), Some(i));
+    assert_eq!(data(&from_file)["files"], data(&from_stdin)["files"]);
+    assert_eq!(data(&from_file)["added"], data(&from_stdin)["added"]);
+    assert_eq!(data(&from_file)["added"].as_u64(), Some(i as u64));
+}
