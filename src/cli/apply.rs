@@ -7,7 +7,7 @@ use patchgate::report::{Envelope, Exit, report_json, to_json_line};
 use patchgate::scratch::{self, Recovery};
 use patchgate::validate::{self, Context, Options};
 
-/// Arguments of `patchgate apply`.
+// Arguments of `patchgate apply`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]

@@ -6,7 +6,7 @@ use super::{CliError, CliResult, Format, Global, contract};
 use patchgate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, check_allowed_dir};
 use patchgate::report::{Exit, arg_envelope, message, to_json_line};
 
-/// Arguments of `patchgate check-arg`.
+// Arguments of `patchgate check-arg`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The declared type of the argument.

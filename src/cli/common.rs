@@ -11,7 +11,7 @@ use patchgate::validate::{self, Context, Options, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// `--step` and `--result`, which `validate` and `apply` read the same way.
+// `--step` and `--result`, which `validate` and `apply` read the same way.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
     /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
@@ -45,7 +45,7 @@ impl InputArgs {
     }
 }
 
-/// The repository-check options `validate` and `apply` share.
+// The repository-check options `validate` and `apply` share.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct ScratchArgs {
     /// The revision the patch applies to (default: the step's `base`, else HEAD).
@@ -71,7 +71,7 @@ impl ScratchArgs {
     }
 }
 
-/// `--repair` and `--repaired-out`, which `validate` and `apply` read the same way.
+// `--repair` and `--repaired-out`, which `validate` and `apply` read the same way.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct RepairArgs {
     /// Repair the patch first where that is provably safe (as `patchgate repair`), then judge

@@ -39,7 +39,7 @@ pub(crate) fn policy(global: &Global) -> Result<ArgPolicy, CliError> {
     Ok(ArgPolicy::from_config(&config(global)?)?)
 }
 
-/// Arguments of `patchgate contract`.
+// Arguments of `patchgate contract`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(subcommand)]
@@ -56,7 +56,7 @@ enum Sub {
     Agent(AgentArgs),
 }
 
-/// Arguments of `patchgate contract executor-output`.
+// Arguments of `patchgate contract executor-output`.
 #[derive(Debug, clap::Args)]
 struct ExecutorArgs {
     /// The reply file, or `-` for standard input.
@@ -112,7 +112,7 @@ pub(crate) fn sandbox_root(given: Option<&Path>, global: &Global) -> Result<Path
     ))
 }
 
-/// Arguments of `patchgate contract agent`.
+// Arguments of `patchgate contract agent`.
 #[derive(Debug, clap::Args)]
 struct AgentArgs {
     /// The reply file, or `-` for standard input.

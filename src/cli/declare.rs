@@ -5,7 +5,7 @@ use patchgate::declare::{Declaration, Store, check_patterns, trailer_lines};
 use patchgate::report::declare::{DeclarationReport, declaration_text};
 use patchgate::report::{Exit, message};
 
-/// Arguments of `patchgate declare`.
+// Arguments of `patchgate declare`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Paths or globs, relative to the repository root (`src/a.rs`, `src/**/*.rs`); added to

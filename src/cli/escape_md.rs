@@ -6,7 +6,7 @@ use super::{CliError, CliResult, Format, Global, contract, read_input};
 use patchgate::contract::{DEFAULT_MAX_LENGTH, escape_markdown, sanitize};
 use patchgate::report::{Envelope, Exit, to_json_line};
 
-/// Arguments of `patchgate escape-md`.
+// Arguments of `patchgate escape-md`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The text itself, or `-` (the default) to read it from standard input.

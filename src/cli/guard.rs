@@ -8,7 +8,7 @@ use patchgate::report::guard::render;
 use patchgate::report::{Exit, message};
 use std::path::PathBuf;
 
-/// Arguments of `patchgate guard`.
+// Arguments of `patchgate guard`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The agent's hook protocol, for both the payload and the answer.

@@ -11,7 +11,7 @@ use patchgate::report::hook_install::{ActionReport, StatusReport, action_text, s
 use patchgate::report::{Envelope, Exit};
 use std::io::Read;
 
-/// Arguments of `patchgate hook`.
+// Arguments of `patchgate hook`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(subcommand)]

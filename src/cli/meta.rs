@@ -5,7 +5,7 @@ use super::{CliError, CliResult};
 use patchgate::report::Exit;
 use std::path::PathBuf;
 
-/// Arguments of `patchgate completions`.
+// Arguments of `patchgate completions`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
@@ -13,7 +13,7 @@ pub(crate) struct CompletionsArgs {
     shell: clap_complete::Shell,
 }
 
-/// Arguments of `patchgate man`.
+// Arguments of `patchgate man`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ManArgs {
     /// The directory to write `patchgate.1` and `patchgate-COMMAND.1` into (created if needed).

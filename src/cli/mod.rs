@@ -102,7 +102,10 @@ pub(crate) enum Format {
     Text,
 }
 
+// Each command's arguments are built only when it runs (`defer`): building all of them was a
+// tenth of a small patch's validation. [`full_command`] builds them all.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 enum Command {
     /// Judge one executor result against its step: prints {"valid", "reason"}; exit 0 valid, 1
     /// rejected, 2 bad step, 3 could not evaluate.
@@ -195,7 +198,12 @@ pub(crate) fn write_stdout_bytes(bytes: &[u8]) {
 
 /// The arguments, with the command's name (`review show`) recorded in [`Global`].
 fn parse_args() -> Result<Cli, clap::Error> {
-    let mut matches = Cli::command().try_get_matches()?;
+    let mut command = Cli::command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os());
+    // The command tree is built for this one parse and lives until exit: freeing its thousands
+    // of small allocations cost as much as parsing with it.
+    std::mem::forget(command);
+    let mut matches = matches?;
     let mut names = Vec::new();
     let mut at = &matches;
     while let Some((name, sub)) = at.subcommand() {
@@ -205,6 +213,36 @@ fn parse_args() -> Result<Cli, clap::Error> {
     let mut cli = Cli::from_arg_matches_mut(&mut matches)?;
     cli.global.command = names.join(" ");
     Ok(cli)
+}
+
+/// The whole command tree, for completions and man pages. The commands' arguments are deferred
+/// until a command is built, and `help`'s copy of the tree (`patchgate help hook install`) is
+/// taken when the top command is built, before its commands are: so each command gets its
+/// arguments here instead, its deferral dropped. A command missing here would still get its
+/// arguments when built, but its own commands (`hook install`) would be missing under `help`.
+fn full_command() -> clap::Command {
+    use clap::Args;
+    fn add<A: Args>(command: clap::Command) -> clap::Command {
+        A::augment_args(command.defer(|c| c))
+    }
+    type Expand = fn(clap::Command) -> clap::Command;
+    let adds: [(&str, Expand); 14] = [
+        ("validate", add::<validate::Args>),
+        ("apply", add::<apply::Args>),
+        ("hook", add::<hook::Args>),
+        ("guard", add::<guard::Args>),
+        ("review", add::<review::Args>),
+        ("declare", add::<declare::Args>),
+        ("parse", add::<parse::Args>),
+        ("repair", add::<repair::Args>),
+        ("check-arg", add::<check_arg::Args>),
+        ("paths", add::<paths::Args>),
+        ("contract", add::<contract::Args>),
+        ("escape-md", add::<escape_md::Args>),
+        ("completions", add::<meta::CompletionsArgs>),
+        ("man", add::<meta::ManArgs>),
+    ];
+    adds.into_iter().fold(Cli::command(), |top, (name, add)| top.mut_subcommand(name, add))
 }
 
 pub(crate) fn main() -> ExitCode {
@@ -230,8 +268,8 @@ pub(crate) fn main() -> ExitCode {
         Command::EscapeMd(args) => escape_md::run(&args, &global),
         Command::Apply(args) => apply::run(&args, &global),
         Command::Guard(args) => guard::run(&args, &global),
-        Command::Completions(args) => Ok(meta::completions(&args, &mut Cli::command())),
-        Command::Man(args) => meta::man(&args, &Cli::command()),
+        Command::Completions(args) => Ok(meta::completions(&args, &mut full_command())),
+        Command::Man(args) => meta::man(&args, &full_command()),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -4,7 +4,7 @@ use super::{CliResult, Format, Global, Stream, read_input};
 use patchgate::patch::{ParseOptions, parse};
 use patchgate::report::{Exit, ParseSummary, parse_text};
 
-/// Arguments of `patchgate parse`.
+// Arguments of `patchgate parse`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The patch file, or `-` for standard input (the default).

@@ -5,7 +5,7 @@ use patchgate::contract::filter_paths;
 use patchgate::report::{Exit, PathsReport, paths_text};
 use std::path::PathBuf;
 
-/// Arguments of `patchgate paths`.
+// Arguments of `patchgate paths`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The root the paths are relative to (default: the repository root, else the current

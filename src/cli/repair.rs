@@ -8,7 +8,7 @@ use patchgate::repair::{self, Context, Options, Outcome};
 use patchgate::report::{Exit, RepairReport, repair_text};
 use std::path::PathBuf;
 
-/// Arguments of `patchgate repair`.
+// Arguments of `patchgate repair`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The patch file, or `-` for standard input (the default).

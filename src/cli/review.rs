@@ -14,7 +14,7 @@ use patchgate::rule::RuleId;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-/// Arguments of `patchgate review`; without a subcommand it lists.
+// Arguments of `patchgate review`; without a subcommand it lists.
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub(crate) struct Args {

@@ -13,7 +13,7 @@ use patchgate::validate::{self, Context, JudgeOptions, Options};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Arguments of `patchgate validate`.
+// Arguments of `patchgate validate`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]

@@ -1,6 +1,7 @@
 //! What a step description says concretely enough to check without a model: the files it names
 //! and the renames it asks for. Everything else is the judge's business.
 
+use super::path_token;
 use super::pattern::Pattern;
 use super::testfile;
 use crate::path;
@@ -13,12 +14,6 @@ static RENAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)\brenam(?:e|es|ing)\s+(?:\w+\s+){0,2}?[`'"]?([A-Za-z_][\w:.]*?)[`'"]?\s+(?:to|into|as)\s+[`'"]?([A-Za-z_][\w:.]*?)[`'"]?(?:[\s,;)]|[.:](?:\s|$)|$)"#)
         .expect("the rename pattern is a valid regex")
 });
-
-/// A token that may name a repository path: word characters, dots, dashes and slashes, holding
-/// at least one `/` or `.` between word characters. Whether it really names a file is decided
-/// against the repository ([`Base`]), not by its shape: `Node.js`, `I/O` and `HTTP/2` are
-/// prose because no file answers to them.
-static PATH_TOKEN: Pattern = Pattern::new(r"[\w\-]*[\w][\w.\-]*(?:[/.][\w][\w.\-]*)+");
 
 /// A quoted span (backticks or double quotes) that may hold a path with spaces.
 static QUOTED: Pattern =
@@ -112,7 +107,7 @@ pub(super) fn path_candidates(description: &str) -> Vec<String> {
             spans.push(range);
         }
     }
-    for range in PATH_TOKEN.ranges(description, &[0]) {
+    for range in path_token::ranges(description) {
         if spans.iter().any(|s| s.contains(&range.start)) {
             continue;
         }

@@ -32,6 +32,7 @@ mod malformed;
 mod mode;
 mod noop;
 mod not_implemented;
+mod path_token;
 mod pattern;
 mod policy;
 mod reversal;

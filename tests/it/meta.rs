@@ -40,3 +40,56 @@ fn help_lists_the_main_commands_first_and_names_no_seed_numbers() {
         assert!(!text.contains("seed "), "{command} --help speaks of seeds: {text}");
     }
 }
+
+/// The commands' arguments are built only when a command runs; the man pages and completions
+/// build them all. Each command's page documents the options its `--help` does, under the
+/// summary the command list gives it.
+#[test]
+fn each_commands_page_and_help_agree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = patchgate().arg("man").arg(dir.path()).output().expect("run patchgate");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let out = patchgate().arg("--help").output().expect("run patchgate");
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let listing = help.split("Commands:").nth(1).expect("a command list");
+    let listing = listing.split("\n\n").next().expect("the list");
+    let commands: Vec<(&str, &str)> = listing
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.split_once(' '))
+        .map(|(name, summary)| (name, summary.trim()))
+        .filter(|(name, _)| !name.is_empty() && *name != "help")
+        .collect();
+    assert!(commands.len() >= 14, "{listing}");
+    let out = patchgate().args(["completions", "bash"]).output().expect("run patchgate");
+    let bash = String::from_utf8_lossy(&out.stdout).into_owned();
+    let flags = |text: &str| -> std::collections::BTreeSet<String> {
+        let text = text.replace(r"\-", "-");
+        regex::Regex::new(r"--[a-z][a-z-]*")
+            .expect("regex")
+            .find_iter(&text)
+            .map(|m| m.as_str().to_owned())
+            .collect()
+    };
+    for (name, summary) in commands {
+        let out = patchgate().args([name, "--help"]).output().expect("run patchgate");
+        let help = String::from_utf8_lossy(&out.stdout).into_owned();
+        let first: String = summary.chars().take(24).collect();
+        assert!(help.starts_with(&first), "{name} --help opens with its summary: {help}");
+        let page = dir.path().join(format!("patchgate-{name}.1"));
+        let page = std::fs::read_to_string(&page).expect("a page per command");
+        let documented = flags(&page);
+        assert!(documented.len() >= 2, "{name}: {documented:?}");
+        assert_eq!(documented, flags(&help), "{name}: the page and --help name the same options");
+        // `patchgate help hook install` completes like `patchgate hook install`.
+        let Some(own) = help.split("Commands:\n").nth(1) else { continue };
+        let own = own.split("\n\n").next().expect("the list");
+        let names = own.lines().filter_map(|l| l.strip_prefix("  ")?.split(' ').next());
+        for sub in names.filter(|s| !s.is_empty() && *s != "help") {
+            let case = format!("patchgate__subcmd__help__subcmd__{name}__subcmd__{sub}");
+            assert!(
+                bash.contains(&case.replace('-', "__subcmd__")),
+                "bash completes help {name} {sub}"
+            );
+        }
+    }
+}
