@@ -55,25 +55,49 @@ pub struct BaseTree<'r> {
 #[derive(Default)]
 struct Dirs {
     by_path: HashMap<Vec<u8>, Option<usize>>,
-    /// Each directory's entries by name (copied out of the tree: what borrows nothing keeps
-    /// the base tree covariant in its repository's lifetime).
-    entries: Vec<HashMap<Box<[u8]>, BaseEntry>>,
+    /// Each directory's entries (copied out of the tree: what borrows nothing keeps the base
+    /// tree covariant in its repository's lifetime).
+    entries: Vec<DirEntries>,
 }
 
 impl Dirs {
     /// Remember the entries of `tree` under `path`; returns their index.
     fn add(&mut self, path: &[u8], tree: &Tree<'_>) -> usize {
-        let entries = tree
-            .iter()
-            .map(|e| {
-                let entry =
-                    BaseEntry { mode: u32::try_from(e.filemode()).unwrap_or(0), oid: e.id() };
-                (Box::from(e.name_bytes()), entry)
-            })
-            .collect();
-        self.entries.push(entries);
+        self.entries.push(DirEntries::of(tree));
         self.by_path.insert(path.to_vec(), Some(self.entries.len() - 1));
         self.entries.len() - 1
+    }
+}
+
+/// One directory's entries: their names end to end, and each entry's name span, sorted by name
+/// (one allocation per directory, not one per entry).
+struct DirEntries {
+    names: Vec<u8>,
+    entries: Vec<(u32, u32, BaseEntry)>,
+}
+
+impl DirEntries {
+    fn of(tree: &Tree<'_>) -> Self {
+        let mut names = Vec::new();
+        let mut entries = Vec::with_capacity(tree.len());
+        for e in tree {
+            let start = names.len() as u32;
+            names.extend_from_slice(e.name_bytes());
+            let entry = BaseEntry { mode: u32::try_from(e.filemode()).unwrap_or(0), oid: e.id() };
+            entries.push((start, names.len() as u32, entry));
+        }
+        // Git orders a directory `a` as `a/`; lookups compare plain names.
+        entries.sort_unstable_by(|a, b| {
+            names[a.0 as usize..a.1 as usize].cmp(&names[b.0 as usize..b.1 as usize])
+        });
+        Self { names, entries }
+    }
+
+    fn get(&self, name: &[u8]) -> Option<BaseEntry> {
+        let name_of =
+            |&(start, end, _): &(u32, u32, BaseEntry)| &self.names[start as usize..end as usize];
+        let at = self.entries.binary_search_by(|e| name_of(e).cmp(name)).ok()?;
+        Some(self.entries[at].2)
     }
 }
 
@@ -123,7 +147,7 @@ impl<'r> BaseTree<'r> {
             return Ok(None);
         }
         let Some(at) = self.dir(dir)? else { return Ok(None) };
-        Ok(self.dirs.borrow().entries[at].get(name).copied())
+        Ok(self.dirs.borrow().entries[at].get(name))
     }
 
     /// The directory at `dir` (`""` for the root), read once: its index in `dirs.entries`,

@@ -817,3 +817,23 @@ fn the_worktree_never_changes_the_check() {
     std::fs::write(&file, content.replace("line 2\n", "line X\n")).unwrap();
     assert_eq!(codes(&run(&r, stale())), ["context_mismatch"], "the base, not the worktree");
 }
+
+/// Names that sort apart in git's tree order (a directory `a` sorts as `a/`) are each found,
+/// with their own ids, and nothing is found where git has no entry.
+#[test]
+fn base_entries_are_found_by_exact_name_in_any_order() {
+    let files = [("a-b", "1\n"), ("a.c", "2\n"), ("a/x", "3\n"), ("a0", "4\n"), ("ab/y", "5\n")];
+    let r = repo(&files);
+    let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
+    for (path, content) in files {
+        let entry = base.entry(path.as_bytes()).unwrap().expect(path);
+        let blob = r.repo.find_blob(entry.oid).unwrap();
+        assert_eq!(blob.content(), content.as_bytes(), "{path}");
+    }
+    for dir in ["a", "ab"] {
+        assert!(base.entry(dir.as_bytes()).unwrap().expect(dir).is_tree(), "{dir}");
+    }
+    for missing in ["a/", "b", "a/x/y", "a-", "a.", "ab/y/z", "A", "a/y"] {
+        assert_eq!(base.entry(missing.as_bytes()).unwrap(), None, "{missing}");
+    }
+}
