@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 
 // Resolved from the project the package was installed into, never from this repository.
 const require = createRequire(path.join(process.cwd(), "package.json"));
@@ -30,8 +30,15 @@ function git(repo, ...args) {
   return execFileSync("git", args, { cwd: repo, env: GIT_ENV, encoding: "utf8" });
 }
 
+const TEMP_DIRS = [];
+after(() => {
+  for (const dir of TEMP_DIRS) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function tempDir() {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pg-npm-")));
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pg-npm-")));
+  TEMP_DIRS.push(dir);
+  return dir;
 }
 
 /** A repository whose one commit holds `files`. */
