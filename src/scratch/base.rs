@@ -220,7 +220,9 @@ impl<'r> BaseTree<'r> {
 
     /// The worktree's copy of `path` when it holds exactly blob `oid` (see [`Self::file_content`]).
     fn worktree_copy(&self, path: &[u8], oid: Oid) -> Option<Vec<u8>> {
-        let file = self.repo.workdir()?.join(relative_path(path)?);
+        // Only a path that stays in the worktree and out of `.git` (the checks every path gets).
+        let path = crate::path::check_bytes(path).ok()?;
+        let file = self.repo.workdir()?.join(path.as_str());
         let size = std::fs::symlink_metadata(&file).ok().filter(std::fs::Metadata::is_file)?.len();
         // Even a small file: measured on two large diffs, 4 KiB and up saved the same CPU time as
         // every size, and reading none from the packs keeps their pages and delta cache out of
@@ -247,19 +249,6 @@ fn blob_id(bytes: &[u8]) -> Option<Oid> {
     hasher.update(format!("blob {}\0", bytes.len()));
     hasher.update(bytes);
     Oid::from_bytes(&hasher.finalize()).ok()
-}
-
-/// A `/`-separated repository path as a relative filesystem path; `None` for one that could
-/// leave the worktree (absolute, `..`, empty components) or is not a name here.
-fn relative_path(path: &[u8]) -> Option<&std::path::Path> {
-    let is_plain = !path.is_empty()
-        && path.split(|&b| b == b'/').all(|c| !c.is_empty() && c != b"." && c != b"..");
-    is_plain.then_some(())?;
-    #[cfg(unix)]
-    let path = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path);
-    #[cfg(not(unix))]
-    let path = std::str::from_utf8(path).ok()?;
-    Some(std::path::Path::new(path))
 }
 
 /// A base file's bytes: its blob, or the worktree file that holds exactly those bytes.

@@ -785,9 +785,15 @@ fn a_worktree_file_stands_for_its_blob_only_when_it_hashes_to_it() {
     std::fs::remove_file(&file).unwrap();
     std::fs::write(&file, &content).unwrap();
     assert!(read(&base));
-    for unsafe_path in [&b"../x"[..], b"/etc/passwd", b"dir//a.txt", b"", b"./dir/a.txt"] {
-        assert!(matches!(base.file_content(unsafe_path, oid).unwrap(), FileContent::Blob(_)));
+    // `copy.txt` (outside `dir`) and `.git/copy.txt` hold the blob's bytes too: a path that
+    // leaves its directory or enters `.git` is never read, whatever it would find.
+    std::fs::write(r.dir.path().join(".git/copy.txt"), &content).unwrap();
+    for unsafe_path in [&b"dir/../copy.txt"[..], b".git/copy.txt", b"/etc/passwd", b""] {
+        let got = base.file_content(unsafe_path, oid).unwrap();
+        assert!(matches!(got, FileContent::Blob(_)), "{}", String::from_utf8_lossy(unsafe_path));
     }
+    assert!(matches!(base.file_content(b"copy.txt", oid).unwrap(), FileContent::Worktree(_)));
+    assert!(matches!(base.file_content(b"dir//a.txt", oid).unwrap(), FileContent::Worktree(_)));
     let bare_dir = tempfile::tempdir().unwrap();
     let no_worktree = git2::Repository::init_bare(bare_dir.path()).unwrap();
     git(r.dir.path(), &["push", "-q", bare_dir.path().to_str().unwrap(), "main"]);
