@@ -79,7 +79,7 @@ fn judge(
     repo: Option<&git2::Repository>,
 ) -> CliResult {
     let config = load_config(repo)?;
-    let options = options(args, &config, repo)?;
+    let options = options(args, global, &config, repo)?;
     let ctx = Context { step, result: &result, config: &config, repo };
     let mut repaired = args.repair.prepare(&ctx, &options)?;
     let judged = match &mut repaired {
@@ -110,6 +110,7 @@ fn judge(
 
 fn options(
     args: &Args,
+    global: &Global,
     config: &Config,
     repo: Option<&git2::Repository>,
 ) -> Result<Options, CliError> {
@@ -121,7 +122,8 @@ fn options(
     let parse = args.input.parse_options();
     // Nothing lands what `validate` checked: no need to keep the patched files.
     let scratch = scratch::Options { is_verdict_only: true, ..args.scratch.options() };
-    Ok(Options { judge, model_judge, parse, scratch })
+    let is_full_summary = args.report.is_some() || global.format == Some(Format::Text);
+    Ok(Options { judge, model_judge, parse, scratch, is_full_summary })
 }
 
 /// The model judge `--judge-model` or `[judge] model` names, with its answers cached under the

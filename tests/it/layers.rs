@@ -1,5 +1,5 @@
 //! The crate's dependencies point one way: each module uses only modules of a lower layer
-//! (`bytemask` <- `finding` <- `path` <- `patch` <- `rule` <- `scratch` <- the pipelines <- `review` (which
+//! (`bytemask` <- `finding` <- `path` <- `patch` <- `summary` <- `rule` <- `scratch` <- the pipelines <- `review` (which
 //! validates stored results again) <- `report` <- `cli`), read from the `crate::` (and, in the
 //! binary, `patchgate::`) paths of every non-test file; and no file imports a file that imports
 //! it back, read from the `crate::` and `super::` paths.
@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["finding", "json"],
     &["path"],
     &["step", "config", "repo", "patch", "declare"],
+    &["summary"],
     &["rule", "contract"],
     &["scratch", "judge"],
     &["validate", "hook", "guard"],

@@ -1,12 +1,13 @@
 //! The token comparison per language: each shape the line comparison got wrong, and its twin
 //! that is still superficial.
 
-use super::{Change, compare, grammar_for};
+use super::{ChangeKind as Change, grammar_for, summary_of};
 
-/// Compare `old` and `new` as the file `name`.
+/// Compare `old` and `new` as the file `name`, on its syntax tree.
 fn change(name: &str, old: &str, new: &str) -> Change {
-    let grammar = grammar_for(name).expect("a known language");
-    compare(grammar, old.as_bytes(), new.as_bytes()).expect("parses")
+    let file = summary_of(name, old, new);
+    assert!(file.language.is_some(), "{name} read on its syntax tree");
+    file.change
 }
 
 #[test]
@@ -77,7 +78,7 @@ fn python_indentation_is_code() {
 }
 
 #[test]
-fn directive_comments_are_code() {
+fn directive_comments_are_directives_not_comments() {
     let cases = [
         ("x.js", "// eslint-disable-next-line no-console\n"),
         ("x.ts", "// @ts-expect-error\n"),
@@ -93,7 +94,7 @@ fn directive_comments_are_code() {
     for (name, directive) in cases {
         let old = "x = f(1);\n";
         let new = format!("{directive}{old}");
-        assert_eq!(change(name, old, &new), Change::Code, "{name}: {directive}");
+        assert_eq!(change(name, old, &new), Change::Directive, "{name}: {directive}");
         let plain = format!("// explain the call\n{old}").replace("//", comment_marker(name));
         assert_eq!(change(name, old, &plain), Change::Comment, "the twin in {name}");
     }
