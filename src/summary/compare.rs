@@ -33,7 +33,7 @@ pub fn compare(
     out.directives_removed = difference(&old_dirs, &new_dirs);
     let lines = Lines { removed, added };
     out.items = items(old, new, &lines);
-    let code = |t: &&Token<'_>| matches!(t.kind, Kind::Code | Kind::Indent);
+    let code = |t: &&Token<'_>| matches!(t.kind, Kind::Code | Kind::Indent | Kind::Structure);
     let is_code_same =
         old.tokens.iter().filter(code).map(key).eq(new.tokens.iter().filter(code).map(key));
     out.change = Some(if !is_code_same {
@@ -60,10 +60,12 @@ impl Lines<'_> {
     }
 }
 
-/// A token as compared: its kind and text, an indentation by its column.
-fn key<'t>(token: &Token<'t>) -> (Kind, &'t [u8], usize) {
+/// A token as compared: its kind and text, an indentation or a structure node by its column.
+type Key<'t> = (Kind, &'t [u8], usize);
+
+fn key<'t>(token: &Token<'t>) -> Key<'t> {
     match token.kind {
-        Kind::Indent => (Kind::Indent, &[], token.column),
+        Kind::Indent | Kind::Structure => (token.kind, &[], token.column),
         kind => (kind, token.text, 0),
     }
 }
@@ -116,11 +118,11 @@ fn difference(a: &[String], b: &[String]) -> Vec<String> {
 
 /// A definition's code, for equality: its code tokens without indentation (a method moved
 /// into a class is re-indented), and, for a rename, without its own name.
-fn code_of<'t>(image: &Image<'t>, def: &Definition, without_name: bool) -> Vec<&'t [u8]> {
+fn code_of<'t>(image: &Image<'t>, def: &Definition, without_name: bool) -> Vec<Key<'t>> {
     let mut skipped_name = !without_name;
     image.tokens[def.start..def.end]
         .iter()
-        .filter(|t| t.kind == Kind::Code || t.kind == Kind::Directive)
+        .filter(|t| t.kind != Kind::Indent && t.kind != Kind::Comment)
         .filter(|t| {
             if !skipped_name && t.is_name && t.text == def.own_name.as_bytes() {
                 skipped_name = true;
@@ -128,12 +130,12 @@ fn code_of<'t>(image: &Image<'t>, def: &Definition, without_name: bool) -> Vec<&
             }
             true
         })
-        .map(|t| t.text)
+        .map(key)
         .collect()
 }
 
 /// A definition's own code: its tokens less those of the definitions inside it.
-fn own_code<'t>(image: &Image<'t>, index: usize) -> Vec<&'t [u8]> {
+fn own_code<'t>(image: &Image<'t>, index: usize) -> Vec<Key<'t>> {
     let def = &image.definitions[index];
     let inner: Vec<(usize, usize)> = image
         .definitions
@@ -144,8 +146,8 @@ fn own_code<'t>(image: &Image<'t>, index: usize) -> Vec<&'t [u8]> {
     (def.start..def.end)
         .filter(|i| !inner.iter().any(|&(s, e)| (s..e).contains(i)))
         .map(|i| &image.tokens[i])
-        .filter(|t| t.kind == Kind::Code || t.kind == Kind::Directive)
-        .map(|t| t.text)
+        .filter(|t| t.kind != Kind::Indent && t.kind != Kind::Comment)
+        .map(key)
         .collect()
 }
 
@@ -273,9 +275,13 @@ fn only_moves(old: &Image<'_>, new: &Image<'_>, items: &[ItemChange]) -> bool {
             .iter()
             .enumerate()
             .filter(|(i, t)| {
-                t.kind == Kind::Code && !spans.iter().any(|&(s, e)| (s..e).contains(i))
+                matches!(t.kind, Kind::Code | Kind::Structure)
+                    && !spans.iter().any(|&(s, e)| (s..e).contains(i))
             })
-            .map(|(_, t)| (t.kind, t.text.to_vec(), 0))
+            .map(|(_, t)| {
+                let (kind, text, column) = key(t);
+                (kind, text.to_vec(), column)
+            })
             .collect()
     };
     rest(old) == rest(new)

@@ -20,6 +20,8 @@ pub enum Kind {
     Comment,
     /// A comment tools read (`# noqa`, `// @ts-ignore`, a shebang): code, shown apart.
     Directive,
+    /// A node of prose's structure (a list item), by its kind in `column`.
+    Structure,
 }
 
 /// One token of a file.
@@ -31,7 +33,7 @@ pub struct Token<'t> {
     pub is_name: bool,
     /// Its first line, 0-based.
     pub row: usize,
-    /// The column of an [`Kind::Indent`] token.
+    /// The column of an [`Kind::Indent`] token; the node kind of a [`Kind::Structure`] one.
     pub column: usize,
 }
 
@@ -67,10 +69,25 @@ pub fn read(grammar: Grammar, text: &[u8]) -> Option<Image<'_>> {
     let mut parser = Parser::new();
     parser.set_language(&grammar.language()).ok()?;
     let tree = parser.parse(text, None)?;
-    let mut walk =
-        Walk { text, grammar, tokens: Vec::new(), defs: Vec::new(), open: Vec::new(), last: None };
+    let mut walk = Walk {
+        text,
+        grammar,
+        tokens: Vec::new(),
+        defs: Vec::new(),
+        open: Vec::new(),
+        last: None,
+        covered: 0,
+        row: (0, 0),
+    };
     walk.run(&mut tree.walk());
+    walk.fill_gap(text.len());
     Some(Image { tokens: walk.tokens, definitions: walk.defs })
+}
+
+/// An HTML comment standing as a Markdown block (`<!-- markdownlint-disable -->`).
+fn is_markup_comment(kind: &str, text: &[u8]) -> bool {
+    let text = text.trim_ascii();
+    kind == "html_block" && text.starts_with(b"<!--") && text.ends_with(b"-->")
 }
 
 /// A depth-first walk collecting the leaves (and the atoms: comments, strings) in order.
@@ -83,6 +100,11 @@ struct Walk<'t> {
     open: Vec<(usize, usize)>,
     /// The row the last code token ended on.
     last: Option<usize>,
+    /// The end of the last token: text past it that no leaf holds (a grammar that keeps a
+    /// quoted string's inside in its parent node) is taken word by word.
+    covered: usize,
+    /// A byte offset and its row, to count rows from.
+    row: (usize, usize),
 }
 
 impl<'t> Walk<'t> {
@@ -105,7 +127,7 @@ impl<'t> Walk<'t> {
         self.close_before(node.start_byte());
         let kind = node.kind();
         let text = &self.text[node.byte_range()];
-        if kind.contains("comment") || self.is_docstring(node) {
+        if kind.contains("comment") || self.is_docstring(node) || is_markup_comment(kind, text) {
             if directive::is_directive(text, node.start_position().row) {
                 self.push(node, text, Kind::Directive);
             } else {
@@ -118,16 +140,38 @@ impl<'t> Walk<'t> {
         }
         let is_atom =
             kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
+        if self.grammar.is_prose && matches!(kind, "inline" | "text") {
+            // Prose: word by word, so a paragraph re-wrapped is whitespace.
+            for word in text.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()) {
+                self.push(node, word, Kind::Code);
+            }
+            return false;
+        }
         if is_atom || node.child_count() == 0 {
             if !text.iter().all(u8::is_ascii_whitespace) {
                 self.push(node, text, Kind::Code);
             }
             return false;
         }
+        if self.grammar.is_prose && node.is_named() {
+            // The structure is part of prose with markup: a list item indented under another
+            // is nested in it.
+            let (row, column) = (node.start_position().row, usize::from(node.kind_id()));
+            self.tokens.push(Token {
+                kind: Kind::Structure,
+                text: &[],
+                is_name: false,
+                row,
+                column,
+            });
+        }
         true
     }
 
     fn push(&mut self, node: Node<'_>, text: &'t [u8], kind: Kind) {
+        let offset = text.as_ptr().addr() - self.text.as_ptr().addr();
+        self.fill_gap(offset);
+        self.covered = self.covered.max(offset + text.len());
         let start = node.start_position();
         // Indentation belongs to code lines; a directive comment has none of its own.
         let is_code = kind == Kind::Code;
@@ -146,6 +190,42 @@ impl<'t> Walk<'t> {
         }
         let is_name = kind == Kind::Code && grammar::is_identifier(node.kind());
         self.tokens.push(Token { kind, text, is_name, row: start.row, column: start.column });
+    }
+
+    /// Push the words of the text between the last token and `until` that no leaf holds.
+    fn fill_gap(&mut self, until: usize) {
+        if until <= self.covered {
+            return;
+        }
+        let gap = &self.text[self.covered..until];
+        let base = self.covered;
+        self.covered = until;
+        let mut at = 0;
+        for word in gap.split(u8::is_ascii_whitespace) {
+            let start = base + at;
+            at += word.len() + 1;
+            if word.is_empty() {
+                continue;
+            }
+            let row = self.row_of(start);
+            let word: &'t [u8] = &self.text[start..start + word.len()];
+            self.last = Some(row);
+            self.tokens.push(Token {
+                kind: Kind::Code,
+                text: word,
+                is_name: false,
+                row,
+                column: 0,
+            });
+        }
+    }
+
+    /// The row of byte `offset`, counted on from the last one asked (offsets only grow).
+    fn row_of(&mut self, offset: usize) -> usize {
+        let (from, row) = self.row;
+        let row = row + memchr::memchr_iter(b'\n', &self.text[from..offset]).count();
+        self.row = (offset, row);
+        row
     }
 
     fn open_definition(&mut self, node: Node<'_>, label: &'static str) {

@@ -14,7 +14,11 @@ pub fn of_definition(node: Node<'_>, text: &[u8], grammar: Grammar) -> Option<Tr
     if !matches!(label, "function" | "method") {
         return None;
     }
-    let body = body_of(node)?;
+    let Some(body) = body_of(node) else {
+        // `def f; end`: a Ruby method without statements has no body node.
+        let is_empty = grammar.name == "Ruby";
+        return is_empty.then(|| Trivial { form: TrivialForm::Empty, text: String::new() });
+    };
     let statements = statements(body, grammar);
     match statements.as_slice() {
         [] => Some(Trivial { form: TrivialForm::Empty, text: String::new() }),
@@ -32,27 +36,39 @@ fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     value.child_by_field_name("body")
 }
 
-/// The statements of a body: a block's named children less comments (and a Python docstring),
-/// or the body itself when it is an expression (`() => 0`).
+/// The statements of a body: a block's named children less comments (and a Python
+/// docstring), a block standing alone in a body read as that block (`fun f() { ... }`), or the
+/// body itself when it is an expression (`() => 0`).
 fn statements<'n>(body: Node<'n>, grammar: Grammar) -> Vec<Node<'n>> {
-    let is_block = body.kind().contains("block")
-        || body.kind().contains("body")
-        || matches!(body.kind(), "statement_block" | "compound_statement" | "suite");
-    if !is_block {
-        return vec![body];
+    let mut body = body;
+    loop {
+        if !is_block(body.kind()) {
+            return vec![body];
+        }
+        let mut cursor = body.walk();
+        let mut out: Vec<Node<'n>> =
+            body.named_children(&mut cursor).filter(|c| !c.kind().contains("comment")).collect();
+        if grammar.name == "Python" && out.first().is_some_and(is_docstring) {
+            out.remove(0);
+        }
+        match out.as_slice() {
+            [one] if is_block(one.kind()) => body = *one,
+            _ => return out,
+        }
     }
-    let mut cursor = body.walk();
-    let mut out: Vec<Node<'n>> =
-        body.named_children(&mut cursor).filter(|c| !c.kind().contains("comment")).collect();
-    let is_docstring = |n: &Node<'_>| {
-        n.kind() == "expression_statement"
-            && n.named_child_count() == 1
-            && n.named_child(0).is_some_and(|c| c.kind() == "string")
-    };
-    if grammar.name == "Python" && out.first().is_some_and(is_docstring) {
-        out.remove(0);
-    }
-    out
+}
+
+/// A node that holds statements rather than being one.
+fn is_block(kind: &str) -> bool {
+    kind.contains("block")
+        || kind.contains("body")
+        || matches!(kind, "statements" | "compound_statement" | "suite" | "arrow_expression_clause")
+}
+
+fn is_docstring(node: &Node<'_>) -> bool {
+    node.kind() == "expression_statement"
+        && node.named_child_count() == 1
+        && node.named_child(0).is_some_and(|c| c.kind() == "string")
 }
 
 /// Collapse a statement's whitespace to single spaces.

@@ -245,17 +245,16 @@ fn the_base_tree_shows_what_the_hunks_alone_cannot() {
 
 #[test]
 fn files_without_a_grammar_are_compared_line_by_line() {
-    let diff = "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-a  b\n+a b\n";
+    let diff = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-a  b\n+a b\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
     assert_eq!(classify(&parsed.patch.files[0], None), (ChangeKind::Whitespace, None));
 }
 
 #[test]
-fn cpp_is_compared_on_its_syntax_tree_only_with_the_cpp_feature() {
+fn cpp_is_compared_on_its_syntax_tree() {
     let diff = "--- a/x.cpp\n+++ b/x.cpp\n@@ -1 +1 @@\n-int a; // one\n+int a; // two\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    let decider = if cfg!(feature = "cpp") { Some("C++") } else { None };
-    assert_eq!(classify(&parsed.patch.files[0], None), (ChangeKind::Comment, decider));
+    assert_eq!(classify(&parsed.patch.files[0], None), (ChangeKind::Comment, Some("C++")));
 }
 
 #[test]
@@ -269,5 +268,19 @@ fn indentation_is_syntax_in_yaml_and_makefiles() {
     assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
     let twin = "--- a/ci.yml\n+++ b/ci.yml\n@@ -1,2 +1,2 @@\n a:\n-  b:  1\n+  b: 1   \n";
     let parsed = parse(twin.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Whitespace, "the twin");
+}
+
+#[test]
+fn a_line_moved_or_lines_swapped_are_code_for_the_lines_too() {
+    let moved = "--- a/n.txt\n+++ b/n.txt\n@@ -1,4 +1,4 @@\n-one\n two\n three\n four\n+one\n";
+    let parsed = parse(moved.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
+    let swapped = "--- a/n.txt\n+++ b/n.txt\n@@ -1,2 +1,2 @@\n-one\n-two\n+two\n+one\n";
+    let parsed = parse(swapped.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
+    let rewrapped =
+        "--- a/n.txt\n+++ b/n.txt\n@@ -1,2 +1,2 @@\n-one two\n-three\n+one\n+two three\n";
+    let parsed = parse(rewrapped.as_bytes(), &ParseOptions::default());
     assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Whitespace, "the twin");
 }
