@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Options every command takes, documented once in the guide.
-const GLOBAL_OPTIONS: &[&str] = &["--repo", "--format", "--color", "--quiet", "--help", "--version"];
+const GLOBAL_OPTIONS: &[&str] =
+    &["--repo", "--format", "--color", "--quiet", "--help", "--version"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -46,10 +47,9 @@ fn options(help: &str) -> BTreeSet<String> {
         .lines()
         .filter_map(|l| {
             let l = l.trim_start();
-            let l = l.strip_prefix("-").and_then(|rest| rest.split_once(", ")).map_or(l, |(_, r)| r);
-            l.starts_with("--").then(|| {
-                l.split(|c: char| c == ' ' || c == '=' || c == '<').next().unwrap_or(l).to_owned()
-            })
+            let l =
+                l.strip_prefix("-").and_then(|rest| rest.split_once(", ")).map_or(l, |(_, r)| r);
+            l.starts_with("--").then(|| l.split([' ', '=', '<']).next().unwrap_or(l).to_owned())
         })
         .collect()
 }
@@ -108,7 +108,10 @@ fn stable_codes() -> Vec<(&'static str, Vec<&'static str>)> {
         ("PathErrorCode", names(PathErrorCode::ALL, PathErrorCode::as_str)),
         (
             "RejectedPattern",
-            names(patchgate::contract::RejectedPattern::ALL, patchgate::contract::RejectedPattern::as_str),
+            names(
+                patchgate::contract::RejectedPattern::ALL,
+                patchgate::contract::RejectedPattern::as_str,
+            ),
         ),
         ("DenyCode", names(patchgate::guard::DenyCode::ALL, patchgate::guard::DenyCode::as_str)),
         ("hook Reason", names(patchgate::hook::Reason::ALL, patchgate::hook::Reason::as_str)),
