@@ -2,8 +2,8 @@
 """The guard inside the real agent CLIs, end to end.
 
 Each agent (Claude Code, Gemini CLI, Codex CLI, Cline, installed from npm) runs headless in a
-throwaway repository, with patchgate hooked in through the settings snippets of the README's
-guard section (copied verbatim: `patchgate` is found on PATH), against a scripted model server
+throwaway repository, with patchgate hooked in through the settings snippets of
+docs/commands/guard.md (copied verbatim: `patchgate` is found on PATH), against a scripted model server
 on 127.0.0.1 (`model.py`). The server answers each model request with the next scripted tool
 call; the checks read what the agent sent to the model after each call (the tool result and any
 hook context), and what happened to the repository, never what patchgate printed.
@@ -32,7 +32,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import model  # noqa: E402
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+GUIDE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "commands" / "guard.md"
 MAIN_RS = "fn main() {}\n"
 POLICY = 'excluded = ["secrets/**"]\n'
 SHIFT = "STRATEGY SHIFT"
@@ -41,8 +41,8 @@ CORRECTED = "patchgate corrected this tool call"
 USER_MESSAGE = "patchgate corrected '"
 
 
-def snippets(readme=README):
-    """The README's hook settings: `<!-- e2e: AGENT PATH -->` followed by a fenced block."""
+def snippets(readme=GUIDE):
+    """The guard page's hook settings: `<!-- e2e: AGENT PATH -->` followed by a fenced block."""
     found = {}
     pattern = re.compile(r"<!-- e2e: (\S+) (\S+) -->\s*```[a-z]*\n(.*?)```", re.S)
     for agent, path, text in pattern.findall(readme.read_text()):
@@ -68,7 +68,7 @@ def make_repo(root):
 
 
 def install_snippets(agent, repo, home):
-    """Write the README's snippets for `agent`: `~/` paths into the test home, others into the
+    """Write the guard page's snippets for `agent`: `~/` paths into the test home, others into the
     repository. Returns the paths written."""
     written = []
     for path, text in snippets().get(agent, []):
@@ -80,7 +80,7 @@ def install_snippets(agent, repo, home):
             target.chmod(0o755)
         written.append(target)
     if not written:
-        raise SystemExit(f"the README has no e2e snippet for {agent}")
+        raise SystemExit(f"docs/commands/guard.md has no e2e snippet for {agent}")
     return written
 
 
@@ -249,7 +249,7 @@ class Cline(Agent):
         subprocess.run(auth, cwd=self.repo, env=self.env(os.environ.get("PATH", "")),
                        check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
         super().setup()
-        # The README: the same hook file serves the events after a call.
+        # The guard page: the same hook file serves the events after a call.
         hooks = self.repo / ".clinerules" / "hooks"
         shutil.copy(hooks / "PreToolUse", hooks / "PostToolUse")
 

@@ -83,7 +83,7 @@ export interface AgentError {
 export interface Envelope {
   /** Whether the command did its job: false exactly when `error` is set. */
   ok: boolean;
-  /** The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
+  /** The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
   data: unknown;
   /** Why the command could not answer; `null` on success. */
   error: EnvelopeError | null;

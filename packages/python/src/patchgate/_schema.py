@@ -140,7 +140,7 @@ class Envelope(TypedDict):
     ok: bool
     """Whether the command did its job: false exactly when `error` is set."""
     data: Any
-    """The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
+    """The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
     error: Union["EnvelopeError", None]
     """Why the command could not answer; `null` on success."""
     warnings: List["Notice"]
