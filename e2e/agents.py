@@ -36,6 +36,7 @@ GUIDE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "commands" / "
 MAIN_RS = "fn main() {}\n"
 POLICY = 'excluded = ["secrets/**"]\n'
 SHIFT = "STRATEGY SHIFT"
+REMINDER = "Reminder: 3 paths in a row did not exist"
 CORRECTED = "patchgate corrected this tool call"
 USER_MESSAGE = "patchgate corrected '"
 
@@ -233,7 +234,10 @@ class Codex(Agent):
     def extra(self):
         return [Step("a made-up working directory is PATH_NOT_FOUND with the nearest listing",
                      ("exec_command", {"cmd": "ls", "workdir": str(self.repo / "srcc")}),
-                     told=["PATH_NOT_FOUND", "src/"])]
+                     told=["PATH_NOT_FOUND", "src/"]),
+                Step("view_image of a missing path is denied with a suggestion",
+                     ("view_image", {"path": str(self.repo / "src" / "mian.rs")}),
+                     told=["PATH_NOT_FOUND", "src/main.rs"])]
 
 
 class Cline(Agent):
@@ -271,6 +275,13 @@ class Cline(Agent):
 
     def shell(self, command):
         return ("run_commands", {"commands": [command]})
+
+    def extra(self):
+        files = [{"path": str(self.repo / "src" / "main.rs")},
+                 {"path": str(self.repo / "src" / "mian.rs")}]
+        return [Step("read_files of an existing and a missing file keeps the existing one",
+                     ("read_files", {"files": files}),
+                     told=["fn main", "PATH_NOT_FOUND", "src/main.rs"])]
 
 
 AGENTS = {a.name: a for a in (ClaudeCode, GeminiCli, Codex, Cline)}
@@ -399,6 +410,8 @@ def scenarios(agent):
         Step("a first miss in a row", agent.read("lib/helpers.py"), told=["PATH_NOT_FOUND"]),
         Step("a second miss in a row brings the strategy shift", agent.read("lib/helper.py"),
              told=["PATH_NOT_FOUND"], shift=True),
+        Step("a third miss in a row brings a one-line reminder, not the shift again",
+             agent.read("lib/helpr.py"), told=["PATH_NOT_FOUND", REMINDER]),
         real_read(),
         Step("a miss only the shell's failure shows is counted",
              agent.shell("python3 -c \"open('src/mian.rs')\""),

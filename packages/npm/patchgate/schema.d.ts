@@ -160,7 +160,7 @@ export interface GenericAnswer {
   error: GuardError | null;
   /** Whether this is the second hallucinated path in a row, so the agent must change course. */
   strategy_shift: boolean;
-  /** What the agent should do next, when shifting strategy. */
+  /** What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`. */
   instruction: string | null;
   /** Consecutive hallucinated paths in this session, this call included. */
   hallucination_count: number;

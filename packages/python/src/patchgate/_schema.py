@@ -224,7 +224,7 @@ class GenericAnswer(TypedDict):
     strategy_shift: bool
     """Whether this is the second hallucinated path in a row, so the agent must change course."""
     instruction: Union[str, None]
-    """What the agent should do next, when shifting strategy."""
+    """What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`."""
     hallucination_count: int
     """Consecutive hallucinated paths in this session, this call included."""
 
