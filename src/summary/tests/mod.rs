@@ -8,13 +8,13 @@ mod syntax;
 use super::*;
 use crate::patch::{ParseOptions, parse};
 
-/// A base tree of one file.
+/// A base tree of one file: its path and content.
 #[derive(Debug)]
-pub(super) struct OneFile(pub &'static str, pub &'static str);
+pub(super) struct OneFile<S = &'static str>(pub S, pub S);
 
-impl Base for OneFile {
+impl<S: AsRef<str> + std::fmt::Debug> Base for OneFile<S> {
     fn contains(&self, path: &str) -> bool {
-        path == self.0
+        path == self.0.as_ref()
     }
 
     fn files(&self) -> &[String] {
@@ -22,25 +22,7 @@ impl Base for OneFile {
     }
 
     fn content(&self, path: &str) -> Option<Vec<u8>> {
-        (path == self.0).then(|| self.1.as_bytes().to_vec())
-    }
-}
-
-/// A base tree of one file whose content is only known at run time.
-#[derive(Debug)]
-struct Owned(String, String);
-
-impl Base for Owned {
-    fn contains(&self, path: &str) -> bool {
-        path == self.0
-    }
-
-    fn files(&self) -> &[String] {
-        &[]
-    }
-
-    fn content(&self, path: &str) -> Option<Vec<u8>> {
-        (path == self.0).then(|| self.1.as_bytes().to_vec())
+        (path == self.0.as_ref()).then(|| self.1.as_ref().as_bytes().to_vec())
     }
 }
 
@@ -60,7 +42,7 @@ fn summary_wanting(name: &str, old: &str, new: &str, wants: &Wants) -> FileSumma
     let text = diff(name, old, new);
     let parsed = parse(text.as_bytes(), &ParseOptions::default());
     assert!(parsed.defects.is_empty(), "{text}");
-    let base = Owned(name.to_owned(), old.to_owned());
+    let base = OneFile(name.to_owned(), old.to_owned());
     let mut summary = summarize(&parsed.patch.files, Some(&base), wants);
     summary.files.remove(0)
 }
