@@ -25,6 +25,7 @@
 //! assert!(found.violations.is_empty(), "{:?}", found.violations);
 //! ```
 
+mod ask;
 mod declared;
 mod input;
 mod intent;
