@@ -105,13 +105,10 @@ fn by_verb(verb: &str, object: &str) -> Option<Kind> {
         "document" | "documented" | "documenting" | "comment" | "commented" | "reword"
         | "reworded" | "rephrase" | "rephrased" | "clarify" | "clarified" | "typo" | "typos"
         | "spelling" => Kind::Document,
+        // Verbs that state a defect to repair. "Make", "allow", "let" state an outcome that a
+        // directive can be (`Make mypy accept the import`), so they state no kind here.
         "fix" | "fixed" | "fixes" | "fixing" | "correct" | "corrected" | "handle" | "handled"
-        | "handles" | "prevent" | "prevents" | "avoid" | "avoids" | "ensure" | "ensures"
-        | "resolve" | "resolves" | "repair" | "make" | "makes" | "allow" | "allows" | "support"
-        | "supports" | "respect" | "honor" | "honour" | "raise" | "return" | "check"
-        | "validate" | "guard" | "stop" | "don't" | "do" | "use" | "change" | "changed" => {
-            Kind::Fix
-        }
+        | "handles" | "prevent" | "prevents" | "resolve" | "resolves" | "repair" => Kind::Fix,
         "add" | "added" | "adds" | "adding" | "implement" | "implemented" | "implements"
         | "introduce" | "introduced" | "create" | "created" | "new" | "write" | "provide" => {
             Kind::Add

@@ -244,7 +244,7 @@ fn superficial_change(
     let has = |kind| kinds.contains(&kind);
     // A commit-style type (`docs:`, `style:`) states the kind of the whole step.
     let is_text = has(Kind::Format) || has(Kind::Document);
-    let is_behaviour = (has(Kind::Fix) || has(Kind::Add)) && !is_text;
+    let is_behaviour = has(Kind::Fix) && !is_text;
     let (code, what, is_strong) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) || has(Kind::Document) => return None,
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace", true),
