@@ -10,10 +10,11 @@ KINDS = ("message", "subject")
 
 def run_commits(runner, repo, commits, pool):
     """{kind: {"n", "rejected"}} over `commits` of `repo`, validated on `pool`."""
-    jobs = []
+    jobs, skipped = [], 0
     for commit in commits:
         prepared = case(repo, commit)
         if prepared is None:
+            skipped += 1
             continue
         parent, message, result = prepared
         subject = subject_of(message)
@@ -21,7 +22,7 @@ def run_commits(runner, repo, commits, pool):
             step = {"id": commit[:12], "description": description, "mode": "apply", "base": parent}
             future = pool.submit(runner.validate, repo, f"{commit}-{kind}", step, result)
             jobs.append((kind, commit, subject, future))
-    rows = {kind: {"n": 0, "rejected": []} for kind in KINDS}
+    rows = {kind: {"n": 0, "rejected": [], "skipped": skipped} for kind in KINDS}
     for kind, commit, subject, future in jobs:
         row = rows[kind]
         row["n"] += 1
@@ -85,13 +86,15 @@ def rate(part, n):
 def print_rejection_table(title, rows_by_repo, kinds, show_codes):
     """One window's table; returns (n, rejected, worst rate)."""
     print(f"\n{title}")
-    print(f"{'repository / kind':<24} {'n':>5} {'rej':>5} {'false rej':>9}")
+    print(f"{'repository / kind':<24} {'n':>5} {'rej':>5} {'false rej':>9}   (skipped: no diff, or not UTF-8)")
     total_n, total_rej, worst = 0, [], 0.0
     for name, rows in rows_by_repo:
         for kind in kinds:
             row = rows[kind]
             n, rejected = row["n"], row["rejected"]
-            print(f"{name + ' / ' + kind:<24} {n:>5} {len(rejected):>5} {rate(len(rejected), n):>7.2f} %")
+            shown = f"{rate(len(rejected), n):>7.2f} %" if n else "      -  "
+            skipped = f"   ({row['skipped']} skipped)" if row.get("skipped") else ""
+            print(f"{name + ' / ' + kind:<24} {n:>5} {len(rejected):>5} {shown}{skipped}")
             if show_codes:
                 by_code = collections.Counter(code for r in rejected for code in r["codes"])
                 for code, hits in by_code.most_common():

@@ -69,12 +69,20 @@ def result_for(patch, paths, summary):
 
 
 def case(repo, commit):
-    """(parent, message, result) for one commit: its own diff, every path declared."""
+    """(parent, message, result) for one commit: its own diff, every path declared. None for a
+    commit no executor result can carry: a root commit (no parent to validate against), an
+    empty one (no diff), one whose diff is not UTF-8 (a JSON text holds Unicode only)."""
     parents = git(repo, "rev-list", "--parents", "-n", "1", commit).split()
     if len(parents) != 2:
-        return None  # root commit: nothing to validate against
+        return None
     parent = parents[1].decode()
     patch = git(repo, "diff", "--binary", "-M", parent, commit)
+    try:
+        patch.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not patch:
+        return None
     message = git(repo, "log", "-1", "--format=%B", commit).decode("utf-8", "replace").strip()
     paths = touched_paths(repo, parent, commit)
     return parent, message, result_for(patch, paths, message.splitlines()[0] if message else "")

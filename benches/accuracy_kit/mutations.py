@@ -34,6 +34,10 @@ def build(repo, blobs, sha, selection):
         return []
     message = git(repo, "log", "-1", "--format=%B", sha).decode("utf-8", "replace").strip()
     commit = Commit(repo, blobs, sha, parents[1].decode(), message)
+    try:
+        commit.patch.encode("utf-8")  # no JSON result can carry a diff that is not UTF-8
+    except UnicodeEncodeError:
+        return []
     out = []
     for family, make in FAMILIES.items():
         if selection is not None and not any(s.split(":")[0] == family for s in selection):
