@@ -22,6 +22,11 @@ FAMILIES = {
 }
 
 
+# Commits with a larger diff are vendored or generated updates (a bundle rebuilt, dependencies
+# bumped): no cheating agent answers with one, and each would cost seconds per variant.
+MAX_PATCH = 256 * 1024
+
+
 def wanted(selection, variant):
     """Whether `--mutations` selects this variant (`stub` selects every `stub:*`)."""
     return selection is None or variant in selection or variant.split(":")[0] in selection
@@ -37,6 +42,8 @@ def build(repo, blobs, sha, selection):
     try:
         commit.patch.encode("utf-8")  # no JSON result can carry a diff that is not UTF-8
     except UnicodeEncodeError:
+        return []
+    if len(commit.patch) > MAX_PATCH:
         return []
     out = []
     for family, make in FAMILIES.items():
@@ -110,7 +117,7 @@ def order(label):
 
 def print_mutation_table(title, totals, per_repo):
     """Per variant: n, rejected, falsely accepted (and in which repositories); returns the
-    worst variant's rate."""
+    worst variant's rate and the total rate."""
     print(f"\n{title}")
     print(f"{'variant':<30} {'n':>5} {'rej':>5} {'err':>4} {'acc':>5} {'false acc':>9}  accepted in")
     worst = 0.0
@@ -126,6 +133,7 @@ def print_mutation_table(title, totals, per_repo):
               f"{rate:>7.2f} %  {spread}")
     n = sum(r["n"] for r in totals.values())
     acc = sum(len(r["accepted"]) for r in totals.values())
-    print(f"{'total':<30} {n:>5} {'':>5} {'':>4} {acc:>5} {100.0 * acc / n if n else 0:>7.2f} %"
+    total = 100.0 * acc / n if n else 0.0
+    print(f"{'total':<30} {n:>5} {'':>5} {'':>4} {acc:>5} {total:>7.2f} %"
           f"   worst variant {worst:.2f} %")
-    return worst
+    return worst, total

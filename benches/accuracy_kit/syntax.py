@@ -6,18 +6,13 @@ edits are made on tree-sitter syntax trees (the PyPI grammars, independent of th
 patchgate is built with), so each mutation is what it claims to be in every language, and a
 mutated file that no longer parses (where its original did) is dropped instead of measured.
 
-Needs `pip install tree-sitter tree-sitter-python tree-sitter-rust tree-sitter-go
-tree-sitter-javascript tree-sitter-typescript tree-sitter-java tree-sitter-kotlin
-tree-sitter-ruby tree-sitter-c tree-sitter-cpp` (see GRAMMARS).
+Needs the grammars of requirements.txt beside this file: `pip install -r
+benches/accuracy_kit/requirements.txt`.
 """
 
 import functools
 import importlib
 
-# PyPI distributions the mutations need (installed by .ci/run and named in errors).
-GRAMMARS = ["tree-sitter", "tree-sitter-python", "tree-sitter-rust", "tree-sitter-go",
-            "tree-sitter-javascript", "tree-sitter-typescript", "tree-sitter-java",
-            "tree-sitter-kotlin", "tree-sitter-ruby", "tree-sitter-c", "tree-sitter-cpp"]
 
 # Extension -> (language, grammar module, function returning the grammar).
 LANGUAGES = {
@@ -82,8 +77,8 @@ def grammar_for(path_ext):
         import tree_sitter
         grammar = tree_sitter.Language(getattr(importlib.import_module(entry[1]), entry[2])())
     except ImportError as e:
-        raise SystemExit(f"accuracy: the mutations need the tree-sitter grammars from PyPI ({e}); "
-                         f"pip install {' '.join(GRAMMARS)}") from e
+        raise SystemExit(f"accuracy: the mutations need tree-sitter's grammars from PyPI ({e}); "
+                         "pip install -r benches/accuracy_kit/requirements.txt") from e
     pattern = " ".join(f"({kind}) @f" for kind in sorted(FUNCTIONS[entry[0]]))
     return tree_sitter.Parser(grammar), tree_sitter.Query(grammar, f"[{pattern}]")
 
