@@ -102,7 +102,8 @@ pub(super) fn path_candidates(description: &str) -> Vec<String> {
     // A commit-style scope (`storage/index: add a bloom filter`) names the area of the change,
     // not a file it must touch.
     let scope = scope_end(description).unwrap_or(0);
-    let mut spans = vec![0..scope]; // and quoted paths with spaces: their words are not paths too
+    let mut spans = Vec::new(); // the scope, and quoted paths with spaces: their words are not paths
+    spans.push(0..scope);
     for range in QUOTED.ranges(description, &[1, 2]) {
         if range.start < scope {
             continue;
@@ -254,11 +255,9 @@ pub(super) fn is_referenced(named: &str, patch: &crate::patch::Patch<'_>) -> boo
         memchr::memmem::find_iter(text, named).any(|at| {
             let before = at.checked_sub(1).map(|i| text[i]);
             let after = text.get(at + named.len()..).unwrap_or_default();
-            let continues = match after {
-                [b'.', next, ..] => is_name_byte(*next),
-                [next, ..] => is_name_byte(*next),
-                [] => false,
-            };
+            // `a.rs` goes on in `a.rs.bak`, not in `a.rs.` ending a sentence.
+            let next = if after.first() == Some(&b'.') { after.get(1) } else { after.first() };
+            let continues = next.is_some_and(|b| is_name_byte(*b));
             !before.is_some_and(|b| is_name_byte(b) || b == b'.') && !continues
         })
     })
