@@ -118,6 +118,14 @@ def first_code_change(commit):
             yield f, tree, f.first_old_row()
 
 
+def first_changed_functions(commit):
+    """(file, tree, function) for the function around the first change of each modified file."""
+    for f, tree, row in first_code_change(commit):
+        function = tree.innermost_function([row])
+        if function is not None:
+            yield f, tree, function
+
+
 def item_of(node):
     """The whole item a function is: with its decorators, its `export`, or the call it is the
     argument of (`it("works", () => {...});`)."""
@@ -170,10 +178,7 @@ def move(commit):
     """The function the commit changes first, moved unchanged past its neighbour."""
     if is_pure_move(commit):
         return []
-    for f, tree, row in first_code_change(commit):
-        function = tree.innermost_function([row])
-        if function is None:
-            continue
+    for f, tree, function in first_changed_functions(commit):
         item = item_of(function)
         other = item.next_named_sibling
         pair = (item, other)
@@ -200,10 +205,7 @@ def reindent(commit):
     """The function the commit changes first, its inner lines indented twice as deep."""
     if is_whitespace_only(commit):
         return []
-    for f, tree, row in first_code_change(commit):
-        function = tree.innermost_function([row])
-        if function is None:
-            continue
+    for f, tree, function in first_changed_functions(commit):
         lines = rows(f.old)
         lead = indentation(f.old, function.start_byte)
         changed = False
