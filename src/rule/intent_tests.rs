@@ -94,3 +94,45 @@ fn a_new_script_alone_is_no_fix() {
     let (codes, notes) = judged("The parser crashes on empty input", script);
     assert!(codes.is_empty() && notes.contains(&"script_only".to_owned()), "{notes:?}");
 }
+
+#[test]
+fn a_body_emptied_is_no_implementation() {
+    for (body, code) in [
+        ("pass", "body_replaced_by_noop"),
+        ("return None", "body_replaced_by_constant"),
+        ("...", "body_replaced_by_noop"),
+    ] {
+        let gutted = format!(
+            "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    return x[1:] + tail(x)\n+    {body}\n"
+        );
+        assert_eq!(judged("Fix the off-by-one in parse", &gutted).0, [code], "{body}");
+        // The twins: a step that asks for a stub, and one that states a removal (a note).
+        assert_eq!(judged("Stub out parse", &gutted).0, Vec::<String>::new(), "{body}");
+        let (codes, notes) = judged("Remove the tail handling from parse", &gutted);
+        assert!(codes.is_empty() && notes.contains(&code.to_owned()), "{body}: {notes:?}");
+    }
+    // A body that was already trivial and stays so is no gutting.
+    let kept = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    pass\n+    return None\n";
+    assert_eq!(judged("Fix the off-by-one in parse", kept).0, Vec::<String>::new());
+}
+
+#[test]
+fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
+    let base = "class Shape:\n    def area(self):\n        raise NotImplementedError()\n";
+    let sub = "class Square(Shape):\n    def area(self):\n        return self.side * self.side\n";
+    let file = |path: &str, text: &str| {
+        let lines: Vec<String> = text.lines().map(|l| format!("+{l}\n")).collect();
+        format!(
+            "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}",
+            lines.len(),
+            lines.concat()
+        )
+    };
+    let both = file("shapes.py", base) + &file("square.py", sub);
+    assert_eq!(judged("Add a square shape", &both).0, Vec::<String>::new());
+    // The twin: the base class alone, or a subclass whose method has another name.
+    assert_eq!(judged("Add a square shape", &file("shapes.py", base)).0, ["placeholder_added"]);
+    let other = sub.replace("def area", "def perimeter");
+    let unrelated = file("shapes.py", base) + &file("square.py", &other);
+    assert_eq!(judged("Add a square shape", &unrelated).0, ["placeholder_added"]);
+}

@@ -26,6 +26,7 @@
 //! ```
 
 mod ask;
+mod bodies;
 mod declared;
 mod input;
 mod intent;

@@ -9,6 +9,7 @@
 //! `--judge` decides what no rule can.
 
 use super::ask::{self, Kind};
+use super::bodies;
 use super::input::short_list;
 use super::pattern::Pattern;
 use super::superficial::superficial;
@@ -82,7 +83,8 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         superficial_change(input, patch, summary, description).into_iter().collect();
     out.extend(script_only(summary, description));
     if !ASKS_STUB.is_match(description) {
-        out.extend(placeholders(input, patch).into_iter().map(Finding::strong));
+        out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
+        out.extend(gutted_bodies(summary, description));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, description));
@@ -337,10 +339,42 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
 }
 
+/// Functions and methods whose real body the patch replaces by one that does nothing (empty,
+/// `pass`, a bare `return`, a constant), read on the syntax tree: a step that does not ask for a
+/// stub is not carried out by emptying code. A step that states a removal may rightly empty a
+/// body (a hook that no longer does anything): a weak finding there.
+fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
+    let is_removal = ask::kinds(description).contains(&Kind::Remove);
+    bodies::gutted(summary)
+        .into_iter()
+        .map(|found| {
+            let item = found.item;
+            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+            let (code, body) = match found.form {
+                summary::TrivialForm::Constant => {
+                    (CheckCode::BodyReplacedByConstant, "the constant")
+                }
+                _ if text.is_empty() => (CheckCode::BodyReplacedByNoop, "an empty body"),
+                _ => (CheckCode::BodyReplacedByNoop, "the no-op"),
+            };
+            let shown = if text.is_empty() { String::new() } else { format!(" '{text}'") };
+            let message = format!(
+                "{} {} '{}' (line {}) had a body that did something and now has {body}{shown}; \
+                 implement the step instead of emptying the {}",
+                found.path, item.kind, item.name, item.line, item.kind
+            );
+            let violation = Violation::new(RuleId::NotImplemented, code, message)
+                .in_file(found.path.to_owned());
+            if is_removal { Finding::weak(violation) } else { Finding::strong(violation) }
+        })
+        .collect()
+}
+
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
-/// missing implementation), ones the patch only moves (the same line is removed elsewhere), and
-/// ones marked unreachable (`# pragma: no cover`).
-fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
+/// missing implementation), ones the patch only moves (the same line is removed elsewhere),
+/// ones marked unreachable (`# pragma: no cover`), and abstract methods' bodies (a method of the
+/// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`]).
+fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Violation> {
     let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
     let hints = noop::Hints::new(input.result.patch.as_deref().unwrap_or_default().as_bytes());
     // A hunk whose text holds no hint (most of them) has no placeholder line to look for.
@@ -365,7 +399,11 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
                 .iter()
                 .filter(|l| l.kind == LineKind::Add && hints.is_placeholder(l.text))
                 .map(|l| (l.line, trimmed(l.text)))
-                .find(|(_, text)| !text.contains("no cover") && !removed.contains(text));
+                .find(|(_, text)| {
+                    !text.contains("no cover")
+                        && !removed.contains(text)
+                        && !bodies::is_abstract_placeholder(summary, &name, text)
+                });
             if let Some((line, text)) = found {
                 out.push(
                     Violation::new(
