@@ -29,7 +29,7 @@ pub(super) enum Kind {
 
 /// `type(scope)!: `, `type: `, `area/sub: `, `[tag] ` before the subject's own words.
 static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:\[[^\]]{1,40}\]\s*)*(?:([A-Za-z][\w./-]{0,40})(?:\([^)]{0,40}\))?!?:\s+)?")
+    Regex::new(r"^(?:\[[^\]]{1,40}\]\s*)*(?:([A-Za-z][\w./-]{0,40})(?:\(([^)]{0,40})\))?!?:\s+)?")
         .expect("the prefix pattern is valid")
 });
 
@@ -64,9 +64,12 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     let prefix = PREFIX.captures(line);
     let rest = prefix.as_ref().and_then(|c| c.get(0)).map_or(line, |m| &line[m.end()..]);
     let mut out = Vec::new();
-    if let Some(kind) = prefix.and_then(|c| c.get(1)).and_then(|t| by_type(t.as_str())) {
-        out.push(kind);
-    }
+    // The type states the kind (`docs:`, `typo:`); a neutral type's scope may (`chore(docs):`).
+    let group = |i: usize| prefix.as_ref().and_then(|c| c.get(i)).map(|m| m.as_str());
+    let by_type = group(1).and_then(by_type).or_else(|| {
+        group(2).and_then(by_type).filter(|k| matches!(k, Kind::Document | Kind::Format))
+    });
+    out.extend(by_type);
     let mut words = rest.splitn(2, char::is_whitespace);
     let verb = words.next().unwrap_or_default().to_ascii_lowercase();
     let object = words.next().unwrap_or_default();
@@ -76,15 +79,17 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     out
 }
 
-/// A conventional commit's type.
+/// A conventional commit's type (or scope), or a word that states a kind used as one (`typo:`,
+/// `format:`).
 fn by_type(kind: &str) -> Option<Kind> {
-    Some(match kind.to_ascii_lowercase().as_str() {
+    let kind = kind.to_ascii_lowercase();
+    Some(match kind.as_str() {
         "docs" | "doc" => Kind::Document,
         "style" | "fmt" | "format" => Kind::Format,
         "fix" | "bugfix" | "hotfix" => Kind::Fix,
         "feat" | "feature" => Kind::Add,
         "refactor" => Kind::Refactor,
-        _ => return None,
+        _ => return by_verb(&kind, ""),
     })
 }
 
@@ -92,6 +97,8 @@ fn by_type(kind: &str) -> Option<Kind> {
 /// behaviour.
 fn by_verb(verb: &str, object: &str) -> Option<Kind> {
     let verb = verb.trim_end_matches([':', ',']);
+    let verb = base_form(verb);
+    let verb = verb.as_str();
     if TEXT_OBJECT.is_match(object) && is_editing_verb(verb) {
         return Some(Kind::Document);
     }
@@ -123,6 +130,70 @@ fn by_verb(verb: &str, object: &str) -> Option<Kind> {
         | "inlined" | "simplify" | "simplified" | "cleanup" | "clean" | "tidy" => Kind::Refactor,
         _ => return None,
     })
+}
+
+/// The verb's base form, for the forms a subject is written in (`updating`, `updated`,
+/// `updates`, `fixes`): the first of the word and its shortenings that is a verb known here.
+fn base_form(verb: &str) -> String {
+    let candidates = [
+        verb.to_owned(),
+        verb.strip_suffix("ing").map(|v| format!("{v}e")).unwrap_or_default(),
+        verb.strip_suffix("ing").unwrap_or_default().to_owned(),
+        verb.strip_suffix("ed").unwrap_or_default().to_owned(),
+        verb.strip_suffix('d').unwrap_or_default().to_owned(),
+        verb.strip_suffix("es").unwrap_or_default().to_owned(),
+        verb.strip_suffix('s').unwrap_or_default().to_owned(),
+    ];
+    let is_known = |v: &&String| !v.is_empty() && (is_editing_verb(v) || by_verb_exact(v));
+    candidates.iter().find(is_known).unwrap_or(&candidates[0]).clone()
+}
+
+/// Whether `verb`, as written, is one [`by_verb`] reads.
+fn by_verb_exact(verb: &str) -> bool {
+    matches!(
+        verb,
+        "format"
+            | "reformat"
+            | "reindent"
+            | "indent"
+            | "lint"
+            | "document"
+            | "comment"
+            | "reword"
+            | "rephrase"
+            | "clarify"
+            | "typo"
+            | "spelling"
+            | "fix"
+            | "correct"
+            | "handle"
+            | "prevent"
+            | "resolve"
+            | "repair"
+            | "add"
+            | "implement"
+            | "introduce"
+            | "create"
+            | "write"
+            | "provide"
+            | "stub"
+            | "scaffold"
+            | "move"
+            | "reorder"
+            | "sort"
+            | "relocate"
+            | "remove"
+            | "delete"
+            | "drop"
+            | "refactor"
+            | "rename"
+            | "extract"
+            | "inline"
+            | "simplify"
+            | "cleanup"
+            | "clean"
+            | "tidy"
+    )
 }
 
 /// Verbs that, with a text or layout object, state a change of that text or layout.
@@ -203,6 +274,11 @@ mod tests {
             ("feat(cli): add --json", Kind::Add),
             ("Move helpers to util.rs", Kind::Move),
             ("Stub out the exporter", Kind::Stub),
+            ("chore(docs): consistent spacing after comment start", Kind::Document),
+            ("Updating deprecated docstring Client() class", Kind::Document),
+            ("typo: tokenenizable tokenizable", Kind::Document),
+            ("Fixes the crash on empty input", Kind::Fix),
+            ("Removing the unused helper", Kind::Remove),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -214,6 +290,8 @@ mod tests {
             "Bump serde to 1.0.200\n\nThis also fixes typos and lint and docs.",
             "Release 2.3.0",
             "handle the lint of words and links later",
+            "chore(cli): bump serde to 1.0.200",
+            "fix(docs): crash when the page is empty",
         ] {
             let found = kinds(line);
             assert!(
