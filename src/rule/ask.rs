@@ -36,7 +36,7 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 /// The object of a verb that makes the step about text, not code.
 static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?ix)^(?:\S+\s+){0,4}?(?:
+        r"(?ix)^(?:\S+\s+){0,8}?(?:
             typos? | spelling | misspell\w* | grammar | wording | phrasing | punctuation
           | comments? | docs? | documentation | docstrings? | javadoc | rustdoc | jsdoc | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
@@ -48,7 +48,7 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 /// The object of a verb that makes the step about layout.
 static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?ix)^(?:\S+\s+){0,3}?(?:
+        r"(?ix)^(?:\S+\s+){0,5}?(?:
             formatting | format | whitespace | white\s+space | indentation | indent | line\s+endings?
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
           | tabs\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs | (?:cargo\s+)?fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8
@@ -99,16 +99,16 @@ fn by_verb(verb: &str, object: &str) -> Option<Kind> {
     let verb = verb.trim_end_matches([':', ',']);
     let verb = base_form(verb);
     let verb = verb.as_str();
-    if TEXT_OBJECT.is_match(object) && is_editing_verb(verb) {
+    if TEXT_OBJECT.is_match(object) && !treats_text_as_data(verb) {
         return Some(Kind::Document);
     }
-    if LAYOUT_OBJECT.is_match(object) && is_editing_verb(verb) {
+    if LAYOUT_OBJECT.is_match(object) && !treats_text_as_data(verb) {
         return Some(Kind::Format);
     }
     Some(match verb {
         "format" | "formatted" | "formatting" | "reformat" | "reformatted" | "reformatting"
-        | "reindent" | "re-indent" | "indent" | "lint" | "prettify" | "rustfmt" | "gofmt"
-        | "black" | "prettier" => Kind::Format,
+        | "reindent" | "re-indent" | "indent" | "unindent" | "dedent" | "outdent" | "lint"
+        | "prettify" | "rustfmt" | "gofmt" | "black" | "prettier" => Kind::Format,
         "document" | "documented" | "documenting" | "comment" | "commented" | "reword"
         | "reworded" | "rephrase" | "rephrased" | "clarify" | "clarified" | "typo" | "typos"
         | "spelling" => Kind::Document,
@@ -144,7 +144,9 @@ fn base_form(verb: &str) -> String {
         verb.strip_suffix("es").unwrap_or_default().to_owned(),
         verb.strip_suffix('s').unwrap_or_default().to_owned(),
     ];
-    let is_known = |v: &&String| !v.is_empty() && (is_editing_verb(v) || by_verb_exact(v));
+    let is_known = |v: &&String| {
+        !v.is_empty() && (is_editing_verb(v) || by_verb_exact(v) || treats_text_as_data(v))
+    };
     candidates.iter().find(is_known).unwrap_or(&candidates[0]).clone()
 }
 
@@ -193,6 +195,31 @@ fn by_verb_exact(verb: &str) -> bool {
             | "cleanup"
             | "clean"
             | "tidy"
+    )
+}
+
+/// Verbs whose object is what code does to text (`Handle comments in the lexer`, `Preserve
+/// whitespace in literals`): with a text or layout object they still state a behaviour. Any other
+/// verb with such an object states an edit of that text (`Enhance the documentation`, `Trim
+/// trailing white space`).
+fn treats_text_as_data(verb: &str) -> bool {
+    matches!(
+        verb,
+        "handle"
+            | "prevent"
+            | "resolve"
+            | "repair"
+            | "implement"
+            | "support"
+            | "parse"
+            | "allow"
+            | "preserve"
+            | "keep"
+            | "strip"
+            | "skip"
+            | "ignore"
+            | "detect"
+            | "render"
     )
 }
 
@@ -279,6 +306,10 @@ mod tests {
             ("typo: tokenenizable tokenizable", Kind::Document),
             ("Fixes the crash on empty input", Kind::Fix),
             ("Removing the unused helper", Kind::Remove),
+            ("Enhance the documentation of the builder", Kind::Document),
+            ("Trim trailing white space throughout the project", Kind::Format),
+            ("Unindent the body of the macro", Kind::Format),
+            ("Add a thread-safety note to the `Client` class docstring", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -292,6 +323,8 @@ mod tests {
             "handle the lint of words and links later",
             "chore(cli): bump serde to 1.0.200",
             "fix(docs): crash when the page is empty",
+            "Handle comments in the lexer",
+            "Preserve whitespace inside string literals",
         ] {
             let found = kinds(line);
             assert!(
