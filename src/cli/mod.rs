@@ -82,9 +82,18 @@ impl Global {
         self.print_json_with(data, Vec::new());
     }
 
-    /// `data` and `warnings` in the envelope, indented, on stdout.
+    /// `data` and `warnings` in the envelope, indented, on stdout: written as it is
+    /// serialized, so a large answer never exists whole in memory.
     pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: Vec<Notice>) {
-        print_envelope(&Envelope::of(data, self.meta()).with_warnings(warnings));
+        use std::io::Write;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let written = patchgate::report::write_envelope(&mut out, data, &warnings, &self.meta())
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        if written.is_err() {
+            // As `write_stdout`: the reader has gone; never exit 0.
+            std::process::exit(i32::from(Exit::Failure.code()));
+        }
     }
 }
 
