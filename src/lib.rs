@@ -56,8 +56,9 @@
 //! - the pipelines: [`validate`] (a result against its step; [`validate::apply`] writes what
 //!   it checked), [`hook`] (staged changes and pushes against a declaration), [`guard`] (an
 //!   agent's tool call);
-//! - [`review`] (the store of rejected results; `review apply` validates a stored result again)
-//!   and [`repair`] (safe repairs of agents' diffs, proven in scratch; `validate --repair`);
+//! - [`review`] (the store of rejected results; `review apply` validates a stored result again),
+//!   [`repair`] (safe repairs of agents' diffs, proven in scratch; `validate --repair`) and
+//!   [`batch`] (many results in one run: `validate --batch`);
 //! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
@@ -91,6 +92,10 @@ pub mod review;
 
 // Repairs of agents' diffs, on top of the pipelines (`validate --repair`).
 pub mod repair;
+
+// Many results in one run (`validate --batch`): input lines, workers' open repositories and
+// base trees, answers in input order.
+pub mod batch;
 
 // Every output format.
 pub mod report;

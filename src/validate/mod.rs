@@ -35,7 +35,7 @@ mod tests;
 
 pub use apply::{Applied, ApplyError, apply};
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
-pub use pipeline::{accepted_reason, validate, validate_owned};
+pub use pipeline::{accepted_reason, validate, validate_owned, validate_owned_at};
 
 use crate::config::{Config, ConfigError};
 use crate::rule::Report;

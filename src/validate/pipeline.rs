@@ -17,7 +17,8 @@ use serde_json::Value;
 /// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
 /// repository, the files as the patch leaves them, for [`Outcome::land`](super::Outcome::land).
 pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>, ValidateError> {
-    validate_decoded(ctx, crate::json::decode(ctx.result), options).map(|(outcome, _)| outcome)
+    validate_decoded(ctx, crate::json::decode(ctx.result), options, None)
+        .map(|(outcome, _)| outcome)
 }
 
 /// [`validate`] of a result its reader hands over, the caller keeping nothing else of it
@@ -30,9 +31,22 @@ pub fn validate_owned<'r>(
     result: Vec<u8>,
     options: &Options,
 ) -> Result<(Outcome<'r>, Kept), ValidateError> {
+    validate_owned_at(ctx, None, result, options)
+}
+
+/// [`validate_owned`] against a base tree the caller resolved (and may keep for the next
+/// result): `base` must be `ctx.repo`'s tree of [`crate::scratch::base_rev`] for this step and
+/// these options. `None` resolves it here, as [`validate_owned`] does.
+pub fn validate_owned_at<'r>(
+    ctx: &Context<'r>,
+    base: Option<BaseTree<'r>>,
+    result: Vec<u8>,
+    options: &Options,
+) -> Result<(Outcome<'r>, Kept), ValidateError> {
     debug_assert!(ctx.result.is_empty(), "the result is passed once, as `result`");
+    debug_assert!(base.is_none() || ctx.repo.is_some(), "a base tree comes with its repository");
     let (decoded, mut kept) = crate::json::decode_owned(result, "patch");
-    let (outcome, sent) = validate_decoded(ctx, decoded, options)?;
+    let (outcome, sent) = validate_decoded(ctx, decoded, options, base)?;
     if let Some(patch) = sent {
         kept.hold(patch);
     }
@@ -45,6 +59,7 @@ fn validate_decoded<'r>(
     ctx: &Context<'r>,
     decoded: Decoded,
     options: &Options,
+    resolved: Option<BaseTree<'r>>,
 ) -> Result<(Outcome<'r>, Option<String>), ValidateError> {
     let rules: RulePolicy = ctx.config.section("rules")?;
     let limits = ctx.config.limits();
@@ -74,7 +89,10 @@ fn validate_decoded<'r>(
         return Ok((stopped(ctx, findings.notes, vec![limits::violation(&e)]), result.patch));
     }
     let rev = scratch::base_rev(ctx.step, &options.scratch);
-    let base = ctx.repo.map(|repo| BaseTree::resolve(repo, rev));
+    let base = match resolved {
+        Some(base) => Some(Ok(base)),
+        None => ctx.repo.map(|repo| BaseTree::resolve(repo, rev)),
+    };
     let phases = Phases { ctx, options, rules: &rules, scope: &scope, result: &result };
     let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
     let (report, check) = phases.run(parsed.as_ref(), apply_patch, base.as_ref(), findings)?;

@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["rule", "contract"],
     &["scratch", "judge"],
     &["validate", "hook", "guard"],
-    &["review", "repair"],
+    &["review", "repair", "batch"],
     &["report"],
     &["cli"],
 ];
