@@ -9,8 +9,8 @@ use std::path::PathBuf;
 /// One result to judge, as a line of the batch input gives it.
 #[derive(Debug)]
 pub struct Item {
-    /// The caller's id, echoed in the answer (a JSON string or number, as given).
-    pub id: serde_json::Value,
+    /// The caller's id, echoed in the answer.
+    pub id: ItemId,
     /// The orchestrator's step, read as `validate --step` reads one.
     pub step: Step,
     /// The executor's result exactly as the line holds it: an object's own bytes (a key named
@@ -44,7 +44,7 @@ struct Raw<'a> {
 pub struct ItemSchema {
     /// Echoed in the answer line, so answers can be matched to results (they also come in
     /// input order).
-    id: Id,
+    id: ItemId,
     /// The orchestrator's step (`schemas/step.schema.json`), or its JSON text.
     step: StepInput,
     /// The executor's result (`schemas/execute-step.schema.json`), or its raw text, judged as
@@ -58,12 +58,13 @@ pub struct ItemSchema {
     base: Option<String>,
 }
 
-/// An item's id.
-#[derive(Debug, schemars::JsonSchema)]
+/// An item's id, as the line gives it: a string or an integer.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
-#[allow(dead_code, reason = "a schema, never built")]
-enum Id {
+pub enum ItemId {
+    /// A string id.
     Text(String),
+    /// An integer id.
     Number(i64),
 }
 
@@ -99,10 +100,10 @@ pub fn read_item(line: &[u8]) -> Result<Item, LineError> {
         )
     })?;
     let id = read_id(raw.id)?;
-    let with_id = |e: LineError| LineError { id: id.clone(), ..e };
+    let with_id = |e: LineError| e.with_id(id.clone());
     let step = raw.step.ok_or_else(|| missing("step")).and_then(read_step).map_err(with_id)?;
-    let result = raw.result.ok_or_else(|| missing("result")).and_then(read_result);
-    let result = result.map_err(with_id)?;
+    let result = raw.result.ok_or_else(|| missing("result")).map_err(with_id)?;
+    let result = string_or_raw(result).into_owned().into_bytes();
     Ok(Item { id, step, result, repo: raw.repo, base: raw.base })
 }
 
@@ -110,27 +111,21 @@ fn missing(field: &str) -> LineError {
     LineError::new("bad_item", format!("the line has no '{field}'; give every item one"))
 }
 
-fn read_id(raw: Option<&RawValue>) -> Result<serde_json::Value, LineError> {
+fn read_id(raw: Option<&RawValue>) -> Result<ItemId, LineError> {
     let raw = raw.ok_or_else(|| missing("id"))?;
-    let id: serde_json::Value = serde_json::from_str(raw.get()).expect("a raw value is JSON");
-    if id.is_string() || id.is_i64() || id.is_u64() {
-        return Ok(id);
-    }
-    Err(LineError::new("bad_item", format!("'id' is {id}; give a string or an integer")))
+    serde_json::from_str(raw.get()).map_err(|_| {
+        let shown: String = raw.get().chars().take(40).collect();
+        LineError::new("bad_item", format!("'id' is {shown}; give a string or an integer"))
+    })
 }
 
 /// A step object, or a string holding one, read as `validate --step` reads a step file.
 fn read_step(raw: &RawValue) -> Result<Step, LineError> {
     let text = string_or_raw(raw);
-    crate::validate::read_step(text.as_bytes())
-        .map_err(|e| LineError::new(e.code(), e.to_string()))
+    crate::validate::read_step(text.as_bytes()).map_err(|e| LineError::new(e.code(), e.to_string()))
 }
 
-/// An object's own bytes, or a string's text (an executor's raw answer).
-fn read_result(raw: &RawValue) -> Result<Vec<u8>, LineError> {
-    Ok(string_or_raw(raw).into_owned().into_bytes())
-}
-
+/// A string's text (a step's JSON text, an executor's raw answer), or an object's own bytes.
 fn string_or_raw(raw: &RawValue) -> std::borrow::Cow<'_, str> {
     let text = raw.get();
     if text.starts_with('"') {

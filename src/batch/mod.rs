@@ -16,7 +16,7 @@ mod session;
 #[cfg(test)]
 mod tests;
 
-pub use item::{Item, ItemSchema, read_item};
+pub use item::{Item, ItemId, ItemSchema, read_item};
 pub use lines::{Line, Lines};
 pub use ordered::{Parallel, run_ordered};
 pub use session::{Open, Session};
@@ -25,11 +25,11 @@ pub use session::{Open, Session};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineError {
     /// The line's id, when one could be read.
-    pub id: serde_json::Value,
+    pub id: Option<ItemId>,
     /// Stable code: `not_json`, `bad_item`, `line_too_long`, `invalid_step`,
     /// `invalid_config`, `repository`, `judge_failed`, ... (the codes the single `validate`
     /// exits with).
-    pub code: String,
+    pub code: &'static str,
     /// One line: what is wrong and what to do.
     pub message: String,
     /// Whether the input is refused (what would be exit 2 for one result) rather than
@@ -39,13 +39,8 @@ pub struct LineError {
 
 impl LineError {
     /// A line refused as input (exit 2's kind), without an id yet.
-    pub fn new(code: &str, message: impl Into<String>) -> Self {
-        Self {
-            id: serde_json::Value::Null,
-            code: code.to_owned(),
-            message: message.into(),
-            is_input_refused: true,
-        }
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self { id: None, code, message: message.into(), is_input_refused: true }
     }
 
     /// The same error as patchgate failing to judge the line (exit 3's kind).
@@ -62,8 +57,8 @@ impl LineError {
 
     /// The same error for the line with `id`.
     #[must_use]
-    pub fn with_id(self, id: serde_json::Value) -> Self {
-        Self { id, ..self }
+    pub fn with_id(self, id: ItemId) -> Self {
+        Self { id: Some(id), ..self }
     }
 }
 

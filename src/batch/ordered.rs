@@ -61,7 +61,8 @@ pub fn run_ordered<T, A, S>(
             }
         });
         for _ in 0..parallel.jobs {
-            let (queue, to_emit, state, work) = (Arc::clone(&queue), to_emit.clone(), &state, &work);
+            let (queue, to_emit, state, work) =
+                (Arc::clone(&queue), to_emit.clone(), &state, &work);
             scope.spawn(move || {
                 let mut state = state();
                 while let Some((seq, item)) = next(&queue) {

@@ -1,7 +1,9 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
+use super::common::{
+    InputArgs, RepairArgs, ScratchArgs, StripArgs, load_config, print_verdict, write_report,
+};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::report::{Envelope, Exit, report_json, to_json_line};
 use patchgate::scratch::{self, Recovery};
@@ -12,6 +14,8 @@ use patchgate::validate::{self, Context, Options};
 pub(crate) struct Args {
     #[command(flatten)]
     input: Option<InputArgs>,
+    #[command(flatten)]
+    strip: StripArgs,
     /// Also write the full report (every violation and note) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<std::path::PathBuf>,
@@ -46,7 +50,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let config = load_config(Some(&repo))?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
     let options = Options {
-        parse: input.parse_options(),
+        parse: args.strip.parse_options(),
         scratch: args.scratch.options(),
         ..Options::default()
     };

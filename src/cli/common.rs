@@ -11,7 +11,7 @@ use patchgate::validate::{self, Context, Options, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-// `--step` and `--result`, which `validate` and `apply` read the same way.
+// `--step` and `--result`, which `validate` (of one result) and `apply` read the same way.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
     /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
@@ -20,18 +20,25 @@ pub(crate) struct InputArgs {
     /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
     #[arg(long, value_name = "RESULT")]
     pub result: String,
+}
+
+// `--strip`, which `validate` (one result or a batch) and `apply` read the same way.
+#[derive(Debug, clap::Args)]
+pub(crate) struct StripArgs {
     /// Leading path components to strip from the patch's names, as `git apply -pN`: 1 drops
     /// git's `a/`/`b/`; 0 reads bare paths (`--- src/x.rs`) as written.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub strip: usize,
 }
 
-impl InputArgs {
+impl StripArgs {
     /// How to parse the patch.
     pub fn parse_options(&self) -> patchgate::patch::ParseOptions {
         patchgate::patch::ParseOptions { strip: self.strip, ..Default::default() }
     }
+}
 
+impl InputArgs {
     /// The parsed step (an orchestrator mistake is exit 2) and the raw result bytes (an
     /// executor mistake is a verdict, judged later).
     pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {

@@ -12,6 +12,7 @@ macro_rules! outln {
 }
 
 mod apply;
+mod batch;
 mod check_arg;
 mod common;
 mod contract;
@@ -79,15 +80,15 @@ impl Global {
 
     /// `data` in the envelope, indented, on stdout.
     pub fn print_json<T: Serialize>(&self, data: &T) {
-        self.print_json_with(data, Vec::new());
+        self.print_json_with(data, &[]);
     }
 
     /// `data` and `warnings` in the envelope, indented, on stdout: written as it is
     /// serialized, so a large answer never exists whole in memory.
-    pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: Vec<Notice>) {
+    pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: &[Notice]) {
         use std::io::Write;
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let written = patchgate::report::write_envelope(&mut out, data, &warnings, &self.meta())
+        let written = patchgate::report::write_envelope(&mut out, data, warnings, &self.meta())
             .and_then(|()| out.write_all(b"\n"))
             .and_then(|()| out.flush());
         if written.is_err() {

@@ -1,15 +1,19 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
-//! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
+//! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics); with `--batch`,
+//! many results in one run (`super::batch`), each judged by [`judge_one`] as here.
 
-use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
+use super::common::{
+    InputArgs, RepairArgs, ScratchArgs, StripArgs, load_config, print_verdict, write_report,
+};
 use super::errors::named_repo;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::config::Config;
 use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
 use patchgate::report::{Exit, message, report_json};
-use patchgate::review::{Judged, record_rejection};
-use patchgate::scratch;
-use patchgate::validate::{self, Context, JudgeOptions, Options};
+use patchgate::review::{Judged, Recording, record_rejection};
+use patchgate::scratch::{self, BaseTree};
+use patchgate::step::Step;
+use patchgate::validate::{self, Context, JudgeOptions, Options, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,7 +21,16 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub input: Option<InputArgs>,
+    /// Judge many results in one run: JSON Lines from FILE (`-`: stdin), each
+    /// {"id", "step", "result", "repo"?, "base"?}; prints one answer line each, in input order
+    /// ({"id", "valid", "reason"}, or {"id", "line", "error"}).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["step", "result", "report", "repaired_out"])]
+    pub batch: Option<String>,
+    #[command(flatten)]
+    pub batching: super::batch::BatchArgs,
+    #[command(flatten)]
+    pub strip: StripArgs,
     /// Also write the full report (every violation and note) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
@@ -41,23 +54,29 @@ pub(crate) struct Args {
     judge_timeout: Option<u64>,
     /// Do not keep a rejected result for `patchgate review`.
     #[arg(long)]
-    no_record: bool,
+    pub no_record: bool,
     /// Check the patch alone, without a repository (no apply check, no `expect`); without
     /// this flag, validate refuses to run where no repository is found.
     #[arg(long, conflicts_with = "check_cmd")]
-    no_repo: bool,
+    pub no_repo: bool,
     #[command(flatten)]
-    scratch: ScratchArgs,
+    pub scratch: ScratchArgs,
     #[command(flatten)]
     repair: RepairArgs,
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    let (step, result) = args.input.read()?;
+    if args.no_repo && global.repo.is_some() {
+        return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
+    }
+    if let Some(file) = &args.batch {
+        return super::batch::run(args, file, global);
+    }
+    let Some(input) = &args.input else {
+        return Err(CliError::input("usage", "validate needs --step and --result (or --batch)"));
+    };
+    let (step, result) = input.read()?;
     if args.no_repo {
-        if global.repo.is_some() {
-            return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
-        }
         return judge(args, global, &step, result, None);
     }
     let Some(repo) = open_repo(global.repo.as_deref())? else {
@@ -74,53 +93,86 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 fn judge(
     args: &Args,
     global: &Global,
-    step: &patchgate::step::Step,
+    step: &Step,
     result: Vec<u8>,
     repo: Option<&git2::Repository>,
 ) -> CliResult {
     let config = load_config(repo)?;
-    let options = options(args, &config, repo)?;
-    let ctx = Context { step, result: &result, config: &config, repo };
-    let mut repaired = args.repair.prepare(&ctx, &options)?;
+    let options = options(args, &config, repo, None)?;
+    let at = At { repo, config: &config };
+    let (outcome, recording) = judge_one(args, step, result, at, &options, None)?;
+    if let Some(line) =
+        recording.as_ref().and_then(|r| message::recording(r, global.format == Some(Format::Text)))
+    {
+        global.say(&line);
+    }
+    if let Some(path) = &args.report {
+        write_report(path, &report_json(&outcome.report))?;
+    }
+    let origin = args.input.as_ref().map_or("-", |i| i.result.as_str());
+    print_verdict(&outcome, global, origin);
+    Ok(if outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
+}
+
+/// Where a result is judged: the repository (none with `--no-repo`) and its policy.
+#[derive(Clone, Copy)]
+pub(super) struct At<'r> {
+    pub repo: Option<&'r git2::Repository>,
+    pub config: &'r Config,
+}
+
+/// What `validate` does with one result short of printing: repair it (`--repair`), judge it
+/// (against `base` when the caller resolved it), and keep a rejection for `patchgate review`
+/// unless `--no-record`: the outcome, and how the recording went.
+pub(super) fn judge_one<'r>(
+    args: &Args,
+    step: &'r Step,
+    result: Vec<u8>,
+    at: At<'r>,
+    options: &Options,
+    base: Option<BaseTree<'r>>,
+) -> Result<(Outcome<'r>, Option<Recording>), CliError> {
+    let At { repo, config } = at;
+    let ctx = Context { step, result: &result, config, repo };
+    let mut repaired = args.repair.prepare(&ctx, options)?;
     let judged = match &mut repaired {
         Some(repaired) => std::mem::take(&mut repaired.result),
         None => result,
     };
     // Handed over whole: a patch of megabytes is decoded where it lies (one copy, not three).
-    let ctx = Context { step, result: &[], config: &config, repo };
+    let ctx = Context { step, result: &[], config, repo };
     let (mut outcome, kept) =
-        validate::validate_owned(&ctx, judged, &options).map_err(CliError::from)?;
+        validate::validate_owned_at(&ctx, base, judged, options).map_err(CliError::from)?;
     if let Some(repaired) = &repaired {
         repaired.explain(&mut outcome.report);
     }
-    if !args.no_record {
-        let result = &kept.text(outcome.patch.as_deref());
-        let judged = Judged { repo, config: &config, step, result, base: outcome.base_commit() };
-        let recording = record_rejection(&judged, &outcome.report);
-        if let Some(line) = message::recording(&recording, global.format == Some(Format::Text)) {
-            global.say(&line);
-        }
+    if args.no_record {
+        return Ok((outcome, None));
     }
-    if let Some(path) = &args.report {
-        write_report(path, &report_json(&outcome.report))?;
-    }
-    print_verdict(&outcome, global, &args.input.result);
-    Ok(if outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
+    let result = &kept.text(outcome.patch.as_deref());
+    let judged = Judged { repo, config, step, result, base: outcome.base_commit() };
+    let recording = record_rejection(&judged, &outcome.report);
+    Ok((outcome, Some(recording)))
 }
 
-fn options(
+/// The library's options for one result; `base` (a batch line's) stands before `--base`.
+pub(super) fn options(
     args: &Args,
     config: &Config,
     repo: Option<&git2::Repository>,
+    base: Option<&str>,
 ) -> Result<Options, CliError> {
     let judge = args.judge.as_ref().map(|command| JudgeOptions {
         command: command.clone(),
         timeout: args.judge_timeout.map_or(JudgeOptions::DEFAULT_TIMEOUT, Duration::from_secs),
     });
     let model_judge = if judge.is_some() { None } else { model_judge(args, config, repo)? };
-    let parse = args.input.parse_options();
+    let parse = args.strip.parse_options();
     // Nothing lands what `validate` checked: no need to keep the patched files.
-    let scratch = scratch::Options { is_verdict_only: true, ..args.scratch.options() };
+    let mut scratch = scratch::Options { is_verdict_only: true, ..args.scratch.options() };
+    if let Some(base) = base {
+        scratch.base = Some(base.to_owned());
+    }
     Ok(Options { judge, model_judge, parse, scratch })
 }
 

@@ -1,6 +1,7 @@
 //! The only module that formats output: exit codes, the seed-003 envelope, JSON and text
 //! renderings of reports.
 
+mod batch;
 mod contract;
 pub mod declare;
 pub mod diagnostic;
@@ -14,6 +15,7 @@ pub mod review;
 mod schemas;
 mod verdict;
 
+pub use batch::{BatchAnswer, ErrorLine, LineFailure, VerdictLine, batch_error, batch_verdict};
 pub use contract::{
     INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
 };
@@ -246,7 +248,8 @@ diff --git a/bin b/bin\nBinary files a/bin and b/bin differ\ntrailing chat\n";
         let summary = ParseSummary::new(&parsed);
         let warnings = vec![Notice { code: "w".into(), message: "m".into() }];
         let meta = Meta::new("parse");
-        let whole = to_json_pretty(&Envelope::of(&summary, meta.clone()).with_warnings(warnings.clone()));
+        let whole =
+            to_json_pretty(&Envelope::of(&summary, meta.clone()).with_warnings(warnings.clone()));
         let mut streamed = Vec::new();
         write_envelope(&mut streamed, &summary, &warnings, &meta).unwrap();
         assert_eq!(String::from_utf8(streamed).unwrap(), whole);

@@ -1,10 +1,12 @@
 //! The JSON Schemas patchgate publishes, generated from the Rust types so they cannot drift (a
 //! test compares them with the committed `schemas/*.json`; `PATCHGATE_BLESS=1` rewrites them):
-//! `validate`'s inputs, its verdict and full report, the two reply contracts, and the envelope
-//! of every other command's JSON.
+//! `validate`'s inputs, its verdict and full report, the two reply contracts, the envelope
+//! of every other command's JSON, and `validate --batch`'s input and answer lines.
 
+use super::batch::BatchAnswer;
 use super::guard::GenericAnswer;
 use super::{Envelope, json_output_schema, json_schema};
+use crate::batch::ItemSchema;
 use crate::contract::{AgentEnvelope, ExecutorOutput};
 use crate::rule::{Report, Verdict};
 use crate::step::{ExecutorResult, Step};
@@ -21,5 +23,7 @@ pub fn json_schemas() -> Vec<(&'static str, String)> {
         ("report.schema.json", json_output_schema::<Report>()),
         ("guard-answer.schema.json", json_output_schema::<GenericAnswer>()),
         ("envelope.schema.json", json_output_schema::<Envelope>()),
+        ("batch-item.schema.json", json_schema::<ItemSchema>()),
+        ("batch-answer.schema.json", json_output_schema::<BatchAnswer<'_>>()),
     ]
 }

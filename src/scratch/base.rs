@@ -193,8 +193,10 @@ impl<'r> BaseTree<'r> {
         path: &[u8],
         name: &[u8],
     ) -> Result<Option<usize>, ScratchError> {
-        let id =
-            self.read.dirs.borrow().entries[parent].get(name).filter(|e| e.is_tree()).map(|e| e.oid);
+        let id = self.read.dirs.borrow().entries[parent]
+            .get(name)
+            .filter(|e| e.is_tree())
+            .map(|e| e.oid);
         let Some(id) = id else {
             self.read.dirs.borrow_mut().by_path.insert(path.to_vec(), None);
             return Ok(None);

@@ -1,0 +1,254 @@
+//! `patchgate validate --batch FILE`: many results in one run, JSON Lines in and out. Each
+//! line is judged as `validate` judges one result ([`super::validate::judge_one`]), on
+//! `--jobs` worker threads that each keep their repositories and base trees open
+//! ([`patchgate::batch::Session`]); answers are written in input order as they are ready.
+
+use super::validate::{self, At, judge_one};
+use super::{CliError, CliResult, Global};
+use patchgate::batch::{self, ItemId, Line, LineError, Lines, Parallel, Session, read_item};
+use patchgate::config::Config;
+use patchgate::report::{Exit, batch_error, batch_verdict, message};
+use patchgate::review::Recording;
+use std::fmt::Write as _;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+// The arguments only `--batch` takes.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BatchArgs {
+    /// With --batch: results judged at once (default: the machine's cores).
+    #[arg(long, value_name = "N", requires = "batch")]
+    jobs: Option<usize>,
+    /// With --batch: each answer line also carries the full report, as --report writes it.
+    #[arg(long, requires = "batch")]
+    with_report: bool,
+    /// With --batch: the longest input line kept, in bytes; a longer one is answered with
+    /// `line_too_long` without being read into memory.
+    #[arg(long, value_name = "BYTES", requires = "batch", default_value_t = 128 << 20)]
+    max_line_bytes: usize,
+}
+
+/// What one line came to.
+struct Answer {
+    /// The JSON line, without its newline.
+    text: String,
+    kind: Kind,
+    /// Input bytes the line took (for the progress bar).
+    len: usize,
+    is_recorded: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Accepted,
+    Rejected,
+    Error,
+}
+
+/// Counts for the closing note and the exit code.
+#[derive(Default)]
+struct Tally {
+    accepted: usize,
+    rejected: usize,
+    errors: usize,
+    recorded: usize,
+}
+
+pub(crate) fn run(args: &validate::Args, file: &str, global: &Global) -> CliResult {
+    let (input, size) = open(file)?;
+    let mut lines = Lines::new(input, args.batching.max_line_bytes);
+    let plan = Plan::new(args, global)?;
+    let jobs = args.batching.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let progress = Progress::new(global, size);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut tally = Tally::default();
+    let work = |session: &mut Session, line: Line| plan.answer(session, line);
+    batch::run_ordered(&mut lines, Parallel::new(jobs), Session::new, work, |answer| {
+        tally.add(&answer);
+        write_line(&mut out, &answer.text);
+        progress.done(&answer, &tally);
+    });
+    progress.finish();
+    if let Some(e) = lines.error() {
+        return Err(CliError::failure(
+            "unreadable_input",
+            format!("cannot read the batch input '{file}' past the answers written: {e}"),
+        ));
+    }
+    tally.say(global);
+    Ok(if tally.rejected + tally.errors == 0 { Exit::Accepted } else { Exit::Rejected })
+}
+
+/// The input, buffered, and its size when it is a regular file (for the progress bar). An
+/// input that cannot be opened is the run's failure (exit 3): nothing can be answered.
+fn open(file: &str) -> Result<(Box<dyn BufRead + Send>, Option<u64>), CliError> {
+    const BUFFER: usize = 1 << 16;
+    if file == "-" {
+        return Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, std::io::stdin())), None));
+    }
+    let opened = std::fs::File::open(file).and_then(|f| Ok((f.metadata()?, f)));
+    let (metadata, handle) = opened.map_err(|e| {
+        CliError::failure(
+            "unreadable_input",
+            format!("cannot read the batch input '{file}': {e}; pass a JSON Lines file or '-'"),
+        )
+    })?;
+    let size = metadata.is_file().then_some(metadata.len());
+    Ok((Box::new(std::io::BufReader::with_capacity(BUFFER, handle)), size))
+}
+
+/// An answer line on stdout; a reader that has gone ends the run as `write_stdout` does.
+fn write_line(out: &mut impl Write, text: &str) {
+    let written = out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n"));
+    // Each answer goes out as soon as it is ready: a caller streams them.
+    if written.and_then(|()| out.flush()).is_err() {
+        std::process::exit(i32::from(Exit::Failure.code()));
+    }
+}
+
+/// How every line is judged: the run's arguments and its default repository.
+struct Plan<'a> {
+    args: &'a validate::Args,
+    /// Where a line without `repo` is judged; `None` with `--no-repo`.
+    repo: Option<PathBuf>,
+    /// The policy of `--no-repo` lines.
+    default_config: Config,
+}
+
+impl<'a> Plan<'a> {
+    fn new(args: &'a validate::Args, global: &Global) -> Result<Self, CliError> {
+        let repo = match (&global.repo, args.no_repo) {
+            (_, true) => None,
+            (Some(dir), false) => Some(dir.clone()),
+            (None, false) => Some(std::env::current_dir().map_err(|e| {
+                CliError::failure("io", format!("cannot read the current directory: {e}"))
+            })?),
+        };
+        Ok(Self { args, repo, default_config: Config::default() })
+    }
+
+    /// The answer to one input line.
+    fn answer(&self, session: &mut Session, line: Line) -> Answer {
+        let (number, len) = (line.number, line.len);
+        let judged = match line.bytes {
+            None => Err(batch::too_long(&line, self.args.batching.max_line_bytes)),
+            Some(bytes) => self.judge(session, &bytes),
+        };
+        match judged {
+            Ok((id, report, recording)) => {
+                let kind = if report.verdict.valid { Kind::Accepted } else { Kind::Rejected };
+                let is_recorded = matches!(recording, Some(Recording::Recorded { .. }));
+                let text = batch_verdict(&id, &report, self.args.batching.with_report);
+                Answer { text, kind, len, is_recorded }
+            }
+            Err(e) => {
+                Answer { text: batch_error(&e, number), kind: Kind::Error, len, is_recorded: false }
+            }
+        }
+    }
+
+    /// Read the line's item and judge it where it says (or where the run does).
+    fn judge(&self, session: &mut Session, bytes: &[u8]) -> Judged {
+        let item = read_item(bytes)?;
+        let id = item.id;
+        let failed = |e: CliError| line_error(e).with_id(id.clone());
+        let Some(default) = &self.repo else {
+            let at = At { repo: None, config: &self.default_config };
+            let options = validate::options(self.args, at.config, None, item.base.as_deref());
+            let options = options.map_err(failed)?;
+            let (outcome, recording) =
+                judge_one(self.args, &item.step, item.result, at, &options, None)
+                    .map_err(failed)?;
+            return Ok((id, outcome.report, recording));
+        };
+        let dir = item.repo.as_deref().unwrap_or(default);
+        let (step, result, base) = (&item.step, item.result, item.base.as_deref());
+        let judged = session.with_repo(dir, |open| {
+            let at = At { repo: Some(open.repo), config: open.config };
+            let options = validate::options(self.args, open.config, at.repo, base);
+            let options = options.map_err(line_error)?;
+            // A base that does not resolve is left to the pipeline, which decides whether it
+            // matters (not for a failure report without a patch).
+            let tree = open.base(patchgate::scratch::base_rev(step, &options.scratch)).ok();
+            let (outcome, recording) =
+                judge_one(self.args, step, result, at, &options, tree).map_err(line_error)?;
+            Ok((outcome.report, recording))
+        });
+        let (report, recording) = judged.map_err(|e| e.with_id(id.clone()))?;
+        Ok((id, report, recording))
+    }
+}
+
+type Judged = Result<(ItemId, patchgate::Report, Option<Recording>), LineError>;
+
+/// A failure to judge one line, kept with the exit code it would have had alone.
+fn line_error(e: CliError) -> LineError {
+    let error = LineError::new(e.code, e.message);
+    if e.exit == Exit::InputRefused { error } else { error.failing() }
+}
+
+impl Tally {
+    fn add(&mut self, answer: &Answer) {
+        match answer.kind {
+            Kind::Accepted => self.accepted += 1,
+            Kind::Rejected => self.rejected += 1,
+            Kind::Error => self.errors += 1,
+        }
+        self.recorded += usize::from(answer.is_recorded);
+    }
+
+    fn summary(&self) -> String {
+        let total = self.accepted + self.rejected + self.errors;
+        format!(
+            "{total} result(s): {} accepted, {} rejected, {} without a verdict",
+            self.accepted, self.rejected, self.errors
+        )
+    }
+
+    /// The closing note on stderr (not with `-q`).
+    fn say(&self, global: &Global) {
+        let mut note = self.summary();
+        if self.recorded > 0 {
+            let _ = write!(note, "; {} rejection(s) kept for `patchgate review`", self.recorded);
+        }
+        global.say(&message::line(message::Level::Note, &note));
+    }
+}
+
+/// The progress bar: drawn on a terminal only (never with `-q`, never into a pipe or file),
+/// by input bytes when the input is a file, else as a count.
+struct Progress {
+    bar: indicatif::ProgressBar,
+}
+
+impl Progress {
+    fn new(global: &Global, size: Option<u64>) -> Self {
+        use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+        if global.quiet || !std::io::stderr().is_terminal() {
+            return Self { bar: ProgressBar::hidden() };
+        }
+        let (bar, template) = match size {
+            Some(size) => (ProgressBar::new(size), "{wide_bar} {percent:>3}% {msg} ({eta})"),
+            None => (ProgressBar::no_length(), "{spinner} {msg} ({per_sec})"),
+        };
+        let style = ProgressStyle::with_template(template).expect("the templates are valid");
+        let bar = bar.with_style(style);
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        Self { bar }
+    }
+
+    fn done(&self, answer: &Answer, tally: &Tally) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        // By bytes when the length is the file's, else one result at a time.
+        self.bar.inc(if self.bar.length().is_some() { answer.len as u64 } else { 1 });
+        self.bar.set_message(tally.summary());
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
