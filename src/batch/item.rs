@@ -68,20 +68,20 @@ pub enum ItemId {
     Number(i64),
 }
 
-/// A step, or its JSON text.
+/// A step, or its JSON text (a schema: read by [`read_item`]).
 #[derive(Debug, schemars::JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code, reason = "a schema, never built")]
-enum StepInput {
+pub enum StepInput {
     Step(Box<Step>),
     Text(String),
 }
 
-/// A result, or its raw text.
+/// A result, or its raw text (a schema: read by [`read_item`]).
 #[derive(Debug, schemars::JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code, reason = "a schema, never built")]
-enum ResultInput {
+pub enum ResultInput {
     Result(Box<ExecutorResult>),
     Text(String),
 }

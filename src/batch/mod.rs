@@ -16,7 +16,7 @@ mod session;
 #[cfg(test)]
 mod tests;
 
-pub use item::{Item, ItemId, ItemSchema, read_item};
+pub use item::{Item, ItemId, ItemSchema, ResultInput, StepInput, read_item};
 pub use lines::{Line, Lines};
 pub use ordered::{Parallel, run_ordered};
 pub use session::{Open, Session};

@@ -14,7 +14,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 // The arguments only `--batch` takes.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub(crate) struct BatchArgs {
     /// With --batch: results judged at once (default: the machine's cores).
     #[arg(long, value_name = "N", requires = "batch")]

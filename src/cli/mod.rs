@@ -22,6 +22,7 @@ mod escape_md;
 mod guard;
 mod hook;
 mod input;
+mod mcp;
 mod meta;
 mod parse;
 mod paths;
@@ -98,6 +99,15 @@ impl Global {
     }
 }
 
+/// The success envelope of `data` as `COMMAND --format json` prints it (indented, no final
+/// newline): what an MCP tool answers.
+pub(crate) fn envelope_json<T: Serialize>(command: &str, data: &T) -> String {
+    let mut text = Vec::new();
+    patchgate::report::write_envelope(&mut text, data, &[], &Meta::new(command))
+        .expect("writing to memory cannot fail");
+    String::from_utf8(text).expect("serde_json writes UTF-8")
+}
+
 /// `envelope`, indented, on stdout.
 pub(crate) fn print_envelope(envelope: &Envelope) {
     outln!("{}", to_json_pretty(envelope));
@@ -154,6 +164,10 @@ enum Command {
     Completions(meta::CompletionsArgs),
     /// Write the man pages (patchgate.1 and one per command) into DIR.
     Man(meta::ManArgs),
+    /// Serve patchgate's checks to an agent as Model Context Protocol tools over stdio
+    /// (validate_result, repair_patch, parse_patch, check_paths), in the repository of --repo
+    /// or the current directory.
+    Mcp(mcp::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -236,7 +250,7 @@ fn full_command() -> clap::Command {
         A::augment_args(command.defer(|c| c))
     }
     type Expand = fn(clap::Command) -> clap::Command;
-    let adds: [(&str, Expand); 14] = [
+    let adds: [(&str, Expand); 15] = [
         ("validate", add::<validate::Args>),
         ("apply", add::<apply::Args>),
         ("hook", add::<hook::Args>),
@@ -251,6 +265,7 @@ fn full_command() -> clap::Command {
         ("escape-md", add::<escape_md::Args>),
         ("completions", add::<meta::CompletionsArgs>),
         ("man", add::<meta::ManArgs>),
+        ("mcp", add::<mcp::Args>),
     ];
     adds.into_iter().fold(Cli::command(), |top, (name, add)| top.mut_subcommand(name, add))
 }
@@ -280,6 +295,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Guard(args) => guard::run(&args, &global),
         Command::Completions(args) => Ok(meta::completions(&args, &mut full_command())),
         Command::Man(args) => meta::man(&args, &full_command()),
+        Command::Mcp(args) => mcp::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

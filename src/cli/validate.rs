@@ -65,6 +65,28 @@ pub(crate) struct Args {
     repair: RepairArgs,
 }
 
+impl Args {
+    /// The arguments of `validate --no-record` with `--strip`, `--base` and `--repair` as
+    /// given and everything else as defaults: what the MCP tool `validate_result` runs.
+    pub(super) fn for_tool(strip: usize, base: Option<String>, is_repair: bool) -> Self {
+        Self {
+            input: None,
+            batch: None,
+            batching: super::batch::BatchArgs::default(),
+            strip: StripArgs { strip },
+            report: None,
+            judge: None,
+            judge_model: None,
+            judge_when: None,
+            judge_timeout: None,
+            no_record: true,
+            no_repo: false,
+            scratch: ScratchArgs { base, ..ScratchArgs::default() },
+            repair: RepairArgs { repair: is_repair, repaired_out: None },
+        }
+    }
+}
+
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     if args.no_repo && global.repo.is_some() {
         return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));

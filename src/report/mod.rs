@@ -8,6 +8,7 @@ pub mod diagnostic;
 pub mod guard;
 pub mod hook;
 pub mod hook_install;
+pub mod mcp;
 pub mod message;
 mod patch;
 mod repair;

@@ -358,7 +358,7 @@ fn committed_schemas_match_the_types() {
     for (name, generated) in patchgate::report::json_schemas() {
         let path = dir.join(name);
         if is_bless() {
-            std::fs::create_dir_all(&dir).expect("mkdir schemas");
+            std::fs::create_dir_all(path.parent().expect("below schemas/")).expect("mkdir");
             std::fs::write(&path, &generated).expect("write schema");
             continue;
         }
