@@ -36,8 +36,8 @@ struct Raw<'a> {
     base: Option<String>,
 }
 
-/// The JSON Schema of an input line (`schemas/batch-item.schema.json`): documentation and
-/// the packages' types; [`read_item`] is what reads a line.
+/// One input line of `validate --batch`.
+// The schema (`schemas/batch-item.schema.json`, the packages' types); `read_item` reads a line.
 #[derive(Debug, schemars::JsonSchema)]
 #[schemars(title = "BatchItem", deny_unknown_fields)]
 #[allow(dead_code, reason = "a schema, never built")]
