@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """`patchgate mcp` inside a real agent: Claude Code (installed from npm) registers the server
-with `--mcp-config` and runs headless against the scripted model server (`model.py`). The
-model calls `validate_result` on its own diff twice: first with a result that declares the
-wrong file (patchgate must say no, and why), then with the result fixed (patchgate must say
-yes). The checks read what Claude Code sent the model after each call, never what patchgate
-printed.
+with `--mcp-config` and runs headless against the scripted model server (`model.py`). Claude
+Code lists MCP tools by name and loads a schema on request (its ToolSearch tool), so the model
+first loads `validate_result`'s schema (the one under schemas/mcp/ must reach it), then calls
+the tool on its own diff twice: first with a result that declares the wrong file (patchgate
+must say no, and why), then with the result fixed (patchgate must say yes). The checks read
+what Claude Code sent the model after each call, never what patchgate printed.
 
     python3 e2e/mcp_agent.py --bin DIR_WITH_CLAUDE --patchgate target/debug/patchgate
 
@@ -24,6 +25,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import agents  # noqa: E402
 import model  # noqa: E402
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 TOOL = "mcp__patchgate__validate_result"
 STEP = {"description": "Rename main to start in src/main.rs", "allowedFiles": ["src/**"]}
 PATCH = ("--- a/src/main.rs\n+++ b/src/main.rs\n@@ -1 +1 @@\n-fn main() {}\n"
@@ -34,6 +36,7 @@ FIXED = dict(WRONG, filesWritten=["src/main.rs"], filesTouched=["src/main.rs"])
 
 # What the model must be told after each call, and must not be.
 CALLS = [
+    (("ToolSearch", {"query": f"select:{TOOL}"}), [TOOL], []),
     ((TOOL, {"step": STEP, "result": WRONG}),
      ['"valid":false', '"reason":"declared: filesWritten lists src/lib.rs'], ['"valid":true']),
     ((TOOL, {"step": STEP, "result": FIXED}),
@@ -49,10 +52,21 @@ def mcp_config(root, patchgate):
     return path
 
 
-def offered_tools(conversation):
-    """The tool names the agent offered the model in its first scripted request."""
+def is_offered(conversation):
+    """Whether the agent's first scripted request names the tool (among its tools, or among
+    those it loads on request)."""
     _, body = conversation[0]
-    return [tool.get("name") for tool in body.get("tools", [])]
+    return TOOL in json.dumps(body)
+
+
+def loaded_schema(conversation):
+    """The tool's input schema as the model receives it once loaded: in the tools of the last
+    request."""
+    _, body = conversation[-1]
+    for tool in body.get("tools", []):
+        if tool.get("name") == TOOL:
+            return tool.get("input_schema")
+    return None
 
 
 def run(bin_dir, patchgate, script, port):
@@ -81,10 +95,17 @@ def judge(conversation, proc, repo):
     if not conversation:
         print(f"FAIL the agent never asked the model\n     stderr: {proc.stderr[-1500:]}")
         return 1
-    offered = offered_tools(conversation)
-    ok = TOOL in offered
+    ok = is_offered(conversation)
     failures += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} the model is offered {TOOL} (offered: {offered})")
+    print(f"{'ok  ' if ok else 'FAIL'} the model is offered {TOOL}")
+    committed = json.loads((ROOT / "schemas" / "mcp" / "validate_result.schema.json").read_text())
+    schema = loaded_schema(conversation)
+    # The agent may drop the keywords that only name the schema.
+    ok = schema is not None and {k: v for k, v in schema.items() if k not in ("$schema", "title")} \
+        == {k: v for k, v in committed.items() if k not in ("$schema", "title")}
+    failures += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} once loaded, the model has schemas/mcp/validate_result's "
+          "input schema" + ("" if ok else f" (got {json.dumps(schema)[:300]})"))
     last = conversation[-1][1]
     made = model.calls_made("anthropic", last)
     for index, (_, must, must_not) in enumerate(CALLS):
@@ -93,7 +114,7 @@ def judge(conversation, proc, repo):
         present = [t for t in must_not if t in told]
         ok = index < made and not missing and not present
         failures += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} call {index + 1}: the model is told the verdict"
+        print(f"{'ok  ' if ok else 'FAIL'} call {index + 1}: the model is told what it asked"
               + ("" if ok else f" (missing {missing}, wrongly {present})"))
         print(f"     model was told: {told[:300]!r}")
     unchanged = (repo / "src" / "main.rs").read_text() == agents.MAIN_RS
