@@ -5,6 +5,7 @@ unused one), so the hints are the schemas' and not `Any`."""
 from typing import Iterator, List
 
 import patchgate
+import patchgate.ray
 from patchgate import BatchAnswer, ExecutorResult, GenericAnswer, Outcome, Report, Step
 
 step: Step = {
@@ -32,6 +33,8 @@ def uses() -> List[str]:
             rules.append(f"{answer['line']}: {answer['error']['code']}")
         else:
             rules.append(f"{answer['id']}: {answer['report']['verdict']['reason']}")
+    columns = patchgate.ray.validate_batch({"id": [1], "step": ["{}"], "result": ["{}"]}, jobs=1)
+    rules += [str(v) for v in columns["reason"]]
     try:
         patchgate.validate("{", result)
     except patchgate.PatchgateError as e:

@@ -148,6 +148,8 @@ def validate_many(
         proc.wait()
         feeder.join()
         drainer.join()
+        proc.stdout.close()
+        proc.stderr.close()
     if refused:
         raise refused[0]
     if proc.returncode not in (0, 1):
