@@ -28,11 +28,11 @@ def uses() -> List[str]:
         rules += [error["code"], *error["suggestions"]]
     answers: Iterator[BatchAnswer] = patchgate.validate_many(
         [{"id": "a", "step": step, "result": result, "repo": "/src/app"}], jobs=2)
-    for answer in answers:
-        if "error" in answer:
-            rules.append(f"{answer['line']}: {answer['error']['code']}")
+    for each in answers:
+        if "error" in each:
+            rules.append(f"{each['line']}: {each['error']['code']}")
         else:
-            rules.append(f"{answer['id']}: {answer['report']['verdict']['reason']}")
+            rules.append(f"{each['id']}: {each['report']['verdict']['reason']}")
     columns = patchgate.ray.validate_batch({"id": [1], "step": ["{}"], "result": ["{}"]}, jobs=1)
     rules += [str(v) for v in columns["reason"]]
     try:

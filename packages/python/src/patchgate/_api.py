@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 from typing import (IO, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
-                    TypedDict, Union)
+                    TypedDict, Union, final)
 
 from ._binary import find_binary
 from ._schema import ErrorLine, ExecutorResult, GenericAnswer, ItemId, Report, Step
@@ -36,6 +36,7 @@ class Outcome(TypedDict):
     """Every violation and note (`schemas/report.schema.json`)."""
 
 
+@final  # so that `"error" in answer` tells an ErrorLine from it
 class BatchOutcome(Outcome):
     """What `validate_many` yields for an item it judged: `validate`'s outcome and the item's
     id."""
@@ -130,10 +131,11 @@ def validate_many(
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    err = proc.stderr
     stderr: List[bytes] = []
     refused: List[BaseException] = []
     feeder = threading.Thread(target=_feed, args=(items, proc.stdin, refused), daemon=True)
-    drainer = threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True)
+    drainer = threading.Thread(target=lambda: stderr.append(err.read()), daemon=True)
     feeder.start()
     drainer.start()
     try:
