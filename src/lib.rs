@@ -53,12 +53,14 @@
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
 //!   write) and [`judge`] (the built-in model judge: prompt, provider clients, answer cache);
-//! - the pipelines: [`validate`] (a result against its step; [`validate::apply`] writes what
-//!   it checked), [`hook`] (staged changes and pushes against a declaration), [`guard`] (an
-//!   agent's tool call);
-//! - [`review`] (the store of rejected results; `review apply` validates a stored result again),
-//!   [`repair`] (safe repairs of agents' diffs, proven in scratch; `validate --repair`) and
-//!   [`batch`] (many results in one run: `validate --batch`);
+//! - [`review`] (the store of rejected results) and [`repair`] (safe repairs of agents' diffs,
+//!   proven in scratch);
+//! - the pipelines: [`validate`] (a result against its step; a [`validate::Run`] repairs,
+//!   validates, judges and records, [`validate::apply`] writes what it checked, and
+//!   [`validate::apply_override`] is `review apply`), [`hook`] (staged changes and pushes
+//!   against a declaration), [`guard`] (an agent's tool call);
+//! - [`batch`] (many results in one run, `validate --batch`: input lines, workers' open
+//!   repositories and base trees, answers in input order);
 //! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
@@ -105,5 +107,5 @@ pub use finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};
 pub use patch::{ParseOptions, Parsed, Patch, parse};
 pub use step::{ExecutorResult, Mode, Step};
 pub use validate::{
-    ApplyError, Checked, Context, Options, Outcome, ValidateError, apply, read_step, validate,
+    ApplyError, Checked, Context, Options, Outcome, Run, ValidateError, apply, read_step, validate,
 };

@@ -1,14 +1,18 @@
 //! `patchgate validate --batch FILE`: many results in one run, JSON Lines in and out. Each
-//! line is judged as `validate` judges one result ([`super::validate::judge_one`]), on
-//! `--jobs` worker threads that each keep their repositories and base trees open
-//! ([`patchgate::batch::Session`]); answers are written in input order as they are ready.
+//! line is judged under the [`Run`] the flags describe (as `validate` judges one result), its
+//! `base` standing before `--base`, on `--jobs` worker threads that each keep their
+//! repositories, policies and base trees open ([`patchgate::batch::Session`]); answers are
+//! written in input order as they are ready.
 
-use super::validate::{self, At, judge_one};
+use super::validate;
 use super::{CliError, CliResult, Global};
 use patchgate::batch::{self, ItemId, Line, LineError, Lines, Parallel, Session, read_item};
 use patchgate::config::Config;
 use patchgate::report::{Exit, batch_error, batch_verdict, message};
 use patchgate::review::Recording;
+use patchgate::scratch::rev_of;
+use patchgate::validate::{At, Run, ValidateError};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -108,9 +112,10 @@ fn write_line(out: &mut impl Write, text: &str) {
     }
 }
 
-/// How every line is judged: the run's arguments and its default repository.
+/// How every line is judged: the run the flags describe and the default repository.
 struct Plan<'a> {
     args: &'a validate::Args,
+    run: Run,
     /// Where a line without `repo` is judged; `None` with `--no-repo`.
     repo: Option<PathBuf>,
     /// The policy of `--no-repo` lines.
@@ -126,7 +131,7 @@ impl<'a> Plan<'a> {
                 CliError::failure("io", format!("cannot read the current directory: {e}"))
             })?),
         };
-        Ok(Self { args, repo, default_config: Config::default() })
+        Ok(Self { args, run: validate::run_of(args), repo, default_config: Config::default() })
     }
 
     /// The answer to one input line.
@@ -139,7 +144,7 @@ impl<'a> Plan<'a> {
         match judged {
             Ok((id, report, recording)) => {
                 let kind = if report.verdict.valid { Kind::Accepted } else { Kind::Rejected };
-                let is_recorded = matches!(recording, Some(Recording::Recorded { .. }));
+                let is_recorded = matches!(recording, Recording::Recorded { .. });
                 let text = batch_verdict(&id, &report, self.args.batching.with_report);
                 Answer { text, kind, len, is_recorded }
             }
@@ -153,38 +158,36 @@ impl<'a> Plan<'a> {
     fn judge(&self, session: &mut Session, bytes: &[u8]) -> Judged {
         let item = read_item(bytes)?;
         let id = item.id;
-        let failed = |e: CliError| line_error(e).with_id(id.clone());
+        let run = match item.base {
+            Some(base) => Cow::Owned(Run { base: Some(base), ..self.run.clone() }),
+            None => Cow::Borrowed(&self.run),
+        };
+        let (step, result) = (&item.step, item.result);
         let Some(default) = &self.repo else {
-            let at = At { repo: None, config: &self.default_config };
-            let options = validate::options(self.args, at.config, None, item.base.as_deref());
-            let options = options.map_err(failed)?;
-            let (outcome, recording) =
-                judge_one(self.args, &item.step, item.result, at, &options, None)
-                    .map_err(failed)?;
-            return Ok((id, outcome.report, recording));
+            let at = At { repo: None, config: &self.default_config, base: None };
+            let ran =
+                run.execute_at(step, result, at).map_err(|e| failed(e).with_id(id.clone()))?;
+            return Ok((id, ran.outcome.report, ran.recording));
         };
         let dir = item.repo.as_deref().unwrap_or(default);
-        let (step, result, base) = (&item.step, item.result, item.base.as_deref());
         let judged = session.with_repo(dir, |open| {
-            let at = At { repo: Some(open.repo), config: open.config };
-            let options = validate::options(self.args, open.config, at.repo, base);
-            let options = options.map_err(line_error)?;
             // A base that does not resolve is left to the pipeline, which decides whether it
             // matters (not for a failure report without a patch).
-            let tree = open.base(patchgate::scratch::base_rev(step, &options.scratch)).ok();
-            let (outcome, recording) =
-                judge_one(self.args, step, result, at, &options, tree).map_err(line_error)?;
-            Ok((outcome.report, recording))
+            let tree = open.base(rev_of(run.base.as_deref(), step)).ok();
+            let at = At { repo: Some(open.repo), config: open.config, base: tree };
+            let ran = run.execute_at(step, result, at).map_err(failed)?;
+            Ok((ran.outcome.report, ran.recording))
         });
         let (report, recording) = judged.map_err(|e| e.with_id(id.clone()))?;
         Ok((id, report, recording))
     }
 }
 
-type Judged = Result<(ItemId, patchgate::Report, Option<Recording>), LineError>;
+type Judged = Result<(ItemId, patchgate::Report, Recording), LineError>;
 
-/// A failure to judge one line, kept with the exit code it would have had alone.
-fn line_error(e: CliError) -> LineError {
+/// A failure to judge one line, kept with the code and exit code it would have had alone.
+fn failed(e: ValidateError) -> LineError {
+    let e = CliError::from(e);
     let error = LineError::new(e.code, e.message);
     if e.exit == Exit::InputRefused { error } else { error.failing() }
 }

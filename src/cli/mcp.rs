@@ -102,8 +102,13 @@ impl ServerHandler for Server {
             }
         };
         let result = match answered {
-            Ok(answer) => CallToolResult::success(answer.into_iter().map(ContentBlock::text).collect()),
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(tools::error_json(&request.name, &e))]),
+            Ok(answer) => {
+                CallToolResult::success(answer.into_iter().map(ContentBlock::text).collect())
+            }
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(tools::error_json(
+                &request.name,
+                &e,
+            ))]),
         };
         Ok(result.into())
     }

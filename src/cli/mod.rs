@@ -164,9 +164,9 @@ enum Command {
     Completions(meta::CompletionsArgs),
     /// Write the man pages (patchgate.1 and one per command) into DIR.
     Man(meta::ManArgs),
-    /// Serve patchgate's checks to an agent as Model Context Protocol tools over stdio
-    /// (validate_result, repair_patch, parse_patch, check_paths), in the repository of --repo
-    /// or the current directory.
+    /// Serve patchgate's checks to an agent over stdio as Model Context Protocol tools (judge a
+    /// result, repair or parse a patch, check paths), in the repository of --repo or the
+    /// current directory.
     Mcp(mcp::Args),
 }
 

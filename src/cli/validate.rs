@@ -1,21 +1,16 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
 //! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics); with `--batch`,
-//! many results in one run (`super::batch`), each judged by [`judge_one`] as here.
+//! many results in one run (`super::batch`), each under the [`Run`] the same flags describe.
 
 use super::common::{
-    InputArgs, RepairArgs, ScratchArgs, StripArgs, load_config, print_verdict, write_report,
+    self, InputArgs, RepairArgs, ScratchArgs, StripArgs, print_verdict, write_report,
 };
 use super::errors::named_repo;
 use super::{CliError, CliResult, Format, Global};
-use patchgate::config::Config;
-use patchgate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
+use patchgate::judge::{Model, When};
 use patchgate::report::{Exit, message, report_json};
-use patchgate::review::{Judged, Recording, record_rejection};
-use patchgate::scratch::{self, BaseTree};
-use patchgate::step::Step;
-use patchgate::validate::{self, Context, JudgeOptions, Options, Outcome};
+use patchgate::validate::{JudgeChoice, Run};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 // Arguments of `patchgate validate`.
 #[derive(Debug, clap::Args)]
@@ -54,37 +49,15 @@ pub(crate) struct Args {
     judge_timeout: Option<u64>,
     /// Do not keep a rejected result for `patchgate review`.
     #[arg(long)]
-    pub no_record: bool,
+    no_record: bool,
     /// Check the patch alone, without a repository (no apply check, no `expect`); without
     /// this flag, validate refuses to run where no repository is found.
     #[arg(long, conflicts_with = "check_cmd")]
     pub no_repo: bool,
     #[command(flatten)]
-    pub scratch: ScratchArgs,
+    scratch: ScratchArgs,
     #[command(flatten)]
     repair: RepairArgs,
-}
-
-impl Args {
-    /// The arguments of `validate --no-record` with `--strip`, `--base` and `--repair` as
-    /// given and everything else as defaults: what the MCP tool `validate_result` runs.
-    pub(super) fn for_tool(strip: usize, base: Option<String>, is_repair: bool) -> Self {
-        Self {
-            input: None,
-            batch: None,
-            batching: super::batch::BatchArgs::default(),
-            strip: StripArgs { strip },
-            report: None,
-            judge: None,
-            judge_model: None,
-            judge_when: None,
-            judge_timeout: None,
-            no_record: true,
-            no_repo: false,
-            scratch: ScratchArgs { base, ..ScratchArgs::default() },
-            repair: RepairArgs { repair: is_repair, repaired_out: None },
-        }
-    }
 }
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
@@ -98,131 +71,50 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         return Err(CliError::input("usage", "validate needs --step and --result (or --batch)"));
     };
     let (step, result) = input.read()?;
-    if args.no_repo {
-        return judge(args, global, &step, result, None);
-    }
-    let Some(repo) = open_repo(global.repo.as_deref())? else {
-        return Err(CliError::failure(
-            "no_repository",
-            "no git repository here, so the patch cannot be checked against its base: pass \
-             --repo DIR, or --no-repo to check the patch alone",
-        ));
+    let repo = if args.no_repo {
+        None
+    } else {
+        let Some(repo) = open_repo(global.repo.as_deref())? else {
+            return Err(CliError::failure(
+                "no_repository",
+                "no git repository here, so the patch cannot be checked against its base: pass \
+                 --repo DIR, or --no-repo to check the patch alone",
+            ));
+        };
+        Some(repo)
     };
-    judge(args, global, &step, result, Some(&repo))
-}
-
-/// Validate against `repo` (or the patch alone), record a rejection, print the verdict.
-fn judge(
-    args: &Args,
-    global: &Global,
-    step: &Step,
-    result: Vec<u8>,
-    repo: Option<&git2::Repository>,
-) -> CliResult {
-    let config = load_config(repo)?;
-    let options = options(args, &config, repo, None)?;
-    let at = At { repo, config: &config };
-    let (outcome, recording) = judge_one(args, step, result, at, &options, None)?;
-    if let Some(line) =
-        recording.as_ref().and_then(|r| message::recording(r, global.format == Some(Format::Text)))
-    {
+    let ran = run_of(args).execute(&step, result, repo.as_ref()).map_err(CliError::from)?;
+    args.repair.write(&ran)?;
+    if let Some(line) = message::recording(&ran.recording, global.format == Some(Format::Text)) {
         global.say(&line);
     }
     if let Some(path) = &args.report {
-        write_report(path, &report_json(&outcome.report))?;
+        write_report(path, &report_json(&ran.outcome.report))?;
     }
-    let origin = args.input.as_ref().map_or("-", |i| i.result.as_str());
-    print_verdict(&outcome, global, origin);
-    Ok(if outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
+    print_verdict(&ran.outcome, global, &input.result);
+    Ok(if ran.outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
 }
 
-/// Where a result is judged: the repository (none with `--no-repo`) and its policy.
-#[derive(Clone, Copy)]
-pub(super) struct At<'r> {
-    pub repo: Option<&'r git2::Repository>,
-    pub config: &'r Config,
-}
-
-/// What `validate` does with one result short of printing: repair it (`--repair`), judge it
-/// (against `base` when the caller resolved it), and keep a rejection for `patchgate review`
-/// unless `--no-record`: the outcome, and how the recording went.
-pub(super) fn judge_one<'r>(
-    args: &Args,
-    step: &'r Step,
-    result: Vec<u8>,
-    at: At<'r>,
-    options: &Options,
-    base: Option<BaseTree<'r>>,
-) -> Result<(Outcome<'r>, Option<Recording>), CliError> {
-    let At { repo, config } = at;
-    let ctx = Context { step, result: &result, config, repo };
-    let mut repaired = args.repair.prepare(&ctx, options)?;
-    let judged = match &mut repaired {
-        Some(repaired) => std::mem::take(&mut repaired.result),
-        None => result,
+/// The run the flags describe (for one result, or for every line of a batch).
+pub(super) fn run_of(args: &Args) -> Run {
+    let judge = match &args.judge {
+        Some(command) => {
+            JudgeChoice::Command { command: command.clone(), timeout: args.judge_timeout }
+        }
+        None => JudgeChoice::Model {
+            model: args.judge_model.as_ref().map(ToString::to_string),
+            when: args
+                .judge_when
+                .as_deref()
+                .map(|w| if w == "always" { When::Always } else { When::Uncertain }),
+            timeout: args.judge_timeout,
+        },
     };
-    // Handed over whole: a patch of megabytes is decoded where it lies (one copy, not three).
-    let ctx = Context { step, result: &[], config, repo };
-    let (mut outcome, kept) =
-        validate::validate_owned_at(&ctx, base, judged, options).map_err(CliError::from)?;
-    if let Some(repaired) = &repaired {
-        repaired.explain(&mut outcome.report);
+    Run {
+        judge,
+        record: !args.no_record,
+        ..common::run_of(&args.strip, &args.scratch, &args.repair)
     }
-    if args.no_record {
-        return Ok((outcome, None));
-    }
-    let result = &kept.text(outcome.patch.as_deref());
-    let judged = Judged { repo, config, step, result, base: outcome.base_commit() };
-    let recording = record_rejection(&judged, &outcome.report);
-    Ok((outcome, Some(recording)))
-}
-
-/// The library's options for one result; `base` (a batch line's) stands before `--base`.
-pub(super) fn options(
-    args: &Args,
-    config: &Config,
-    repo: Option<&git2::Repository>,
-    base: Option<&str>,
-) -> Result<Options, CliError> {
-    let judge = args.judge.as_ref().map(|command| JudgeOptions {
-        command: command.clone(),
-        timeout: args.judge_timeout.map_or(JudgeOptions::DEFAULT_TIMEOUT, Duration::from_secs),
-    });
-    let model_judge = if judge.is_some() { None } else { model_judge(args, config, repo)? };
-    let parse = args.strip.parse_options();
-    // Nothing lands what `validate` checked: no need to keep the patched files.
-    let mut scratch = scratch::Options { is_verdict_only: true, ..args.scratch.options() };
-    if let Some(base) = base {
-        scratch.base = Some(base.to_owned());
-    }
-    Ok(Options { judge, model_judge, parse, scratch })
-}
-
-/// The model judge `--judge-model` or `[judge] model` names, with its answers cached under the
-/// repository's git directory.
-fn model_judge(
-    args: &Args,
-    config: &Config,
-    repo: Option<&git2::Repository>,
-) -> Result<Option<ModelJudge>, CliError> {
-    let invalid = |message: String| CliError::input("invalid_config", message);
-    let mut settings: JudgeSettings = config.section("judge")?;
-    let model = match (&args.judge_model, &settings.model) {
-        (Some(model), _) => model.clone(),
-        (None, Some(name)) => name.parse().map_err(|e| invalid(format!("[judge] model: {e}")))?,
-        (None, None) => return Ok(None),
-    };
-    if let Some(seconds) = args.judge_timeout {
-        settings.timeout = seconds;
-    }
-    if let Some(when) = &args.judge_when {
-        settings.when = if when == "always" { When::Always } else { When::Uncertain };
-    }
-    let judge = ModelJudge::from_env(model, settings)?;
-    Ok(Some(match repo {
-        Some(repo) => judge.with_cache(Cache::in_git_dir(repo.commondir())),
-        None => judge,
-    }))
 }
 
 /// `--repo DIR` must be a repository; without it, no repository around the current directory

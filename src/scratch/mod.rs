@@ -28,7 +28,7 @@ mod write;
 pub use base::{BaseEntry, BaseTree, FileContent, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use journal::JournalError;
-pub use land::{LandError, base_rev, land};
+pub use land::{LandError, base_rev, land, rev_of};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
 pub use worktree::{PathRefused, link_stays_inside};
 pub use write::{Recovery, WorktreeError, apply_to_worktree, dirty_files, recover};

@@ -5,6 +5,7 @@ mod batch;
 mod contract;
 mod conventions;
 mod crash;
+mod docs;
 mod escape;
 mod escape_git;
 mod guard;

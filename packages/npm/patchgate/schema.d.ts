@@ -194,7 +194,7 @@ export interface LineFailure {
   exit: number;
 }
 
-/** The JSON Schema of an input line (`schemas/batch-item.schema.json`): documentation and the packages' types; [`read_item`] is what reads a line. */
+/** One input line of `validate --batch`. */
 export interface BatchItem {
   /** Echoed in the answer line, so answers can be matched to results (they also come in input order). */
   id: ItemId;
@@ -208,7 +208,7 @@ export interface BatchItem {
   base?: string | null;
 }
 
-/** A step, or its JSON text. */
+/** A step, or its JSON text (a schema: read by [`read_item`]). */
 export type StepInput = Step | string;
 
 /** One plan step, written by the orchestrator. Only `description` is required. */
@@ -246,7 +246,7 @@ export interface Expect {
   absent?: string | null;
 }
 
-/** A result, or its raw text. */
+/** A result, or its raw text (a schema: read by [`read_item`]). */
 export type ResultInput = ExecutorResult | string;
 
 /** One executor call's result (`execute-step.schema.json`). */
@@ -269,7 +269,7 @@ export interface ExecutorResult {
 export interface Envelope {
   /** Whether the command did its job: false exactly when `error` is set. */
   ok: boolean;
-  /** The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
+  /** The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
   data: unknown;
   /** Why the command could not answer; `null` on success. */
   error: EnvelopeError | null;
@@ -330,7 +330,7 @@ export interface GenericAnswer {
   error: GuardError | null;
   /** Whether this is the second hallucinated path in a row, so the agent must change course. */
   strategy_shift: boolean;
-  /** What the agent should do next, when shifting strategy. */
+  /** What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`. */
   instruction: string | null;
   /** Consecutive hallucinated paths in this session, this call included. */
   hallucination_count: number;

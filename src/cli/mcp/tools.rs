@@ -1,10 +1,8 @@
 //! What each MCP tool runs: the library calls of its command, answered with the JSON the
 //! command prints (`--format json`), one text block per document.
 
-use super::super::common::load_config;
 use super::super::contract::sandbox_root;
 use super::super::errors::named_repo;
-use super::super::validate::{self, At, judge_one};
 use super::super::{CliError, Global, envelope_json};
 use patchgate::contract::filter_paths;
 use patchgate::patch::{ParseOptions, parse};
@@ -13,24 +11,29 @@ use patchgate::report::{
     Envelope, Meta, ParseSummary, PathsReport, RepairReport, report_json, to_json_line,
     verdict_json,
 };
+use patchgate::validate::{JudgeChoice, Run};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::path::Path;
 
 /// `validate_result`: the verdict line `validate` prints, then the report `--report` writes.
-/// Like a self-check, never kept for `patchgate review`.
+/// The run is `validate --no-record`'s (a self-check is not kept for `patchgate review`), with
+/// its default judge: the policy's `[judge] model`, when it names one.
 pub(super) fn validate_result(arguments: Value, global: &Global) -> Result<Vec<String>, CliError> {
     let args: ValidateResultArgs = read_arguments(arguments)?;
     let step = patchgate::validate::read_step(&document(&args.step))
         .map_err(|e| CliError::input("invalid_step", e.to_string()))?;
     let repo = open_repo(args.repo.as_deref(), global)?;
-    let config = load_config(Some(&repo))?;
-    let settings =
-        validate::Args::for_tool(args.strip.unwrap_or(1), args.base, args.repair == Some(true));
-    let options = validate::options(&settings, &config, Some(&repo), None)?;
-    let at = At { repo: Some(&repo), config: &config };
-    let (outcome, _) = judge_one(&settings, &step, document(&args.result), at, &options, None)?;
-    Ok(vec![verdict_json(&outcome.report), report_json(&outcome.report)])
+    let run = Run {
+        strip: args.strip.unwrap_or(1),
+        base: args.base,
+        repair: args.repair == Some(true),
+        judge: JudgeChoice::Model { model: None, when: None, timeout: None },
+        record: false,
+        ..Run::default()
+    };
+    let ran = run.execute(&step, document(&args.result), Some(&repo))?;
+    Ok(vec![verdict_json(&ran.outcome.report), report_json(&ran.outcome.report)])
 }
 
 /// `repair_patch`: what `repair --format json` prints.
@@ -50,7 +53,8 @@ pub(super) fn repair_patch(arguments: Value, global: &Global) -> Result<Vec<Stri
 /// `parse_patch`: what `parse --format json` prints.
 pub(super) fn parse_patch(arguments: Value) -> Result<Vec<String>, CliError> {
     let args: ParsePatchArgs = read_arguments(arguments)?;
-    let parsed = parse(args.patch.as_bytes(), &parse_options(args.strip, args.lenient == Some(true)));
+    let parsed =
+        parse(args.patch.as_bytes(), &parse_options(args.strip, args.lenient == Some(true)));
     Ok(vec![envelope_json("parse", &ParseSummary::new(&parsed))])
 }
 

@@ -273,7 +273,7 @@ class LineFailure(TypedDict):
 
 
 class BatchItem(TypedDict):
-    """The JSON Schema of an input line (`schemas/batch-item.schema.json`): documentation and the packages' types; [`read_item`] is what reads a line."""
+    """One input line of `validate --batch`."""
 
     id: "ItemId"
     """Echoed in the answer line, so answers can be matched to results (they also come in input order)."""
@@ -288,7 +288,7 @@ class BatchItem(TypedDict):
 
 
 StepInput = Union["Step", str]
-"""A step, or its JSON text."""
+"""A step, or its JSON text (a schema: read by [`read_item`])."""
 
 
 class Step(TypedDict):
@@ -330,7 +330,7 @@ class Expect(TypedDict):
 
 
 ResultInput = Union["ExecutorResult", str]
-"""A result, or its raw text."""
+"""A result, or its raw text (a schema: read by [`read_item`])."""
 
 
 class ExecutorResult(TypedDict):
@@ -356,7 +356,7 @@ class Envelope(TypedDict):
     ok: bool
     """Whether the command did its job: false exactly when `error` is set."""
     data: Any
-    """The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
+    """The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
     error: Union["EnvelopeError", None]
     """Why the command could not answer; `null` on success."""
     warnings: List["Notice"]
@@ -423,7 +423,7 @@ class GenericAnswer(TypedDict):
     strategy_shift: bool
     """Whether this is the second hallucinated path in a row, so the agent must change course."""
     instruction: Union[str, None]
-    """What the agent should do next, when shifting strategy."""
+    """What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`."""
     hallucination_count: int
     """Consecutive hallucinated paths in this session, this call included."""
 
