@@ -56,13 +56,17 @@ function isGlibc() {
 
 /** Judge one executor result against its step (`patchgate validate`). */
 async function validate(step, result, options = {}) {
-  const args = [];
+  return judged("validate", step, result, validateFlags([], options), options);
+}
+
+/** The flags of `validate`, one result or a batch: the judge, the record, the checks. */
+function validateFlags(args, options) {
   flag(args, "--no-repo", options.noRepo);
   flag(args, "--no-record", options.record === false);
   value(args, "--judge", options.judge);
   value(args, "--judge-timeout", options.judgeTimeout);
   scratch(args, options);
-  return judged("validate", step, result, args, options);
+  return args;
 }
 
 /**
@@ -73,11 +77,7 @@ async function validate(step, result, options = {}) {
 async function* validateMany(items, options = {}) {
   const args = ["--batch", "-", "--with-report"];
   value(args, "--jobs", options.jobs);
-  flag(args, "--no-repo", options.noRepo);
-  flag(args, "--no-record", options.record === false);
-  value(args, "--judge", options.judge);
-  value(args, "--judge-timeout", options.judgeTimeout);
-  scratch(args, options);
+  validateFlags(args, options);
   const argv = [...command(options), "validate", ...args];
   const child = spawn(argv[0], argv.slice(1), { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
   const stderr = [];

@@ -83,11 +83,7 @@ def validate(
     `repo` is the repository to check against (default: the one around `cwd`); `no_repo`
     checks the patch alone. `record=False` keeps a rejection out of `patchgate review`.
     """
-    options: List[str] = []
-    _flag(options, "--no-repo", no_repo)
-    _flag(options, "--no-record", not record)
-    _value(options, "--judge", judge)
-    _value(options, "--judge-timeout", judge_timeout)
+    options = _validate_flags(no_repo, record, judge, judge_timeout)
     _scratch(options, base, strip, check_cmd, check_timeout)
     return _judged("validate", step, result, options, repo, cwd, binary)
 
@@ -120,12 +116,9 @@ def validate_many(
     them and answers are not kept, so memory stays bounded whatever their number. Leaving the
     loop early stops the run.
     """
-    options: List[str] = ["--batch", "-", "--with-report"]
+    options = ["--batch", "-", "--with-report"]
     _value(options, "--jobs", jobs)
-    _flag(options, "--no-repo", no_repo)
-    _flag(options, "--no-record", not record)
-    _value(options, "--judge", judge)
-    _value(options, "--judge-timeout", judge_timeout)
+    options += _validate_flags(no_repo, record, judge, judge_timeout)
     _scratch(options, base, strip, check_cmd, check_timeout)
     argv = _command(binary, repo) + ["validate", *options]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -286,6 +279,17 @@ def _command(binary: Optional[PathArg], repo: Optional[PathArg]) -> List[str]:
     if repo is not None:
         argv += ["--repo", os.fspath(repo)]
     return argv
+
+
+def _validate_flags(no_repo: bool, record: bool, judge: Optional[str],
+                    judge_timeout: Optional[int]) -> List[str]:
+    """The flags `validate` and `validate --batch` share beyond the repository checks'."""
+    options: List[str] = []
+    _flag(options, "--no-repo", no_repo)
+    _flag(options, "--no-record", not record)
+    _value(options, "--judge", judge)
+    _value(options, "--judge-timeout", judge_timeout)
+    return options
 
 
 def _scratch(
