@@ -17,21 +17,6 @@ use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
-// The arguments only `--batch` takes.
-#[derive(Debug, Default, clap::Args)]
-pub(crate) struct BatchArgs {
-    /// With --batch: results judged at once (default: the machine's cores).
-    #[arg(long, value_name = "N", requires = "batch")]
-    jobs: Option<usize>,
-    /// With --batch: each answer line also carries the full report, as --report writes it.
-    #[arg(long, requires = "batch")]
-    with_report: bool,
-    /// With --batch: the longest input line kept, in bytes; a longer one is answered with
-    /// `line_too_long` without being read into memory.
-    #[arg(long, value_name = "BYTES", requires = "batch", default_value_t = 128 << 20)]
-    max_line_bytes: usize,
-}
-
 /// What one line came to.
 struct Answer {
     /// The JSON line, without its newline.
@@ -59,6 +44,7 @@ struct Tally {
 }
 
 pub(crate) fn run(args: &validate::Args, file: &str, global: &Global) -> CliResult {
+    validate::check_repo_flags(args, global)?;
     let (input, size) = open(file)?;
     let mut lines = Lines::new(input, args.batching.max_line_bytes);
     let plan = Plan::new(args, global)?;

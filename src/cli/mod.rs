@@ -286,7 +286,10 @@ pub(crate) fn main() -> ExitCode {
         Command::Review(args) => review::run(&args, &global),
         Command::Declare(args) => declare::run(&args, &global),
         Command::Hook(args) => hook::run(&args, &global),
-        Command::Validate(args) => validate::run(&args, &global),
+        Command::Validate(args) => match &args.batch {
+            Some(file) => batch::run(&args, file, &global),
+            None => validate::run(&args, &global),
+        },
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),
         Command::Contract(args) => contract::run(&args, &global),

@@ -23,7 +23,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["step", "result", "report", "repaired_out"])]
     pub batch: Option<String>,
     #[command(flatten)]
-    pub batching: super::batch::BatchArgs,
+    pub batching: BatchArgs,
     #[command(flatten)]
     pub strip: StripArgs,
     /// Also write the full report (every violation and note) as JSON to FILE.
@@ -60,13 +60,31 @@ pub(crate) struct Args {
     repair: RepairArgs,
 }
 
-pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+/// `--no-repo` with `--repo` is a usage error, for one result or a batch.
+pub(super) fn check_repo_flags(args: &Args, global: &Global) -> Result<(), CliError> {
     if args.no_repo && global.repo.is_some() {
         return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
     }
-    if let Some(file) = &args.batch {
-        return super::batch::run(args, file, global);
-    }
+    Ok(())
+}
+
+// The arguments only `--batch` takes.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BatchArgs {
+    /// With --batch: results judged at once (default: the machine's cores).
+    #[arg(long, value_name = "N", requires = "batch")]
+    pub jobs: Option<usize>,
+    /// With --batch: each answer line also carries the full report, as --report writes it.
+    #[arg(long, requires = "batch")]
+    pub with_report: bool,
+    /// With --batch: the longest input line kept, in bytes; a longer one is answered with
+    /// `line_too_long` without being read into memory.
+    #[arg(long, value_name = "BYTES", requires = "batch", default_value_t = 128 << 20)]
+    pub max_line_bytes: usize,
+}
+
+pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    check_repo_flags(args, global)?;
     let Some(input) = &args.input else {
         return Err(CliError::input("usage", "validate needs --step and --result (or --batch)"));
     };
