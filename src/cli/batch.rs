@@ -45,6 +45,13 @@ struct Tally {
 
 pub(crate) fn run(args: &validate::Args, file: &str, global: &Global) -> CliResult {
     validate::check_repo_flags(args, global)?;
+    if global.format == Some(super::Format::Text) {
+        return Err(CliError::input(
+            "usage",
+            "--batch answers in JSON Lines, one per result; drop --format text (or judge one \
+             result with --step and --result for text diagnostics)",
+        ));
+    }
     let (input, size) = open(file)?;
     let mut lines = Lines::new(input, args.batching.max_line_bytes);
     let plan = Plan::new(args, global)?;

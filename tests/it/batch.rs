@@ -160,9 +160,11 @@ fn the_exit_code_is_0_when_every_result_is_accepted_and_3_when_the_input_cannot_
     assert_eq!(code(&out), 3);
     let envelope: Value = serde_json::from_slice(&out.stdout).expect("an error envelope");
     assert_eq!(envelope["error"]["code"], "unreadable_input");
-    // A batch is no place for single-result arguments.
+    // A batch is no place for single-result arguments, nor for text diagnostics.
     let out = batch(&repo, "", &["--step", "s.json"]);
     assert_eq!(code(&out), 2);
+    let out = batch(&repo, &line, &["--format", "text"]);
+    assert_eq!((code(&out), out.stdout.is_empty()), (2, true));
 }
 
 #[test]
