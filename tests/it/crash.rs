@@ -222,6 +222,22 @@ fn apply_refuses_to_start_while_a_journal_is_pending() {
 }
 
 #[test]
+fn recover_waits_for_a_running_apply_instead_of_undoing_it() {
+    let setup = Setup::new();
+    let mut child = setup.spawn(&["--index"], 100);
+    setup.wait_for_journal(&mut child);
+    let mut recover = setup.scene.repo.patchgate();
+    let out = recover.args(["--format", "json", "apply", "--recover"]).output().expect("run");
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stdout));
+    let message = json(&out)["error"]["message"].as_str().expect("message").to_owned();
+    assert!(message.contains("still writing"), "{message}");
+    let applied = child.wait_with_output().expect("wait");
+    assert_eq!(code(&applied), 0, "{}", String::from_utf8_lossy(&applied.stderr));
+    assert_eq!(setup.now().worktree, setup.new_worktree, "the apply finished undisturbed");
+    assert!(!setup.journal().exists());
+}
+
+#[test]
 fn sigterm_during_the_write_rolls_back_before_exiting() {
     let setup = Setup::new();
     for signal in ["-TERM", "-INT"] {

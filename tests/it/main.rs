@@ -10,6 +10,7 @@ mod guard;
 mod guard_policy;
 mod hook;
 mod hook_install;
+mod journal;
 mod judge;
 mod layers;
 mod limits;
