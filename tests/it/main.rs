@@ -22,4 +22,5 @@ mod repair;
 mod review;
 mod scratch;
 mod support;
+mod trusted;
 mod validate;
