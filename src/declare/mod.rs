@@ -150,19 +150,20 @@ pub fn check_pattern(pattern: &str) -> Result<String, PatternError> {
         code,
         reason,
     };
-    let normalised = normalise(pattern);
-    let literal = literal_parts(&normalised).ok_or_else(|| {
+    let escape = || {
         refuse(
             "invalid_escape",
             "a backslash may only escape a glob character (*, ?, [, ], {, }); use '/' as the \
              separator"
                 .into(),
         )
-    })?;
+    };
+    let literal = literal_parts(pattern).ok_or_else(escape)?;
     let checked = check(&literal).map_err(|e| refuse(e.code.as_str(), e.message))?;
     // Normalisation drops only `./`, empty components and a trailing `/`, none of which hold
-    // a glob character, so the checked literal reads exactly as the normalised pattern.
-    if checked.as_str() != literal {
+    // a glob character, so the normalised pattern's literal parts read as the checked path.
+    let normalised = normalise(pattern);
+    if literal_parts(&normalised).as_deref() != Some(checked.as_str()) {
         return Err(refuse(
             "non_canonical",
             "write it as a plain repo-relative pattern without '.' or empty components".into(),
