@@ -46,7 +46,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         return Err(CliError::input("usage", "apply needs --step and --result (or --recover)"));
     };
     let (step, result) = input.read()?;
-    let config = load_config(Some(&repo))?;
+    let config = load_config(Some(&repo), &step, &args.scratch)?;
     let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
     let options = Options {
         parse: input.parse_options(),

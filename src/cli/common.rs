@@ -108,12 +108,17 @@ impl RepairArgs {
     }
 }
 
-/// The repository's `.patchgate.toml`; without a worktree, the default policy.
-pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
-    match repo.and_then(git2::Repository::workdir) {
-        Some(root) => Ok(Config::load(root)?),
-        None => Ok(Config::default()),
-    }
+/// The policy in force for a step: `.patchgate.toml` in the base tree (`--base`, else the
+/// step's `base`, else `HEAD`), never the worktree's, which the agent can write; without a
+/// repository, the default policy.
+pub(super) fn load_config(
+    repo: Option<&git2::Repository>,
+    step: &patchgate::step::Step,
+    scratch: &ScratchArgs,
+) -> Result<Config, CliError> {
+    let Some(repo) = repo else { return Ok(Config::default()) };
+    let rev = scratch.base.as_deref().or(step.base.as_deref()).unwrap_or("HEAD");
+    Ok(Config::at_base(repo, rev)?)
 }
 
 /// The verdict on stdout: the one-line JSON (never enveloped: it is the contract), or the text

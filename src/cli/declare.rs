@@ -39,8 +39,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     }
     let repo = patchgate::hook::staged::open(global.repo.as_deref()).map_err(CliError::from)?;
     let store = Store::new(repo.path());
-    // The same policy the pre-commit hook enforces: the staged `.patchgate.toml`.
-    let limits = patchgate::hook::staged_config(&repo).map_err(CliError::from)?.limits();
+    // The same policy the pre-commit hook enforces: `HEAD`'s `.patchgate.toml`.
+    let limits = patchgate::hook::head_config(&repo).map_err(CliError::from)?.limits();
     if args.clear {
         store.clear().map_err(CliError::from)?;
         return show(&store, None, true, global);

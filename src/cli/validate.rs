@@ -78,7 +78,7 @@ fn judge(
     result: Vec<u8>,
     repo: Option<&git2::Repository>,
 ) -> CliResult {
-    let config = load_config(repo)?;
+    let config = load_config(repo, step, &args.scratch)?;
     let options = options(args, &config, repo)?;
     let ctx = Context { step, result: &result, config: &config, repo };
     let mut repaired = args.repair.prepare(&ctx, &options)?;

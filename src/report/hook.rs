@@ -1,7 +1,7 @@
 //! Output of `patchgate hook run`: the JSON report and the text git shows when it blocks.
 
 use crate::hook::receive::CommitCheck;
-use crate::hook::{HookName, Policy, Reason, Violation};
+use crate::hook::{HookName, Policy, PolicyChange, Reason, Violation};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -33,7 +33,8 @@ pub struct ViolationReport {
     pub status: &'static str,
     /// The other side of a rename or copy.
     pub other_path: Option<String>,
-    /// `excluded`, `undeclared`, `no_declaration`, `unsafe_path`.
+    /// `excluded`, `undeclared`, `no_declaration`, `unsafe_path`, `invalid_declaration`,
+    /// `policy_change`.
     pub reason: Reason,
     /// The excluding pattern or the path-safety code.
     pub detail: Option<String>,
@@ -160,14 +161,14 @@ fn client_violation(v: &Violation, source: &str) -> ViolationReport {
     if let Some(other) = v.other_path.as_deref().filter(|_| v.status.as_str() == "renamed") {
         let _ = write!(unstage, " {}", quote(other));
     }
-    let declare = is_declarable(v.reason)
-        .then(|| format!("patchgate declare {}", quote(&glob_safe(&v.path))));
+    let declare = is_declarable(v)
+        .then(|| format!("patchgate declare {}", quote(&crate::declare::literal(&v.path))));
     ViolationReport { message: message(v, source), declare, unstage: Some(unstage), ..base(v) }
 }
 
 fn server_violation(v: &Violation, source: &str) -> ViolationReport {
-    let declare = is_declarable(v.reason)
-        .then(|| format!("{}: {}", crate::declare::TRAILER_KEY, glob_safe(&v.path)));
+    let declare = is_declarable(v)
+        .then(|| format!("{}: {}", crate::declare::TRAILER_KEY, crate::declare::literal(&v.path)));
     ViolationReport { message: message(v, source), declare, unstage: None, ..base(v) }
 }
 
@@ -184,8 +185,12 @@ fn base(v: &Violation) -> ViolationReport {
     }
 }
 
-fn is_declarable(reason: Reason) -> bool {
-    matches!(reason, Reason::Undeclared | Reason::NoDeclaration)
+fn is_declarable(v: &Violation) -> bool {
+    match v.reason {
+        Reason::Undeclared | Reason::NoDeclaration => true,
+        Reason::PolicyChange => v.detail.as_deref() == Some(PolicyChange::Declared.as_str()),
+        _ => false,
+    }
 }
 
 fn message(v: &Violation, source: &str) -> String {
@@ -198,6 +203,15 @@ fn message(v: &Violation, source: &str) -> String {
         Reason::NoDeclaration => format!("no declaration, and {source} requires one"),
         Reason::UnsafePath => format!("fails the path-safety check ({detail})"),
         Reason::InvalidDeclaration => format!("declared pattern refused ({detail})"),
+        Reason::PolicyChange if detail == PolicyChange::Declared.as_str() => format!(
+            "changes the policy itself, which {source} allows only when declared by its exact \
+             path"
+        ),
+        Reason::PolicyChange => {
+            format!(
+                "changes the policy itself, which {source} does not allow ([server] policy_change)"
+            )
+        }
     };
     match (&v.other_path, v.status.as_str()) {
         (Some(other), "renamed" | "copied") => {
@@ -211,12 +225,6 @@ fn message(v: &Violation, source: &str) -> String {
 fn side(v: &Violation) -> String {
     let verb = v.status.as_str();
     if v.is_old_side { format!("{verb} to") } else { format!("{verb} from") }
-}
-
-/// Replace glob metacharacters with `?` so that declaring the path matches exactly it (and the
-/// declared pattern passes the path-safety checks, which refuse the backslash escape).
-fn glob_safe(path: &str) -> String {
-    path.chars().map(|c| if "*?[]{}".contains(c) { '?' } else { c }).collect()
 }
 
 /// Quote for a POSIX shell: single quotes, `'` written as `'\''`.

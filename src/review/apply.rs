@@ -42,7 +42,7 @@ pub struct OverrideOutcome {
     pub unrecorded: Option<ReviewError>,
 }
 
-/// Validate `entry`'s result again on HEAD under the repository's current policy; when
+/// Validate `entry`'s result again on HEAD under `HEAD`'s policy; when
 /// `overrides` name the rule of every remaining violation, write it (and stage it with
 /// `with_index`) and keep who decided it in the entry.
 pub fn apply_override(
@@ -53,8 +53,9 @@ pub fn apply_override(
     with_index: bool,
 ) -> Result<OverrideOutcome, OverrideError> {
     let root = crate::repo::workdir(repository)?;
-    let config = Config::load(root)?;
     let step = current_step(&entry)?;
+    // The policy of the base the result is judged on, never the worktree's.
+    let config = Config::at_base(repository, "HEAD")?;
     let ctx = Context {
         step: &step,
         result: entry.result.as_bytes(),

@@ -18,6 +18,7 @@
 
 use super::proof::{self, Run};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -225,7 +226,11 @@ impl Journal {
         }
         plan.run = proof::new_run_id();
         // The run file is durable before the journal names it.
-        let run = Run::create(&dir, &plan.run)?;
+        let run = Run::create(&dir, &plan.run).map_err(|(path, source)| JournalError::Io {
+            action: "create",
+            path,
+            source,
+        })?;
         sync_dir(&dir).inspect_err(|_| run.remove())?;
         let journal = Self { dir, plan, run };
         // The index copy is whole before the journal names it: a kill in between leaves a
@@ -294,7 +299,7 @@ impl Journal {
             Err(e) => return Err(io_err("read", &path)(e)),
         };
         let refused = |reason: String| JournalError::Refused { path: path.clone(), reason };
-        let plan = proof::read_plan(&bytes).map_err(refused)?;
+        let plan = read_plan(&bytes).map_err(refused)?;
         let run = Run::open(&dir, &plan.run).map_err(|e| match e {
             proof::RunError::Missing(reason) => refused(reason),
             proof::RunError::Locked(path) => JournalError::Running { path },
@@ -331,4 +336,63 @@ impl Journal {
         fs::rename(&copy, &index).map_err(io_err("restore", &copy))?;
         Ok(Some(replaced))
     }
+}
+
+/// Decode a journal and check that it names only patchgate's own entries ([`check_plan`]).
+fn read_plan(bytes: &[u8]) -> Result<Plan, String> {
+    if let Some(key) = crate::json::duplicate_key(bytes) {
+        return Err(format!("it names '{key}' twice"));
+    }
+    let plan: Plan =
+        serde_json::from_slice(bytes).map_err(|e| format!("it is not a journal ({e})"))?;
+    check_plan(&plan)?;
+    Ok(plan)
+}
+
+/// Check every step of `plan` (see [`proof`]); the first bad one is the error.
+fn check_plan(plan: &Plan) -> Result<(), String> {
+    if !proof::is_run_id(&plan.run) {
+        return Err("its run id is not 32 hexadecimal digits".to_owned());
+    }
+    let placed: HashSet<&str> = plan
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Place { temp, .. } => Some(temp.as_str()),
+            _ => None,
+        })
+        .collect();
+    let targets: Vec<&str> = plan
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Place { target, .. } => Some(target.as_str()),
+            _ => None,
+        })
+        .collect();
+    for (i, step) in plan.steps.iter().enumerate() {
+        check_step(step, &placed, &targets).map_err(|why| format!("step {}: {why}", i + 1))?;
+    }
+    Ok(())
+}
+
+fn check_step(step: &Step, placed: &HashSet<&str>, targets: &[&str]) -> Result<(), String> {
+    match step {
+        Step::MakeDir { path } => {
+            proof::inside(path)?;
+            let is_parent = targets
+                .iter()
+                .any(|t| t.strip_prefix(path.as_str()).is_some_and(|rest| rest.starts_with('/')));
+            if !is_parent {
+                return Err(format!("'{path}' is made but no file is placed below it"));
+            }
+        }
+        Step::WriteTemp { temp } if !placed.contains(temp.as_str()) => {
+            return Err(format!("'{temp}' is written but never placed"));
+        }
+        Step::WriteTemp { .. } => {}
+        Step::MoveAside { target, backup } => proof::own_name(target, backup, "bak")?,
+        Step::Place { temp, target } => proof::own_name(target, temp, "tmp")?,
+    }
+    Ok(())
 }

@@ -20,6 +20,7 @@ pub mod hunk;
 mod journal;
 mod land;
 mod proof;
+mod recover;
 mod symlink;
 #[cfg(test)]
 mod tests;
@@ -32,8 +33,9 @@ pub use base::{BaseEntry, BaseTree, FileContent, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use journal::JournalError;
 pub use land::{LandError, base_rev, land};
+pub use recover::{Recovered, Recovery, recover};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
-pub use undo::{Kept, Recovered, Recovery, recover};
+pub use undo::Kept;
 pub use worktree::{PathRefused, link_stays_inside};
 pub use write::{WorktreeError, apply_to_worktree, dirty_files};
 

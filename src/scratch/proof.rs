@@ -14,9 +14,7 @@
 //!   entry recovery would remove or move away (a placed file, a temporary file) must have been
 //!   born since then, so a file that existed before the run is never taken for the run's.
 
-use super::journal::{JournalError, Plan, Step};
 use super::worktree::name_stem;
-use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -54,7 +52,8 @@ pub(super) fn new_run_id() -> String {
     format!("{:016x}{:016x}", fastrand::u64(..), fastrand::u64(..))
 }
 
-fn is_run_id(id: &str) -> bool {
+/// Whether `id` is a run id as [`new_run_id`] makes them.
+pub(super) fn is_run_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
@@ -70,16 +69,17 @@ fn try_lock(file: &File) -> io::Result<()> {
 }
 
 impl Run {
-    /// Create and lock the run file `apply-run.<id>` in `dir`.
-    pub(super) fn create(dir: &Path, id: &str) -> Result<Self, JournalError> {
+    /// Create and lock the run file `apply-run.<id>` in `dir`; the error names the file.
+    pub(super) fn create(dir: &Path, id: &str) -> Result<Self, (PathBuf, io::Error)> {
         let path = dir.join(format!("{RUN_PREFIX}{id}"));
-        let io_err = |action, source| JournalError::Io { action, path: path.clone(), source };
         // `create_new` is O_EXCL: a name planted in advance, or a link, is never opened.
-        let file = File::create_new(&path).map_err(|e| io_err("create", e))?;
-        let ready = try_lock(&file).and_then(|()| file.sync_all());
-        if let Err(e) = ready {
+        let file = match File::create_new(&path) {
+            Ok(file) => file,
+            Err(e) => return Err((path, e)),
+        };
+        if let Err(e) = try_lock(&file).and_then(|()| file.sync_all()) {
             let _ = fs::remove_file(&path);
-            return Err(io_err("lock", e));
+            return Err((path, e));
         }
         let began = file.metadata().and_then(|m| m.created()).ok();
         Ok(Self { path, _file: file, began })
@@ -151,67 +151,8 @@ pub(super) fn read_nofollow(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Decode a journal and check that it names only patchgate's own entries ([`check_plan`]).
-pub(super) fn read_plan(bytes: &[u8]) -> Result<Plan, String> {
-    if let Some(key) = crate::json::duplicate_key(bytes) {
-        return Err(format!("it names '{key}' twice"));
-    }
-    let plan: Plan =
-        serde_json::from_slice(bytes).map_err(|e| format!("it is not a journal ({e})"))?;
-    check_plan(&plan)?;
-    Ok(plan)
-}
-
-/// Check every step of `plan` (see the module docs); the first bad one is the error.
-pub(super) fn check_plan(plan: &Plan) -> Result<(), String> {
-    if !is_run_id(&plan.run) {
-        return Err("its run id is not 32 hexadecimal digits".to_owned());
-    }
-    let placed: HashSet<&str> = plan
-        .steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Place { temp, .. } => Some(temp.as_str()),
-            _ => None,
-        })
-        .collect();
-    let targets: Vec<&str> = plan
-        .steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Place { target, .. } => Some(target.as_str()),
-            _ => None,
-        })
-        .collect();
-    for (i, step) in plan.steps.iter().enumerate() {
-        check_step(step, &placed, &targets).map_err(|why| format!("step {}: {why}", i + 1))?;
-    }
-    Ok(())
-}
-
-fn check_step(step: &Step, placed: &HashSet<&str>, targets: &[&str]) -> Result<(), String> {
-    match step {
-        Step::MakeDir { path } => {
-            inside(path)?;
-            let is_parent = targets
-                .iter()
-                .any(|t| t.strip_prefix(path.as_str()).is_some_and(|rest| rest.starts_with('/')));
-            if !is_parent {
-                return Err(format!("'{path}' is made but no file is placed below it"));
-            }
-        }
-        Step::WriteTemp { temp } if !placed.contains(temp.as_str()) => {
-            return Err(format!("'{temp}' is written but never placed"));
-        }
-        Step::WriteTemp { .. } => {}
-        Step::MoveAside { target, backup } => own_name(target, backup, "bak")?,
-        Step::Place { temp, target } => own_name(target, temp, "tmp")?,
-    }
-    Ok(())
-}
-
 /// `path` is a canonical worktree path: it passes the path-safety checks unchanged.
-fn inside(path: &str) -> Result<(), String> {
+pub(super) fn inside(path: &str) -> Result<(), String> {
     match crate::path::check(path) {
         Ok(checked) if checked.as_str() == path => Ok(()),
         Ok(_) => Err(format!("'{path}' is not written the way patchgate writes paths")),
@@ -221,7 +162,7 @@ fn inside(path: &str) -> Result<(), String> {
 
 /// `name` is a temporary (`tmp`) or backup (`bak`) name patchgate makes for `target`: beside
 /// it, `.<stem>.patchgate-<16 hex>.<what>`.
-fn own_name(target: &str, name: &str, what: &str) -> Result<(), String> {
+pub(super) fn own_name(target: &str, name: &str, what: &str) -> Result<(), String> {
     inside(target)?;
     let (dir, file) = match target.rsplit_once('/') {
         Some((dir, file)) => (Some(dir), file),

@@ -527,10 +527,18 @@ fn an_unstaged_policy_edit_cannot_lift_an_exclusion() {
     let (exit, report) = hook_json(&repo);
     assert_eq!(exit, 1, "{report}");
     assert_eq!(report["violations"][0]["reason"], "excluded");
-    // Staging the edit is what the commit carries: then the staged policy holds.
+    // Staging the edit changes nothing: the commit is judged under HEAD's policy, and the
+    // policy change itself is not declared by its exact path (`**` does not count).
     repo.git(&["add", ".patchgate.toml"]);
     let (exit, report) = hook_json(&repo);
-    assert_eq!(exit, 0, "{report}");
+    assert_eq!(exit, 1, "{report}");
+    let reasons: Vec<&str> = report["violations"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|v| v["reason"].as_str())
+        .collect();
+    assert_eq!(reasons, ["policy_change", "excluded"]);
 }
 
 #[test]

@@ -54,3 +54,149 @@ fn paths_declared_from_a_result_are_literal_never_globs() {
     let (exit, report) = pre_commit(&repo);
     assert_eq!(exit, 0, "{report}");
 }
+
+const STRICT: &str = "excluded = [\"secret/**\"]\n[hook]\nrequire_declaration = true\n";
+
+fn strict_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.commit(&[(".patchgate.toml", STRICT), ("src/a.rs", "a\n")], "base");
+    repo
+}
+
+fn declare(repo: &TestRepo, patterns: &[&str]) {
+    let out = run(repo, &[&["declare", "--replace"], patterns].concat());
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_commit_is_judged_under_head_s_policy_never_the_one_it_writes() {
+    let repo = strict_repo();
+    declare(&repo, &["src/**", "secret/key"]);
+    // The policy emptied in the index only (`git update-index --cacheinfo`), and a secret.
+    let empty = repo.git(&["hash-object", "-w", "--stdin"]);
+    let entry = format!("100644,{},.patchgate.toml", empty.trim());
+    repo.git(&["update-index", "--cacheinfo", &entry]);
+    repo.write("secret/key", "hunter2\n");
+    repo.git(&["add", "secret/key"]);
+    let (exit, report) = pre_commit(&repo);
+    assert_eq!(exit, 1, "{report}");
+    assert_eq!(report["policy"], "HEAD:.patchgate.toml");
+    let want = [(".patchgate.toml", "policy_change"), ("secret/key", "excluded")];
+    assert_eq!(blocked(&report), want.map(|(p, r)| (p.to_owned(), r.to_owned())));
+    assert_eq!(report["violations"][0]["declare"], "patchgate declare '.patchgate.toml'");
+    let before = repo.git(&["rev-parse", "HEAD"]);
+    assert_eq!(code(&run(&repo, &["hook", "install"])), 0);
+    let commit = repo.git_command(&["commit", "-q", "-m", "relax"]).output().expect("git");
+    assert!(!commit.status.success(), "the real commit must be blocked");
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]), before);
+
+    // The same through `git apply --cached`, without the secret: the policy change alone.
+    repo.git(&["reset", "-q", "--hard"]);
+    let patch = "--- a/.patchgate.toml\n+++ b/.patchgate.toml\n@@ -1,3 +1 @@\n-excluded = [\"secret/**\"]\n-[hook]\n-require_declaration = true\n+excluded = []\n";
+    let mut apply = repo.git_command(&["apply", "--cached", "-"]);
+    let applied = crate::support::run_with_stdin(&mut apply, patch.as_bytes());
+    assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
+    let (exit, report) = pre_commit(&repo);
+    assert_eq!(exit, 1, "{report}");
+    assert_eq!(blocked(&report), [(".patchgate.toml".to_owned(), "policy_change".to_owned())]);
+    // A glob or a directory that covers it is not its exact path.
+    for patterns in [&["**"][..], &[".patchgate*"], &["*.toml"]] {
+        declare(&repo, patterns);
+        assert_eq!(pre_commit(&repo).0, 1, "{patterns:?} declared the policy change");
+    }
+    // Declared by its exact path, a policy change commits (and then is the policy in force).
+    declare(&repo, &[".patchgate.toml"]);
+    let (exit, report) = pre_commit(&repo);
+    assert_eq!(exit, 0, "{report}");
+    let commit =
+        repo.git_command(&["commit", "-q", "-m", "relax, declared"]).output().expect("git");
+    assert!(commit.status.success(), "{}", String::from_utf8_lossy(&commit.stderr));
+}
+
+#[test]
+fn the_first_commit_may_add_a_policy_and_is_judged_under_none() {
+    let repo = TestRepo::new();
+    repo.write(".patchgate.toml", STRICT);
+    repo.write("secret/key", "k\n");
+    repo.git(&["add", "-A"]);
+    let (exit, report) = pre_commit(&repo);
+    assert_eq!(exit, 0, "{report}");
+    assert_eq!(report["policy"], serde_json::Value::Null);
+}
+
+/// A patch adding `secret/key`, which the committed policy excludes.
+const SECRET: &str = "diff --git a/secret/key b/secret/key\nnew file mode 100644\n--- /dev/null\n+++ b/secret/key\n@@ -0,0 +1 @@\n+hunter2\n";
+
+#[test]
+fn validate_and_apply_read_the_policy_from_the_base_tree() {
+    let scene = crate::escape::Scene::new(&[("src/a.rs", "a\n")], "excluded = [\"secret/**\"]\n");
+    let root = scene.repo.path();
+    let policy = root.join(".patchgate.toml");
+    // Removed, a dangling link, a link to a file saying "no exclusions": the worktree's copy
+    // is the agent's to write and never the policy.
+    std::fs::write(root.join("lax.toml"), "excluded = []\n").expect("lax");
+    let worktree_copies: [&dyn Fn(); 3] = [
+        &|| {}, // removed: the loop removes it before each case
+        &|| std::os::unix::fs::symlink("nowhere.toml", &policy).expect("dangling"),
+        &|| std::os::unix::fs::symlink("lax.toml", &policy).expect("link"),
+    ];
+    for (i, replace) in worktree_copies.iter().enumerate() {
+        let _ = std::fs::remove_file(&policy);
+        replace();
+        for command in ["validate", "apply"] {
+            let (s, r) = scene.inputs(SECRET, &["secret/key"]);
+            let out = scene
+                .repo
+                .patchgate()
+                .args([command, "--step"])
+                .arg(&s)
+                .arg("--result")
+                .arg(&r)
+                .output()
+                .expect("run");
+            assert_eq!(
+                code(&out),
+                1,
+                "{command}, case {i}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            let reason = json(&out)["reason"].as_str().expect("reason").to_owned();
+            assert!(reason.starts_with("scope:") && reason.contains("secret/key"), "{reason}");
+        }
+        assert!(!root.join("secret").exists(), "case {i}: applied");
+    }
+}
+
+#[test]
+fn a_base_policy_that_is_a_link_or_oversized_is_an_error_never_no_policy() {
+    let huge = format!("excluded = [\"secret/**\"]\n#{}\n", "x".repeat(1 << 20));
+    for (name, setup) in [("link", "link"), ("oversized", huge.as_str())] {
+        let repo = TestRepo::new();
+        repo.write("src/a.rs", "a\n");
+        repo.write("lax.toml", "excluded = []\n");
+        if setup == "link" {
+            std::os::unix::fs::symlink("lax.toml", repo.path().join(".patchgate.toml"))
+                .expect("ln");
+        } else {
+            repo.write(".patchgate.toml", setup);
+        }
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "-m", "base"]);
+        let step = repo.tmp.path().join("s.json");
+        std::fs::write(&step, r#"{"description": "add a key"}"#).expect("step");
+        let result = serde_json::json!({"mode": "apply", "success": true, "patch": SECRET,
+            "filesWritten": ["secret/key"], "filesTouched": ["secret/key"], "summary": "key"});
+        let result_file = repo.tmp.path().join("r.json");
+        std::fs::write(&result_file, result.to_string()).expect("result");
+        let out = repo
+            .patchgate()
+            .args(["--format", "json", "validate", "--step"])
+            .arg(&step)
+            .arg("--result")
+            .arg(&result_file)
+            .output()
+            .expect("run");
+        assert_eq!(code(&out), 3, "{name}: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(json(&out)["error"]["code"], "policy_unreadable", "{name}");
+    }
+}
