@@ -71,8 +71,8 @@ fn declare(repo: &TestRepo, patterns: &[&str]) {
 #[test]
 fn a_commit_is_judged_under_head_s_policy_never_the_one_it_writes() {
     let repo = strict_repo();
-    declare(&repo, &["src/**", "secret/key"]);
-    // The policy emptied in the index only (`git update-index --cacheinfo`), and a secret.
+    // No declaration: the policy emptied in the index only (`git update-index --cacheinfo`)
+    // would lift `require_declaration` and the exclusion for the secret added beside it.
     let empty = repo.git(&["hash-object", "-w", "--stdin"]);
     let entry = format!("100644,{},.patchgate.toml", empty.trim());
     repo.git(&["update-index", "--cacheinfo", &entry]);
@@ -83,6 +83,9 @@ fn a_commit_is_judged_under_head_s_policy_never_the_one_it_writes() {
     assert_eq!(report["policy"], "HEAD:.patchgate.toml");
     let want = [(".patchgate.toml", "policy_change"), ("secret/key", "excluded")];
     assert_eq!(blocked(&report), want.map(|(p, r)| (p.to_owned(), r.to_owned())));
+    // Declaring everything changes neither.
+    declare(&repo, &["**"]);
+    assert_eq!(blocked(&pre_commit(&repo).1), want.map(|(p, r)| (p.to_owned(), r.to_owned())));
     assert_eq!(report["violations"][0]["declare"], "patchgate declare '.patchgate.toml'");
     let before = repo.git(&["rev-parse", "HEAD"]);
     assert_eq!(code(&run(&repo, &["hook", "install"])), 0);
