@@ -4,6 +4,7 @@
 mod contract;
 mod conventions;
 mod crash;
+mod docs;
 mod escape;
 mod escape_git;
 mod guard;
