@@ -203,3 +203,53 @@ fn a_base_policy_that_is_a_link_or_oversized_is_an_error_never_no_policy() {
         assert_eq!(json(&out)["error"]["code"], "policy_unreadable", "{name}");
     }
 }
+
+#[test]
+fn the_policy_reader_follows_no_link_and_quotes_no_line() {
+    // The guard: the policy swapped for a link to a credentials file outside.
+    let repo = crate::guard::project();
+    let outside = tempfile::tempdir().expect("outside");
+    let credentials = outside.path().join("credentials");
+    std::fs::write(&credentials, "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n")
+        .expect("credentials");
+    let policy = repo.path().join(".patchgate.toml");
+    let _ = std::fs::remove_file(&policy);
+    std::os::unix::fs::symlink(&credentials, &policy).expect("link");
+    let payload = serde_json::json!({"session_id": "s", "cwd": crate::guard::root(&repo),
+        "tool_name": "Read", "tool_input": {"file_path": "src/main.rs"}});
+    let out = crate::guard::guard(&repo, "generic", &payload.to_string());
+    assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    let shown =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(shown.contains("GUARD_ERROR") && shown.contains("symbolic link"), "{shown}");
+    assert!(!shown.contains("AKIA"), "the guard quoted the linked file: {shown}");
+
+    // validate: a committed policy whose first line is a shadow line.
+    let repo = TestRepo::new();
+    repo.commit(
+        &[(".patchgate.toml", "root:$6$saltsalt$hashhash:19000:0:99999:7:::\n"), ("a", "a\n")],
+        "base",
+    );
+    let step = repo.tmp.path().join("s.json");
+    std::fs::write(&step, r#"{"description": "d"}"#).expect("step");
+    let result = repo.tmp.path().join("r.json");
+    std::fs::write(&result, r#"{"mode":"apply","success":false,"summary":"no"}"#).expect("result");
+    let out = run(
+        &repo,
+        &[
+            "--format",
+            "json",
+            "validate",
+            "--step",
+            step.to_str().expect("utf-8"),
+            "--result",
+            result.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    let message = json(&out)["error"]["message"].as_str().expect("message").to_owned();
+    assert!(message.contains("line 1, column"), "{message}");
+    for piece in ["root:", "saltsalt", "hashhash"] {
+        assert!(!message.contains(piece), "validate quoted the policy: {message}");
+    }
+}
