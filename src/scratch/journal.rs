@@ -354,11 +354,11 @@ fn check_plan(plan: &Plan) -> Result<(), String> {
     if !proof::is_run_id(&plan.run) {
         return Err("its run id is not 32 hexadecimal digits".to_owned());
     }
-    let places = plan.steps.iter().filter_map(|s| match s {
+    let place_steps = plan.steps.iter().filter_map(|s| match s {
         Step::Place { temp, target } => Some((temp.as_str(), target.as_str())),
         _ => None,
     });
-    let (placed, targets): (HashSet<&str>, Vec<&str>) = places.unzip();
+    let (placed, targets): (HashSet<&str>, Vec<&str>) = place_steps.unzip();
     for (i, step) in plan.steps.iter().enumerate() {
         check_step(step, &placed, &targets).map_err(|why| format!("step {}: {why}", i + 1))?;
     }
