@@ -31,8 +31,10 @@ use std::sync::OnceLock;
 pub const FILE_NAME: &str = ".patchgate.toml";
 
 /// Top-level tables and keys patchgate knows. Each area adds its table here.
-const KNOWN_KEYS: &[&str] =
-    &["excluded", "rules", "scratch", "hook", "guard", "contract", "review", "limits", "judge"];
+const KNOWN_KEYS: &[&str] = &[
+    "excluded", "rules", "scratch", "hook", "guard", "contract", "review", "limits", "judge",
+    "server",
+];
 
 /// The loaded policy.
 #[derive(Clone, Debug, Default)]
@@ -112,6 +114,11 @@ impl Config {
             .check_patterns(&config.excluded, "'excluded'")
             .map_err(|e| config.invalid(&e.to_string()))?;
         Ok(config)
+    }
+
+    /// The top-level keys and tables the file sets.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.table.keys().map(String::as_str)
     }
 
     /// The `[limits]` table, with defaults for what it leaves out.

@@ -50,6 +50,16 @@ pub(super) fn read_policy_file(path: &Path) -> io::Result<String> {
 }
 
 impl Config {
+    /// The policy file at `path` (a server's own `<git-dir>/patchgate.toml`), read as
+    /// [`Config::load`] reads the worktree's; `None` when there is none.
+    pub fn load_file(path: &Path) -> Result<Option<Self>, ConfigError> {
+        match read_policy_file(path) {
+            Ok(text) => Self::from_toml(&text, path).map(Some),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(ConfigError::Read { path: path.to_owned(), source }),
+        }
+    }
+
     /// The policy `.patchgate.toml` at the root of the commit `rev` resolves to (`HEAD`, a
     /// branch, an id): the default policy when that tree has none. A link, a directory, a
     /// blob over 1 MiB or one that is not UTF-8 is an error, never "no policy".

@@ -6,7 +6,8 @@
 //! * [`staged`] reads the changes of the index against `HEAD` (pre-commit, pre-applypatch)
 //!   through git2, never the worktree; [`run_staged`] is the whole pre-commit run over them.
 //! * [`receive`] checks every commit a push brings (pre-receive) against the declaration in its
-//!   `Patchgate-Declared:` trailers.
+//!   `Patchgate-Declared:` trailers, under the server's policy ([`server`]); [`range`] does the
+//!   same for a range of commits (`patchgate ci`).
 //! * [`install`] writes, chains, reports and removes the shims from the top-level `hooks/`.
 //!
 //! Policy (`.patchgate.toml`): the top-level `excluded` globs, and the `[hook]` table
@@ -16,8 +17,10 @@ mod delta;
 mod fast;
 pub mod install;
 pub mod managers;
+pub mod range;
 pub mod receive;
 mod run;
+pub mod server;
 pub mod staged;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! Output of `patchgate hook run`: the JSON report and the text git shows when it blocks.
 
 use crate::hook::receive::CommitCheck;
+use crate::hook::server::RefRefusal;
 use crate::hook::{HookName, Policy, PolicyChange, Reason, Violation};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -47,19 +48,32 @@ pub struct ViolationReport {
     pub unstage: Option<String>,
 }
 
-/// The JSON form of a `pre-receive` run.
+/// The JSON form of a `pre-receive` run, or of `patchgate ci`.
 #[derive(Debug, Serialize)]
 pub struct ReceiveReport {
-    /// Always `pre-receive`.
+    /// `pre-receive`, or `ci`.
     pub hook: &'static str,
-    /// Whether the push may go ahead.
+    /// Whether the push (or the range) may go ahead.
     pub allowed: bool,
     /// Where the policy came from.
     pub policy: Option<String>,
     /// Whether the policy requires a declaration.
     pub require_declaration: bool,
+    /// Ref updates refused whatever their commits: the ref the policy is read from, rewound
+    /// or deleted to another policy.
+    pub refs: Vec<RefReport>,
     /// Every new commit, oldest first per ref.
     pub commits: Vec<CommitReport>,
+}
+
+/// A refused ref update.
+#[derive(Debug, Serialize)]
+pub struct RefReport {
+    /// The ref.
+    #[serde(rename = "ref")]
+    pub refname: String,
+    /// Why, in one line.
+    pub message: String,
 }
 
 /// One pushed commit.
@@ -119,16 +133,27 @@ impl RunReport {
 impl ReceiveReport {
     /// Build the report of a pre-receive run.
     #[must_use]
-    pub fn new(policy: &Policy, checks: &[CommitCheck]) -> Self {
+    pub fn new(policy: &Policy, checks: &[CommitCheck], refs: &[RefRefusal]) -> Self {
         let source = policy_name(policy);
         let commits: Vec<CommitReport> = checks.iter().map(|c| commit_report(c, &source)).collect();
+        let refs: Vec<RefReport> = refs
+            .iter()
+            .map(|r| RefReport { refname: r.refname.clone(), message: r.message.clone() })
+            .collect();
         Self {
             hook: HookName::PreReceive.as_str(),
-            allowed: commits.iter().all(|c| c.allowed),
+            allowed: commits.iter().all(|c| c.allowed) && refs.is_empty(),
             policy: policy.source.clone(),
             require_declaration: policy.hook.require_declaration,
+            refs,
             commits,
         }
+    }
+
+    /// Build the report of `patchgate ci`.
+    #[must_use]
+    pub fn range(policy: &Policy, checks: &[CommitCheck]) -> Self {
+        Self { hook: "ci", ..Self::new(policy, checks, &[]) }
     }
 }
 
@@ -269,7 +294,14 @@ pub fn receive_text(report: &ReceiveReport) -> String {
     if report.allowed {
         return String::new();
     }
-    let mut out = String::from("patchgate: push rejected by the pre-receive hook\n");
+    let mut out = if report.hook == "ci" {
+        String::from("patchgate: the range is rejected (patchgate ci)\n")
+    } else {
+        String::from("patchgate: push rejected by the pre-receive hook\n")
+    };
+    for r in &report.refs {
+        let _ = writeln!(out, "  {}: {}", r.refname, r.message);
+    }
     for c in report.commits.iter().filter(|c| !c.allowed) {
         let short = c.commit.get(..12).unwrap_or(&c.commit);
         let _ = writeln!(out, "  commit {short} on {} ({}):", c.refname, c.summary);

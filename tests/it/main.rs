@@ -22,6 +22,7 @@ mod parse;
 mod repair;
 mod review;
 mod scratch;
+mod server;
 mod support;
 mod trusted;
 mod validate;
