@@ -19,7 +19,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let repo = open(global.repo.as_deref()).map_err(CliError::from)?;
     let checked = check_range(&repo, &args.range).map_err(CliError::from)?;
-    let report = ReceiveReport::range(&checked.policy, &checked.commits);
+    let report = ReceiveReport::range(&checked.policy, &checked.commits, &checked.refused);
     match global.format.unwrap_or(Format::Text) {
         Format::Json => global.print_json(&report),
         Format::Text if report.allowed => {

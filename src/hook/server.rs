@@ -157,7 +157,7 @@ pub fn check_policy_ref(
         if is_forward || server.policy.policy_change == PolicyChange::Allow {
             continue;
         }
-        if policy_blob(repo, Some(old))? == policy_blob(repo, update.new)? {
+        if !policy_differs(repo, Some(old), update.new)? {
             continue;
         }
         let what = if update.new.is_none() { "deletes" } else { "rewinds" };
@@ -170,6 +170,15 @@ pub fn check_policy_ref(
         });
     }
     Ok(out)
+}
+
+/// Whether the commits (or their absence) `a` and `b` hold different `.patchgate.toml` blobs.
+pub(super) fn policy_differs(
+    repo: &Repository,
+    a: Option<Oid>,
+    b: Option<Oid>,
+) -> Result<bool, HookError> {
+    Ok(policy_blob(repo, a)? != policy_blob(repo, b)?)
 }
 
 /// The id and mode of `.patchgate.toml` in the commit `id` (peeled), `None` when absent.

@@ -152,8 +152,8 @@ impl ReceiveReport {
 
     /// Build the report of `patchgate ci`.
     #[must_use]
-    pub fn range(policy: &Policy, checks: &[CommitCheck]) -> Self {
-        Self { hook: "ci", ..Self::new(policy, checks, &[]) }
+    pub fn range(policy: &Policy, checks: &[CommitCheck], refused: &[RefRefusal]) -> Self {
+        Self { hook: "ci", ..Self::new(policy, checks, refused) }
     }
 }
 

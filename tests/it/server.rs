@@ -47,18 +47,18 @@ fn strict_base(client: &TestRepo) {
 #[test]
 fn one_push_cannot_relax_the_policy_for_the_next() {
     let (bare, client) = server(None, strict_base);
-    let base = head(&client);
+    let before = head(&client);
     // Push one: the policy relaxed, declared in the trailer the pusher writes.
     client.commit(&[(".patchgate.toml", LAX)], "relax\n\nPatchgate-Declared: .patchgate.toml");
     let out = push(&client, &["main"]);
     assert!(!out.status.success(), "the relaxing push was accepted");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(".patchgate.toml") && stderr.contains("policy"), "{stderr}");
-    assert_eq!(bare_main(bare.path()), base);
+    assert_eq!(bare_main(bare.path()), before);
     // Push two: the secret, on top of the relaxed policy: still the server's policy.
     client.commit(&[("secrets/key.pem", "k\n")], "key\n\nPatchgate-Declared: secrets/key.pem");
     assert!(!push(&client, &["main"]).status.success(), "the secret landed");
-    assert_eq!(bare_main(bare.path()), base);
+    assert_eq!(bare_main(bare.path()), before);
     // On another branch too: a commit that changes the policy is refused wherever it goes.
     assert!(!push(&client, &["HEAD:refs/heads/side"]).status.success());
 }
