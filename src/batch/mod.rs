@@ -49,12 +49,6 @@ impl LineError {
         Self { is_input_refused: false, ..self }
     }
 
-    /// The same error as refused input (exit 2's kind).
-    #[must_use]
-    pub fn refusing_input(self) -> Self {
-        Self { is_input_refused: true, ..self }
-    }
-
     /// The same error for the line with `id`.
     #[must_use]
     pub fn with_id(self, id: ItemId) -> Self {

@@ -1,6 +1,6 @@
-//! What one batch worker keeps between results: each repository opened once with its policy
-//! read once, and each base tree resolved once per `(repository, revision)`, the directories
-//! and file list it read shared by every result judged against it. A few of each are kept, the
+//! What one batch worker keeps between results: each repository opened once, and each base
+//! tree resolved and its policy read once per `(repository, revision)`, the directories and
+//! file list it read shared by every result judged against it. A few of each are kept, the
 //! least recently used dropped first, so memory stays bounded whatever the input holds.
 
 use super::LineError;
@@ -9,22 +9,26 @@ use crate::scratch::{BaseTree, ScratchError};
 use git2::Repository;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Repositories one worker keeps open.
 const REPOSITORIES: usize = 4;
-/// Base trees kept per repository.
+/// Base trees, and policies, kept per repository.
 const BASES: usize = 4;
 
-/// A repository and what was read of it.
+/// A repository and where it was asked for.
 struct Owner {
     dir: PathBuf,
     repo: Repository,
-    /// The policy, or why it is refused (the same answer for every result).
-    config: Result<Config, String>,
 }
 
-/// The base trees resolved in one repository, the most recently used last.
-struct Bases<'r>(RefCell<Vec<BaseTree<'r>>>);
+/// What was read at each revision of one repository, the most recently used last: the base
+/// trees, and the policies their `.patchgate.toml` holds.
+#[derive(Default)]
+struct Bases<'r> {
+    trees: RefCell<Vec<BaseTree<'r>>>,
+    policies: RefCell<Vec<(String, Rc<Config>)>>,
+}
 
 self_cell::self_cell!(
     /// An open repository owning the base trees that borrow it.
@@ -53,9 +57,7 @@ impl std::fmt::Debug for Session {
 pub struct Open<'s, 'r> {
     /// The repository.
     pub repo: &'r Repository,
-    /// Its policy (`.patchgate.toml`).
-    pub config: &'r Config,
-    bases: &'s RefCell<Vec<BaseTree<'r>>>,
+    bases: &'s Bases<'r>,
 }
 
 impl std::fmt::Debug for Open<'_, '_> {
@@ -68,19 +70,43 @@ impl<'r> Open<'_, 'r> {
     /// The base tree of `rev`, resolved on first use and shared after (a clone shares what was
     /// read). A revision that does not resolve is not kept: it is asked again, and fails again.
     pub fn base(&self, rev: &str) -> Result<BaseTree<'r>, ScratchError> {
-        let mut bases = self.bases.borrow_mut();
-        if let Some(at) = bases.iter().position(|b| b.rev == rev) {
-            let base = bases.remove(at);
-            bases.push(base.clone());
+        let mut trees = self.bases.trees.borrow_mut();
+        if let Some(at) = trees.iter().position(|b| b.rev == rev) {
+            let base = trees.remove(at);
+            trees.push(base.clone());
             return Ok(base);
         }
         let base = BaseTree::resolve(self.repo, rev)?;
-        if bases.len() == BASES {
-            bases.remove(0);
-        }
-        bases.push(base.clone());
+        keep(&mut trees, base.clone());
         Ok(base)
     }
+
+    /// The policy in force at `rev`, read by `read` on first use and shared after. A policy
+    /// that cannot be read is not kept: it is read again, and refused again.
+    pub fn policy<E>(
+        &self,
+        rev: &str,
+        read: impl FnOnce() -> Result<Config, E>,
+    ) -> Result<Rc<Config>, E> {
+        let mut policies = self.bases.policies.borrow_mut();
+        if let Some(at) = policies.iter().position(|(r, _)| r == rev) {
+            let kept = policies.remove(at);
+            let config = Rc::clone(&kept.1);
+            policies.push(kept);
+            return Ok(config);
+        }
+        let config = Rc::new(read()?);
+        keep(&mut policies, (rev.to_owned(), Rc::clone(&config)));
+        Ok(config)
+    }
+}
+
+/// Keep `item` as the most recently used, dropping the least recently used past [`BASES`].
+fn keep<T>(kept: &mut Vec<T>, item: T) {
+    if kept.len() == BASES {
+        kept.remove(0);
+    }
+    kept.push(item);
 }
 
 impl Session {
@@ -90,9 +116,8 @@ impl Session {
         Self::default()
     }
 
-    /// Run `judge` with the repository at or above `dir`, opened (and its policy read) on
-    /// first use. A repository that cannot be opened, or whose policy is refused, is the
-    /// line's error.
+    /// Run `judge` with the repository at or above `dir`, opened on first use. A repository
+    /// that cannot be opened is the line's error.
     pub fn with_repo<T>(
         &mut self,
         dir: &Path,
@@ -105,27 +130,18 @@ impl Session {
         let opened = self.opened.remove(at);
         self.opened.push(opened);
         let opened = self.opened.last().expect("just pushed");
-        opened.with_dependent(|owner, bases| {
-            let config = owner.config.as_ref().map_err(|message| {
-                LineError::new("invalid_config", message.clone()).refusing_input()
-            })?;
-            judge(Open { repo: &owner.repo, config, bases: &bases.0 })
-        })
+        opened.with_dependent(|owner, bases| judge(Open { repo: &owner.repo, bases }))
     }
 
-    /// Open `dir`'s repository and read its policy; its index in `opened`.
+    /// Open `dir`'s repository; its index in `opened`.
     fn open(&mut self, dir: &Path) -> Result<usize, LineError> {
         let repo = crate::repo::discover(Some(dir))
             .map_err(|e| LineError::new("repository", e.to_string()))?;
-        let config = match repo.workdir() {
-            Some(root) => Config::load(root).map_err(|e| e.to_string()),
-            None => Ok(Config::default()),
-        };
         if self.opened.len() == REPOSITORIES {
             self.opened.remove(0);
         }
-        let owner = Owner { dir: dir.to_owned(), repo, config };
-        self.opened.push(Opened::new(owner, |_| Bases(RefCell::new(Vec::new()))));
+        let owner = Owner { dir: dir.to_owned(), repo };
+        self.opened.push(Opened::new(owner, |_| Bases::default()));
         Ok(self.opened.len() - 1)
     }
 }

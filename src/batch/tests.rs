@@ -138,13 +138,32 @@ fn a_session_resolves_each_base_once_and_drops_the_least_recently_used() {
 }
 
 #[test]
-fn a_session_answers_a_directory_without_a_repository_or_a_bad_policy_as_the_line_s_error() {
+fn a_session_answers_a_directory_without_a_repository_as_the_line_s_error() {
     let none = tempfile::tempdir().unwrap();
     let mut session = Session::new();
     let err = session.with_repo(none.path(), |_| Ok(())).unwrap_err();
     assert_eq!((err.code, err.is_input_refused), ("repository", true));
+}
+
+#[test]
+fn a_session_reads_each_revision_s_policy_once_and_a_refused_one_again() {
     let (dir, ..) = repo_with_two_commits();
-    std::fs::write(dir.path().join(".patchgate.toml"), "nonsense = [").unwrap();
-    let err = session.with_repo(dir.path(), |_| Ok(())).unwrap_err();
-    assert_eq!(err.code, "invalid_config");
+    let mut session = Session::new();
+    let reads = std::cell::Cell::new(0);
+    let read = |ok: bool| {
+        reads.set(reads.get() + 1);
+        if ok { Ok(crate::config::Config::default()) } else { Err("refused") }
+    };
+    session
+        .with_repo(dir.path(), |open| {
+            assert_eq!(open.policy("main", || read(false)).unwrap_err(), "refused");
+            assert_eq!(open.policy("main", || read(false)).unwrap_err(), "refused");
+            assert_eq!(reads.get(), 2, "a refused policy is read again");
+            open.policy("main", || read(true)).unwrap();
+            open.policy("main", || read(true)).unwrap();
+            open.policy("main~1", || read(true)).unwrap();
+            assert_eq!(reads.get(), 4, "a policy read is kept per revision");
+            Ok(())
+        })
+        .unwrap();
 }

@@ -164,10 +164,12 @@ impl<'a> Plan<'a> {
         };
         let dir = item.repo.as_deref().unwrap_or(default);
         let judged = session.with_repo(dir, |open| {
+            let rev = rev_of(run.base.as_deref(), step);
+            let config = open.policy(rev, || run.policy(step, Some(open.repo))).map_err(failed)?;
             // A base that does not resolve is left to the pipeline, which decides whether it
             // matters (not for a failure report without a patch).
-            let tree = open.base(rev_of(run.base.as_deref(), step)).ok();
-            let at = At { repo: Some(open.repo), config: open.config, base: tree };
+            let tree = open.base(rev).ok();
+            let at = At { repo: Some(open.repo), config: &config, base: tree };
             let ran = run.execute_at(step, result, at).map_err(failed)?;
             Ok((ran.outcome.report, ran.recording))
         });

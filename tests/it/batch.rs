@@ -167,6 +167,43 @@ fn the_exit_code_is_0_when_every_result_is_accepted_and_3_when_the_input_cannot_
     assert_eq!((code(&out), out.stdout.is_empty()), (2, true));
 }
 
+/// A patch adding `secret/key`, which a policy excluding `secret/**` refuses.
+const SECRET: &str = "--- /dev/null\n+++ b/secret/key\n@@ -0,0 +1 @@\n+hunter2\n";
+
+#[test]
+fn each_line_is_judged_under_its_own_base_s_policy_never_the_worktree_s() {
+    let repo = TestRepo::new();
+    repo.commit(&[("src/a.rs", "a\n")], "no policy");
+    let lax = repo.git(&["rev-parse", "HEAD"]);
+    repo.commit(&[(".patchgate.toml", "excluded = [\"secret/**\"]\n")], "strict");
+    let strict = repo.git(&["rev-parse", "HEAD"]);
+    std::fs::remove_file(repo.path().join(".patchgate.toml")).expect("rm");
+    std::os::unix::fs::symlink("src/a.rs", repo.path().join(".patchgate.toml")).expect("ln");
+    repo.git(&["add", ".patchgate.toml"]);
+    repo.git(&["commit", "-q", "-m", "a policy that is a link"]);
+    // The worktree's copy, the agent's to write, says nothing is excluded.
+    std::fs::remove_file(repo.path().join(".patchgate.toml")).expect("rm");
+    repo.write(".patchgate.toml", "excluded = []\n");
+    let step = json!({"description": "add a key"});
+    let result = json!({"mode": "apply", "success": true, "patch": SECRET,
+        "filesWritten": ["secret/key"], "filesTouched": ["secret/key"], "summary": "key"});
+    let bases = [strict.trim(), lax.trim(), "HEAD", strict.trim()];
+    let lines: Vec<String> = bases
+        .iter()
+        .enumerate()
+        .map(|(id, base)| {
+            json!({"id": id, "step": step, "result": result, "base": base}).to_string()
+        })
+        .collect();
+    let got = answers(&batch(&repo, &(lines.join("\n") + "\n"), &["--jobs", "1"]));
+    let scope = |a: &Value| a["reason"].as_str().is_some_and(|r| r.starts_with("scope:"));
+    assert!(got[0]["valid"] == false && scope(&got[0]), "{}", got[0]);
+    assert!(!scope(&got[1]), "the base without a policy excludes nothing: {}", got[1]);
+    assert_eq!(got[2]["error"]["code"], "policy_unreadable", "{}", got[2]);
+    assert_eq!(got[2]["error"]["exit"], 3, "{}", got[2]);
+    assert_eq!(got[3], json!({"id": 3, "valid": got[0]["valid"], "reason": got[0]["reason"]}));
+}
+
 #[test]
 fn a_rejection_is_kept_for_review_unless_no_record_and_the_run_says_how_many() {
     let (repo, step, mut result) = repo_and_item();
