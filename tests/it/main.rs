@@ -1,6 +1,8 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod batch;
+mod ci;
 mod contract;
 mod conventions;
 mod crash;
@@ -12,6 +14,7 @@ mod guard_install;
 mod guard_policy;
 mod hook;
 mod hook_install;
+mod journal;
 mod judge;
 mod layers;
 mod limits;
@@ -22,5 +25,7 @@ mod parse;
 mod repair;
 mod review;
 mod scratch;
+mod server;
 mod support;
+mod trusted;
 mod validate;
