@@ -275,6 +275,22 @@ fn the_tree_snapshot_follows_changes_once_marked_stale() {
 }
 
 #[test]
+fn a_file_created_in_the_same_clock_tick_as_the_walk_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, state) = (dir.path().join("w"), dir.path().join("state"));
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/old.py"), "").unwrap();
+    let walked_at = std::fs::metadata(root.join("src")).unwrap().modified().unwrap();
+    assert_eq!(tree_has(&root, &state, "old.py"), ["src/old.py"]);
+    // The kernel's clock did not tick between the walk and the new file: the directory's time
+    // is the one the walk saw.
+    std::fs::write(root.join("src/new.py"), "").unwrap();
+    std::fs::File::open(root.join("src")).unwrap().set_modified(walked_at).unwrap();
+    super::tree::mark_stale(&super::tree::location(&state, &root));
+    assert_eq!(tree_has(&root, &state, "new.py"), ["src/new.py"]);
+}
+
+#[test]
 fn a_tree_snapshot_naming_paths_outside_the_root_is_walked_again() {
     let dir = tempfile::tempdir().unwrap();
     let (root, state) = (dir.path().join("w"), dir.path().join("state"));

@@ -27,6 +27,10 @@ use std::time::Duration;
 pub(super) const WALK_LIMIT: usize = 200_000;
 /// A snapshot checked longer ago than this is checked again at the next miss.
 pub(super) const MAX_AGE: Duration = Duration::from_secs(30);
+/// A time closer to the walk than this may hide a change made in the same clock tick.
+const RACY_WINDOW: i128 = 2_000_000_000;
+/// What a racy time is kept as: no file's time.
+const RACY: i128 = -1;
 const STATE: &str = "state";
 const STALE: &str = "stale";
 
@@ -168,7 +172,7 @@ fn full_walk(walk: &Walk<'_>) -> State {
     let found = walk_from(walk, "", &[]);
     let mut rules = found.rules;
     for path in &walk.extra_rules {
-        if let Some(time) = mtime(path) {
+        if let Some(time) = settled_mtime(path) {
             rules.push((path.clone(), time));
         }
     }
@@ -223,7 +227,7 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
         // `stat`.
         let Some(kind) = entry.file_type() else { continue };
         if kind.is_dir() {
-            if let Some(time) = mtime(entry.path()) {
+            if let Some(time) = settled_mtime(entry.path()) {
                 found.dirs.push((rel.to_owned(), time));
             }
             continue;
@@ -232,7 +236,7 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
             continue;
         }
         if entry.file_name() == ".gitignore"
-            && let Some(time) = mtime(entry.path())
+            && let Some(time) = settled_mtime(entry.path())
         {
             found.rules.push((entry.path().to_path_buf(), time));
         }
@@ -246,6 +250,19 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
 fn mtime(path: &Path) -> Option<i128> {
     let meta = std::fs::symlink_metadata(path).ok()?;
     Some(i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()))
+}
+
+/// The modification time of `path` to keep in the snapshot. The kernel stamps times from a
+/// clock that ticks every few milliseconds, so a file created in the same tick as the walk
+/// leaves its directory's time as the walk saw it (git's "racy" entries): a time that recent
+/// is kept as [`RACY`], which no time matches, so the next check reads that directory (or
+/// ignore file) again.
+fn settled_mtime(path: &Path) -> Option<i128> {
+    let time = mtime(path)?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX));
+    Some(if now - time < RACY_WINDOW { RACY } else { time })
 }
 
 fn touch(path: &Path) -> std::io::Result<()> {
