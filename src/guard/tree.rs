@@ -93,22 +93,19 @@ pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
     full_walk(walk).files
 }
 
-/// The generation of an up-to-date snapshot: the one on disk when nothing may have changed (or
-/// another guard is refreshing it right now), else refreshed.
+/// The generation of an up-to-date snapshot: the one on disk when nothing may have changed, else
+/// refreshed. One guard refreshes at a time and the others wait for it, then take what it found:
+/// a refresh is a `stat` per directory, cheaper than reading the snapshot twice.
 fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     let state_path = dir.join(STATE);
-    let is_fresh = !dir.join(STALE).exists()
-        && std::fs::metadata(&state_path)
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
-    if is_fresh && let Some(generation) = read_generation(&state_path) {
+    if let Some(generation) = fresh_generation(dir) {
         return Some(generation);
     }
     std::fs::create_dir_all(dir).ok()?;
     let lock = std::fs::File::create(dir.join("lock")).ok()?;
-    if lock.try_lock().is_err() {
-        // Another guard is refreshing: the snapshot as it was is good enough for one miss.
-        return read_generation(&state_path);
+    lock.lock().ok()?;
+    if let Some(generation) = fresh_generation(dir) {
+        return Some(generation);
     }
     // Before the checks: a write that runs while they do marks the snapshot stale again.
     let _ = std::fs::remove_file(dir.join(STALE));
@@ -123,6 +120,17 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     };
     write_state(&state_path, &state).ok()?;
     Some(state.generation)
+}
+
+/// The snapshot's generation when nothing may have changed since it was checked: no call that
+/// writes marked it, and it was checked less than [`MAX_AGE`] ago.
+fn fresh_generation(dir: &Path) -> Option<String> {
+    let state_path = dir.join(STATE);
+    let is_fresh = !dir.join(STALE).exists()
+        && std::fs::metadata(&state_path)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
+    if is_fresh { read_generation(&state_path) } else { None }
 }
 
 /// Whether no ignore file and no directory changed.
