@@ -4,6 +4,8 @@
 
 use crate::support::{TestRepo, code, fixtures, json};
 use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Output;
 
 const GOOD: &str = "diff --git a/greet.py b/greet.py\nnew file mode 100644\n--- /dev/null\n+++ b/greet.py\n@@ -0,0 +1 @@\n+def greet(): pass\n";
 const EVIL: &str = "diff --git a/.github/workflows/x.yml b/.github/workflows/x.yml\nnew file mode 100644\n--- /dev/null\n+++ b/.github/workflows/x.yml\n@@ -0,0 +1 @@\n+on: push\n";
@@ -15,6 +17,13 @@ fn result(extra: &[(&str, Value)]) -> Value {
         value[*key] = item.clone();
     }
     value
+}
+
+/// `patchgate ARGS --step STEP --result RESULT` in `repo`.
+fn judge(repo: &TestRepo, args: &[&str], step: &Path, result: &Path) -> Output {
+    let mut cmd = repo.patchgate();
+    cmd.args(args).arg("--step").arg(step).arg("--result").arg(result);
+    cmd.output().expect("run patchgate")
 }
 
 #[test]
@@ -36,16 +45,8 @@ fn a_known_field_in_another_case_is_refused_by_validate_and_apply() {
     for (key, value) in cases {
         let path = io.path().join("r.json");
         std::fs::write(&path, result(&[(key, value)]).to_string()).expect("result");
-        for command in [&["validate", "--no-record"][..], &["apply"]] {
-            let out = repo
-                .patchgate()
-                .args(command)
-                .args(["--format", "json", "--step"])
-                .arg(&step)
-                .arg("--result")
-                .arg(&path)
-                .output()
-                .expect("run");
+        for command in [&["validate", "--no-record", "--format", "json"][..], &["apply"]] {
+            let out = judge(&repo, command, &step, &path);
             let verdict = json(&out);
             let reason = verdict["reason"].as_str().unwrap_or_default();
             assert_eq!(code(&out), 1, "{} {key}: {verdict}", command[0]);
@@ -56,14 +57,7 @@ fn a_known_field_in_another_case_is_refused_by_validate_and_apply() {
     // The exact spelling alone is accepted, and an unknown field in any case is only noted.
     let path = io.path().join("r.json");
     std::fs::write(&path, result(&[("Comment", json!("x"))]).to_string()).expect("result");
-    let out = repo
-        .patchgate()
-        .args(["validate", "--no-record", "--step"])
-        .arg(&step)
-        .arg("--result")
-        .arg(&path)
-        .output()
-        .expect("run");
+    let out = judge(&repo, &["validate", "--no-record"], &step, &path);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
 }
 
@@ -75,16 +69,8 @@ fn the_report_names_the_case_variant_code() {
     let path = io.path().join("r.json");
     std::fs::write(&path, result(&[("Patch", json!(EVIL))]).to_string()).expect("result");
     let report = io.path().join("report.json");
-    let out = repo
-        .patchgate()
-        .args(["validate", "--no-record", "--report"])
-        .arg(&report)
-        .arg("--step")
-        .arg(fixtures().join("validate/accepted/step.json"))
-        .arg("--result")
-        .arg(&path)
-        .output()
-        .expect("run");
+    let args = ["validate", "--no-record", "--report", report.to_str().expect("utf-8")];
+    let out = judge(&repo, &args, &fixtures().join("validate/accepted/step.json"), &path);
     assert_eq!(code(&out), 1);
     let report: Value = serde_json::from_slice(&std::fs::read(&report).expect("report")).unwrap();
     assert_eq!(report["violations"][0]["code"], "case_variant_key", "{report}");
@@ -117,13 +103,6 @@ fn a_step_with_a_field_in_another_case_is_refused_as_an_unknown_field() {
     std::fs::write(&step, value.to_string()).expect("step");
     let path = io.path().join("r.json");
     std::fs::write(&path, result(&[]).to_string()).expect("result");
-    let out = repo
-        .patchgate()
-        .args(["validate", "--no-record", "--step"])
-        .arg(&step)
-        .arg("--result")
-        .arg(&path)
-        .output()
-        .expect("run");
+    let out = judge(&repo, &["validate", "--no-record"], &step, &path);
     assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -1,6 +1,7 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod alias;
 mod case_keys;
 mod contract;
 mod conventions;
