@@ -19,6 +19,9 @@ pub(super) trait Facts {
     /// The workspace-relative path `arg` names (its directory resolved, its last component
     /// not followed), when it is inside the workspace.
     fn workspace_relative(&self, arg: &PathArg) -> Option<String>;
+    /// The workspace-relative path a write to `arg` lands in: every link followed, dangling
+    /// ones too, when that is inside the workspace.
+    fn resolved_relative(&self, arg: &PathArg) -> Option<String>;
 }
 
 /// Why a call is refused.
@@ -68,15 +71,13 @@ fn expand(call: &ToolCall) -> Plan {
         plan.operands.extend(envelope::paths(patch, &call.cwd));
     }
     if let Some(command) = &call.command {
-        if envelope::is_shell_envelope(command) {
-            plan.operands.extend(envelope::paths(command, &call.command_dir));
-        } else {
-            let analysed = shell::analyse(command, &call.command_dir);
-            plan.operands.extend(analysed.operands);
-            plan.finding = analysed.bypass;
-            plan.is_discovery |= analysed.is_discovery;
-            plan.is_read_only = analysed.is_read_only;
-        }
+        // `apply_patch <<'EOF' ... EOF` (Codex runs its patch tool through the shell too) is a
+        // command like any other: its envelope is its heredoc, and what follows it is read.
+        let analysed = shell::analyse(command, &call.command_dir);
+        plan.operands.extend(analysed.operands);
+        plan.finding = analysed.bypass;
+        plan.is_discovery |= analysed.is_discovery;
+        plan.is_read_only = analysed.is_read_only;
     }
     plan
 }
@@ -190,7 +191,13 @@ fn protected_write(
         _ => false,
     };
     operands.iter().filter(writes).find_map(|arg| {
-        let entry = protect::protected(&facts.workspace_relative(arg)?)?;
+        let entry = if arg.role == Role::Extract {
+            protect::protected_below(&facts.workspace_relative(arg)?)?
+        } else {
+            // The entry as named, and, through a link, the file the write lands in.
+            let named = facts.workspace_relative(arg).and_then(|rel| protect::protected(&rel));
+            named.or_else(|| protect::protected(&facts.resolved_relative(arg)?))?
+        };
         Some((arg.clone(), entry))
     })
 }
@@ -222,6 +229,10 @@ mod tests {
         fn workspace_relative(&self, arg: &PathArg) -> Option<String> {
             let real = check::lexical_join(&arg.base, &arg.raw);
             Some(real.strip_prefix("/w").ok()?.to_str()?.to_owned())
+        }
+
+        fn resolved_relative(&self, arg: &PathArg) -> Option<String> {
+            self.workspace_relative(arg)
         }
     }
 

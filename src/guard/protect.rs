@@ -56,7 +56,7 @@ const GIT_READERS: &[&str] = &[
     "commit",
 ];
 
-pub(super) use crate::path::protected;
+pub(super) use crate::path::{protected, protected_below};
 
 /// The protected entry a shell word names, by its last components (`.patchgate.toml`,
 /// `./.husky/pre-commit`, `/abs/repo/lefthook.yml`).
@@ -83,6 +83,16 @@ pub(super) fn reason(entry: &str) -> String {
     format!(
         "would change {entry}, which configures the gate itself (patchgate's policy or the hooks \
          that run it); an agent may read it but not change it: ask the user to make this change"
+    )
+}
+
+/// The reason given for a command that writes files it does not name into a directory that
+/// holds `entry`.
+pub(super) fn unseen_reason(entry: &str) -> String {
+    format!(
+        "writes files patchgate cannot see into a directory that holds {entry}, which \
+         configures the gate itself (an archive or a patch whose content it cannot read); \
+         extract or apply into a subdirectory, name the files, or give the patch as a file"
     )
 }
 

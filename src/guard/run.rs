@@ -158,6 +158,12 @@ impl Facts for Checker {
         let rel = self.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
         rel.to_str().map(str::to_owned)
     }
+
+    fn resolved_relative(&self, arg: &PathArg) -> Option<String> {
+        let resolved = check::resolve_all(arg).ok()?;
+        let rel = self.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
+        rel.to_str().map(str::to_owned)
+    }
 }
 
 /// The call rewritten to its one likely meaning, when the policy and the protocol allow it and

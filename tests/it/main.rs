@@ -10,6 +10,7 @@ mod escape;
 mod escape_git;
 mod guard;
 mod guard_policy;
+mod guard_shell;
 mod hook;
 mod hook_install;
 mod judge;
