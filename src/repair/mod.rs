@@ -34,7 +34,7 @@ mod surround;
 mod tests;
 mod text;
 
-pub use result::{Repaired, for_validation, repair_result};
+pub use result::{Repaired, repair_result};
 
 use crate::patch::{Defect, DefectCode, ParseOptions, Parsed, parse};
 use crate::path::display_bytes;
