@@ -231,9 +231,9 @@ class Codex(Agent):
                 *self.apply_patch_scenarios()]
 
     def apply_patch_scenarios(self):
-        """`apply_patch` through the shell (a heredoc, then more commands) and as Codex's own
-        tool: what follows the envelope is checked, and the envelope may not change the
-        policy."""
+        """`apply_patch` as Codex 0.169.0 runs it, through its shell (it offers no patch tool
+        of its own; its instructions say to run `apply_patch` with a heredoc): what follows
+        the envelope is checked, and the envelope may not update or delete the policy."""
         repo = self.repo
         policy = repo / ".patchgate.toml"
         kept = lambda: policy.is_file() and policy.read_text() == POLICY  # noqa: E731
@@ -242,7 +242,7 @@ class Codex(Agent):
         add = heredoc.format("*** Add File: notes.txt\n+hi\n")
         update = heredoc.format("*** Update File: .patchgate.toml\n@@\n-" + POLICY
                                 + "+excluded = []\n")
-        delete = "*** Begin Patch\n*** Delete File: .patchgate.toml\n*** End Patch\n"
+        delete = heredoc.format("*** Delete File: .patchgate.toml\n")
         return [
             Step("an apply_patch heredoc followed by a hook bypass is refused whole",
                  self.shell(add + "git config core.hooksPath /dev/null"), told=["HOOK_BYPASS"],
@@ -251,8 +251,8 @@ class Codex(Agent):
                  self.shell(add + "rm .patchgate.toml"), told=["PROTECTED_PATH"], holds=kept),
             Step("an apply_patch heredoc updating the policy is refused",
                  self.shell(update), told=["PROTECTED_PATH"], holds=kept),
-            Step("the apply_patch tool deleting the policy is refused",
-                 ("apply_patch", delete), told=["PROTECTED_PATH"], holds=kept),
+            Step("an apply_patch heredoc deleting the policy is refused",
+                 self.shell(delete), told=["PROTECTED_PATH"], holds=kept),
         ]
 
 

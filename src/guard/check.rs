@@ -84,11 +84,19 @@ pub(super) struct Checker {
 impl Checker {
     pub fn check(&mut self, arg: &PathArg) -> io::Result<Standing> {
         let lexical = lexical_join(&arg.base, &arg.raw);
-        let (ancestor, rest) = existing_ancestor(&lexical)?;
+        let (ancestor, rest) = existing_ancestor(&lexical, false)?;
         let real = rest.iter().fold(ancestor.clone(), |p, c| p.join(c));
+        // Where the path lands with every link on it followed, dangling ones too: a write
+        // through `link -> /outside/new` creates `/outside/new`.
+        let (landing, landing_missing) = if rest.is_empty() {
+            (real.clone(), 0)
+        } else {
+            let (found, below) = existing_ancestor(&lexical, true)?;
+            (below.iter().fold(found, |p, c| p.join(c)), below.len())
+        };
         let roots = if arg.role == Role::LinkTarget { &self.workspace } else { &self.roots };
-        if !roots.iter().any(|root| real.starts_with(root)) {
-            return Ok(Standing::Outside(real));
+        if !roots.iter().any(|root| landing.starts_with(root)) {
+            return Ok(Standing::Outside(landing));
         }
         let exists = rest.is_empty() || self.is_created(&real);
         let standing = match arg.role {
@@ -102,7 +110,7 @@ impl Checker {
             }
             Role::Create => {
                 let parent_exists =
-                    rest.len() <= 1 || real.parent().is_some_and(|p| self.is_created(p));
+                    landing_missing <= 1 || real.parent().is_some_and(|p| self.is_created(p));
                 if !parent_exists {
                     return Ok(Standing::Missing(Missing { real, ancestor, is_parent_gone: true }));
                 }
@@ -137,13 +145,13 @@ pub(super) fn resolve_entry(arg: &PathArg) -> io::Result<PathBuf> {
     let (Some(parent), Some(name)) = (lexical.parent(), lexical.file_name()) else {
         return Ok(lexical);
     };
-    let (ancestor, rest) = existing_ancestor(parent)?;
+    let (ancestor, rest) = existing_ancestor(parent, false)?;
     Ok(rest.iter().fold(ancestor, |p, c| p.join(c)).join(name))
 }
 
 /// Where a write to `arg` lands: every link followed, a dangling one too.
 pub(super) fn resolve_all(arg: &PathArg) -> io::Result<PathBuf> {
-    let (ancestor, rest) = existing_ancestor(&lexical_join(&arg.base, &arg.raw))?;
+    let (ancestor, rest) = existing_ancestor(&lexical_join(&arg.base, &arg.raw), true)?;
     Ok(rest.iter().fold(ancestor, |p, c| p.join(c)))
 }
 
@@ -151,12 +159,16 @@ pub(super) fn resolve_all(arg: &PathArg) -> io::Result<PathBuf> {
 const MAX_LINKS: usize = 40;
 
 /// The closest existing ancestor of `path` (itself when it exists), canonicalised, and the
-/// missing components below it. A dangling link on the way is followed to where it points
-/// (`echo x > link` creates the link's target, which may lie outside the workspace).
-fn existing_ancestor(path: &Path) -> io::Result<(PathBuf, Vec<std::ffi::OsString>)> {
+/// missing components below it. With `follows_dangling`, a dangling link on the way is
+/// followed to where it points (`echo x > link` creates the link's target, which may lie
+/// outside the workspace); without, it counts as missing, as a reader sees it.
+fn existing_ancestor(
+    path: &Path,
+    follows_dangling: bool,
+) -> io::Result<(PathBuf, Vec<std::ffi::OsString>)> {
     let mut path = path.to_owned();
     for _ in 0..=MAX_LINKS {
-        match ancestor_or_link(&path)? {
+        match ancestor_or_link(&path, follows_dangling)? {
             Walk::Found(real, rest) => return Ok((real, rest)),
             Walk::Link(next) => path = next,
         }
@@ -170,7 +182,7 @@ enum Walk {
     Link(PathBuf),
 }
 
-fn ancestor_or_link(path: &Path) -> io::Result<Walk> {
+fn ancestor_or_link(path: &Path, follows_dangling: bool) -> io::Result<Walk> {
     let mut rest = Vec::new();
     let mut current = path;
     loop {
@@ -183,7 +195,7 @@ fn ancestor_or_link(path: &Path) -> io::Result<Walk> {
             Err(e) => return Err(e),
         }
         // Only an entry that exists as a link reads as one; its parent exists.
-        if let Ok(target) = std::fs::read_link(current) {
+        if let Some(target) = follows_dangling.then(|| std::fs::read_link(current).ok()).flatten() {
             let parent = std::fs::canonicalize(current.parent().unwrap_or(Path::new("/")))?;
             let mut next = normalise(&parent.join(target));
             next.extend(rest.iter().rev());
