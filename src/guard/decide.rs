@@ -5,7 +5,7 @@
 
 use super::check::{self, Missing, Rejection, Standing};
 use super::shell::{self, ShellFinding};
-use super::{PathArg, Role, ToolCall, ToolKind, envelope, protect};
+use super::{PathArg, Role, ToolCall, ToolKind, envelope, manifest, protect};
 use crate::config::{LimitExceeded, Limits, check_limit};
 use crate::contract::ArgPolicy;
 use std::io;
@@ -22,6 +22,9 @@ pub(super) trait Facts {
     /// The workspace-relative path a write to `arg` lands in: every link followed, dangling
     /// ones too, when that is inside the workspace.
     fn resolved_relative(&self, arg: &PathArg) -> Option<String>;
+    /// The workspace's `package.json`, when husky installs the repository's hooks (a `.husky`
+    /// directory at the root).
+    fn husky_manifest(&self) -> Option<String>;
 }
 
 /// Why a call is refused.
@@ -122,6 +125,9 @@ pub(super) fn decide(
     if let Some((arg, entry)) = protected_write(call, &plan.operands, facts) {
         return refuse(verdict, Refusal::Protected(arg, entry));
     }
+    if let Some(arg) = husky_manifest_write(call, &plan.operands, facts) {
+        return refuse(verdict, Refusal::Protected(arg, manifest::HUSKY_SETTINGS));
+    }
     for arg in &plan.operands {
         let standing = facts
             .standing(arg)
@@ -178,6 +184,37 @@ fn missing_shell_dir(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Optio
     }
 }
 
+/// Whether `arg` is written: every argument of a file tool that writes, the operands a shell
+/// command creates, changes or removes.
+fn is_write(call: &ToolCall, arg: &PathArg) -> bool {
+    match call.kind {
+        ToolKind::Write => true,
+        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory | Role::Entry),
+        _ => false,
+    }
+}
+
+/// A write to `package.json` in a repository whose hooks husky installs: by a file tool, when
+/// the manifest it leaves changes husky's settings; by a shell command, always (its content is
+/// unseen).
+fn husky_manifest_write(
+    call: &ToolCall,
+    operands: &[PathArg],
+    facts: &dyn Facts,
+) -> Option<PathArg> {
+    let names = |arg: &&PathArg| {
+        let rel = [facts.workspace_relative(arg), facts.resolved_relative(arg)];
+        rel.iter().flatten().any(|r| r == manifest::MANIFEST)
+    };
+    let arg = operands.iter().filter(|a| is_write(call, a)).find(names)?;
+    let before = facts.husky_manifest()?;
+    if call.kind == ToolKind::Write {
+        let after = manifest::after(&call.input, &before)?;
+        return manifest::changes_husky(&before, &after).then(|| arg.clone());
+    }
+    Some(arg.clone())
+}
+
 /// A write (a file tool, or a shell operand the command creates or removes) to an entry that
 /// configures the gate.
 fn protected_write(
@@ -185,12 +222,7 @@ fn protected_write(
     operands: &[PathArg],
     facts: &dyn Facts,
 ) -> Option<(PathArg, &'static str)> {
-    let writes = |arg: &&PathArg| match call.kind {
-        ToolKind::Write => true,
-        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory | Role::Entry),
-        _ => false,
-    };
-    operands.iter().filter(writes).find_map(|arg| {
+    operands.iter().filter(|a| is_write(call, a)).find_map(|arg| {
         let entry = if arg.role == Role::Extract {
             protect::protected_below(&facts.workspace_relative(arg)?)?
         } else {
@@ -233,6 +265,10 @@ mod tests {
 
         fn resolved_relative(&self, arg: &PathArg) -> Option<String> {
             self.workspace_relative(arg)
+        }
+
+        fn husky_manifest(&self) -> Option<String> {
+            None
         }
     }
 

@@ -25,6 +25,7 @@ mod env;
 mod envelope;
 mod files;
 pub mod install;
+mod manifest;
 mod post_tool;
 mod protect;
 mod refusal;

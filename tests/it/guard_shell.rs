@@ -340,3 +340,43 @@ fn policy_rewrites_by_dd_git_apply_archives_and_lefthook_local_are_refused() {
         ],
     );
 }
+
+#[test]
+fn husky_s_settings_in_package_json_cannot_be_changed_where_husky_installs_the_hooks() {
+    let repo = repo();
+    let manifest = "{\n  \"name\": \"app\",\n  \"scripts\": {\"prepare\": \"husky\"},\n  \"dependencies\": {}\n}\n";
+    repo.commit(
+        &[("package.json", manifest), (".husky/pre-commit", "patchgate hook run pre-commit\n")],
+        "husky",
+    );
+    let file = format!("{}/package.json", root(&repo));
+    let tool = |name: &str, input: Value| {
+        let payload = json!({"session_id": "h", "cwd": root(&repo), "tool_name": name,
+            "tool_input": input});
+        let out = guard(&repo, "generic", &payload.to_string());
+        (code(&out), json(&out)["error"]["code"].as_str().unwrap_or("allow").to_owned())
+    };
+    let protected = (2, "PROTECTED_PATH".to_owned());
+    let edit_prepare = json!({"file_path": file, "old_string": "\"husky\"}",
+        "new_string": "\"husky hooks\"}"});
+    assert_eq!(tool("Edit", edit_prepare.clone()), protected);
+    let rewrite = manifest.replace("\"prepare\": \"husky\"", "\"test\": \"jest\"");
+    assert_eq!(tool("Write", json!({"file_path": file, "content": rewrite})), protected);
+    let dependency = json!({"file_path": file, "old_string": "\"dependencies\": {}",
+        "new_string": "\"dependencies\": {\"left-pad\": \"1.3.0\"}"});
+    assert_eq!(tool("Edit", dependency), (0, "allow".to_owned()));
+    assert_denied(
+        &repo,
+        "PROTECTED_PATH",
+        &[
+            "npm pkg set scripts.prepare='husky hooks'",
+            "npm pkg delete scripts.prepare",
+            "sed -i 's/husky/true/' package.json",
+            "echo '{}' > package.json",
+        ],
+    );
+    assert_allowed(&repo, &["npm pkg set version=2.0.0", "cat package.json", "npm pkg get name"]);
+    // Without husky, package.json is the agent's like any file.
+    std::fs::remove_dir_all(repo.path().join(".husky")).expect("remove .husky");
+    assert_eq!(tool("Edit", edit_prepare), (0, "allow".to_owned()));
+}

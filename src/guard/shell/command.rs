@@ -142,7 +142,10 @@ fn read_all(args: &[Word], grammar: Grammar, ctx: &mut Ctx) {
 fn scripted(args: &[Word], grammar: Grammar, script_opts: &[&str], ctx: &mut Ctx) {
     let parsed = parse(args, grammar);
     let skip = usize::from(!parsed.has(script_opts));
-    ctx.add_all(parsed.operands.into_iter().skip(skip), Role::Existing);
+    // `-i` edits the files in place (`-i.bak` keeps a copy).
+    let is_in_place = parsed.flags.iter().any(|f| f == "-i" || f == "--in-place");
+    let role = if is_in_place { Role::Modify } else { Role::Existing };
+    ctx.add_all(parsed.operands.into_iter().skip(skip), role);
 }
 
 fn awk(args: &[Word], ctx: &mut Ctx) {

@@ -39,9 +39,28 @@ pub(super) fn rule(name: &str, args: &[Word], ctx: &mut Ctx) -> bool {
             extract_into(None, ctx);
         }
         "patch" => patch(args, ctx),
+        "npm" | "pnpm" => package_settings(args, ctx),
         _ => return false,
     }
     true
+}
+
+/// `npm pkg set scripts.prepare=...`, `npm pkg delete husky`, `npm set-script prepare ...`:
+/// a write of `package.json` where husky's settings live (judged as any write of it).
+fn package_settings(args: &[Word], ctx: &mut Ctx) {
+    let words: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+    let is_husky_key = |key: &str| {
+        let key = key.split('=').next().unwrap_or("");
+        key == "husky" || key.starts_with("husky.") || key == "scripts.prepare"
+    };
+    let sets = match words.as_slice() {
+        ["pkg", "set" | "delete", keys @ ..] => keys.iter().any(|k| is_husky_key(k)),
+        ["set-script", "prepare", ..] => true,
+        _ => false,
+    };
+    if sets {
+        ctx.add(&Word { text: "package.json".to_owned(), is_literal: true }, Role::Create);
+    }
 }
 
 /// `dd if=IN of=OUT`: operands are `key=value` words.
