@@ -25,6 +25,9 @@ pub(super) trait Facts {
     /// The workspace's `package.json`, when husky installs the repository's hooks (a `.husky`
     /// directory at the root).
     fn husky_manifest(&self) -> Option<String>;
+    /// Whether the hook manager whose protected entry is `entry` runs patchgate in the
+    /// workspace (true for `.patchgate.toml`, and whenever that cannot be read).
+    fn runs_gate(&self, entry: &str) -> bool;
 }
 
 /// Why a call is refused.
@@ -61,6 +64,7 @@ pub(super) struct Verdict {
 struct Plan {
     operands: Vec<PathArg>,
     finding: Option<ShellFinding>,
+    manager_writes: Vec<ShellFinding>,
     is_discovery: bool,
     is_read_only: bool,
 }
@@ -69,7 +73,8 @@ fn expand(call: &ToolCall) -> Plan {
     let is_discovery = call.kind == ToolKind::Discovery;
     let is_read_only = matches!(call.kind, ToolKind::Read | ToolKind::Discovery);
     let operands = call.paths.clone();
-    let mut plan = Plan { operands, finding: None, is_discovery, is_read_only };
+    let mut plan =
+        Plan { operands, finding: None, manager_writes: Vec::new(), is_discovery, is_read_only };
     if let Some(patch) = &call.patch {
         plan.operands.extend(envelope::paths(patch, &call.cwd));
     }
@@ -79,6 +84,7 @@ fn expand(call: &ToolCall) -> Plan {
         let analysed = shell::analyse(command, &call.command_dir);
         plan.operands.extend(analysed.operands);
         plan.finding = analysed.bypass;
+        plan.manager_writes = analysed.manager_writes;
         plan.is_discovery |= analysed.is_discovery;
         plan.is_read_only = analysed.is_read_only;
     }
@@ -107,7 +113,9 @@ pub(super) fn decide(
         is_read_only: plan.is_read_only,
         ..Verdict::default()
     };
-    if let Some(finding) = plan.finding {
+    let gated =
+        plan.manager_writes.into_iter().find(|w| w.entry.is_none_or(|e| facts.runs_gate(e)));
+    if let Some(finding) = plan.finding.or(gated) {
         return refuse(verdict, Refusal::Command(finding));
     }
     if let Some(refusal) = missing_shell_dir(call, facts)? {
@@ -194,7 +202,7 @@ fn is_write(call: &ToolCall, arg: &PathArg) -> bool {
     }
 }
 
-/// A write to `package.json` in a repository whose hooks husky installs: by a file tool, when
+/// A write to `package.json` in a repository whose hooks husky installs (and runs patchgate): by a file tool, when
 /// the manifest it leaves changes husky's settings; by a shell command, always (its content is
 /// unseen).
 fn husky_manifest_write(
@@ -207,7 +215,7 @@ fn husky_manifest_write(
         rel.iter().flatten().any(|r| r == manifest::MANIFEST)
     };
     let arg = operands.iter().filter(|a| is_write(call, a)).find(names)?;
-    let before = facts.husky_manifest()?;
+    let before = facts.husky_manifest().filter(|_| facts.runs_gate(".husky"))?;
     if call.kind == ToolKind::Write {
         let after = manifest::after(&call.input, &before)?;
         return manifest::changes_husky(&before, &after).then(|| arg.clone());
@@ -230,19 +238,21 @@ fn protected_write(
             let named = facts.workspace_relative(arg).and_then(|rel| protect::protected(&rel));
             named.or_else(|| protect::protected(&facts.resolved_relative(arg)?))?
         };
-        Some((arg.clone(), entry))
+        facts.runs_gate(entry).then(|| (arg.clone(), entry))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::guard::Protocol;
+    use crate::guard::{DenyCode, Protocol};
     use std::path::Path;
 
     /// A world where `existing` paths exist under `/w` and nothing else does.
     struct World {
         existing: Vec<&'static str>,
+        /// The hook managers' entries that run patchgate.
+        gated: Vec<&'static str>,
     }
 
     impl Facts for World {
@@ -270,6 +280,10 @@ mod tests {
         fn husky_manifest(&self) -> Option<String> {
             None
         }
+
+        fn runs_gate(&self, entry: &str) -> bool {
+            !crate::path::is_hook_manager(entry) || self.gated.contains(&entry)
+        }
     }
 
     fn call(kind: ToolKind, paths: &[&str], command: Option<&str>) -> ToolCall {
@@ -296,7 +310,12 @@ mod tests {
     }
 
     fn refusal(call: &ToolCall) -> Option<Refusal> {
-        let mut world = World { existing: vec!["src/a.rs", ".patchgate.toml"] };
+        refusal_in(call, &[])
+    }
+
+    fn refusal_in(call: &ToolCall, gated: &[&'static str]) -> Option<Refusal> {
+        let existing = vec!["", "src/a.rs", ".patchgate.toml", ".pre-commit-config.yaml"];
+        let mut world = World { existing, gated: gated.to_vec() };
         decide(call, &mut world, &Limits::default()).expect("the world answers").refusal
     }
 
@@ -321,5 +340,26 @@ mod tests {
         ));
         let bypass = call(ToolKind::Shell, &[], Some("git commit --no-verify -m x"));
         assert!(matches!(refusal(&bypass), Some(Refusal::Command(_))));
+    }
+
+    #[test]
+    fn a_hook_manager_is_protected_where_it_runs_patchgate() {
+        let config = ".pre-commit-config.yaml";
+        let edit = call(ToolKind::Write, &[config], None);
+        assert_eq!(refusal_in(&edit, &[]), None, "a manager that runs only linters");
+        assert!(matches!(refusal_in(&edit, &[config]), Some(Refusal::Protected(_, _))));
+        let removal = call(ToolKind::Shell, &[], Some("rm .pre-commit-config.yaml"));
+        assert_eq!(refusal_in(&removal, &[]), None);
+        assert!(matches!(refusal_in(&removal, &[config]), Some(Refusal::Command(_))));
+        // An ungated manager's file written first does not hide what follows it.
+        let script = "echo x > .pre-commit-config.yaml && git commit --no-verify -m x";
+        assert!(matches!(refusal_in(&call(ToolKind::Shell, &[], Some(script)), &[]),
+            Some(Refusal::Command(f)) if f.code == DenyCode::HookBypass));
+        let both = "rm .pre-commit-config.yaml lefthook.yml";
+        let gated = refusal_in(&call(ToolKind::Shell, &[], Some(both)), &["lefthook.yml"]);
+        assert!(matches!(gated, Some(Refusal::Command(f)) if f.entry == Some("lefthook.yml")));
+        // The policy itself, always.
+        let policy = call(ToolKind::Shell, &[], Some("rm .patchgate.toml"));
+        assert!(matches!(refusal_in(&policy, &[]), Some(Refusal::Command(_))));
     }
 }

@@ -2,6 +2,10 @@
 //! configuration that runs patchgate's hook. Neither an agent's patch (`scope`) nor an agent's
 //! tool call (the guard) may change them unless the user says so. The hook shims, the
 //! declaration and patchgate's state live in the git directory, which no path may name at all.
+//!
+//! A hook manager's configuration is the gate's only where the manager runs patchgate: where
+//! one of its files names patchgate ([`names_patchgate`]). In a repository whose pre-commit
+//! framework runs only linters, `.pre-commit-config.yaml` is ordinary code.
 
 use super::alias::{fold_component, is_short_name_of};
 use std::borrow::Cow;
@@ -41,6 +45,12 @@ static LEFTHOOK_CONFIGS: LazyLock<Vec<String>> = LazyLock::new(|| {
     }
     names
 });
+
+/// Every configuration file name lefthook reads (see `LEFTHOOK_CONFIGS`).
+#[must_use]
+pub fn lefthook_configs() -> &'static [String] {
+    &LEFTHOOK_CONFIGS
+}
 
 /// The protected entry the repository-relative path `rel` is, or lies below, under any
 /// spelling a file system takes for it ([`super::alias`]: `.PATCHGATE.TOML`,
@@ -82,6 +92,31 @@ fn names(folded: &[Cow<'_, str>], entry: &str, is_dir: bool) -> bool {
 /// Whether the folded `component` is a spelling of the entry's component `part`.
 fn is_spelling(component: &str, part: &str) -> bool {
     component == part || component.contains('~') && is_short_name_of(component, part)
+}
+
+/// Whether the protected `entry` (from [`protected`]) is a hook manager's: part of the gate only
+/// where the manager runs patchgate. `.patchgate.toml` is always the gate's.
+#[must_use]
+pub fn is_hook_manager(entry: &str) -> bool {
+    entry != ".patchgate.toml"
+}
+
+/// The files of the hook manager `entry` belongs to, among `files` (a tree's paths): each
+/// lefthook configuration or script for a lefthook file, everything under `.husky/` for husky.
+pub fn manager_files<'f>(entry: &str, files: &'f [String]) -> Vec<&'f str> {
+    let is_lefthook = entry.contains("lefthook");
+    let belongs = |f: &str| {
+        protected(f).is_some_and(|e| if is_lefthook { e.contains("lefthook") } else { e == entry })
+    };
+    files.iter().map(String::as_str).filter(|f| belongs(f)).collect()
+}
+
+/// Whether a hook manager's file names patchgate (in any case), as every configuration that
+/// runs its hook does (`patchgate hook run pre-commit`, the pre-commit hook id `patchgate`).
+#[must_use]
+pub fn names_patchgate(content: &[u8]) -> bool {
+    const NAME: &[u8] = b"patchgate";
+    content.windows(NAME.len()).any(|w| w.eq_ignore_ascii_case(NAME))
 }
 
 #[cfg(test)]

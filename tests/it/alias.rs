@@ -23,6 +23,13 @@ const GITHUB_ALIASES: &[&str] = &[
 const POLICY_ALIASES: &[&str] =
     &[".PATCHGATE.TOML", ".patchgate.toml.", ".patchgate.toml ", "PATCHG~1.TOM"];
 
+/// husky and lefthook running patchgate's hook: their files are the gate's only then.
+pub(crate) fn commit_gated_hooks(repo: &TestRepo) {
+    let lefthook = "pre-commit:\n  commands:\n    gate:\n      run: patchgate hook run pre-commit\n";
+    let husky = "patchgate hook run pre-commit\n";
+    repo.commit(&[(".husky/pre-commit", husky), ("lefthook.yml", lefthook)], "hooks");
+}
+
 fn creation(path: &str) -> String {
     format!(
         "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+x\n"
@@ -64,6 +71,7 @@ fn validate_refuses_every_spelling_of_an_excluded_or_protected_path() {
         &[("README.md", "# r\n"), (".patchgate.toml", "excluded = [\"secrets/**\"]\n")],
         "init",
     );
+    commit_gated_hooks(&repo);
     let step = json!({"description": "Add the file", "allowedFiles": ["**"],
         "excludedPaths": [".github/**"]});
     for alias in GITHUB_ALIASES {
@@ -113,6 +121,7 @@ fn the_commit_hook_blocks_every_spelling_of_an_excluded_path() {
 fn the_guard_refuses_every_spelling_of_a_protected_path() {
     let repo = project();
     repo.commit(&[(".patchgate.toml", "excluded = [\"secrets/**\"]\n")], "policy");
+    commit_gated_hooks(&repo);
     let root = root(&repo);
     let run = |tool: &str, input: Value| {
         let payload = json!({"session_id": "a", "cwd": root, "tool_name": tool,

@@ -15,6 +15,14 @@ fn repo() -> TestRepo {
     repo
 }
 
+/// The project with a committed policy, and husky and lefthook running patchgate's hook (a
+/// hook manager's files are the gate's only where they name patchgate).
+fn gated_repo() -> TestRepo {
+    let repo = repo();
+    crate::alias::commit_gated_hooks(&repo);
+    repo
+}
+
 /// The guard's answer to a Bash call of `command`: exit code and denial code (`allow` when
 /// allowed).
 fn run(repo: &TestRepo, command: &str) -> (i32, String) {
@@ -58,7 +66,7 @@ fn a_command_after_an_apply_patch_heredoc_is_checked() {
 
 #[test]
 fn an_apply_patch_envelope_may_not_update_or_delete_the_policy() {
-    let repo = repo();
+    let repo = gated_repo();
     let update = envelope(
         "*** Update File: .patchgate.toml\n@@\n-excluded = [\"secrets/**\"]\n+excluded = []\n",
     );
@@ -301,7 +309,7 @@ fn the_git_directory_named_through_a_glob_or_a_substitution_is_refused() {
 
 #[test]
 fn policy_rewrites_by_dd_git_apply_archives_and_lefthook_local_are_refused() {
-    let repo = repo();
+    let repo = gated_repo();
     let policy_diff = "diff --git a/.patchgate.toml b/.patchgate.toml\n--- a/.patchgate.toml\n+++ b/.patchgate.toml\n@@ -1 +1 @@\n-excluded = [\"secrets/**\"]\n+excluded = []\n";
     repo.write("evil.diff", policy_diff);
     repo.write("fine.diff", &policy_diff.replace(".patchgate.toml", "README.md"));

@@ -39,9 +39,12 @@ const MAX_DEPTH: usize = 8;
 pub struct ShellPlan {
     /// File operands, in command order.
     pub operands: Vec<PathArg>,
-    /// Why the command walks around the gate (skips hooks, changes what configures the gate,
-    /// names the git directory through a glob), when it does.
+    /// Why the command walks around the gate (skips hooks with `git commit --no-verify`,
+    /// changes patchgate's policy, names the git directory through a glob), when it does.
     pub bypass: Option<ShellFinding>,
+    /// Each hook manager's configuration the command changes (`rm .pre-commit-config.yaml`):
+    /// refused where that manager runs patchgate, which only the file system tells.
+    pub manager_writes: Vec<ShellFinding>,
     /// Whether some command lists or searches (`ls`, `find`, `grep`, `rg`).
     pub is_discovery: bool,
     /// Whether every command only reads (known readers and `cd`, nothing redirected into a
@@ -62,6 +65,8 @@ pub struct ShellFinding {
     pub reason: String,
     /// The seed-003 pattern, for `INVALID_AGENT_INPUT` (`git_dir`).
     pub pattern: Option<&'static str>,
+    /// For `PROTECTED_PATH`: the protected entry it changes.
+    pub entry: Option<&'static str>,
 }
 
 /// What a command reads on standard input.
@@ -185,6 +190,7 @@ impl Ctx {
         {
             self.plan.bypass = Some(finding);
         }
+        self.plan.manager_writes.extend(inner.plan.manager_writes);
     }
 
     fn refuse(&mut self, command: String, reason: String) {
@@ -193,26 +199,43 @@ impl Ctx {
 
     fn refuse_as(&mut self, code: DenyCode, command: String, reason: String) {
         if self.plan.bypass.is_none() {
-            self.plan.bypass = Some(ShellFinding { code, command, reason, pattern: None });
+            self.plan.bypass =
+                Some(ShellFinding { code, command, reason, pattern: None, entry: None });
         }
     }
 
     /// Refuse a command that would change a protected entry: written by a redirect, or named
     /// by a command that is not a known reader (`rm`, `mv`, `mkfifo`, `sed -i`, `python`).
+    /// Every entry it changes is recorded: which hook managers run the gate is decided later.
     fn protect(&mut self, command: &lex::Command) {
         let redirected = command
             .redirects
             .iter()
             .filter(|(kind, _)| *kind == RedirectKind::Write)
-            .find_map(|(_, target)| protect::named(&target.text));
-        let entry = redirected.or_else(|| {
-            let named = command.words.iter().find_map(|w| protect::named(&w.text))?;
-            let (program, args) = args::program(&command.words)?;
+            .filter_map(|(_, target)| protect::named(&target.text));
+        let is_writer = args::program(&command.words).is_some_and(|(program, args)| {
             let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-            (!protect::is_reader(program, &args)).then_some(named)
+            !protect::is_reader(program, &args)
         });
-        if let Some(entry) = entry {
-            self.refuse_as(DenyCode::ProtectedPath, written(command), protect::reason(entry));
+        let named =
+            command.words.iter().filter(|_| is_writer).filter_map(|w| protect::named(&w.text));
+        let entries: Vec<&'static str> = redirected.chain(named).collect();
+        for entry in entries {
+            self.changes_protected(entry, written(command));
+        }
+    }
+
+    /// `command` changes the protected `entry`: refused now for the policy, recorded for a
+    /// hook manager (refused later where that manager runs patchgate).
+    pub(super) fn changes_protected(&mut self, entry: &'static str, command: String) {
+        let reason = protect::reason(entry);
+        if crate::path::is_hook_manager(entry) {
+            let code = DenyCode::ProtectedPath;
+            let entry = Some(entry);
+            let finding = ShellFinding { code, command, reason, pattern: None, entry };
+            self.plan.manager_writes.push(finding);
+        } else {
+            self.refuse_as(DenyCode::ProtectedPath, command, reason);
         }
     }
 
@@ -231,6 +254,7 @@ impl Ctx {
                          never touch; use git commands"
                     .to_owned(),
                 pattern: Some("git_dir"),
+                entry: None,
             });
         }
     }

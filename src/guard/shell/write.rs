@@ -216,12 +216,8 @@ pub(super) fn applies(text: Option<&str>, dir: Option<&Word>, command: &str, ctx
         extract_into(dir, ctx);
         return;
     };
-    if let Some(entry) = patch_targets(text).iter().find_map(|p| protect::named(p)) {
-        ctx.refuse_as(
-            crate::guard::DenyCode::ProtectedPath,
-            command.to_owned(),
-            protect::reason(entry),
-        );
+    for entry in patch_targets(text).iter().filter_map(|p| protect::named(p)) {
+        ctx.changes_protected(entry, command.to_owned());
     }
 }
 
