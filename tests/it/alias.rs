@@ -25,7 +25,8 @@ const POLICY_ALIASES: &[&str] =
 
 /// husky and lefthook running patchgate's hook: their files are the gate's only then.
 pub(crate) fn commit_gated_hooks(repo: &TestRepo) {
-    let lefthook = "pre-commit:\n  commands:\n    gate:\n      run: patchgate hook run pre-commit\n";
+    let lefthook =
+        "pre-commit:\n  commands:\n    gate:\n      run: patchgate hook run pre-commit\n";
     let husky = "patchgate hook run pre-commit\n";
     repo.commit(&[(".husky/pre-commit", husky), ("lefthook.yml", lefthook)], "hooks");
 }
