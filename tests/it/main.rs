@@ -3,6 +3,7 @@
 
 mod alias;
 mod case_keys;
+mod ci;
 mod contract;
 mod conventions;
 mod crash;
@@ -15,6 +16,7 @@ mod guard_policy;
 mod guard_shell;
 mod hook;
 mod hook_install;
+mod journal;
 mod judge;
 mod layers;
 mod limits;
@@ -25,5 +27,7 @@ mod parse;
 mod repair;
 mod review;
 mod scratch;
+mod server;
 mod support;
+mod trusted;
 mod validate;
