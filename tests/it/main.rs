@@ -2,6 +2,7 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod alias;
+mod batch;
 mod case_keys;
 mod ci;
 mod contract;
