@@ -22,5 +22,6 @@ mod parse;
 mod repair;
 mod review;
 mod scratch;
+mod submodule;
 mod support;
 mod validate;
