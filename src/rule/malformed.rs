@@ -11,7 +11,8 @@ use crate::patch::{FilePatch, Parsed};
 /// Why a gitlink entry other than a submodule update is refused, and what to do instead.
 pub const GITLINK_REFUSED: &str = "a submodule (gitlink) added, removed or changed other than by \
      moving it to another commit; only an update (`-Subproject commit OLD`, `+Subproject commit \
-     NEW` under `index ... 160000`) is accepted: add, move or remove a submodule with `git submodule` or `git mv`";
+     NEW` under `index ... 160000`) is accepted: add, move or remove a submodule with \
+     `git submodule` or `git mv`";
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };
