@@ -26,6 +26,11 @@ impl<'a> Raw<'a> {
     }
 }
 
+/// An empty or whitespace-only line (`\r` included): what git skips outside the entries.
+pub(super) fn is_blank(text: &[u8]) -> bool {
+    text.iter().all(u8::is_ascii_whitespace)
+}
+
 /// Counts of line endings, with the first line of each kind.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Endings {

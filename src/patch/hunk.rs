@@ -2,7 +2,7 @@
 //! line is whatever its first byte says while the counts allow it, so a removed `-- x` line
 //! (written `--- x`) is never taken for a file header.
 
-use super::cursor::Raw;
+use super::cursor::{Raw, is_blank};
 use super::parse::{Parser, quote_input};
 use super::{DefectCode, FilePatch, Hunk, LineKind, Lines, Warning, WarningCode};
 
@@ -298,10 +298,10 @@ impl<'a> Parser<'a, '_> {
             Some(line) => format!("another header starts at line {}", line.span.line),
             None => "the input ends".to_owned(),
         };
+        let (has_old, has_new) = self.body_holds(hunk);
         let message = format!(
-            "hunk `{}` is short: {what} with {old} preimage and {new} postimage line(s) still due; {}: write `{}` if nothing is missing, else restore the lines",
+            "hunk `{}` is short: {what} with {old} preimage and {new} postimage line(s) still due (the body holds {has_old} old and {has_new} new); write `{}` if nothing is missing, else restore the lines",
             quote_input(hunk_header_text(self, hunk)),
-            self.counts_and_body(hunk),
             self.fitting_header(hunk)
         );
         self.defect(DefectCode::HunkTooShort, hunk.span, message);
@@ -529,11 +529,6 @@ impl<'a> Parser<'a, '_> {
         let header = super::hunk_header((hunk.old_start, old), (hunk.new_start, new), b"");
         quote_input(&header)
     }
-}
-
-/// An empty or whitespace-only line (`\r` included).
-pub(super) fn is_blank(text: &[u8]) -> bool {
-    text.iter().all(u8::is_ascii_whitespace)
 }
 
 /// A line that could be context of a hunk: empty, whitespace-only, or starting with a space.

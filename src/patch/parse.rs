@@ -195,7 +195,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn top_level(&mut self, line: Raw<'a>) {
-        if super::hunk::is_blank(line.text) {
+        if super::cursor::is_blank(line.text) {
             // git skips it; nothing it could hold changes what is applied.
             self.notes.blank_outside.add(line.span);
             self.cur.bump();

@@ -7,12 +7,20 @@
 
 use super::hunks::read_body;
 use super::{RepairKind, Step, Work, file_name};
-use crate::patch::{FilePatch, Hunk, LineKind, Parsed};
+use crate::patch::{DefectCode, FilePatch, Hunk, LineKind, Parsed};
 use crate::path::display_bytes;
 
-/// Take out the first context-only hunk whose counts fit its body that a defect names;
+/// Take out the first context-only hunk whose counts fit its body that a count defect names;
 /// `Pass` when none.
-pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>, lines: &[usize]) -> Step {
+pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
+    let is_named = |code| {
+        matches!(
+            code,
+            DefectCode::ContextOnlyHunk | DefectCode::HunkTooShort | DefectCode::HunkTooLong
+        )
+    };
+    let lines: Vec<usize> =
+        parsed.defects.iter().filter(|d| is_named(d.code)).map(|d| d.span.line).collect();
     for (f, file) in parsed.patch.files.iter().enumerate() {
         let end = parsed.patch.files.get(f + 1).map_or(work.doc.len(), |next| next.span.line - 1);
         for (index, hunk) in file.hunks.iter().enumerate() {

@@ -72,15 +72,6 @@ pub(super) fn fix(work: &mut Work<'_, '_>, parsed: &Parsed<'_>) -> Step {
     if let Some(d) = separator.filter(|d| is_separator(work, d.span.line)) {
         return remove_blank_run(work, parsed, d.span.line);
     }
-    let named: Vec<usize> = parsed
-        .defects
-        .iter()
-        .filter(|d| is_hunk(d.code) || d.code == DefectCode::ContextOnlyHunk)
-        .map(|d| d.span.line)
-        .collect();
-    if let done @ Step::Done = super::context_only::fix(work, parsed, &named) {
-        return done;
-    }
     let mut step = Step::Pass;
     let mut seen = std::collections::BTreeSet::new();
     for defect in parsed.defects.iter().filter(|d| is_hunk(d.code)) {

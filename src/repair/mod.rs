@@ -335,7 +335,8 @@ impl<'a, 'b> Work<'a, 'b> {
 
     /// The first fixer that claims a defect; a refusal of the first defect when none does.
     fn fix(&mut self, parsed: &Parsed<'_>) -> Step {
-        let fixers: [Fixer; 4] = [header::fix, surround::fix, hunks::fix, hunks::final_newline];
+        let fixers: [Fixer; 5] =
+            [header::fix, surround::fix, context_only::fix, hunks::fix, hunks::final_newline];
         for fixer in fixers {
             match fixer(self, parsed) {
                 Step::Pass => {}

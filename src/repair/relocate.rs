@@ -20,8 +20,8 @@ const SHOWN: usize = 3;
 const MAX_PLACES: usize = 4096;
 
 /// Where one hunk may go: 0-based first lines of its preimage in the base file.
-pub(super) struct Places {
-    pub at: Vec<usize>,
+struct Places {
+    at: Vec<usize>,
     /// Its preimage length.
     len: usize,
     /// The stated line holds it: it stays there, as `git apply` would keep it.
@@ -39,7 +39,7 @@ impl Places {
     /// The places of a hunk body (all of a hunk's lines, or a trimmed run of them) that says
     /// its preimage starts at `old_start`. A body without trailing context has, as in `git
     /// apply`, only one place: the end of the file.
-    pub(super) fn of_lines(lines: &[TextLine<'_>], body: &[Line<'_>], old_start: u64) -> Self {
+    fn of_lines(lines: &[TextLine<'_>], body: &[Line<'_>], old_start: u64) -> Self {
         let mut places = Self::unanchored(lines, body, old_start);
         if body.last().is_some_and(|l| l.kind != LineKind::Context) && !places.is_capped {
             let end = lines.len().saturating_sub(places.len);
@@ -149,14 +149,37 @@ pub(super) fn fix(
     Ok(Step::Done)
 }
 
-/// A hunk's places, or, when its preimage is nowhere, those of its fewest trimmed edges.
+/// A hunk's places, trimmed when that is what fits. A hunk at its stated line stays. Else the
+/// fewest blank edge lines set aside that put it exactly at its stated line win over a place
+/// elsewhere for the whole hunk, since a junk blank line a model counted matches blank lines
+/// of the file anywhere (git itself would then move the hunk to the nearest one); when the
+/// whole hunk has one place elsewhere as well, the two are reported as ambiguous. A hunk that
+/// fits nowhere whole takes the fewest trimmed edges that give it a place at all.
 fn place(lines: &[TextLine<'_>], hunk: &Hunk<'_>) -> (Places, Option<Trim>) {
-    let places = Places::of(lines, hunk);
+    let mut places = Places::of(lines, hunk);
+    if places.is_stated {
+        return (places, None);
+    }
+    let trimmed = |trim: Trim| {
+        let body: Vec<Line<'_>> = hunk.lines.iter().collect();
+        let kept = &body[trim.lead..body.len() - trim.trail];
+        Places::of_lines(lines, kept, hunk.old_start + trim.lead as u64)
+    };
+    let at_stated = |kept: &[Line<'_>], start| Places::of_lines(lines, kept, start).is_stated;
+    if let Some(trim) = trim::fit(hunk, at_stated) {
+        let stated = trimmed(trim);
+        if let ([elsewhere], false) = (places.at.as_slice(), places.is_capped) {
+            places.at = vec![*elsewhere, stated.at[0]];
+            return (places, None); // two readings: the repair does not choose
+        }
+        return (stated, Some(trim));
+    }
     if !places.at.is_empty() || places.is_capped {
         return (places, None);
     }
-    match trim::fit(lines, hunk) {
-        Some((trim, trimmed)) => (trimmed, Some(trim)),
+    let has_place = |kept: &[Line<'_>], start| !Places::of_lines(lines, kept, start).at.is_empty();
+    match trim::fit(hunk, has_place) {
+        Some(trim) => (trimmed(trim), Some(trim)),
         None => (places, None),
     }
 }

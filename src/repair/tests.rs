@@ -302,6 +302,18 @@ fn blank_context_the_base_lacks_is_set_aside_at_either_edge() {
 }
 
 #[test]
+fn a_counted_junk_line_is_set_aside_at_the_stated_line_rather_than_followed_elsewhere() {
+    // Whole, the hunk's context (`  }`, `}`, a blank line) is at lines 1 and 4, as in any file
+    // of repeated blocks; git would move it to the nearest. Without the junk line it is
+    // exactly at its stated line 7, at the end of the file.
+    let (_dir, repo) = repo(&[("f.txt", "  }\n}\n\n  }\n}\n\n  }\n}\n")]);
+    let patch = format!("{HEAD}@@ -7,3 +7,5 @@\n   }}\n }}\n+\n+more\n \n");
+    let outcome = run(&patch, Some(&repo));
+    assert_eq!(kinds(&outcome), [RepairKind::TrimContext]);
+    assert_eq!(repaired(&outcome), format!("{HEAD}@@ -7,2 +7,4 @@\n   }}\n }}\n+\n+more\n"));
+}
+
+#[test]
 fn a_junk_line_between_two_hunks_is_set_aside_against_the_base() {
     let (_dir, repo) = repo(&[("f.txt", &numbered(20))]);
     let second = "@@ -16,3 +17,3 @@\n line 16\n-line 17\n+line seventeen\n line 18\n";

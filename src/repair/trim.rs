@@ -5,9 +5,7 @@
 //! lines left are the agent's, byte for byte, and the place is found as `relocate` finds one
 //! (exact, unique, git's end-of-file anchoring kept). Nothing else is ever trimmed.
 
-use super::relocate::Places;
-use crate::patch::{Hunk, LineKind};
-use crate::scratch::hunk::TextLine;
+use crate::patch::{Hunk, Line, LineKind};
 
 /// Edge lines set aside: `lead` at the start of the body, `trail` at its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,17 +16,17 @@ pub(super) struct Trim {
 
 /// Whether a body line is a whitespace-only context line that may be set aside (a line the
 /// `\ No newline` marker closes is not: the marker belongs to it).
-fn is_blank_context(line: &crate::patch::Line<'_>) -> bool {
+fn is_blank_context(line: &Line<'_>) -> bool {
     line.kind == LineKind::Context
         && line.has_newline
         && line.text.iter().all(u8::is_ascii_whitespace)
 }
 
-/// The fewest edge lines to set aside for `hunk` to have a place in `lines`, with its places;
-/// `None` when no trim gives one, or when two trims of the same size both do (the repair
-/// does not choose).
-pub(super) fn fit(lines: &[TextLine<'_>], hunk: &Hunk<'_>) -> Option<(Trim, Places)> {
-    let body: Vec<_> = hunk.lines.iter().collect();
+/// The fewest edge lines to set aside for `hunk` to have a place, as `has_place` says for the
+/// lines kept and their stated old-side start; `None` when no trim gives one, or when two
+/// trims of the same size both do (the repair does not choose).
+pub(super) fn fit(hunk: &Hunk<'_>, has_place: impl Fn(&[Line<'_>], u64) -> bool) -> Option<Trim> {
+    let body: Vec<Line<'_>> = hunk.lines.iter().collect();
     let lead = body.iter().take_while(|l| is_blank_context(l)).count();
     let trail = body.iter().rev().take_while(|l| is_blank_context(l)).count();
     if lead == body.len() {
@@ -38,8 +36,7 @@ pub(super) fn fit(lines: &[TextLine<'_>], hunk: &Hunk<'_>) -> Option<(Trim, Plac
         let mut found = (total.saturating_sub(trail)..=total.min(lead)).filter_map(|k| {
             let trim = Trim { lead: k, trail: total - k };
             let kept = &body[k..body.len() - trim.trail];
-            let places = Places::of_lines(lines, kept, stated_start(hunk, k));
-            (!places.at.is_empty()).then_some((trim, places))
+            has_place(kept, stated_start(hunk, k)).then_some(trim)
         });
         if let Some(first) = found.next() {
             return found.next().is_none().then_some(first);
