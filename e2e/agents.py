@@ -2,8 +2,8 @@
 """The guard inside the real agent CLIs, end to end.
 
 Each agent (Claude Code, Gemini CLI, Codex CLI, Cline, installed from npm) runs headless in a
-throwaway repository, with patchgate hooked in through the settings snippets of the README's
-guard section (copied verbatim: `patchgate` is found on PATH), against a scripted model server
+throwaway repository, with patchgate hooked in through the settings snippets of
+docs/commands/guard.md (copied verbatim: `patchgate` is found on PATH), against a scripted model server
 on 127.0.0.1 (`model.py`). The server answers each model request with the next scripted tool
 call; the checks read what the agent sent to the model after each call (the tool result and any
 hook context), and what happened to the repository, never what patchgate printed.
@@ -32,16 +32,17 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import model  # noqa: E402
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+GUIDE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "commands" / "guard.md"
 MAIN_RS = "fn main() {}\n"
 POLICY = 'excluded = ["secrets/**"]\n'
 SHIFT = "STRATEGY SHIFT"
+REMINDER = "Reminder: 3 paths in a row did not exist"
 CORRECTED = "patchgate corrected this tool call"
 USER_MESSAGE = "patchgate corrected '"
 
 
-def snippets(readme=README):
-    """The README's hook settings: `<!-- e2e: AGENT PATH -->` followed by a fenced block."""
+def snippets(readme=GUIDE):
+    """The guard page's hook settings: `<!-- e2e: AGENT PATH -->` followed by a fenced block."""
     found = {}
     pattern = re.compile(r"<!-- e2e: (\S+) (\S+) -->\s*```[a-z]*\n(.*?)```", re.S)
     for agent, path, text in pattern.findall(readme.read_text()):
@@ -67,7 +68,7 @@ def make_repo(root):
 
 
 def install_snippets(agent, repo, home):
-    """Write the README's snippets for `agent`: `~/` paths into the test home, others into the
+    """Write the guard page's snippets for `agent`: `~/` paths into the test home, others into the
     repository. Returns the paths written."""
     written = []
     for path, text in snippets().get(agent, []):
@@ -79,7 +80,7 @@ def install_snippets(agent, repo, home):
             target.chmod(0o755)
         written.append(target)
     if not written:
-        raise SystemExit(f"the README has no e2e snippet for {agent}")
+        raise SystemExit(f"docs/commands/guard.md has no e2e snippet for {agent}")
     return written
 
 
@@ -233,7 +234,10 @@ class Codex(Agent):
     def extra(self):
         return [Step("a made-up working directory is PATH_NOT_FOUND with the nearest listing",
                      ("exec_command", {"cmd": "ls", "workdir": str(self.repo / "srcc")}),
-                     told=["PATH_NOT_FOUND", "src/"])]
+                     told=["PATH_NOT_FOUND", "src/"]),
+                Step("view_image of a missing path is denied with a suggestion",
+                     ("view_image", {"path": str(self.repo / "src" / "mian.rs")}),
+                     told=["PATH_NOT_FOUND", "src/main.rs"])]
 
 
 class Cline(Agent):
@@ -245,7 +249,7 @@ class Cline(Agent):
         subprocess.run(auth, cwd=self.repo, env=self.env(os.environ.get("PATH", "")),
                        check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
         super().setup()
-        # The README: the same hook file serves the events after a call.
+        # The guard page: the same hook file serves the events after a call.
         hooks = self.repo / ".clinerules" / "hooks"
         shutil.copy(hooks / "PreToolUse", hooks / "PostToolUse")
 
@@ -271,6 +275,13 @@ class Cline(Agent):
 
     def shell(self, command):
         return ("run_commands", {"commands": [command]})
+
+    def extra(self):
+        files = [{"path": str(self.repo / "src" / "main.rs")},
+                 {"path": str(self.repo / "src" / "mian.rs")}]
+        return [Step("read_files of an existing and a missing file keeps the existing one",
+                     ("read_files", {"files": files}),
+                     told=["fn main", "PATH_NOT_FOUND", "src/main.rs"])]
 
 
 AGENTS = {a.name: a for a in (ClaudeCode, GeminiCli, Codex, Cline)}
@@ -399,6 +410,8 @@ def scenarios(agent):
         Step("a first miss in a row", agent.read("lib/helpers.py"), told=["PATH_NOT_FOUND"]),
         Step("a second miss in a row brings the strategy shift", agent.read("lib/helper.py"),
              told=["PATH_NOT_FOUND"], shift=True),
+        Step("a third miss in a row brings a one-line reminder, not the shift again",
+             agent.read("lib/helpr.py"), told=["PATH_NOT_FOUND", REMINDER]),
         real_read(),
         Step("a miss only the shell's failure shows is counted",
              agent.shell("python3 -c \"open('src/mian.rs')\""),

@@ -53,11 +53,12 @@
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
 //!   write) and [`judge`] (the built-in model judge: prompt, provider clients, answer cache);
-//! - the pipelines: [`validate`] (a result against its step; [`validate::apply`] writes what
-//!   it checked), [`hook`] (staged changes and pushes against a declaration), [`guard`] (an
-//!   agent's tool call);
-//! - [`review`] (the store of rejected results; `review apply` validates a stored result again)
-//!   and [`repair`] (safe repairs of agents' diffs, proven in scratch; `validate --repair`);
+//! - [`review`] (the store of rejected results) and [`repair`] (safe repairs of agents' diffs,
+//!   proven in scratch);
+//! - the pipelines: [`validate`] (a result against its step; a [`validate::Run`] repairs,
+//!   validates, judges and records, [`validate::apply`] writes what it checked, and
+//!   [`validate::apply_override`] is `review apply`), [`hook`] (staged changes and pushes
+//!   against a declaration), [`guard`] (an agent's tool call);
 //! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
@@ -100,5 +101,5 @@ pub use finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};
 pub use patch::{ParseOptions, Parsed, Patch, parse};
 pub use step::{ExecutorResult, Mode, Step};
 pub use validate::{
-    ApplyError, Checked, Context, Options, Outcome, ValidateError, apply, read_step, validate,
+    ApplyError, Checked, Context, Options, Outcome, Run, ValidateError, apply, read_step, validate,
 };

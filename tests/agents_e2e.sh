@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The guard inside the real agent CLIs (Claude Code, Gemini CLI, Codex CLI, Cline): installs the
 # pinned versions from npm into a cache directory (reused when present), builds patchgate, and
-# runs e2e/agents.py, which hooks patchgate in through the README's own snippets and drives each
+# runs e2e/agents.py, which hooks patchgate in through docs/commands/guard.md's own snippets and drives each
 # agent headless against a scripted model server on 127.0.0.1.
 #
 #   bash tests/agents_e2e.sh                 # every agent
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The versions the README's guard section names; bump both together.
+# The versions docs/commands/guard.md names; bump both together.
 PACKAGES=(
   @anthropic-ai/claude-code@2.1.330
   @google/gemini-cli@0.61.0

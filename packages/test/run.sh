@@ -17,7 +17,7 @@ python3 -m venv "$work/build"
 "$work/build/bin/python" packages/build.py --out "$work/out"
 lap "built"
 # What both packages ship: the release binary, at most 15 MB (C++'s grammar is left to the `cpp`
-# feature for this; see the README's installing section).
+# feature for this; see docs/packaging.md).
 size=$(stat -c %s "$root/target/release/patchgate")
 echo "packages: the release binary is $size bytes"
 if (( size > 15000000 )); then

@@ -1,11 +1,10 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::common::{InputArgs, RepairArgs, ScratchArgs, load_config, print_verdict, write_report};
+use super::common::{self, InputArgs, RepairArgs, ScratchArgs, print_verdict, write_report};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::report::{Envelope, Exit, report_json, to_json_line};
 use patchgate::scratch::{self, Recovery};
-use patchgate::validate::{self, Context, Options};
 
 // Arguments of `patchgate apply`.
 #[derive(Debug, clap::Args)]
@@ -43,24 +42,14 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         return Err(CliError::input("usage", "apply needs --step and --result (or --recover)"));
     };
     let (step, result) = input.read()?;
-    let config = load_config(Some(&repo))?;
-    let ctx = Context { step: &step, result: &result, config: &config, repo: Some(&repo) };
-    let options = Options {
-        parse: input.parse_options(),
-        scratch: args.scratch.options(),
-        ..Options::default()
-    };
-    let repaired = args.repair.prepare(&ctx, &options)?;
-    let ctx = Context { result: repaired.as_ref().map_or(&result, |r| &r.result), ..ctx };
-    let mut applied = validate::apply(&ctx, &options, root, args.index).map_err(CliError::from)?;
-    if let Some(repaired) = &repaired {
-        repaired.explain(&mut applied.outcome.report);
-    }
+    let run = common::run_of(input, &args.scratch, &args.repair);
+    let ran = run.apply(&step, result, &repo, args.index).map_err(CliError::from)?;
+    args.repair.write(&ran)?;
     if let Some(path) = &args.report {
-        write_report(path, &report_json(&applied.outcome.report))?;
+        write_report(path, &report_json(&ran.outcome.report))?;
     }
-    print_verdict(&applied.outcome, global, &input.result);
-    Ok(if applied.is_written { Exit::Accepted } else { Exit::Rejected })
+    print_verdict(&ran.outcome, global, &input.result);
+    Ok(if ran.is_written { Exit::Accepted } else { Exit::Rejected })
 }
 
 /// `apply --recover`: one JSON object (or line) saying what was done.

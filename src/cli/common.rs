@@ -1,15 +1,11 @@
-//! What `validate` and `apply` share: the input and repository-check arguments, the policy
-//! they read, and the verdict they print.
+//! What `validate` and `apply` share: the input, repository-check and repair arguments (the
+//! run they describe), and the verdict they print.
 
 use super::errors::one_line;
 use super::{CliError, Format, Global, Stream, read_input};
-use patchgate::config::Config;
-use patchgate::repair::{self, Repaired};
 use patchgate::report::{verdict_json, verdict_text};
-use patchgate::scratch;
-use patchgate::validate::{self, Context, Options, Outcome};
+use patchgate::validate::{self, Outcome, Ran, Run};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 // `--step` and `--result`, which `validate` and `apply` read the same way.
 #[derive(Debug, clap::Args)]
@@ -27,11 +23,6 @@ pub(crate) struct InputArgs {
 }
 
 impl InputArgs {
-    /// How to parse the patch.
-    pub fn parse_options(&self) -> patchgate::patch::ParseOptions {
-        patchgate::patch::ParseOptions { strip: self.strip, ..Default::default() }
-    }
-
     /// The parsed step (an orchestrator mistake is exit 2) and the raw result bytes (an
     /// executor mistake is a verdict, judged later).
     pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {
@@ -59,18 +50,6 @@ pub(crate) struct ScratchArgs {
     pub check_timeout: Option<u64>,
 }
 
-impl ScratchArgs {
-    /// The library's options.
-    pub fn options(&self) -> scratch::Options {
-        scratch::Options {
-            base: self.base.clone(),
-            check_cmd: self.check_cmd.clone(),
-            check_timeout: self.check_timeout.map(Duration::from_secs),
-            is_verdict_only: false,
-        }
-    }
-}
-
 // `--repair` and `--repaired-out`, which `validate` and `apply` read the same way.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct RepairArgs {
@@ -83,36 +62,28 @@ pub(crate) struct RepairArgs {
     pub repaired_out: Option<PathBuf>,
 }
 
-impl RepairArgs {
-    /// With `--repair`, the result repaired against the validation's repository and base (and
-    /// written to `--repaired-out`); `None` without `--repair` or when the result has no patch.
-    pub fn prepare(
-        &self,
-        ctx: &Context<'_>,
-        options: &Options,
-    ) -> Result<Option<Repaired>, CliError> {
-        if !self.repair {
-            return Ok(None);
-        }
-        let repaired = repair::for_validation(ctx, options).map_err(CliError::from)?;
-        if let Some(path) = &self.repaired_out {
-            let judged = repaired.as_ref().map_or(ctx.result, |r| &r.result);
-            std::fs::write(path, judged).map_err(|e| {
-                CliError::failure(
-                    "io",
-                    format!("cannot write the repaired result to '{}': {e}", path.display()),
-                )
-            })?;
-        }
-        Ok(repaired)
+/// The run the shared flags describe; the judge and the record are each command's own.
+pub(super) fn run_of(input: &InputArgs, scratch: &ScratchArgs, repair: &RepairArgs) -> Run {
+    Run {
+        strip: input.strip,
+        base: scratch.base.clone(),
+        check_cmd: scratch.check_cmd.clone(),
+        check_timeout: scratch.check_timeout,
+        repair: repair.repair,
+        ..Run::default()
     }
 }
 
-/// The repository's `.patchgate.toml`; without a worktree, the default policy.
-pub(super) fn load_config(repo: Option<&git2::Repository>) -> Result<Config, CliError> {
-    match repo.and_then(git2::Repository::workdir) {
-        Some(root) => Ok(Config::load(root)?),
-        None => Ok(Config::default()),
+impl RepairArgs {
+    /// `--repaired-out FILE`: the result as judged (repaired, or as sent).
+    pub fn write(&self, ran: &Ran<'_>) -> Result<(), CliError> {
+        let Some(path) = &self.repaired_out else { return Ok(()) };
+        std::fs::write(path, ran.judged_result()).map_err(|e| {
+            CliError::failure(
+                "io",
+                format!("cannot write the repaired result to '{}': {e}", path.display()),
+            )
+        })
     }
 }
 

@@ -7,9 +7,9 @@ use patchgate::contract::{ContractError, TooLong};
 use patchgate::hook::HookError;
 use patchgate::repair::RepairError;
 use patchgate::repo::RepoError;
-use patchgate::review::{OverrideError, ReviewError};
+use patchgate::review::ReviewError;
 use patchgate::scratch::{self, LandError, PathRefused, ScratchError, WorktreeError};
-use patchgate::validate::{ApplyError, ValidateError};
+use patchgate::validate::{ApplyError, OverrideError, ValidateError};
 
 impl From<&ValidateError> for CliError {
     fn from(e: &ValidateError) -> Self {
@@ -119,7 +119,9 @@ impl From<OverrideError> for CliError {
         match e {
             OverrideError::Repo(e) => Self::from(e),
             OverrideError::Config(e) => Self::from(e),
-            OverrideError::Step(_) => Self::failure("corrupt_entry", e.to_string()),
+            OverrideError::Step(_) | OverrideError::Run(_) => {
+                Self::failure("corrupt_entry", e.to_string())
+            }
             OverrideError::Validate(e) => Self::from(e).context("cannot re-validate"),
             OverrideError::Land(e) => Self::from(e),
             other => Self::failure("review", other.to_string()),

@@ -224,7 +224,7 @@ codes! {
         PreimageMismatch => "preimage_mismatch",
         /// `malformed`: a file whose type changes in place instead of delete + create.
         TypeChange => "type_change",
-        /// `malformed`: a path through a symbolic link of the base or of the patched tree.
+        /// `scope`: a path through a symbolic link of the base or of the patched tree.
         BeyondSymlink => "beyond_symlink",
         /// `malformed`: a path below something that is a file (or submodule) after the patch.
         FileInTheWay => "file_in_the_way",

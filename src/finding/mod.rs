@@ -5,8 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+mod acceptance;
 mod code;
 mod codes;
+pub use acceptance::{Acceptance, PatchSize};
 pub use code::{CheckCode, Code, DefectCode, PathErrorCode, WarningCode};
 pub(crate) use codes::codes;
 
@@ -149,13 +151,17 @@ pub struct Note {
 }
 
 impl Report {
-    /// Build the report from violations; the verdict's reason comes from the first one, or from
-    /// `accepted` when there is none.
+    /// Build the report from violations; the verdict's reason comes from the first one, or, when
+    /// there is none, from what the acceptance says ([`Acceptance::reason`]).
     #[must_use]
-    pub fn from_violations(violations: Vec<Violation>, notes: Vec<Note>, accepted: &str) -> Self {
+    pub fn from_violations(
+        violations: Vec<Violation>,
+        notes: Vec<Note>,
+        accepted: &Acceptance,
+    ) -> Self {
         let verdict = match violations.first() {
             Some(first) => Verdict { valid: false, reason: first.reason() },
-            None => Verdict { valid: true, reason: accepted.to_owned() },
+            None => Verdict { valid: true, reason: accepted.reason() },
         };
         Self { verdict, violations, notes, judge: None }
     }

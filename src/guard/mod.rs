@@ -5,7 +5,8 @@
 //! workspace containment after resolving symlinks, then existence), and answers with an
 //! [`Outcome`]: allow, or deny with a structured [`Denial`] (`PATH_NOT_FOUND` carries the closest
 //! existing parent, its listing and the most likely intended files). A per-session counter of
-//! consecutive hallucinated paths adds the strategy-shift instruction at the second miss.
+//! consecutive hallucinated paths adds the strategy-shift instruction at the second miss (and a
+//! one-line reminder at each later miss of the same streak).
 //!
 //! The pieces: [`call`] (protocols -> `ToolCall`), `tool` (tool and argument names), `shell`
 //! (file operands of shell commands), `envelope` (Codex `apply_patch`), `decide` (the decision
@@ -204,9 +205,10 @@ pub struct Outcome {
     pub denial: Option<Denial>,
     /// Consecutive hallucinated paths in this session, this call included.
     pub hallucination_count: u32,
-    /// Whether the strategy-shift instruction is injected.
+    /// Whether the strategy-shift instruction is injected (the streak's second miss).
     pub strategy_shift: bool,
-    /// The instruction for the agent's next step, when shifting strategy.
+    /// What the model is told beside the denial: the strategy shift at the streak's second
+    /// miss, a one-line reminder at each later one ([`streak_instruction`]).
     pub instruction: Option<String>,
     /// Non-fatal problems (session store unavailable, suggestions skipped).
     pub notes: Vec<String>,
@@ -240,6 +242,13 @@ impl Outcome {
     #[must_use]
     pub fn is_allowed(&self) -> bool {
         self.denial.is_none()
+    }
+
+    /// What a miss that makes `count` in a row tells the model ([`streak_instruction`]).
+    pub fn set_streak(&mut self, count: u32) {
+        let told = streak_instruction(count);
+        self.strategy_shift = told.as_ref().is_some_and(|(is_shift, _)| *is_shift);
+        self.instruction = told.map(|(_, text)| text);
     }
 }
 
@@ -360,4 +369,24 @@ pub fn strategy_shift_instruction(count: u32) -> String {
          using modification tools. Use discovery tools first (glob, search/grep, list \
          directory) to find the file, then retry with a path they returned."
     )
+}
+
+/// What the model is told about a streak of `count` consecutive misses: nothing before the
+/// second; the strategy shift at the second (`true`); a one-line reminder at each later miss of
+/// the same streak (`false`). The full instruction is already in the model's context by then:
+/// repeating its paragraph at every miss only buries the denial's own reason and suggestions,
+/// while the count going up is what tells the model its guessing is not converging.
+#[must_use]
+pub fn streak_instruction(count: u32) -> Option<(bool, String)> {
+    match count {
+        0 | 1 => None,
+        2 => Some((true, strategy_shift_instruction(count))),
+        _ => Some((
+            false,
+            format!(
+                "Reminder: {count} paths in a row did not exist. Find the file with glob, grep \
+                 or a directory listing before the next call."
+            ),
+        )),
+    }
 }

@@ -6,9 +6,7 @@
 
 use super::env::Env;
 use super::session::Event;
-use super::{
-    DenyCode, Outcome, Protocol, Reply, Stage, ToolCall, ToolKind, strategy_shift_instruction,
-};
+use super::{DenyCode, Outcome, Protocol, Reply, Stage, ToolCall, ToolKind};
 
 /// What tools say when a path is missing (shells, Node's `ENOENT`, the agents' own tools).
 const MISSING_MARKERS: &[&str] =
@@ -41,8 +39,7 @@ pub(super) fn run(call: &ToolCall, env: &Env) -> Outcome {
     match env.record(call, &Event::Hallucination(path)) {
         Ok(Some(count)) => {
             answer.hallucination_count = count;
-            answer.strategy_shift = count >= 2;
-            answer.instruction = answer.strategy_shift.then(|| strategy_shift_instruction(count));
+            answer.set_streak(count);
         }
         Ok(None) => answer.hallucination_count = 1,
         Err(e) => answer.notes.push(format!("session state unavailable: {e}")),

@@ -10,6 +10,12 @@ use crate::config::LimitExceeded;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// How a missing path's message ends (before any advice on creating its directory).
+pub(super) const BLOCKED: &str = "The tool call was blocked; retry with an existing path";
+/// The same, for a call that reads several files and reads the others.
+const PARTLY_BLOCKED: &str = "This file was not read (the others were); retry it with an \
+                              existing path";
+
 /// The rejected-pattern name of an over-limit argument, command or payload.
 const LIMIT_PATTERN: &str = "limit_exceeded";
 
@@ -97,7 +103,11 @@ fn missing_denial(arg: &PathArg, missing: &Missing, suggested: &[PathBuf], env: 
         .map(|p| env.show(p, as_absolute))
         .collect();
     let parent = env.show(&missing.ancestor, as_absolute);
-    let message = missing_message(arg, missing, &parent, (&listing, omitted), &suggestions);
+    let link = dangling_link(missing).map(|(link, target)| (env.show(&link, as_absolute), target));
+    let message = match &link {
+        Some(link) => link_message(arg, link, &parent, (&listing, omitted), &suggestions),
+        None => missing_message(arg, missing, &parent, (&listing, omitted), &suggestions),
+    };
     Denial {
         code: DenyCode::PathNotFound,
         message,
@@ -148,11 +158,57 @@ fn missing_message(
     } else {
         let _ = write!(text, "Did you mean: {}? ", suggestions.join(", "));
     }
-    text.push_str("The tool call was blocked; retry with an existing path");
+    text.push_str(BLOCKED);
     if missing.is_parent_gone {
         text.push_str(", or create the directory first if a new one is intended");
     }
     text.push('.');
+    text
+}
+
+/// The first symbolic link on the missing part of the path, and its target: a link whose
+/// target is missing (the link itself exists, so the file list names it).
+fn dangling_link(missing: &Missing) -> Option<(PathBuf, PathBuf)> {
+    let below = missing.real.strip_prefix(&missing.ancestor).ok()?;
+    let mut path = missing.ancestor.clone();
+    for component in below.components() {
+        path.push(component);
+        let meta = std::fs::symlink_metadata(&path).ok()?;
+        if meta.file_type().is_symlink() {
+            return Some((path.clone(), std::fs::read_link(&path).ok()?));
+        }
+    }
+    None
+}
+
+/// A path that is (or goes through) a link whose target is missing: suggesting the path
+/// itself would send the agent back to it, so the link is named and what would fix it.
+fn link_message(
+    arg: &PathArg,
+    (link, target): &(String, PathBuf),
+    parent: &str,
+    (listing, omitted): (&[String], usize),
+    suggestions: &[String],
+) -> String {
+    let subject = if link.ends_with(arg.raw.trim_end_matches('/')) {
+        format!("'{}' is a symbolic link", arg.raw)
+    } else {
+        format!("'{}' goes through '{link}', a symbolic link", arg.raw)
+    };
+    let more = if omitted > 0 { format!(" (and {omitted} more)") } else { String::new() };
+    let contents = if listing.is_empty() { "nothing".to_owned() } else { listing.join(", ") };
+    let mut text = format!(
+        "PATH_NOT_FOUND: {subject} to '{}', which does not exist. The closest existing \
+         directory is '{parent}', which contains: {contents}{more}. ",
+        target.display()
+    );
+    if !suggestions.is_empty() {
+        let _ = write!(text, "Other similarly named files: {}. ", suggestions.join(", "));
+    }
+    text.push_str(
+        "The tool call was blocked; use the link only once its target exists, or point it at \
+         an existing file.",
+    );
     text
 }
 
@@ -169,8 +225,18 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
         }
         None => files::from_walk(&env.list_root, kind),
     };
-    suggest(&index, relative, env.policy.suggestion_limit.max(2))
+    // The file list names a dangling link as a file: never suggest the path that was missing.
+    suggest(&index, relative, env.policy.suggestion_limit.max(2) + 1)
         .iter()
         .map(|s| env.list_root.join(s))
+        .filter(|s| *s != missing.real)
+        .take(env.policy.suggestion_limit.max(2))
         .collect()
+}
+
+/// `denial` worded for a call that still reads its other files (Cline's `read_files`, which
+/// reads each file on its own).
+pub(super) fn partly_blocked(mut denial: Denial) -> Denial {
+    denial.message = denial.message.replace(BLOCKED, PARTLY_BLOCKED);
+    denial
 }

@@ -11,7 +11,6 @@ use super::session::Event;
 use super::{
     Correction, Denial, DenyCode, GuardError, GuardPolicy, OnError, Options, Outcome, PathArg,
     Protocol, Stage, ToolCall, ToolKind, check, correct, parse_call, post_tool, replacement,
-    strategy_shift_instruction,
 };
 use crate::config::{LimitExceeded, Limits};
 use std::io::Read;
@@ -148,6 +147,22 @@ fn evaluate(call: &ToolCall, env: &Env) -> Result<Decision, GuardError> {
     Ok(decision)
 }
 
+/// How `arg` of `call` fares on its own (a file of a call that reads several, each on its own).
+fn alone(call: &ToolCall, arg: &PathArg, env: &Env) -> replacement::Alone {
+    use super::decide::Refusal;
+    let alone = ToolCall { paths: vec![arg.clone()], ..call.clone() };
+    let mut checker = Checker {
+        roots: env.allowed.clone(),
+        workspace: env.workspace.clone(),
+        created: Vec::new(),
+    };
+    match decide(&alone, &mut checker, &env.limits).map(|v| v.refusal) {
+        Ok(None) => replacement::Alone::Passes,
+        Ok(Some(Refusal::Missing(..))) => replacement::Alone::Missing,
+        _ => replacement::Alone::Refused,
+    }
+}
+
 impl Facts for Checker {
     fn standing(&mut self, arg: &PathArg) -> std::io::Result<Standing> {
         self.check(arg)
@@ -207,11 +222,16 @@ fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
             result.notes.push(format!("session state unavailable: {e}"));
         }
     }
-    result.strategy_shift = is_hallucination && result.hallucination_count >= 2;
-    result.instruction =
-        result.strategy_shift.then(|| strategy_shift_instruction(result.hallucination_count));
+    if is_hallucination {
+        result.set_streak(result.hallucination_count);
+    }
     if call.is_cline_sdk {
-        result.replacement = result.denial.as_ref().and_then(|d| replacement::input(call, d));
+        let passes = |arg: &PathArg| alone(call, arg, env);
+        result.replacement =
+            result.denial.as_ref().and_then(|d| replacement::input(call, d, &passes));
+        if replacement::reads_others(call, &passes) {
+            result.denial = result.denial.map(refusal::partly_blocked);
+        }
     }
     result
 }

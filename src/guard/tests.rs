@@ -104,6 +104,12 @@ fn strategy_shift_injected_after_two_consecutive_hallucinations() {
     assert_eq!(second.hallucination_count, 2);
     let instruction = second.instruction.unwrap();
     assert!(instruction.starts_with("STRATEGY SHIFT"), "{instruction}");
+    // Once per streak: later misses of the same streak get a one-line reminder with the count.
+    let third = call("backend/services/test_cache_simple.py");
+    assert_eq!((third.strategy_shift, third.hallucination_count), (false, 3));
+    let reminder = third.instruction.unwrap();
+    assert!(reminder.starts_with("Reminder: 3 paths in a row"), "{reminder}");
+    assert!(!reminder.contains("STRATEGY SHIFT"));
     // A real path ends the streak.
     assert!(call("backend/tests/test_cache_simple.py").is_allowed());
     assert!(!call(SEED_PATH).strategy_shift);

@@ -54,7 +54,8 @@ pub(super) fn lookup(name: &str) -> Option<ToolSpec> {
     use Shape::{FileList, Patch, Paths, Shell};
     use ToolKind::{Discovery, Read, Write};
     let found = match name {
-        "Read" | "read_file" | "view_file" | "beforeReadFile" => {
+        // Codex's `view_image` (`path`) reads an image file into the model's context.
+        "Read" | "read_file" | "view_file" | "beforeReadFile" | "view_image" => {
             spec(Read, Existing, Paths, FILE_KEYS)
         }
         "NotebookRead" => spec(Read, Existing, Paths, NOTEBOOK_KEYS),

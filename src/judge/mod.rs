@@ -88,7 +88,7 @@ impl Default for JudgeSettings {
 }
 
 /// When the judge is asked (only ever when no rule rejected).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum When {
     /// Only for an `apply` success whose implementation the rules could not settle: a weak

@@ -39,7 +39,7 @@ mod text;
 mod trim;
 
 pub use reply::Unwrapped;
-pub use result::{Repaired, for_validation, repair_result};
+pub use result::{Repaired, repair_result};
 
 use crate::patch::{Defect, DefectCode, ParseOptions, Parsed, parse};
 use crate::path::display_bytes;

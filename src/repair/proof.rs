@@ -5,7 +5,7 @@
 
 use super::text::input_lines;
 use super::{Proof, Refusal, Work};
-use crate::patch::{Hunk, Line, LineKind, Parsed, Patch, parse, render};
+use crate::patch::{Hunk, Line, LineKind, ParseOptions, Parsed, Patch, parse, render};
 use crate::scratch::{self, BaseTree, ScratchError, ScratchPolicy};
 use crate::step::Step;
 
@@ -59,9 +59,9 @@ fn changed<'p>(patch: &Patch<'p>) -> Vec<Line<'p>> {
 /// were compared.
 fn same_lines(work: &Work<'_, '_>, parsed: &Parsed<'_>) -> Result<usize, String> {
     let rendered = render(&parsed.patch);
-    // The renderer writes git's `a/` and `b/` prefixes whatever the patch had: read them off.
-    let options = crate::patch::ParseOptions { strip: 1, ..work.options.parse.clone() };
-    let again = parse(&rendered, &options);
+    // `render` writes git's `a/` and `b/` prefixes whatever the input had, so its names come
+    // back with one component stripped, however the repaired patch was read.
+    let again = parse(&rendered, &ParseOptions { strip: 1, ..work.options.parse.clone() });
     if !again.is_ok() {
         return Err("the re-render does not parse".to_owned());
     }

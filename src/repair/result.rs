@@ -1,12 +1,11 @@
 //! `validate --repair` and `apply --repair`: the executor result's `patch` repaired first, then
-//! the result judged as usual. An acceptance names the repairs (`accepted after repair:
-//! recounted 2 hunks of src/a.rs; 1 file, +3 -1`); a refused repair leaves the result as sent,
-//! so its defects are judged with their usual codes.
+//! the result judged as usual (`validate::Run`). An acceptance names the repairs
+//! ([`Repaired::summary`]); a refused repair leaves the result as sent, so its defects are
+//! judged with their usual codes.
 
 use super::reply::{self, Unwrapped};
 use super::{Context, Options, Outcome, RepairError, repair};
-use crate::finding::{Note, Report};
-use crate::validate::{self, ValidateError};
+use crate::finding::{Note, Violation};
 use serde_json::Value;
 
 /// An executor result after `repair`.
@@ -73,36 +72,25 @@ pub fn repair_result(
     Ok(Some(Repaired { result, outcome, unwrapped }))
 }
 
-/// Repair the result of a validation against the validation's own repository and base
-/// (`validate --repair`, `apply --repair`): the caller then validates (or applies)
-/// [`Repaired::result`] instead of the result as sent, and names the repairs in the verdict
-/// with [`Repaired::explain`].
-pub fn for_validation(
-    ctx: &validate::Context<'_>,
-    options: &validate::Options,
-) -> Result<Option<Repaired>, ValidateError> {
-    let base = crate::scratch::base_rev(ctx.step, &options.scratch);
-    let repair_ctx = Context { repo: ctx.repo, base };
-    let repair_options = Options { parse: options.parse.clone() };
-    repair_result(ctx.result, &repair_ctx, &repair_options).map_err(|e| ValidateError::from(e.0))
-}
-
 impl Repaired {
-    /// Name the repairs in an acceptance (`accepted after repair: recounted 2 hunks of
-    /// src/a.rs; 1 file, +3 -1`), and note each repair, or why there was none, in the report.
-    pub fn explain(&self, report: &mut Report) {
+    /// What the acceptance says was repaired (`took the result JSON out of its ```json block,
+    /// recounted 2 hunks of src/a.rs`), when the result was changed.
+    #[must_use]
+    pub fn summary(&self) -> Option<String> {
+        let parts =
+            [self.unwrapped_phrase(), self.is_patch_changed().then(|| self.outcome.summary())];
+        let parts: Vec<String> = parts.into_iter().flatten().collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
+    /// A note for each repair, or for why there was none (a refusal the judged result's own
+    /// `violations` do not already report).
+    #[must_use]
+    pub fn notes(&self, violations: &[Violation]) -> Vec<Note> {
         let outcome = &self.outcome;
-        if self.is_changed() && report.verdict.valid {
-            let reason = &report.verdict.reason;
-            let rest = reason.strip_prefix("accepted: ").unwrap_or(reason);
-            let summary =
-                [self.unwrapped_phrase(), self.is_patch_changed().then(|| outcome.summary())];
-            let summary: Vec<String> = summary.into_iter().flatten().collect();
-            report.verdict.reason =
-                format!("accepted after repair: {}; {rest}", summary.join(", "));
-        }
+        let mut notes = Vec::new();
         if let (Some(phrase), Some(unwrapped)) = (self.unwrapped_phrase(), &self.unwrapped) {
-            report.notes.push(Note {
+            notes.push(Note {
                 code: "repaired_result_json".to_owned(),
                 message: format!("{phrase} (reply line {}); send the JSON alone", unwrapped.line),
                 patch_line: None,
@@ -110,24 +98,19 @@ impl Repaired {
         }
         if self.is_patch_changed() {
             // Lines of the patch as sent; the report's other lines are the repaired patch's.
-            report.notes.extend(outcome.repairs.iter().map(|r| Note {
+            notes.extend(outcome.repairs.iter().map(|r| Note {
                 code: format!("repaired_{}", r.kind.as_str()),
                 message: format!("line {} of the patch as sent: {}", r.line, r.message),
                 patch_line: None,
             }));
         }
-        let is_new = |code: &str| !report.violations.iter().any(|v| v.code.as_str() == code);
-        let refused: Vec<Note> = outcome
-            .refusals
-            .iter()
-            .filter(|r| is_new(&r.code))
-            .map(|r| Note {
-                code: "repair_refused".to_owned(),
-                message: format!("not repaired ({}): {}", r.code, r.message),
-                patch_line: r.line,
-            })
-            .collect();
-        report.notes.extend(refused);
+        let is_new = |code: &str| !violations.iter().any(|v| v.code.as_str() == code);
+        notes.extend(outcome.refusals.iter().filter(|r| is_new(&r.code)).map(|r| Note {
+            code: "repair_refused".to_owned(),
+            message: format!("not repaired ({}): {}", r.code, r.message),
+            patch_line: r.line,
+        }));
+        notes
     }
 
     /// `took the result JSON out of its ```json block`, when it was.

@@ -76,6 +76,20 @@ fn a_clean_patch_comes_back_unchanged_and_proven() {
     assert_eq!(outcome.summary(), "");
 }
 
+/// `--strip 0` reads bare names; the proof's re-render (written with git's prefixes) must still
+/// read back as the same files.
+#[test]
+fn a_patch_of_bare_names_is_repaired_and_proven_under_strip_zero() {
+    let (_dir, repo) = repo(&[("a.txt", "old\n")]);
+    let patch = "diff --git a.txt a.txt\n--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-old\n+new\n+more\n";
+    let ctx = Context { repo: Some(&repo), base: "HEAD" };
+    let options = Options { parse: ParseOptions { strip: 0, ..ParseOptions::default() } };
+    let outcome = repair(patch.as_bytes(), &ctx, &options).unwrap();
+    assert!(outcome.is_proven(), "{:?}", outcome.refusals);
+    assert_eq!(kinds(&outcome), [RepairKind::Recount]);
+    assert!(repaired(&outcome).contains("@@ -1 +1,2 @@\n"));
+}
+
 #[test]
 fn counts_below_the_body_are_recounted_even_without_a_repository() {
     let outcome = run(&change_at("@@ -8,4 +8,4 @@"), None);

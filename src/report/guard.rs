@@ -86,7 +86,8 @@ pub struct GenericAnswer {
     pub error: Option<GuardError>,
     /// Whether this is the second hallucinated path in a row, so the agent must change course.
     pub strategy_shift: bool,
-    /// What the agent should do next, when shifting strategy.
+    /// What the agent should do next: the strategy-shift instruction when `strategy_shift`, a
+    /// one-line reminder at each later miss of the same streak, else `null`.
     pub instruction: Option<String>,
     /// Consecutive hallucinated paths in this session, this call included.
     pub hallucination_count: u32,
@@ -154,7 +155,7 @@ fn error_object(denial: &Denial) -> GuardError {
     }
 }
 
-/// The denial message followed by the strategy-shift instruction, for protocols with one text.
+/// The denial message followed by the strategy shift (or reminder), for protocols with one text.
 fn reason_with_instruction(denial: &Denial, outcome: &Outcome) -> String {
     match &outcome.instruction {
         Some(instruction) => format!("{}\n\n{instruction}", denial.message),

@@ -70,7 +70,7 @@ impl Exit {
 pub struct Envelope {
     /// Whether the command did its job: false exactly when `error` is set.
     pub ok: bool,
-    /// The command's answer (its shape is the command's, see the README); `null` on error,
+    /// The command's answer (its shape is the command's, see docs/commands/); `null` on error,
     /// except the report of a `hook install` or `hook uninstall` that was not done.
     pub data: Value,
     /// Why the command could not answer; `null` on success.

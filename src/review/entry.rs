@@ -23,6 +23,8 @@ pub struct NewEntry {
     pub report: Report,
     /// The commit the result was validated against, when there was one.
     pub base: Option<String>,
+    /// How it was judged: the `validate::Run`, as JSON.
+    pub run: Option<Value>,
 }
 
 /// A stored rejection. Unknown fields are ignored on reading, so an older patchgate can still
@@ -48,6 +50,10 @@ pub struct Entry {
     pub verdict: Verdict,
     /// Every violation and note.
     pub report: Report,
+    /// How it was judged (a `validate::Run`: strip, repair, judge, ...), so `review apply`
+    /// judges it the same way; absent in entries older than the field (judged by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<Value>,
     /// Each time a person applied the result over the rules' objection.
     #[serde(default)]
     pub overrides: Vec<Override>,
@@ -134,6 +140,7 @@ impl Entry {
             result: new.result,
             verdict: new.report.verdict.clone(),
             report: new.report,
+            run: new.run,
             overrides: Vec::new(),
             decoded: Decoded::default(),
         };

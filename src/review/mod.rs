@@ -1,6 +1,7 @@
 //! The store of rejected results: every result `validate` rejects (unless `--no-record`) is kept
-//! under the repository's git directory so a person can see what the agent tried, why patchgate
-//! said no, and overrule it.
+//! under the repository's git directory, with the run it was judged in, so a person can see what
+//! the agent tried, why patchgate said no, and overrule it (`review apply`:
+//! `validate::apply_override`).
 //!
 //! Layout: one JSON file per entry in `<git common dir>/patchgate/rejected/`, named
 //! `<unix nanos, 20 digits>-<sha-256 hex>.json`, so ordering and pruning need no parsing. Linked
@@ -28,7 +29,6 @@
 //! assert_eq!(prune_selection(&times, &policy, now), vec![1, 2]);
 //! ```
 
-mod apply;
 mod decide;
 mod entry;
 mod id;
@@ -37,7 +37,6 @@ mod record;
 mod store;
 mod time;
 
-pub use apply::{OverrideError, OverrideOutcome, apply_override};
 pub use decide::{OverrideDecision, decide_override};
 pub use entry::{Entry, NewEntry, Override, STORE_FORMAT};
 pub use id::{MIN_PREFIX, SHORT_ID, short_ids};

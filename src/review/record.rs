@@ -11,6 +11,8 @@ use std::time::SystemTime;
 /// wrong here is reported, never turned into a validation error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recording {
+    /// The run does not keep rejections (`--no-record`, `apply`).
+    Off,
     /// The verdict was an acceptance: nothing to keep.
     NotRejected,
     /// Kept under this short id; `pruned` older entries were removed to stay in bounds.
@@ -31,7 +33,7 @@ impl Recording {
     #[must_use]
     pub fn note(&self) -> Option<Note> {
         let (code, message) = match self {
-            Self::NotRejected => return None,
+            Self::Off | Self::NotRejected => return None,
             Self::Recorded { id, .. } => (
                 "rejection_recorded",
                 format!("rejected result recorded as {id}; see `patchgate review show {id}`"),
@@ -46,7 +48,7 @@ impl Recording {
 }
 
 /// What was judged: the inputs of `validate` a rejection is kept with.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Judged<'a> {
     /// The repository (`None`: nothing is recorded).
     pub repo: Option<&'a git2::Repository>,
@@ -57,9 +59,11 @@ pub struct Judged<'a> {
     /// The executor result, as received.
     pub result: &'a [u8],
     /// The commit the result was validated against, as validation resolved it
-    /// ([`crate::validate::Outcome::base_commit`]); `None` resolves the step's `base` (or
+    /// (`validate::Outcome::base_commit`); `None` resolves the step's `base` (or
     /// `HEAD`), for a result validation stopped before it read the base.
     pub base: Option<git2::Oid>,
+    /// How it was judged (a `validate::Run`), for `review apply` to judge it the same way.
+    pub run: Value,
 }
 
 impl std::fmt::Debug for Judged<'_> {
@@ -93,6 +97,7 @@ pub fn record_rejection(ctx: &Judged<'_>, report: &Report) -> Recording {
         step,
         result: String::from_utf8_lossy(ctx.result).into_owned(),
         report: report.clone(),
+        run: Some(ctx.run.clone()),
     };
     let now = SystemTime::now();
     let entry = Entry::new(new, now);

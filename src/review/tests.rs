@@ -1,4 +1,5 @@
 use super::*;
+use crate::finding::Acceptance;
 use crate::rule::{Report, RuleId, Violation};
 use serde_json::json;
 use std::time::{Duration, SystemTime};
@@ -19,7 +20,7 @@ fn report() -> Report {
     )
     .in_file("b.txt")
     .at(Some(1), Some(6));
-    Report::from_violations(vec![v], Vec::new(), "ok")
+    Report::from_violations(vec![v], Vec::new(), &Acceptance::default())
 }
 
 fn new_entry(step_id: &str) -> NewEntry {
@@ -30,6 +31,7 @@ fn new_entry(step_id: &str) -> NewEntry {
         .to_string(),
         report: report(),
         base: Some("0".repeat(40)),
+        run: None,
     }
 }
 
@@ -272,7 +274,7 @@ fn record(
     report: &Report,
 ) -> Recording {
     let step = step();
-    let ctx = super::Judged { step: &step, result, config, repo, base: None };
+    let ctx = super::Judged { step: &step, result, config, repo, base: None, run: json!({}) };
     record_rejection(&ctx, report)
 }
 
@@ -281,7 +283,7 @@ fn recording_without_a_repository_is_skipped() {
     let config = crate::config::Config::default();
     let got = record(None, &config, b"{}", &report());
     assert!(matches!(got, Recording::Skipped(_)), "{got:?}");
-    let accepted = Report::from_violations(Vec::new(), Vec::new(), "ok");
+    let accepted = Report::from_violations(Vec::new(), Vec::new(), &Acceptance::default());
     let got = record(None, &config, b"{}", &accepted);
     assert_eq!(got, Recording::NotRejected);
 }
@@ -329,14 +331,15 @@ fn overrides_must_name_every_remaining_rule() {
         crate::finding::Code::from_name("file_not_declared"),
         "y",
     );
-    let report = Report::from_violations(vec![scope, undeclared], Vec::new(), "ok");
+    let report =
+        Report::from_violations(vec![scope, undeclared], Vec::new(), &Acceptance::default());
     let partial = decide_override(&report, &[RuleId::Scope]);
     assert!(!partial.is_allowed());
     assert_eq!(partial.uncovered().map(|v| v.rule).collect::<Vec<_>>(), [RuleId::Undeclared]);
     let full = decide_override(&report, &[RuleId::Undeclared, RuleId::Scope, RuleId::Mode]);
     assert!(full.is_allowed());
     assert_eq!(full.unused, [RuleId::Mode]);
-    let clean = Report::from_violations(Vec::new(), Vec::new(), "ok");
+    let clean = Report::from_violations(Vec::new(), Vec::new(), &Acceptance::default());
     assert!(decide_override(&clean, &[]).is_allowed());
 }
 

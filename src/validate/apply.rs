@@ -3,9 +3,9 @@
 //! checked again; the one question left for the write is whether the worktree still holds the
 //! base where the patch writes.
 
-use super::{Checked, Context, Options, Outcome, Unchecked, ValidateError, validate};
-use crate::rule::Report;
-use crate::scratch::{self, FileChange, LandError, ScratchError};
+use super::judgement::{Judgement, land};
+use super::{Context, Options, Outcome, ValidateError, pipeline};
+use crate::scratch::{FileChange, LandError};
 use std::path::Path;
 
 /// Why `apply` did not write. Nothing was changed in any case.
@@ -32,21 +32,28 @@ pub struct Applied<'r> {
 /// `patchgate apply`: validate, and only if the result is accepted write its checked files into
 /// the worktree at `root` (and the index with `with_index`), all or nothing.
 pub fn apply<'r>(
-    ctx: &Context<'r>,
+    ctx: &Context<'_, 'r>,
     options: &Options,
     root: &Path,
     with_index: bool,
 ) -> Result<Applied<'r>, ApplyError> {
-    let mut outcome = validate(ctx, options)?;
-    if !outcome.report.verdict.valid {
-        return Ok(Applied { outcome, is_written: false });
+    let mut judgement = pipeline::judge(ctx, options)?;
+    let is_written = write_if_valid(&mut judgement, root, with_index)?;
+    Ok(Applied { outcome: judgement.into_outcome(), is_written })
+}
+
+/// Land an accepted judgement and say so in its acceptance; a rejection is left alone.
+pub(super) fn write_if_valid(
+    judgement: &mut Judgement<'_>,
+    root: &Path,
+    with_index: bool,
+) -> Result<bool, LandError> {
+    if !judgement.is_valid() {
+        return Ok(false);
     }
-    outcome.land(root, with_index)?;
-    let staged = if with_index { " and the index" } else { "" };
-    let reason = format!("{}; applied to the worktree{staged}", outcome.report.verdict.reason);
-    let notes = std::mem::take(&mut outcome.report.notes);
-    outcome.report = Report::from_violations(Vec::new(), notes, &reason);
-    Ok(Applied { outcome, is_written: true })
+    judgement.land(root, with_index)?;
+    judgement.acceptance.written = Some(with_index);
+    Ok(true)
 }
 
 impl Outcome<'_> {
@@ -62,23 +69,6 @@ impl Outcome<'_> {
     /// when the repository check did not pass (the patch does not apply to the base), and over
     /// uncommitted edits to the touched files. Returns what was written.
     pub fn land(&self, root: &Path, with_index: bool) -> Result<&[FileChange], LandError> {
-        let checked = self.checked()?;
-        scratch::land(&checked.base, root, &checked.changes, with_index)?;
-        Ok(&checked.changes)
-    }
-
-    /// The checked changes, or why there are none, as the write reports it.
-    fn checked(&self) -> Result<&Checked<'_>, LandError> {
-        let reason = match &self.checked {
-            Ok(checked) => return Ok(checked),
-            Err(Unchecked::Base(ScratchError::BadBase { rev, reason })) => {
-                let (rev, reason) = (rev.clone(), reason.clone());
-                return Err(ScratchError::BadBase { rev, reason }.into());
-            }
-            Err(Unchecked::Base(other)) => other.to_string(),
-            Err(Unchecked::NoRepository) => "validated without a repository".to_owned(),
-            Err(Unchecked::Refused(reason)) => reason.clone(),
-        };
-        Err(LandError::DoesNotApply { reason })
+        land(&self.checked, root, with_index)
     }
 }

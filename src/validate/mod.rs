@@ -1,5 +1,10 @@
-//! The `validate` pipeline: one executor result against its step, as the CLI, `patchgate apply`
-//! and `review apply` run it, and the write of what it checked ([`apply`], [`Outcome::land`]).
+//! The `validate` pipeline: one executor result against its step, and the write of what it
+//! checked ([`apply`], [`Outcome::land`]).
+//!
+//! A whole run, as `patchgate validate` and `apply`, the Python and TypeScript APIs and
+//! `review apply` carry it out, is a [`Run`]: [`Run::execute`] repairs (with `--repair`),
+//! validates, judges, words the verdict once ([`crate::finding::Acceptance`]) and records a
+//! rejection with its run; [`Run::apply`] writes an accepted result.
 //!
 //! Phases, in order: [`read_step`] (done by the caller) -> policy and globs -> `schema` ->
 //! parse the patch -> the eight rules ([`crate::rule::evaluate`]) -> repository checks
@@ -27,15 +32,20 @@
 
 mod apply;
 mod judge;
+mod judgement;
 mod limits;
+mod overrule;
 mod pipeline;
 mod repository;
+mod run;
 #[cfg(test)]
 mod tests;
 
 pub use apply::{Applied, ApplyError, apply};
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
-pub use pipeline::{accepted_reason, validate, validate_owned};
+pub use overrule::{OverrideError, OverrideOutcome, apply_override};
+pub use pipeline::{validate, validate_owned};
+pub use run::{JudgeChoice, Ran, Run};
 
 use crate::config::{Config, ConfigError};
 use crate::rule::Report;
@@ -43,8 +53,11 @@ use crate::scratch::{BaseTree, FileChange, ScratchError};
 use crate::step::Step;
 
 /// The required inputs.
+///
+/// The repository has its own lifetime `'r`: what the validation checked against it (the
+/// [`Outcome`]) may outlive the step and policy it was judged with.
 #[derive(Clone, Copy)]
-pub struct Context<'a> {
+pub struct Context<'a, 'r> {
     /// The orchestrator's step (see [`read_step`]).
     pub step: &'a Step,
     /// The executor's result exactly as received: raw bytes, so a non-JSON answer is a `schema`
@@ -53,10 +66,10 @@ pub struct Context<'a> {
     /// The repository's `.patchgate.toml` (or the default policy).
     pub config: &'a Config,
     /// The repository the patch is meant for; `None` skips the repository checks.
-    pub repo: Option<&'a git2::Repository>,
+    pub repo: Option<&'r git2::Repository>,
 }
 
-impl std::fmt::Debug for Context<'_> {
+impl std::fmt::Debug for Context<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Context")
             .field("step", &self.step)

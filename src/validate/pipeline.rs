@@ -1,23 +1,35 @@
 //! The phases of [`validate`], each input read once.
 
+use super::judgement::Judgement;
 use super::repository::{self, RepoCheck};
 use super::{
     Checked, Context, Findings, Options, Outcome, Unchecked, ValidateError, invalid_step, limits,
     run_judge,
 };
 use crate::config::Limits;
-use crate::finding::{CheckCode, JudgeRun};
+use crate::finding::{CheckCode, JudgeRun, PatchSize};
 use crate::json::{Decoded, Kept};
 use crate::patch::{ParseOptions, Parsed, Patch, parse};
-use crate::rule::{self, Input, Note, Report, RulePolicy, Scope, Violation};
+use crate::rule::{self, Input, Note, RulePolicy, Scope, Violation};
 use crate::scratch::{self, BaseTree, ScratchError, TreeIndex};
 use crate::step::ExecutorResult;
 use serde_json::Value;
 
 /// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
 /// repository, the files as the patch leaves them, for [`Outcome::land`](super::Outcome::land).
-pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>, ValidateError> {
-    validate_decoded(ctx, crate::json::decode(ctx.result), options).map(|(outcome, _)| outcome)
+pub fn validate<'r>(
+    ctx: &Context<'_, 'r>,
+    options: &Options,
+) -> Result<Outcome<'r>, ValidateError> {
+    Ok(judge(ctx, options)?.into_outcome())
+}
+
+/// [`validate`] before the verdict is worded.
+pub(super) fn judge<'r>(
+    ctx: &Context<'_, 'r>,
+    options: &Options,
+) -> Result<Judgement<'r>, ValidateError> {
+    judge_decoded(ctx, crate::json::decode(ctx.result), options).map(|(judgement, _)| judgement)
 }
 
 /// [`validate`] of a result its reader hands over, the caller keeping nothing else of it
@@ -26,26 +38,37 @@ pub fn validate<'r>(ctx: &Context<'r>, options: &Options) -> Result<Outcome<'r>,
 /// bytes and its patch are never held at once; the [`Kept`] gives the result back (as
 /// received, or with the patch written back where it was) for the rejection record.
 pub fn validate_owned<'r>(
-    ctx: &Context<'r>,
+    ctx: &Context<'_, 'r>,
     result: Vec<u8>,
     options: &Options,
 ) -> Result<(Outcome<'r>, Kept), ValidateError> {
+    let (judgement, kept) = judge_owned(ctx, result, options)?;
+    Ok((judgement.into_outcome(), kept))
+}
+
+/// [`validate_owned`] before the verdict is worded: the caller adds what it did (a repair, the
+/// write) to the [`Judgement`]'s acceptance first.
+pub(super) fn judge_owned<'r>(
+    ctx: &Context<'_, 'r>,
+    result: Vec<u8>,
+    options: &Options,
+) -> Result<(Judgement<'r>, Kept), ValidateError> {
     debug_assert!(ctx.result.is_empty(), "the result is passed once, as `result`");
     let (decoded, mut kept) = crate::json::decode_owned(result, "patch");
-    let (outcome, sent) = validate_decoded(ctx, decoded, options)?;
+    let (judgement, sent) = judge_decoded(ctx, decoded, options)?;
     if let Some(patch) = sent {
         kept.hold(patch);
     }
-    Ok((outcome, kept))
+    Ok((judgement, kept))
 }
 
-/// The pipeline over the decoded result (`ctx.result` is not read again); with the outcome,
-/// the patch the result sent when the outcome does not carry it (validation stopped first).
-fn validate_decoded<'r>(
-    ctx: &Context<'r>,
+/// The pipeline over the decoded result (`ctx.result` is not read again); with the judgement,
+/// the patch the result sent when the judgement does not carry it (validation stopped first).
+fn judge_decoded<'r>(
+    ctx: &Context<'_, 'r>,
     decoded: Decoded,
     options: &Options,
-) -> Result<(Outcome<'r>, Option<String>), ValidateError> {
+) -> Result<(Judgement<'r>, Option<String>), ValidateError> {
     let rules: RulePolicy = ctx.config.section("rules")?;
     let limits = ctx.config.limits();
     let scope = compile_scope(ctx, &limits)?;
@@ -77,26 +100,28 @@ fn validate_decoded<'r>(
     let base = ctx.repo.map(|repo| BaseTree::resolve(repo, rev));
     let phases = Phases { ctx, options, rules: &rules, scope: &scope, result: &result };
     let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
-    let (report, check) = phases.run(parsed.as_ref(), apply_patch, base.as_ref(), findings)?;
-    let checked = match base {
+    let (mut judgement, check) =
+        phases.run(parsed.as_ref(), apply_patch, base.as_ref(), findings)?;
+    judgement.checked = match base {
         None => Err(Unchecked::NoRepository),
         Some(Err(e)) => Err(Unchecked::Base(e)),
         Some(Ok(base)) => match check {
             RepoCheck::Checked(changes) => Ok(Checked { base, changes }),
             RepoCheck::Refused(reason) => Err(Unchecked::Refused(reason)),
             RepoCheck::NotRun if parsed.is_some() => {
-                Err(Unchecked::Refused(report.verdict.reason.clone()))
+                Err(Unchecked::Refused(judgement.first_reason().unwrap_or_default()))
             }
             RepoCheck::NotRun => Ok(Checked { base, changes: Vec::new() }),
         },
     };
     drop(parsed);
-    Ok((Outcome { report, patch: result.patch, checked }, None))
+    judgement.patch = result.patch;
+    Ok((judgement, None))
 }
 
 /// The phases that read the parsed patch, over inputs that outlive them.
 struct Phases<'p> {
-    ctx: &'p Context<'p>,
+    ctx: &'p Context<'p, 'p>,
     options: &'p Options,
     rules: &'p RulePolicy,
     scope: &'p Scope,
@@ -104,15 +129,15 @@ struct Phases<'p> {
 }
 
 impl Phases<'_> {
-    /// The rules, the repository check and the judge: the report, and what the repository
-    /// check produced.
-    fn run(
+    /// The rules, the repository check and the judge: the judgement (its patch and check
+    /// filled in by the caller), and what the repository check produced.
+    fn run<'r>(
         &self,
         parsed: Option<&Parsed<'_>>,
         apply_patch: Option<&Patch<'_>>,
         base: Option<&Result<BaseTree<'_>, ScratchError>>,
         mut findings: Findings,
-    ) -> Result<(Report, RepoCheck), ValidateError> {
+    ) -> Result<(Judgement<'r>, RepoCheck), ValidateError> {
         let index = base.and_then(|b| b.as_ref().ok()).map(TreeIndex::new);
         let mut input = Input::new(self.ctx.step, self.result, parsed, apply_patch, self.scope);
         if let Some(index) = &index {
@@ -125,30 +150,33 @@ impl Phases<'_> {
         note_warnings(parsed, &mut findings);
         let (ctx, options, rules) = (self.ctx, self.options, self.rules);
         let check = repository::check_repository(ctx, options, rules, base, &input, &mut findings)?;
-        let judged =
+        let judge =
             if findings.violations.is_empty() { self.judge(&input, &mut findings)? } else { None };
-        let mut report = finish(findings.notes, findings.violations, input.usable_patch());
-        report.judge = judged;
-        if self.ctx.repo.is_none() && report.verdict.valid && input.usable_patch().is_some() {
-            report.verdict.reason.push_str(" (not checked against a repository)");
-        }
-        Ok((report, check))
+        let mut judgement = Judgement::new(findings.notes, findings.violations);
+        judgement.judge = judge;
+        judgement.acceptance.size = input.usable_patch().map(size);
+        judgement.acceptance.is_unchecked = self.ctx.repo.is_none();
+        Ok((judgement, check))
     }
 }
 
-/// The outcome of a pipeline stopped before the patch was parsed (the result does not fit the
+/// The judgement of a pipeline stopped before the patch was parsed (the result does not fit the
 /// schema or is over a limit): nothing was checked against the repository.
-fn stopped<'r>(ctx: &Context<'r>, notes: Vec<Note>, violations: Vec<Violation>) -> Outcome<'r> {
-    let report = finish(notes, violations, None);
-    let checked = match ctx.repo {
-        Some(_) => Err(Unchecked::Refused(report.verdict.reason.clone())),
+fn stopped<'r>(
+    ctx: &Context<'_, 'r>,
+    notes: Vec<Note>,
+    violations: Vec<Violation>,
+) -> Judgement<'r> {
+    let mut judgement = Judgement::new(notes, violations);
+    judgement.checked = match ctx.repo {
+        Some(_) => Err(Unchecked::Refused(judgement.first_reason().unwrap_or_default())),
         None => Err(Unchecked::NoRepository),
     };
-    Outcome { report, patch: None, checked }
+    judgement
 }
 
 /// The step's globs plus the repository's `excluded` list (compiled once, by the policy).
-fn compile_scope(ctx: &Context<'_>, limits: &Limits) -> Result<Scope, ValidateError> {
+fn compile_scope(ctx: &Context<'_, '_>, limits: &Limits) -> Result<Scope, ValidateError> {
     limits::check_step(limits, ctx.step).map_err(|e| invalid_step(e.to_string()))?;
     let excluded = (ctx.config.excluded_globs())
         .map_err(|e| ctx.config.invalid(format!("'excluded': {e}")))?;
@@ -262,22 +290,7 @@ impl Phases<'_> {
     }
 }
 
-/// Sort violations into rule order (stable) and build the report.
-fn finish(notes: Vec<Note>, mut violations: Vec<Violation>, patch: Option<&Patch<'_>>) -> Report {
-    violations.sort_by_key(|v| v.rule);
-    Report::from_violations(violations, notes, &accepted_reason(patch))
-}
-
-/// `accepted: 2 files, +3 -1`, or for a clean failure report `accepted: failure reported, no
-/// patch`.
-#[must_use]
-pub fn accepted_reason(patch: Option<&Patch<'_>>) -> String {
-    let Some(patch) = patch else { return "accepted: failure reported, no patch".to_owned() };
-    let n = patch.files.len();
-    format!(
-        "accepted: {n} file{}, +{} -{}",
-        if n == 1 { "" } else { "s" },
-        patch.added(),
-        patch.removed()
-    )
+/// What an acceptance says of the patch's size.
+fn size(patch: &Patch<'_>) -> PatchSize {
+    PatchSize { files: patch.files.len(), added: patch.added(), removed: patch.removed() }
 }

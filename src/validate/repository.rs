@@ -23,7 +23,7 @@ pub(super) enum RepoCheck {
 /// `--check-cmd` runs only when nothing was rejected so far. Returns `Err` when the repository
 /// cannot be read, or the base or an `expect` regex is unusable (refused input).
 pub(super) fn check_repository(
-    ctx: &Context<'_>,
+    ctx: &Context<'_, '_>,
     options: &Options,
     rules: &RulePolicy,
     base: Option<&Result<BaseTree<'_>, ScratchError>>,

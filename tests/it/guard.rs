@@ -218,6 +218,16 @@ fn strategy_shift_injected_across_two_separate_processes() {
     assert_eq!(answer["strategy_shift"], true);
     assert_eq!(answer["hallucination_count"], 2);
     assert!(answer["instruction"].as_str().unwrap().contains("discovery tools"));
+    // The shift is sent once per streak; each later miss carries a one-line reminder.
+    let third = json(&call(
+        &repo,
+        "two-procs",
+        "read_file",
+        &json!({"file_path": "lib/test_cache_simple.py"}),
+    ));
+    let shift_and_count = (third["strategy_shift"].clone(), third["hallucination_count"].clone());
+    assert_eq!(shift_and_count, (json!(false), json!(3)));
+    assert!(third["instruction"].as_str().unwrap().starts_with("Reminder: 3 paths in a row"));
     // Another session is not affected.
     let other = call(&repo, "someone-else", "replace", &json!({"file_path": SEED_PATH}));
     assert_eq!(json(&other)["strategy_shift"], false);
@@ -240,6 +250,10 @@ fn strategy_shift_reaches_the_model_in_every_protocol() {
             .unwrap()
             .starts_with("STRATEGY SHIFT")
     );
+    // The third miss in a row: the reminder, not the paragraph again.
+    let out = json(&guard(&repo, "claude-code", &claude(3)));
+    let context = out["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(context.starts_with("Reminder: 3 paths in a row"), "{context}");
     let cline = json!({"taskId": "shift-task", "workspaceRoots": [root],
         "preToolUse": {"toolName": "replace_in_file", "parameters": {"path": SEED_PATH}}})
     .to_string();
@@ -454,6 +468,29 @@ fn reads_fail_open_or_closed_by_policy_and_writes_always_closed() {
     assert_eq!(code(&read()), 0);
     let write = call(&repo, "e", "write_file", &json!({"file_path": "loop/x"}));
     assert_eq!((code(&write), error_code(&write)), (2, json!("GUARD_ERROR")));
+}
+
+#[test]
+fn a_dangling_link_is_named_as_a_link_not_suggested_as_itself() {
+    let repo = project();
+    std::fs::create_dir(repo.path().join("docs")).unwrap();
+    std::os::unix::fs::symlink("../old/guide.md", repo.path().join("docs/guide.md")).unwrap();
+    std::os::unix::fs::symlink("../gone", repo.path().join("vendor")).unwrap();
+    repo.git(&["add", "docs/guide.md", "vendor"]);
+    let read = call(&repo, "l", "read_file", &json!({"file_path": "docs/guide.md"}));
+    let error = &json(&read)["error"];
+    assert_eq!((code(&read), error["code"].clone()), (2, json!("PATH_NOT_FOUND")));
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "'docs/guide.md' is a symbolic link to '../old/guide.md', which does not exist"
+        ),
+        "{message}"
+    );
+    assert!(!error["suggestions"].as_array().unwrap().contains(&json!("docs/guide.md")));
+    let through = call(&repo, "l", "read_file", &json!({"file_path": "vendor/lib.rs"}));
+    let message = json(&through)["error"]["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("goes through 'vendor', a symbolic link to '../gone'"), "{message}");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The crate's dependencies point one way: each module uses only modules of a lower layer
-//! (`bytemask` <- `finding` <- `path` <- `patch` <- `rule` <- `scratch` <- the pipelines <- `review` (which
-//! validates stored results again) <- `report` <- `cli`), read from the `crate::` (and, in the
+//! (`bytemask` <- `finding` <- `path` <- `patch` <- `rule` <- `scratch` <- `review` (the store),
+//! `repair` <- the pipelines (a validate run repairs, records and re-judges stored results) <-
+//! `report` <- `cli`), read from the `crate::` (and, in the
 //! binary, `patchgate::`) paths of every non-test file; and no file imports a file that imports
 //! it back, read from the `crate::` and `super::` paths.
 
@@ -15,8 +16,8 @@ const LAYERS: &[&[&str]] = &[
     &["step", "config", "repo", "patch", "declare"],
     &["rule", "contract"],
     &["scratch", "judge"],
-    &["validate", "hook", "guard"],
     &["review", "repair"],
+    &["validate", "hook", "guard"],
     &["report"],
     &["cli"],
 ];

@@ -5,6 +5,7 @@ mod agent_shapes;
 mod contract;
 mod conventions;
 mod crash;
+mod docs;
 mod escape;
 mod escape_git;
 mod guard;

@@ -458,6 +458,30 @@ fn apply_leaves_uncommitted_edits_alone() {
 
 /// Re-validation runs against the current HEAD: once `a.txt` moved on, the stored patch no longer
 /// applies, and no override makes it.
+/// A result rejected under `--strip 0 --repair` (bare paths, a miscounted hunk) is judged again
+/// under the same run: its paths read as written and its counts repaired, so overriding the one
+/// rule that said no applies it (under the default run it would not even apply).
+#[test]
+fn apply_judges_again_under_the_run_the_result_was_rejected_in() {
+    let s = Setup::new();
+    let bare = "diff --git a.txt a.txt\n--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-old\n+new\n\
+                diff --git b.txt b.txt\nnew file mode 100644\n--- /dev/null\n+++ b.txt\n\
+                @@ -0,0 +1 @@\n+hello\n+world\n";
+    let result = serde_json::json!({
+        "mode": "apply", "success": true, "patch": bare,
+        "filesWritten": ["a.txt"], "filesTouched": ["a.txt"], "summary": "Changed old to new",
+    });
+    let out =
+        s.reject_result("step-1", result.to_string().as_bytes(), &["--strip", "0", "--repair"]);
+    assert!(json(&out)["reason"].as_str().unwrap().starts_with("undeclared:"), "{}", json(&out));
+    let id = s.only_id();
+    let out = s.review(&["apply", &id, "--override", "undeclared", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}{}", stderr(&out), String::from_utf8_lossy(&out.stdout));
+    assert_eq!(data(&out)["files"], serde_json::json!(["a.txt", "b.txt"]));
+    let b = std::fs::read_to_string(s.repo.path().join("b.txt")).unwrap();
+    assert_eq!(b, "hello\nworld\n");
+}
+
 #[test]
 fn apply_revalidates_against_the_current_head() {
     let s = Setup::new();

@@ -83,7 +83,7 @@ export interface AgentError {
 export interface Envelope {
   /** Whether the command did its job: false exactly when `error` is set. */
   ok: boolean;
-  /** The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
+  /** The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
   data: unknown;
   /** Why the command could not answer; `null` on success. */
   error: EnvelopeError | null;
@@ -160,7 +160,7 @@ export interface GenericAnswer {
   error: GuardError | null;
   /** Whether this is the second hallucinated path in a row, so the agent must change course. */
   strategy_shift: boolean;
-  /** What the agent should do next, when shifting strategy. */
+  /** What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`. */
   instruction: string | null;
   /** Consecutive hallucinated paths in this session, this call included. */
   hallucination_count: number;

@@ -5,8 +5,9 @@ use super::{ApplyArgs, emit, load, unknown_rule};
 use crate::cli::{CliError, CliResult, Global};
 use patchgate::report::review::{ActionOutcome, RemainingViolation, apply_text};
 use patchgate::report::{Exit, Notice, message};
-use patchgate::review::{OverrideDecision, Store, apply_override};
+use patchgate::review::{OverrideDecision, Store};
 use patchgate::rule::RuleId;
+use patchgate::validate::apply_override;
 
 pub(super) fn run(
     repository: &git2::Repository,

@@ -1,4 +1,5 @@
 use super::*;
+use crate::finding::Acceptance;
 use crate::review::{Entry, NewEntry};
 use crate::rule::{Note, Report, RuleId, Violation};
 use serde_json::json;
@@ -11,8 +12,9 @@ fn entry(violations: Vec<Violation>, notes: Vec<Note>) -> Entry {
     let new = NewEntry {
         step: json!({"id": "step-1", "description": "replace old by new"}),
         result: json!({"mode": "apply", "success": true, "patch": PATCH}).to_string(),
-        report: Report::from_violations(violations, notes, "ok"),
+        report: Report::from_violations(violations, notes, &Acceptance::default()),
         base: None,
+        run: None,
     };
     Entry::new(new, SystemTime::UNIX_EPOCH + Duration::from_secs(1_000))
 }

@@ -140,7 +140,7 @@ class Envelope(TypedDict):
     ok: bool
     """Whether the command did its job: false exactly when `error` is set."""
     data: Any
-    """The command's answer (its shape is the command's, see the README); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
+    """The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
     error: Union["EnvelopeError", None]
     """Why the command could not answer; `null` on success."""
     warnings: List["Notice"]
@@ -224,7 +224,7 @@ class GenericAnswer(TypedDict):
     strategy_shift: bool
     """Whether this is the second hallucinated path in a row, so the agent must change course."""
     instruction: Union[str, None]
-    """What the agent should do next, when shifting strategy."""
+    """What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`."""
     hallucination_count: int
     """Consecutive hallucinated paths in this session, this call included."""
 

@@ -1,14 +1,17 @@
-//! `review apply`: a stored rejection validated again against the current HEAD, and written
-//! only when a person named the rule of every violation that remains. An override decides
-//! whether a rule may be ignored; it cannot make a patch apply that does not (the write takes
-//! the files the re-validation checked against HEAD, and is refused when that check failed).
+//! `review apply`: a stored rejection judged again against the current HEAD, under the run it
+//! was rejected in (its strip, repair, judge and `--check-cmd`), and written only when a person
+//! named the rule of every violation that remains. An override decides whether a rule may be
+//! ignored; it cannot make a patch apply that does not (the write takes the files the new
+//! judgement checked against HEAD, and is refused when that check failed).
 
-use super::{Entry, Override, OverrideDecision, ReviewError, Store, decide_override};
-use crate::config::{Config, ConfigError};
+use super::run::{Run, policy};
+use super::{ValidateError, read_step};
+use crate::config::ConfigError;
+use crate::review::{Entry, Override, OverrideDecision, ReviewError, Store, decide_override};
 use crate::rule::RuleId;
 use crate::scratch::LandError;
 use crate::step::Step;
-use crate::validate::{self, Context, Options, ValidateError};
+use serde::Deserialize;
 
 /// Why `review apply` could not run. Nothing was written in any case.
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +26,11 @@ pub enum OverrideError {
     /// The stored step no longer reads as a step (the step format changed).
     #[error("the stored step is no longer usable: {0}")]
     Step(ValidateError),
+    /// The stored run no longer reads as a run (written by another patchgate version).
+    #[error(
+        "the stored run is no longer usable: {0}; drop the entry and validate the result again"
+    )]
+    Run(serde_json::Error),
     /// The re-validation could not be evaluated.
     #[error(transparent)]
     Validate(#[from] ValidateError),
@@ -42,8 +50,8 @@ pub struct OverrideOutcome {
     pub unrecorded: Option<ReviewError>,
 }
 
-/// Validate `entry`'s result again on HEAD under the repository's current policy; when
-/// `overrides` name the rule of every remaining violation, write it (and stage it with
+/// Judge `entry`'s result again on HEAD, under its run and the repository's current policy;
+/// when `overrides` name the rule of every remaining violation, write it (and stage it with
 /// `with_index`) and keep who decided it in the entry.
 pub fn apply_override(
     repository: &git2::Repository,
@@ -53,15 +61,15 @@ pub fn apply_override(
     with_index: bool,
 ) -> Result<OverrideOutcome, OverrideError> {
     let root = crate::repo::workdir(repository)?;
-    let config = Config::load(root)?;
+    let config = policy(Some(repository)).map_err(|e| match e {
+        ValidateError::Config(e) => OverrideError::Config(e),
+        other => OverrideError::Validate(other),
+    })?;
     let step = current_step(&entry)?;
-    let ctx = Context {
-        step: &step,
-        result: entry.result.as_bytes(),
-        config: &config,
-        repo: Some(repository),
-    };
-    let outcome = validate::validate(&ctx, &Options::default())?;
+    let run = stored_run(&entry)?;
+    let result = entry.result.as_bytes().to_vec();
+    let pending = run.judge(&step, result, Some(repository), &config, false)?;
+    let outcome = pending.judgement.into_outcome();
     let decision = decide_override(&outcome.report, &overrides);
     if !decision.is_allowed() {
         return Ok(OverrideOutcome { decision, written: None, unrecorded: None });
@@ -77,7 +85,19 @@ pub fn apply_override(
 /// The stored step, re-read as `validate` reads steps, without its `base`: HEAD it is.
 fn current_step(entry: &Entry) -> Result<Step, OverrideError> {
     let bytes = serde_json::to_vec(&entry.step).expect("JSON values serialize");
-    let mut step = validate::read_step(&bytes).map_err(OverrideError::Step)?;
+    let mut step = read_step(&bytes).map_err(OverrideError::Step)?;
     step.base = None;
     Ok(step)
+}
+
+/// The run the entry was judged in, against HEAD (its `--base` dropped as the step's is), and
+/// not recorded again; an entry older than stored runs was judged by the default run.
+fn stored_run(entry: &Entry) -> Result<Run, OverrideError> {
+    let mut run = match &entry.run {
+        Some(value) => Run::deserialize(value).map_err(OverrideError::Run)?,
+        None => Run::default(),
+    };
+    run.base = None;
+    run.record = false;
+    Ok(run)
 }
