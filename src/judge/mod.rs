@@ -186,6 +186,8 @@ pub struct Question<'a> {
     pub notes: &'a [Note],
     /// The base tree, for excerpts of the touched files.
     pub base: Option<&'a dyn Base>,
+    /// What the patch does to each file's structure.
+    pub summary: Option<&'a crate::summary::ChangeSummary>,
 }
 
 /// Tokens one call cost, as the server counted them.

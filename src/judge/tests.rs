@@ -104,12 +104,15 @@ fn the_prompt_holds_the_case_and_the_contract() {
     let result = apply_result();
     let parsed = parse(PATCH.as_bytes(), &ParseOptions::default());
     let notes = [note("rename_partial")];
+    let summary =
+        crate::summary::summarize(&parsed.patch.files, None, &crate::summary::Wants::full());
     let question = Question {
         step: &step,
         result: &result,
         patch: Some(&parsed.patch),
         notes: &notes,
         base: None,
+        summary: Some(&summary),
     };
     let prompt = build_prompt(&question);
     assert!(prompt.system.contains(r#"{"valid": false, "reason": "..."}"#));
@@ -120,6 +123,9 @@ fn the_prompt_holds_the_case_and_the_contract() {
         "Renamed foo.",
         "rename_partial: rename_partial message",
         "filesWritten: src/a.rs",
+        "## The structure of the change",
+        "src/a.rs (Rust, modified): code",
+        "function bar (line 2): renamed from foo",
     ] {
         assert!(prompt.user.contains(part), "{part} missing from:\n{}", prompt.user);
     }
@@ -152,6 +158,7 @@ fn excerpts_show_numbered_lines_around_each_hunk_within_bounds() {
         patch: Some(&parsed.patch),
         notes: &[],
         base: Some(&base),
+        summary: None,
     };
     let user = build_prompt(&question).user;
     assert!(user.contains("### src/a.rs (lines 30-72 of 2000)"), "{user}");
@@ -326,7 +333,14 @@ fn settings_read_from_the_judge_table() {
 fn a_question_over_the_limit_fails_before_anything_is_sent() {
     let step = Step { description: "Extract the helper".into(), ..Step::default() };
     let result = apply_result();
-    let question = Question { step: &step, result: &result, patch: None, notes: &[], base: None };
+    let question = Question {
+        step: &step,
+        result: &result,
+        patch: None,
+        notes: &[],
+        base: None,
+        summary: None,
+    };
     let size = build_prompt(&question).len();
     let settings = JudgeSettings { max_prompt_bytes: size - 1, ..JudgeSettings::default() };
     // The endpoint (port 9, discard) is never reached: the size is checked first.

@@ -5,6 +5,7 @@ use super::path_token;
 use super::pattern::Pattern;
 use super::testfile;
 use crate::path;
+use crate::summary::Base;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -69,16 +70,6 @@ fn is_identifier_shaped(name: &str) -> bool {
     name.contains(['_', ':', '.'])
         || name.bytes().any(|b| b.is_ascii_digit())
         || name.chars().skip(1).any(char::is_uppercase)
-}
-
-/// The base tree, as the rules read it: looked up only when a rule needs it.
-pub trait Base: std::fmt::Debug {
-    /// Whether `path` is a file or a directory of the base tree.
-    fn contains(&self, path: &str) -> bool;
-    /// Every file of the base tree (listed once, on first use).
-    fn files(&self) -> &[String];
-    /// The content of the file at `path`, when it is a regular file of the base tree.
-    fn content(&self, path: &str) -> Option<Vec<u8>>;
 }
 
 /// Tokens of the description that may name a repository path (`src/a.rs`, `walk.rs`,
@@ -200,12 +191,7 @@ fn names(named: &str, path: &str) -> bool {
 
 /// Whether `text` holds `word` as a whole identifier.
 pub(super) fn has_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(at, _)| {
-        let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-        let before = text[..at].chars().next_back().is_none_or(|c| !is_ident(c));
-        let after = text[at + word.len()..].chars().next().is_none_or(|c| !is_ident(c));
-        before && after
-    })
+    crate::summary::has_word(text, word)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The crate's dependencies point one way: each module uses only modules of a lower layer
-//! (`bytemask` <- `finding` <- `path` <- `patch` <- `rule` <- `scratch` <- `review` (the store),
-//! `repair` <- the pipelines (a validate run repairs, records and re-judges stored results) <-
-//! `report` <- `cli`), read from the `crate::` (and, in the
+//! (`bytemask` <- `finding` <- `path` <- `patch` <- `summary` <- `rule` <- `scratch` <- `review`
+//! (the store), `repair` <- the pipelines (a validate run repairs, records and re-judges stored
+//! results) <- `report` <- `cli`), read from the `crate::` (and, in the
 //! binary, `patchgate::`) paths of every non-test file; and no file imports a file that imports
 //! it back, read from the `crate::` and `super::` paths.
 
@@ -14,6 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["finding", "json"],
     &["path"],
     &["step", "config", "repo", "patch", "declare"],
+    &["summary"],
     &["rule", "contract"],
     &["scratch", "judge"],
     &["review", "repair"],
