@@ -242,7 +242,7 @@ pub enum JudgeError {
     },
     /// The server answered, but not with the judge's JSON.
     #[error(
-        "{model} answered {excerpt:?}, which is not one JSON object {{\"valid\": bool, \"reason\": str}} alone ({problem}); use a model that follows the instructions, or raise [judge] max_tokens if it was cut off"
+        "{model} answered {excerpt:?}, which is not one JSON object {{\"valid\": bool, \"reason\": str}} ending the answer ({problem}); use a model that follows the instructions, or raise [judge] max_tokens if it was cut off"
     )]
     Unreadable {
         /// `PROVIDER:MODEL`.

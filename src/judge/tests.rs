@@ -77,10 +77,25 @@ fn the_answer_is_one_json_object_bare_or_fenced() {
 }
 
 #[test]
+fn prose_before_the_one_final_block_is_read() {
+    let text = "The patch renames foo in a.rs but b.rs still calls it.\n\n```json\n\
+                {\"valid\": false, \"reason\": \"b.rs still calls foo\"}\n```\n";
+    let ruling = read_answer(text).unwrap();
+    assert_eq!(ruling, Ruling { valid: false, reason: "b.rs still calls foo".into() });
+    let with_code = "Looking at:\n```rust\nfn foo() {}\n```\nSo:\n```json\n{\"valid\": true}\n```";
+    assert!(read_answer(with_code).unwrap().valid, "a code block in the prose is prose");
+}
+
+#[test]
 fn anything_else_is_unreadable() {
     let cases = [
         ("Sure! {\"valid\": true}", "no ```json block"),
-        ("Here you go:\n```json\n{\"valid\": true}\n```", "text before"),
+        ("It looks fine to me.", "no ```json block"),
+        ("Here you go:\n{\"valid\": true}", "no ```json block"),
+        (
+            "Well:\n```json\n{\"valid\": true}\n```\nor:\n```json\n{\"valid\": false}\n```",
+            "2 JSON blocks",
+        ),
         ("```json\n{\"valid\": true}\n```\nHope this helps.", "text after"),
         ("{\"valid\": true,}", "trailing comma"),
         ("{\"valid\": true} // ok", "comment"),

@@ -109,11 +109,13 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     out
 }
 
-/// The step names files, and the patch touches none of them (nor anything below them). A name
+/// The step names files, and the patch touches none of them (nor anything below them), nor
+/// names one in a changed line (the script that writes it, the manifest that lists it). A name
 /// counts only when it resolves to a path of the base tree (exact, or unique by basename or
 /// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. The finding is strong when
-/// a resolved name is in the description's first paragraph; without a repository nothing can
-/// be resolved, and a file-shaped name is a weak finding.
+/// a name in the description's first paragraph resolves by its last components as written
+/// ([`intent::is_close`]); without a repository nothing can be resolved, and a file-shaped name
+/// is a weak finding.
 fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
     let candidates = intent::path_candidates(description);
     if candidates.is_empty() {
@@ -124,7 +126,11 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
         .iter()
         .filter_map(|p| p.checked.as_ref().ok().map(crate::path::RepoPath::as_str))
         .collect();
-    if touched.is_empty() || candidates.iter().any(|n| intent::is_covered(n, &touched)) {
+    let is_addressed = |n: &String| {
+        intent::is_covered(n, &touched)
+            || input.usable_patch().is_some_and(|p| intent::is_referenced(n, p))
+    };
+    if touched.is_empty() || candidates.iter().any(is_addressed) {
         return None;
     }
     // Names in the first paragraph state the step; later ones are background (weak).
@@ -137,7 +143,9 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
                     named.push(found);
                 }
             }
-            let is_asked = asked.iter().any(|c| intent::resolve(c, base).is_some());
+            let is_asked = asked
+                .iter()
+                .any(|c| intent::resolve(c, base).is_some_and(|found| intent::is_close(c, &found)));
             (named, is_asked)
         }
         None => (candidates.into_iter().filter(|c| intent::is_file_shaped(c)).collect(), false),
