@@ -88,6 +88,7 @@ impl From<LandError> for CliError {
                 "worktree_dirty"
             }
             LandError::Write(WorktreeError::Interrupted) => "interrupted",
+            LandError::Write(WorktreeError::Incomplete { .. }) => "rollback_incomplete",
             LandError::Write(WorktreeError::Journal(scratch::JournalError::Pending { .. })) => {
                 "interrupted_apply"
             }
@@ -130,9 +131,14 @@ impl From<OverrideError> for CliError {
 }
 
 /// A `.patchgate.toml` that does not parse, or holds a bad value, is refused input.
+/// A policy that does not parse is refused input (2); one that cannot be read (a link, a
+/// FIFO, over 1 MiB, a read error) means patchgate cannot do its job (3), never "no policy".
 impl From<ConfigError> for CliError {
     fn from(e: ConfigError) -> Self {
-        Self::input("invalid_config", one_line(&e))
+        match e {
+            ConfigError::Read { .. } => Self::failure("policy_unreadable", one_line(&e)),
+            _ => Self::input("invalid_config", one_line(&e)),
+        }
     }
 }
 

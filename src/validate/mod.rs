@@ -165,7 +165,8 @@ impl ValidateError {
     /// Whether the caller's input is refused (exit 2) rather than evaluation failing (exit 3).
     #[must_use]
     pub fn is_input_refused(&self) -> bool {
-        matches!(self, Self::InvalidStep { .. } | Self::Config(_))
+        // A policy that cannot be read (a link, over 1 MiB) is no input mistake: exit 3.
+        matches!(self, Self::InvalidStep { .. } | Self::Config(ConfigError::Invalid { .. }))
     }
 
     /// A stable code for machine-readable errors.
@@ -173,6 +174,7 @@ impl ValidateError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::InvalidStep { .. } => "invalid_step",
+            Self::Config(ConfigError::Read { .. }) => "policy_unreadable",
             Self::Config(_) => "invalid_config",
             Self::Judge(_) | Self::ModelJudge(_) => "judge_failed",
             Self::Repository { .. } => "repository",

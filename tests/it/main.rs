@@ -2,6 +2,7 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod agent_shapes;
+mod ci;
 mod contract;
 mod conventions;
 mod crash;
@@ -13,6 +14,7 @@ mod guard_install;
 mod guard_policy;
 mod hook;
 mod hook_install;
+mod journal;
 mod judge;
 mod layers;
 mod limits;
@@ -23,5 +25,7 @@ mod parse;
 mod repair;
 mod review;
 mod scratch;
+mod server;
 mod support;
+mod trusted;
 mod validate;
