@@ -2,6 +2,7 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod agent_shapes;
+mod batch;
 mod ci;
 mod contract;
 mod conventions;
