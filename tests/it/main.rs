@@ -2,7 +2,9 @@
 //! repositories and asserts exit codes and parsed JSON.
 
 mod agent_shapes;
+mod alias;
 mod batch;
+mod case_keys;
 mod ci;
 mod contract;
 mod conventions;
@@ -13,6 +15,7 @@ mod escape_git;
 mod guard;
 mod guard_install;
 mod guard_policy;
+mod guard_shell;
 mod hook;
 mod hook_install;
 mod journal;
