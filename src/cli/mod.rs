@@ -12,6 +12,7 @@ macro_rules! outln {
 }
 
 mod apply;
+mod batch;
 mod check_arg;
 mod ci;
 mod common;
@@ -23,6 +24,7 @@ mod guard;
 mod guard_install;
 mod hook;
 mod input;
+mod mcp;
 mod meta;
 mod parse;
 mod paths;
@@ -81,13 +83,31 @@ impl Global {
 
     /// `data` in the envelope, indented, on stdout.
     pub fn print_json<T: Serialize>(&self, data: &T) {
-        self.print_json_with(data, Vec::new());
+        self.print_json_with(data, &[]);
     }
 
-    /// `data` and `warnings` in the envelope, indented, on stdout.
-    pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: Vec<Notice>) {
-        print_envelope(&Envelope::of(data, self.meta()).with_warnings(warnings));
+    /// `data` and `warnings` in the envelope, indented, on stdout: written as it is
+    /// serialized, so a large answer never exists whole in memory.
+    pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: &[Notice]) {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let written = patchgate::report::write_envelope(&mut out, data, warnings, &self.meta())
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        if written.is_err() {
+            // As `write_stdout`: the reader has gone; never exit 0.
+            std::process::exit(i32::from(Exit::Failure.code()));
+        }
     }
+}
+
+/// The success envelope of `data` as `COMMAND --format json` prints it (indented, no final
+/// newline): what an MCP tool answers.
+pub(crate) fn envelope_json<T: Serialize>(command: &str, data: &T) -> String {
+    let mut text = Vec::new();
+    patchgate::report::write_envelope(&mut text, data, &[], &Meta::new(command))
+        .expect("writing to memory cannot fail");
+    String::from_utf8(text).expect("serde_json writes UTF-8")
 }
 
 /// `envelope`, indented, on stdout.
@@ -150,6 +170,10 @@ enum Command {
     Completions(meta::CompletionsArgs),
     /// Write the man pages (patchgate.1 and one per command) into DIR.
     Man(meta::ManArgs),
+    /// Serve patchgate's checks to an agent over stdio as Model Context Protocol tools (judge a
+    /// result, repair or parse a patch, check paths), in the repository of --repo or the
+    /// current directory.
+    Mcp(mcp::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
@@ -232,7 +256,7 @@ fn full_command() -> clap::Command {
         A::augment_args(command.defer(|c| c))
     }
     type Expand = fn(clap::Command) -> clap::Command;
-    let adds: [(&str, Expand); 14] = [
+    let adds: [(&str, Expand); 15] = [
         ("validate", add::<validate::Args>),
         ("apply", add::<apply::Args>),
         ("hook", add::<hook::Args>),
@@ -247,6 +271,7 @@ fn full_command() -> clap::Command {
         ("escape-md", add::<escape_md::Args>),
         ("completions", add::<meta::CompletionsArgs>),
         ("man", add::<meta::ManArgs>),
+        ("mcp", add::<mcp::Args>),
     ];
     adds.into_iter().fold(Cli::command(), |top, (name, add)| top.mut_subcommand(name, add))
 }
@@ -268,7 +293,10 @@ pub(crate) fn main() -> ExitCode {
         Command::Declare(args) => declare::run(&args, &global),
         Command::Hook(args) => hook::run(&args, &global),
         Command::Ci(args) => ci::run(&args, &global),
-        Command::Validate(args) => validate::run(&args, &global),
+        Command::Validate(args) => match &args.batch {
+            Some(file) => batch::run(&args, file, &global),
+            None => validate::run(&args, &global),
+        },
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),
         Command::Contract(args) => contract::run(&args, &global),
@@ -277,6 +305,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Guard(args) => guard::run(&args, &global),
         Command::Completions(args) => Ok(meta::completions(&args, &mut full_command())),
         Command::Man(args) => meta::man(&args, &full_command()),
+        Command::Mcp(args) => mcp::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -46,7 +46,7 @@ pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
 pub use limits::{check_parsed as check_patch_entries, check_text as check_patch_text};
 pub use overrule::{OverrideError, OverrideOutcome, apply_override};
 pub use pipeline::{validate, validate_owned};
-pub use run::{JudgeChoice, Ran, Run};
+pub use run::{At, JudgeChoice, Ran, Run};
 
 use crate::config::{Config, ConfigError};
 use crate::rule::Report;

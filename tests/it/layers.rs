@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["scratch", "judge"],
     &["review", "repair"],
     &["validate", "hook", "guard"],
+    &["batch"],
     &["report"],
     &["cli"],
 ];
