@@ -220,3 +220,25 @@ fn contract_replies_are_bounded_in_bytes_and_paths_per_list() {
     let out = repo.patchgate().args(["contract", "agent", "--agent", "x"]).arg(&agent).output();
     assert_eq!(code(&out.expect("run")), 2, "the agent reply is bounded too");
 }
+
+#[test]
+fn the_mcp_parse_tool_is_bounded_as_parse_is() {
+    let repo = repo_with("[limits]\nfiles = 1\n");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "parse_patch", "arguments": {"patch": TWO_FILES}}});
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let input = format!("{init}\n{initialized}\n{call}\n");
+    let out = run_with_stdin(repo.patchgate().arg("mcp"), input.as_bytes());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let answer: Value = stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|v| v["id"] == 2)
+        .unwrap_or_else(|| panic!("no answer to the call: {stdout}"));
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().expect("a text block");
+    assert!(text.contains("limit_exceeded") && text.contains("[limits] files"), "{text}");
+}
