@@ -142,6 +142,9 @@ codes! {
     CheckCode {
         /// `schema`: a key named twice.
         DuplicateKey => "duplicate_key",
+        /// `schema`: a known field spelt in another case (`Patch`), which Go's and .NET's
+        /// readers take for the field itself.
+        CaseVariantKey => "case_variant_key",
         /// `schema`: not JSON.
         NotJson => "not_json",
         /// `schema`: JSON, but not an object.

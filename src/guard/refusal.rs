@@ -35,11 +35,18 @@ pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
         Refusal::Command(finding) => {
             let code = finding.code;
             let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
-            Denial::simple(code, message, None)
+            let mut denial = Denial::simple(code, message, None);
+            denial.rejected_pattern = finding.pattern.map(str::to_owned);
+            denial
         }
         Refusal::Pattern(arg, rejection) => pattern_denial(&arg, rejection),
         Refusal::Protected(arg, entry) => {
-            let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
+            let reason = if arg.role == Role::Extract {
+                protect::unseen_reason(entry)
+            } else {
+                protect::reason(entry)
+            };
+            let message = format!("PROTECTED_PATH: '{}' {reason}.", arg.raw);
             Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw))
         }
         Refusal::Outside(arg, real) => outside_denial(&arg, &real, env),
@@ -124,7 +131,7 @@ fn missing_denial(arg: &PathArg, missing: &Missing, suggested: &[PathBuf], env: 
 /// argument whose last component has no extension.
 fn wants_directory(arg: &PathArg) -> bool {
     match arg.role {
-        Role::Directory => true,
+        Role::Directory | Role::Extract => true,
         Role::Entry => {
             let name = arg.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
             !name.trim_start_matches('.').contains('.')

@@ -174,6 +174,21 @@ impl Facts for Checker {
         rel.to_str().map(str::to_owned)
     }
 
+    fn husky_manifest(&self) -> Option<String> {
+        let root = self.workspace.first()?;
+        root.join(".husky").is_dir().then_some(())?;
+        let path = root.join(super::manifest::MANIFEST);
+        let meta = std::fs::metadata(&path).ok()?;
+        (meta.is_file() && meta.len() <= 1 << 20).then_some(())?;
+        std::fs::read_to_string(path).ok()
+    }
+
+    fn resolved_relative(&self, arg: &PathArg) -> Option<String> {
+        let resolved = check::resolve_all(arg).ok()?;
+        let rel = self.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
+        rel.to_str().map(str::to_owned)
+    }
+
     fn runs_gate(&self, entry: &str) -> bool {
         // No workspace to read: the entry counts as the gate's (fail closed).
         self.workspace.is_empty()

@@ -210,9 +210,9 @@ fn apply_patch_envelopes_name_their_files() {
         found,
         [
             ("new.rs", Role::Create),
-            ("src/a.rs", Role::Existing),
+            ("src/a.rs", Role::Modify),
             ("src/b.rs", Role::Create),
-            ("old.rs", Role::Existing),
+            ("old.rs", Role::Modify),
         ]
     );
 }
