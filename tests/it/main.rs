@@ -29,6 +29,7 @@ mod repair;
 mod review;
 mod scratch;
 mod server;
+mod submodule;
 mod support;
 mod trusted;
 mod validate;
