@@ -88,6 +88,7 @@ impl From<LandError> for CliError {
                 "worktree_dirty"
             }
             LandError::Write(WorktreeError::Interrupted) => "interrupted",
+            LandError::Write(WorktreeError::SubmoduleNeedsIndex { .. }) => "submodule_needs_index",
             LandError::Write(WorktreeError::Incomplete { .. }) => "rollback_incomplete",
             LandError::Write(WorktreeError::Journal(scratch::JournalError::Pending { .. })) => {
                 "interrupted_apply"

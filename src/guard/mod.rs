@@ -35,6 +35,7 @@ pub mod session;
 mod shell;
 pub mod suggest;
 mod tool;
+mod tree;
 
 #[cfg(test)]
 mod tests;

@@ -225,7 +225,12 @@ fn corrected(call: &ToolCall, env: &Env, correction: Correction) -> Outcome {
 
 fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
     if let Some(correction) = correction(call, env, &decision) {
+        env.mark_tree_stale();
         return corrected(call, env, correction);
+    }
+    if decision.denial.is_none() && !decision.is_read_only && call.kind.is_write() {
+        // It may create files: the next miss looks at the tree again.
+        env.mark_tree_stale();
     }
     let is_not_found = decision.denial.as_ref().is_some_and(|d| d.code == DenyCode::PathNotFound);
     let event = match decision.missed {

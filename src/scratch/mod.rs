@@ -61,6 +61,9 @@ pub mod code {
     pub const INDEX_MISMATCH: &str = "index_mismatch";
     /// Note: a binary entry accepted on its full index ids, content unchecked.
     pub const BINARY_UNCHECKED: &str = "binary_unchecked";
+    /// Note: a submodule update accepted on its old commit; what its new commit brings is not
+    /// checked.
+    pub const SUBMODULE_UNCHECKED: &str = "submodule_unchecked";
     /// Note: `--check-cmd` passed.
     pub const CHECK_CMD_PASSED: &str = "check_cmd_passed";
 }
@@ -68,7 +71,8 @@ pub mod code {
 /// What the repository check lets through. `.patchgate.toml` `[scratch]` sets
 /// `check_index_ids` and `check_timeout_secs`; `allow_symlinks` and `allow_binary` are the
 /// `[rules]` keys of the same name (one switch for the rules and this check), filled in by the
-/// caller. Gitlinks (mode 160000) are always refused, as the `malformed` rule does.
+/// caller. Gitlinks (mode 160000) are refused, as the `malformed` rule does, except a submodule
+/// update ([`FilePatch::submodule_commit`](crate::patch::FilePatch::submodule_commit)).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScratchPolicy {

@@ -1,6 +1,7 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod agent_shapes;
 mod alias;
 mod batch;
 mod case_keys;
@@ -29,6 +30,7 @@ mod repair;
 mod review;
 mod scratch;
 mod server;
+mod submodule;
 mod support;
 mod trusted;
 mod validate;
