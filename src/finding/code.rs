@@ -98,6 +98,12 @@ codes! {
         SkippedText => "skipped_text",
         /// Empty lines after the last hunk, up to the end of the input.
         TrailingBlankLines => "trailing_blank_lines",
+        /// Whitespace-only lines outside any file entry (before the first, between entries,
+        /// after the last): dropped, as `git apply` skips them.
+        BlankOutsideEntry => "blank_outside_entry",
+        /// Context lines (` ` lines, empty or whitespace-only) after a hunk whose counts are
+        /// used up, up to the next file entry or the end: dropped, as `git apply` drops them.
+        ContextAfterHunk => "context_after_hunk",
         /// Lenient mode: markdown fence lines were skipped.
         MarkdownFence => "markdown_fence",
     }

@@ -33,6 +33,7 @@ pub(super) struct Notes {
     pub signature: Tally,
     pub skipped: Tally,
     pub fences: Tally,
+    pub blank_outside: Tally,
 }
 
 /// The parser's state.
@@ -194,6 +195,12 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn top_level(&mut self, line: Raw<'a>) {
+        if super::cursor::is_blank(line.text) {
+            // git skips it; nothing it could hold changes what is applied.
+            self.notes.blank_outside.add(line.span);
+            self.cur.bump();
+            return;
+        }
         match self.classify(line) {
             Start::Git => self.git_entry(),
             Start::Traditional => self.traditional_entry(),
@@ -362,6 +369,12 @@ impl<'a> Parser<'a, '_> {
                 WarningCode::MarkdownFence,
                 "markdown fence line skipped",
                 "markdown fence lines skipped",
+            ),
+            (
+                n.blank_outside,
+                WarningCode::BlankOutsideEntry,
+                "whitespace-only line outside the file entries dropped, as git skips it",
+                "whitespace-only lines outside the file entries dropped, as git skips them",
             ),
         ];
         for (tally, code, one, many) in tallies {

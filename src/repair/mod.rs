@@ -24,16 +24,21 @@
 //! assert!(outcome.patch.unwrap().ends_with(b"@@ -1 +1,2 @@\n-old\n+new\n+more\n"));
 //! ```
 
+mod context_only;
 mod header;
 mod hunks;
+mod past;
 mod proof;
 mod relocate;
+mod reply;
 mod result;
 mod surround;
 #[cfg(test)]
 mod tests;
 mod text;
+mod trim;
 
+pub use reply::Unwrapped;
 pub use result::{Repaired, repair_result};
 
 use crate::patch::{Defect, DefectCode, ParseOptions, Parsed, parse};
@@ -61,6 +66,15 @@ pub enum RepairKind {
     TrailingBlankLines,
     /// The final `\n` added after a context, removed or header line.
     FinalNewline,
+    /// Whitespace-only context lines at a hunk's edges that the base does not have there set
+    /// aside, the fewest that give the hunk a place.
+    TrimContext,
+    /// A complete hunk without an added or removed line taken out: it changes nothing.
+    ContextOnlyHunk,
+    /// Whitespace-only lines outside the file entries removed (git skips them).
+    BlankOutsideEntry,
+    /// Context lines past a hunk's counts removed (git drops them).
+    ContextAfterHunk,
 }
 
 impl RepairKind {
@@ -75,6 +89,10 @@ impl RepairKind {
             Self::GitHeader => "git_header",
             Self::TrailingBlankLines => "trailing_blank_lines",
             Self::FinalNewline => "final_newline",
+            Self::TrimContext => "trim_context",
+            Self::ContextOnlyHunk => "context_only_hunk",
+            Self::BlankOutsideEntry => "blank_outside_entry",
+            Self::ContextAfterHunk => "context_after_hunk",
         }
     }
 }
@@ -176,6 +194,18 @@ impl Outcome {
                 format!("removed {} after hunks of {name}", plural(lines, "blank line"))
             }
             RepairKind::FinalNewline => "added the final newline".to_owned(),
+            RepairKind::BlankOutsideEntry => {
+                format!("removed {} outside the file entries", plural(lines, "blank line"))
+            }
+            RepairKind::ContextAfterHunk => {
+                format!("removed {} past the counts of {name}", plural(lines, "context line"))
+            }
+            RepairKind::ContextOnlyHunk => {
+                format!("removed {} of {name} that changed nothing", plural(count, "hunk"))
+            }
+            RepairKind::TrimContext => {
+                format!("set aside {} of {name}", plural(lines, "blank context line"))
+            }
         }
     }
 }
@@ -305,7 +335,8 @@ impl<'a, 'b> Work<'a, 'b> {
 
     /// The first fixer that claims a defect; a refusal of the first defect when none does.
     fn fix(&mut self, parsed: &Parsed<'_>) -> Step {
-        let fixers: [Fixer; 4] = [header::fix, surround::fix, hunks::fix, hunks::final_newline];
+        let fixers: [Fixer; 5] =
+            [header::fix, surround::fix, context_only::fix, hunks::fix, hunks::final_newline];
         for fixer in fixers {
             match fixer(self, parsed) {
                 Step::Pass => {}
@@ -333,7 +364,7 @@ impl<'a, 'b> Work<'a, 'b> {
                 return Ok(step);
             }
         }
-        Ok(Step::Pass)
+        past::fix(self, parsed)
     }
 
     /// Record a repair made at line `n` of the working copy.
