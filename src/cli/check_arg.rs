@@ -1,5 +1,6 @@
-//! `patchgate check-arg --type TYPE VALUE`: seed 003's hallucinated-argument rejection and seed
-//! 004's input validation, as one command printing the seed-003 envelope.
+//! `patchgate check-arg --type TYPE VALUE`: the argument-rejection requirement's
+//! hallucinated-argument rejection and the agent contract's input validation, as one command
+//! printing the `INVALID_AGENT_INPUT` envelope.
 
 use super::values::code_parser;
 use super::{CliError, CliResult, Format, Global, contract};

@@ -1,6 +1,6 @@
-//! `patchgate escape-md [TEXT|-] [--sanitize] [--max-length N]`: seed 004's `escape_markdown`
-//! (and `sanitize_user_input` first with `--sanitize`) for orchestrators that render agent text
-//! into markdown reports.
+//! `patchgate escape-md [TEXT|-] [--sanitize] [--max-length N]`: the agent contract's
+//! `escape_markdown` (and `sanitize_user_input` first with `--sanitize`) for orchestrators that
+//! render agent text into markdown reports.
 
 use super::{CliError, CliResult, Format, Global, contract, read_input};
 use patchgate::contract::{DEFAULT_MAX_LENGTH, escape_markdown, sanitize};

@@ -1,5 +1,5 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
-//! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics).
+//! and print the execute-step validator's `{"valid", "reason"}` verdict (or text diagnostics).
 
 use super::common::{self, InputArgs, RepairArgs, ScratchArgs, print_verdict, write_report};
 use super::errors::named_repo;

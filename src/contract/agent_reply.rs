@@ -1,9 +1,9 @@
-//! Checking an agent's reply against seed 004's envelope ([`super::agent`]) and the data-type
-//! rules over the whole reply.
+//! Checking an agent's reply against the agent contract's envelope ([`super::agent`]) and the
+//! data-type rules over the whole reply.
 //!
-//! The seed's parser is `json.loads(output)`: the reply is raw JSON. A reply that is one fenced
-//! `` ```json `` block and nothing else is read too, with a `fenced_reply` warning, because models
-//! fence by habit and every orchestrator strips it; prose around the JSON is a violation.
+//! The specification's parser is `json.loads(output)`: the reply is raw JSON. A reply that is one
+//! fenced `` ```json `` block and nothing else is read too, with a `fenced_reply` warning, because
+//! models fence by habit and every orchestrator strips it; prose around the JSON is a violation.
 
 use super::agent::AgentExpect;
 use super::reply::{self, Block, ReplyOutcome as _};
@@ -24,7 +24,8 @@ pub struct AgentOutcome {
     pub warnings: Vec<Finding>,
 }
 
-/// Check a whole agent reply against seed 004's envelope; `policy` holds the operation registry.
+/// Check a whole agent reply against the agent contract's envelope; `policy` holds the operation
+/// registry.
 #[must_use]
 pub fn check_agent_reply(bytes: &[u8], expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutcome {
     reply::check_reply(bytes, |text| check_text(text, expect, policy))

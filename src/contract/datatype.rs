@@ -1,6 +1,6 @@
-//! Seed 004's "Data Types" rules, over a whole reply: scores and percentages are numbers, counts
-//! and totals are non-negative integers, booleans are not strings, nothing is `null` (arrays are
-//! `[]`). Which values are scores or counts is read from their key names.
+//! The agent contract's "Data Types" rules, over a whole reply: scores and percentages are numbers,
+//! counts and totals are non-negative integers, booleans are not strings, nothing is `null` (arrays
+//! are `[]`). Which values are scores or counts is read from their key names.
 
 use super::{Finding, escape_pointer};
 use serde_json::Value;

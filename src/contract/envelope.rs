@@ -1,4 +1,4 @@
-//! The structural rules of seed 004's envelope, by status; each finding carries its JSON
+//! The structural rules of the agent contract's envelope, by status; each finding carries its JSON
 //! pointer. The data-type rules over every value are in `datatype`.
 
 use super::agent::{AgentExpect, ENVELOPE_KEYS, ERROR_TYPES, WARNING_TYPES};

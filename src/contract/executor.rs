@@ -1,6 +1,7 @@
-//! Seed 000's JSON-only executor reply: the reply ends with exactly one `` ```json `` block holding
-//! exactly `status`, `files_created`, `files_updated`, `changes`, `neededChanges`, `summary`,
-//! with nothing after it; every path is filtered as `validateFilePaths` does.
+//! The executor output contract's JSON-only executor reply: the reply ends with exactly one ``
+//! ```json `` block holding exactly `status`, `files_created`, `files_updated`, `changes`,
+//! `neededChanges`, `summary`, with nothing after it; every path is filtered as `validateFilePaths`
+//! does.
 
 use super::paths::{FilteredPath, filter_paths};
 use super::reply::{self, ReplyOutcome as _};
@@ -10,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::Path;
 
-/// The reply object (seed 000's "Output Requirements"). `neededChanges` is camelCase among
-/// `snake_case` keys because the seed says so: "Use the exact keys provided".
+/// The reply object (the executor output contract's "Output Requirements"). `neededChanges` is
+/// camelCase among `snake_case` keys because the specification says so: "Use the exact keys
+/// provided".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExecutorOutput {
@@ -41,23 +43,23 @@ pub enum ExecutorStatus {
     Failed,
 }
 
-/// The reply's path lists, in the seed's order.
+/// The reply's path lists, in the specification's order.
 pub const PATH_KEYS: [&str; 3] = ["files_created", "files_updated", "changes"];
 
-/// The keys of the reply object, in the seed's order.
+/// The keys of the reply object, in the specification's order.
 pub const EXECUTOR_KEYS: [&str; 6] =
     ["status", "files_created", "files_updated", "changes", "neededChanges", "summary"];
 
 /// What [`check_executor_output`] may tolerate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ExecutorOptions {
-    /// Accept prose before the JSON block (the seed forbids it).
+    /// Accept prose before the JSON block (the specification forbids it).
     pub allow_preamble: bool,
-    /// Make every filtered path a violation (the seed only filters them out).
+    /// Make every filtered path a violation (the specification only filters them out).
     pub strict_paths: bool,
 }
 
-/// The paths filtered from each list, or how many (the seed's `filtered_count`).
+/// The paths filtered from each list, or how many (the specification's `filtered_count`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PerList<T> {
     /// From `files_created`.
@@ -86,7 +88,8 @@ pub struct ExecutorOutcome {
     pub warnings: Vec<Finding>,
 }
 
-/// Check a whole executor reply against seed 000's contract; paths are resolved under `root`.
+/// Check a whole executor reply against the executor output contract; paths are resolved under
+/// `root`.
 #[must_use]
 pub fn check_executor_output(
     bytes: &[u8],

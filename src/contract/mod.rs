@@ -1,11 +1,12 @@
-//! Agent contracts and argument checks (seeds 000, 003, 004).
+//! Agent contracts and argument checks (the executor output contract, the argument-rejection
+//! requirement, the agent contract).
 //!
-//! - Argument checks: declare an argument's type ([`ArgType`]), get the checks. [`check_arg`]
-//!   runs seed 003's hallucination patterns (traversal, encodings, query strings, fragments)
-//!   with the default policy; [`ArgPolicy`] adds seed 004's configurable types (`ticket_id`,
-//!   `branch`, `operation`) and allowed directories for paths. A rejection is data
-//!   ([`ArgOutcome::Rejected`]) carrying the stable [`RejectedPattern`] name that goes into the
-//!   `INVALID_AGENT_INPUT` envelope.
+//! - - Argument checks: declare an argument's type ([`ArgType`]), get the checks. [`check_arg`]
+//!   runs the argument-rejection requirement's hallucination patterns (traversal, encodings, query
+//!   strings, fragments) with the default policy; [`ArgPolicy`] adds the agent contract's
+//!   configurable types (`ticket_id`, `branch`, `operation`) and allowed directories for paths. A
+//!   rejection is data ([`ArgOutcome::Rejected`]) carrying the stable [`RejectedPattern`] name that
+//!   goes into the `INVALID_AGENT_INPUT` envelope.
 //!
 //! ```
 //! use patchgate::contract::{check_arg, ArgType, RejectedPattern};
@@ -153,7 +154,7 @@ pub(crate) fn escape_pointer(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// The `[contract]` table of `.patchgate.toml`. A key left out keeps the seed's default.
+/// The `[contract]` table of `.patchgate.toml`. A key left out keeps the specification's default.
 ///
 /// ```toml
 /// [contract]
@@ -169,17 +170,18 @@ pub(crate) fn escape_pointer(token: &str) -> String {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ContractConfig {
-    /// Ticket kind -> regex matching the whole id; replaces seed 004's `TICKET_ID_PATTERNS`.
+    /// Ticket kind -> regex matching the whole id; replaces the agent contract's
+    /// `TICKET_ID_PATTERNS`.
     pub ticket_patterns: Option<BTreeMap<String, String>>,
-    /// Regexes a branch name must match one of (on top of git's rules); replaces seed 004's
-    /// three shapes. `[]` means git's rules only.
+    /// Regexes a branch name must match one of (on top of git's rules); replaces the agent
+    /// contract's three shapes. `[]` means git's rules only.
     pub branch_patterns: Option<Vec<String>>,
-    /// Agent -> operations; replaces seed 004's `AGENT_OPERATIONS`.
+    /// Agent -> operations; replaces the agent contract's `AGENT_OPERATIONS`.
     pub operations: Option<BTreeMap<String, Vec<String>>>,
-    /// Directories every `path` argument must lie in (seed 004's `ALLOWED_DIRECTORIES`);
+    /// Directories every `path` argument must lie in (the agent contract's `ALLOWED_DIRECTORIES`);
     /// empty (the default) means no restriction.
     pub allowed_dirs: Vec<String>,
-    /// `escape-md --sanitize`'s default limit in characters (seed 004: 10000).
+    /// `escape-md --sanitize`'s default limit in characters (the agent contract: 10000).
     pub max_length: Option<usize>,
 }
 

@@ -1,5 +1,5 @@
-//! Seed 000's `validateFilePaths`: keep the paths an agent reported that are safe and exist
-//! under the root, and say why each other one was filtered.
+//! The executor output contract's `validateFilePaths`: keep the paths an agent reported that are
+//! safe and exist under the root, and say why each other one was filtered.
 
 use crate::path::check;
 use serde::Serialize;
@@ -11,9 +11,9 @@ use std::path::Path;
 pub struct FilteredPath {
     /// The path as the agent wrote it.
     pub path: String,
-    /// Stable reason: a [`crate::path::PathErrorCode`] name (`absolute_path`, `home_dir`, `path_traversal`,
-    /// `git_dir`, ...), `not_found`, `outside_root` (a symbolic link leads out of the root) or
-    /// `duplicate`.
+    /// Stable reason: a [`crate::path::PathErrorCode`] name (`absolute_path`, `home_dir`,
+    /// `path_traversal`, `git_dir`, ...), `not_found`, `outside_root` (a symbolic link leads out of
+    /// the root) or `duplicate`.
     pub code: &'static str,
     /// One lowercase line saying why.
     pub reason: String,
@@ -28,9 +28,9 @@ pub struct PathFilter {
     pub filtered: Vec<FilteredPath>,
 }
 
-/// Filter `paths` as seed 000's `validateFilePaths` does, with [`crate::path::check`]'s
-/// checks in place of its `isAbsolute`/`~`/`../` tests, and symbolic links resolved so a path
-/// that leaves `root` through a link is filtered too.
+/// Filter `paths` as the executor output contract's `validateFilePaths` does, with
+/// [`crate::path::check`]'s checks in place of its `isAbsolute`/`~`/`../` tests, and symbolic links
+/// resolved so a path that leaves `root` through a link is filtered too.
 #[must_use]
 pub fn filter_paths<S: AsRef<str>>(paths: &[S], root: &Path) -> PathFilter {
     let canonical_root = root.canonicalize().ok();

@@ -86,14 +86,14 @@ impl Violation {
         self
     }
 
-    /// The seed's one-line reason: `rule: message`.
+    /// The execute-step validator's one-line reason: `rule: message`.
     #[must_use]
     pub fn reason(&self) -> String {
         format!("{}: {}", self.rule, self.message)
     }
 }
 
-/// The seed 002 output contract: exactly `{"valid", "reason"}`.
+/// The execute-step validator's output contract: exactly `{"valid", "reason"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// Whether the result may be applied.

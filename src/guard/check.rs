@@ -1,5 +1,5 @@
-//! One path argument against the filesystem: seed-003 patterns first, then containment in the
-//! workspace after resolving symlinks, then existence as the argument's [`Role`] requires.
+//! One path argument against the filesystem: argument-rejection patterns first, then containment in
+//! the workspace after resolving symlinks, then existence as the argument's [`Role`] requires.
 
 use super::{PathArg, Role};
 use crate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, RejectedPattern};
@@ -10,13 +10,14 @@ use std::path::{Component, Path, PathBuf};
 /// A hallucination pattern in a path argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Rejection {
-    /// Seed-003 pattern name (`path_traversal`, `percent_encoded_segment`, `git_dir`, ...).
+    /// Argument-rejection pattern name (`path_traversal`, `percent_encoded_segment`, `git_dir`,
+    /// ...).
     pub pattern: String,
     /// What is wrong with the input and what to do.
     pub message: String,
 }
 
-/// The seed-003 checks for a path argument: the same checks (`contract::check_arg`) that
+/// The argument-rejection checks for a path argument: the same checks (`contract::check_arg`) that
 /// `patchgate check-arg --type path` runs (absolute paths pass; traversal, encodings, control
 /// bytes and look-alike separators do not), then the guard's own workspace rules: nothing in
 /// the git directory, no `~` (file tools do not expand it).

@@ -65,7 +65,7 @@ pub(super) fn limit_denial(path: Option<String>, exceeded: &LimitExceeded) -> De
     denial
 }
 
-/// A seed-003 pattern in an argument.
+/// An argument-rejection pattern in an argument.
 fn pattern_denial(arg: &PathArg, rejection: check::Rejection) -> Denial {
     let message = if rejection.message.contains(&rejection.pattern) {
         format!("INVALID_AGENT_INPUT: {}.", rejection.message)

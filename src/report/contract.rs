@@ -1,5 +1,5 @@
-//! Output of the contract commands: the seed-003 envelope for argument checks, and the reports
-//! of `contract executor-output`, `contract agent` and `paths`.
+//! Output of the contract commands: the `INVALID_AGENT_INPUT` envelope for argument checks, and the
+//! reports of `contract executor-output`, `contract agent` and `paths`.
 
 use super::diagnostic::{Level, located};
 use super::{Envelope, Meta, TextOptions};
@@ -9,11 +9,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 
-/// The wire code of a rejected argument (seed 003).
+/// The wire code of a rejected argument (the argument-rejection requirement).
 pub const INVALID_AGENT_INPUT: &str = "INVALID_AGENT_INPUT";
 
-/// The seed-003 envelope for one argument check: `{"ok": true, "data": {"value": ...}}`, or
-/// `{"ok": false, "error": {"code": "INVALID_AGENT_INPUT", "message", "input_value",
+/// The `INVALID_AGENT_INPUT` envelope for one argument check: `{"ok": true, "data": {"value":
+/// ...}}`, or `{"ok": false, "error": {"code": "INVALID_AGENT_INPUT", "message", "input_value",
 /// "rejected_pattern"}}`.
 #[must_use]
 pub fn arg_envelope(outcome: &ArgOutcome, meta: Meta) -> Envelope {

@@ -1,4 +1,4 @@
-//! The only module that formats output: exit codes, the seed-003 envelope, JSON and text
+//! The only module that formats output: exit codes, the JSON envelope, JSON and text
 //! renderings of reports.
 
 mod contract;
@@ -62,10 +62,10 @@ impl Exit {
     }
 }
 
-/// The seed-003 response envelope every command's `--format json` answer is wrapped in
-/// (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers):
-/// `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set
-/// (exit 2 or 3); a rejection (exit 1) is data, as the command documents it.
+/// The response envelope of the argument-rejection requirement every command's `--format json`
+/// answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol
+/// answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is
+/// set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Envelope {
     /// Whether the command did its job: false exactly when `error` is set.

@@ -56,7 +56,7 @@ export interface AgentPartial {
   metadata: AgentMetadata;
 }
 
-/** The seed's standard error types. */
+/** The specification's standard error types. */
 export type AgentErrorType = "missing_file" | "invalid_input" | "parse_error" | "access_denied" | "timeout" | "internal_error";
 
 /** `status: error`. */
@@ -65,7 +65,7 @@ export interface AgentError {
   agent: string;
   /** The contract version (`"1.0"`). */
   version: string;
-  /** One of the seed's standard error types. */
+  /** One of the specification's standard error types. */
   error_type: AgentErrorType;
   /** A clear, user-facing description. */
   message: string;
@@ -79,7 +79,7 @@ export interface AgentError {
   metadata: AgentMetadata;
 }
 
-/** The seed-003 response envelope every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it. */
+/** The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it. */
 export interface Envelope {
   /** Whether the command did its job: false exactly when `error` is set. */
   ok: boolean;
@@ -133,7 +133,7 @@ export interface ExecutorResult {
   summary?: string | null;
 }
 
-/** The reply object (seed 000's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the seed says so: "Use the exact keys provided". */
+/** The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided". */
 export interface ExecutorOutput {
   /** `completed`, or `failed` when unsure or unable to complete. */
   status: ExecutorStatus;
@@ -206,7 +206,7 @@ export interface Report {
   judge?: JudgeRun | null;
 }
 
-/** The seed 002 output contract: exactly `{"valid", "reason"}`. */
+/** The execute-step validator's output contract: exactly `{"valid", "reason"}`. */
 export interface Verdict {
   /** Whether the result may be applied. */
   valid: boolean;

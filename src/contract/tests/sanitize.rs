@@ -2,7 +2,8 @@ use crate::contract::{MARKDOWN_SPECIAL, escape_markdown, filter_paths, sanitize}
 
 #[test]
 fn escape_matches_the_seed_sequence() {
-    // The seed replaces char by char, backslash first; escaping each char once is the same.
+    // The agent contract replaces char by char, backslash first; escaping each char once is the
+    // same.
     let mut seed = String::from(r"a\b `c` *d* _e_ {f} [g](h) #i +j -k .l !m");
     let once = escape_markdown(&seed);
     for c in MARKDOWN_SPECIAL {

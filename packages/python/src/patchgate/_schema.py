@@ -110,7 +110,7 @@ class AgentPartial(TypedDict):
 
 
 AgentErrorType = Union[Literal["missing_file"], Literal["invalid_input"], Literal["parse_error"], Literal["access_denied"], Literal["timeout"], Literal["internal_error"]]
-"""The seed's standard error types."""
+"""The specification's standard error types."""
 
 
 class AgentError(TypedDict):
@@ -121,7 +121,7 @@ class AgentError(TypedDict):
     version: str
     """The contract version (`"1.0"`)."""
     error_type: "AgentErrorType"
-    """One of the seed's standard error types."""
+    """One of the specification's standard error types."""
     message: str
     """A clear, user-facing description."""
     context: NotRequired[Union[Dict[str, Any], None]]
@@ -135,7 +135,7 @@ class AgentError(TypedDict):
 
 
 class Envelope(TypedDict):
-    """The seed-003 response envelope every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it."""
+    """The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it."""
 
     ok: bool
     """Whether the command did its job: false exactly when `error` is set."""
@@ -194,7 +194,7 @@ class ExecutorResult(TypedDict):
 
 
 class ExecutorOutput(TypedDict):
-    """The reply object (seed 000's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the seed says so: "Use the exact keys provided"."""
+    """The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided"."""
 
     status: "ExecutorStatus"
     """`completed`, or `failed` when unsure or unable to complete."""
@@ -274,7 +274,7 @@ class Report(TypedDict):
 
 
 class Verdict(TypedDict):
-    """The seed 002 output contract: exactly `{"valid", "reason"}`."""
+    """The execute-step validator's output contract: exactly `{"valid", "reason"}`."""
 
     valid: bool
     """Whether the result may be applied."""
