@@ -1,7 +1,7 @@
 //! Agent contracts and argument checks (the executor output contract, the argument-rejection
 //! requirement, the agent contract).
 //!
-//! - - Argument checks: declare an argument's type ([`ArgType`]), get the checks. [`check_arg`]
+//! - Argument checks: declare an argument's type ([`ArgType`]), get the checks. [`check_arg`]
 //!   runs the argument-rejection requirement's hallucination patterns (traversal, encodings, query
 //!   strings, fragments) with the default policy; [`ArgPolicy`] adds the agent contract's
 //!   configurable types (`ticket_id`, `branch`, `operation`) and allowed directories for paths. A
