@@ -3,6 +3,7 @@
 
 use super::common::{self, InputArgs, RepairArgs, ScratchArgs, print_verdict, write_report};
 use super::{CliError, CliResult, Format, Global};
+use patchgate::finding::ErrorCode;
 use patchgate::report::{Envelope, Exit, report_json, to_json_line};
 use patchgate::scratch::{self, Recovery};
 
@@ -36,10 +37,13 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     }
     if let Some(path) = scratch::pending_apply(repo.path()) {
         let e = scratch::JournalError::Pending { path };
-        return Err(CliError::failure("interrupted_apply", e.to_string()));
+        return Err(CliError::new(ErrorCode::InterruptedApply, e.to_string()));
     }
     let Some(input) = &args.input else {
-        return Err(CliError::input("usage", "apply needs --step and --result (or --recover)"));
+        return Err(CliError::new(
+            ErrorCode::Usage,
+            "apply needs --step and --result (or --recover)",
+        ));
     };
     let (step, result) = input.read()?;
     let run = common::run_of(input, &args.scratch, &args.repair);
@@ -55,7 +59,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 /// `apply --recover`: one JSON object (or line) saying what was done.
 fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> CliResult {
     let outcome = scratch::recover(repo, root)
-        .map_err(|e| CliError::failure("recover_failed", e.to_string()))?;
+        .map_err(|e| CliError::new(ErrorCode::RecoverFailed, e.to_string()))?;
     let (name, message) = match outcome {
         Recovery::RolledBack => {
             ("rolled_back", "an interrupted apply was rolled back; every file is as before it")

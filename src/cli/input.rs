@@ -2,6 +2,7 @@
 
 use super::CliError;
 use patchgate::bigbuf;
+use patchgate::finding::ErrorCode;
 use std::io::Read;
 use std::path::Path;
 
@@ -12,16 +13,16 @@ pub(crate) fn read_input(arg: &str, what: &str) -> Result<Vec<u8>, CliError> {
     if arg == "-" {
         let mut buf = Vec::new();
         std::io::stdin().read_to_end(&mut buf).map_err(|e| {
-            CliError::input(
-                "unreadable_input",
+            CliError::new(
+                ErrorCode::UnreadableInput,
                 format!("cannot read the {what} from standard input: {e}"),
             )
         })?;
         return Ok(buf);
     }
     bigbuf::read_file(Path::new(arg)).map_err(|e| {
-        CliError::input(
-            "unreadable_input",
+        CliError::new(
+            ErrorCode::UnreadableInput,
             format!("cannot read the {what} '{arg}': {e}; pass an existing file or '-' for stdin"),
         )
     })

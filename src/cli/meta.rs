@@ -2,6 +2,7 @@
 //! so they never drift from the commands.
 
 use super::{CliError, CliResult};
+use patchgate::finding::ErrorCode;
 use patchgate::report::Exit;
 use std::path::PathBuf;
 
@@ -30,8 +31,8 @@ pub(crate) fn completions(args: &CompletionsArgs, command: &mut clap::Command) -
 
 pub(crate) fn man(args: &ManArgs, command: &clap::Command) -> CliResult {
     let fail = |e: std::io::Error| {
-        CliError::failure(
-            "io",
+        CliError::new(
+            ErrorCode::Io,
             format!("cannot write man pages into '{}': {e}", args.dir.display()),
         )
     };

@@ -2,8 +2,8 @@
 //! and print the execute-step validator's `{"valid", "reason"}` verdict (or text diagnostics).
 
 use super::common::{self, InputArgs, RepairArgs, ScratchArgs, print_verdict, write_report};
-use super::errors::named_repo;
 use super::{CliError, CliResult, Format, Global};
+use patchgate::finding::ErrorCode;
 use patchgate::judge::{Model, When};
 use patchgate::report::{Exit, message, report_json};
 use patchgate::validate::{JudgeChoice, Run};
@@ -52,13 +52,16 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let (step, result) = args.input.read()?;
     let repo = if args.no_repo {
         if global.repo.is_some() {
-            return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
+            return Err(CliError::new(
+                ErrorCode::Usage,
+                "--repo and --no-repo contradict each other",
+            ));
         }
         None
     } else {
         let Some(repo) = open_repo(global.repo.as_deref())? else {
-            return Err(CliError::failure(
-                "no_repository",
+            return Err(CliError::new(
+                ErrorCode::NoRepository,
                 "no git repository here, so the patch cannot be checked against its base: pass \
                  --repo DIR, or --no-repo to check the patch alone",
             ));
@@ -103,7 +106,7 @@ fn run_of(args: &Args) -> Run {
 /// is fine (the repository checks are skipped and the text report says so).
 fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
     match dir {
-        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(named_repo),
+        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(CliError::from),
         None => Ok(patchgate::repo::discover(None).ok()),
     }
 }

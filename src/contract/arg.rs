@@ -103,6 +103,8 @@ codes! {
         UnknownAgent => "unknown_agent",
         /// An operation the agent does not support.
         UnknownOperation => "unknown_operation",
+        /// An argument, shell command or tool call over a `[limits]` setting (the guard).
+        LimitExceeded => "limit_exceeded",
     }
 }
 

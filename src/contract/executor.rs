@@ -3,6 +3,7 @@
 //! `neededChanges`, `summary`, with nothing after it; every path is filtered as `validateFilePaths`
 //! does.
 
+use super::ReplyCode;
 use super::paths::{FilteredPath, filter_paths};
 use super::reply::{self, ReplyOutcome as _};
 use super::{Finding, KeyLines, describe};
@@ -163,7 +164,7 @@ impl ExecutorOutcome {
             if options.strict_paths {
                 violations.extend(filter.filtered.iter().map(|f| {
                     let message = format!("'{key}' lists '{}': {}", f.path, f.reason);
-                    Finding::new("filtered_path", message)
+                    Finding::new(ReplyCode::FilteredPath, message)
                         .line(lines.of(key))
                         .pointer(format!("/{key}"))
                 }));
@@ -180,7 +181,10 @@ impl ExecutorOutcome {
 fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, Vec<Finding>) {
     let Some(map) = value.as_object() else {
         let message = format!("the JSON block holds {}, not an object", describe(value));
-        return (None, vec![Finding::new("not_an_object", message).line(Some(lines.first_line))]);
+        return (
+            None,
+            vec![Finding::new(ReplyCode::NotAnObject, message).line(Some(lines.first_line))],
+        );
     };
     let mut v = Vec::new();
     for key in EXECUTOR_KEYS.iter().filter(|k| !map.contains_key(**k)) {
@@ -189,7 +193,7 @@ fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, 
             EXECUTOR_KEYS.join(", ")
         );
         v.push(
-            Finding::new("missing_key", message)
+            Finding::new(ReplyCode::MissingKey, message)
                 .line(Some(lines.first_line))
                 .pointer(format!("/{key}")),
         );
@@ -198,7 +202,7 @@ fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, 
         let message =
             format!("the key '{key}' is not allowed{}", super::suggest(key, &EXECUTOR_KEYS));
         v.push(
-            Finding::new("unknown_key", message)
+            Finding::new(ReplyCode::UnknownKey, message)
                 .line(lines.of(key))
                 .pointer(format!("/{}", super::escape_pointer(key))),
         );
@@ -209,18 +213,18 @@ fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, 
 }
 
 fn check_values(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
-    let at = |code: &'static str, key: &str, message: String| {
+    let at = |code: ReplyCode, key: &str, message: String| {
         Finding::new(code, message).line(lines.of(key)).pointer(format!("/{key}"))
     };
     match map.get("status") {
         Some(Value::String(s)) if s == "completed" || s == "failed" => {}
         Some(Value::String(s)) => v.push(at(
-            "invalid_status",
+            ReplyCode::InvalidStatus,
             "status",
             format!("'status' is \"{s}\"; use \"completed\" or \"failed\""),
         )),
         Some(other) => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             "status",
             format!("'status' is {}; use \"completed\" or \"failed\"", describe(other)),
         )),
@@ -232,12 +236,12 @@ fn check_values(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Find
     match map.get("neededChanges") {
         Some(Value::Bool(_)) | None => {}
         Some(Value::String(s)) if s == "true" || s == "false" => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             "neededChanges",
             format!("'neededChanges' is the string \"{s}\"; use the boolean {s}"),
         )),
         Some(other) => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             "neededChanges",
             format!("'neededChanges' is {}; use true or false", describe(other)),
         )),
@@ -247,7 +251,7 @@ fn check_values(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Find
 
 fn check_list(map: &Map<String, Value>, key: &str, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
     let at = |pointer: String, message: String| {
-        Finding::new("wrong_type", message).line(lines.of(key)).pointer(pointer)
+        Finding::new(ReplyCode::WrongType, message).line(lines.of(key)).pointer(pointer)
     };
     match map.get(key) {
         None => {}
@@ -271,24 +275,27 @@ fn check_list(map: &Map<String, Value>, key: &str, lines: &KeyLines<'_>, v: &mut
 }
 
 fn check_summary(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
-    let at = |code: &'static str, message: String| {
+    let at = |code: ReplyCode, message: String| {
         Finding::new(code, message).line(lines.of("summary")).pointer("/summary".to_string())
     };
     let failed = map.get("status").and_then(Value::as_str) == Some("failed");
     match map.get("summary") {
         Some(Value::String(s)) if s.trim().is_empty() => {
             let what = if failed { "why it failed" } else { "what was done" };
-            v.push(at("empty_summary", format!("'summary' is empty; say in one sentence {what}")));
+            v.push(at(
+                ReplyCode::EmptySummary,
+                format!("'summary' is empty; say in one sentence {what}"),
+            ));
         }
         Some(Value::String(s)) if s.contains('\n') => {
             v.push(at(
-                "summary_not_one_sentence",
+                ReplyCode::SummaryNotOneSentence,
                 "'summary' spans several lines; write one sentence".to_string(),
             ));
         }
         None | Some(Value::String(_)) => {}
         Some(other) => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             format!("'summary' is {}; use one sentence as a string", describe(other)),
         )),
     }
@@ -307,7 +314,7 @@ fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
     {
         let message = "'summary' holds several sentences; the contract asks for one";
         w.push(
-            Finding::new("summary_multiple_sentences", message)
+            Finding::new(ReplyCode::SummaryMultipleSentences, message)
                 .line(lines.of("summary"))
                 .pointer("/summary".to_string()),
         );
@@ -320,7 +327,7 @@ fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
     if needed == Some(false) && listed {
         let message = "'neededChanges' is false but files are listed";
         w.push(
-            Finding::new("needed_changes_inconsistent", message)
+            Finding::new(ReplyCode::NeededChangesInconsistent, message)
                 .line(lines.of("neededChanges"))
                 .pointer("/neededChanges".to_string()),
         );
@@ -328,7 +335,7 @@ fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
     if needed == Some(true) && completed && !listed {
         let message = "'neededChanges' is true and the status completed, but no file is listed";
         w.push(
-            Finding::new("needed_changes_inconsistent", message)
+            Finding::new(ReplyCode::NeededChangesInconsistent, message)
                 .line(lines.of("neededChanges"))
                 .pointer("/neededChanges".to_string()),
         );

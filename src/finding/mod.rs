@@ -8,9 +8,13 @@ use serde::{Deserialize, Serialize};
 mod acceptance;
 mod code;
 mod codes;
+mod error;
 pub use acceptance::{Acceptance, PatchSize};
-pub use code::{CheckCode, Code, DefectCode, PathErrorCode, WarningCode};
-pub(crate) use codes::codes;
+pub use code::{
+    CheckCode, Code, DefectCode, NoteCode, NoteKind, PathErrorCode, RepairKind, WarningCode,
+};
+pub(crate) use codes::{code_union, codes};
+pub use error::ErrorCode;
 
 codes! {
     /// The rule a violation belongs to. The wire names are the executor contract's rule ids,
@@ -142,7 +146,7 @@ pub struct JudgeRun {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Note {
     /// Stable code (`crlf`, `hunk_offset`, `repository_checks_skipped`).
-    pub code: String,
+    pub code: NoteCode,
     /// One lowercase line.
     pub message: String,
     /// The patch line it concerns.

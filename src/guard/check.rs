@@ -10,9 +10,9 @@ use std::path::{Component, Path, PathBuf};
 /// A hallucination pattern in a path argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Rejection {
-    /// Argument-rejection pattern name (`path_traversal`, `percent_encoded_segment`, `git_dir`,
+    /// The argument-rejection pattern (`path_traversal`, `percent_encoded_segment`, `git_dir`,
     /// ...).
-    pub pattern: String,
+    pub pattern: RejectedPattern,
     /// What is wrong with the input and what to do.
     pub message: String,
 }
@@ -23,13 +23,10 @@ pub(super) struct Rejection {
 /// the git directory, no `~` (file tools do not expand it).
 pub(super) fn reject_pattern(policy: &ArgPolicy, raw: &str) -> Option<Rejection> {
     if let ArgOutcome::Rejected(r) = policy.check(ArgType::Path, raw, &ArgOptions::default()) {
-        return Some(Rejection { pattern: r.pattern.as_str().to_owned(), message: r.message });
+        return Some(Rejection { pattern: r.pattern, message: r.message });
     }
     let reject = |pattern: RejectedPattern, why: &str| {
-        Some(Rejection {
-            pattern: pattern.as_str().to_owned(),
-            message: format!("path '{raw}' {why}"),
-        })
+        Some(Rejection { pattern, message: format!("path '{raw}' {why}") })
     };
     if raw.starts_with('~') {
         return reject(

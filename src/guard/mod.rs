@@ -43,6 +43,7 @@ pub use env::payload_limits;
 pub use run::{run, run_call, run_reader};
 pub use shell::{ShellFinding, analyse as analyse_shell};
 
+use crate::contract::RejectedPattern;
 use crate::finding::codes;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -151,8 +152,8 @@ pub struct Denial {
     pub parent_listing_omitted: usize,
     /// The most likely intended files, best first.
     pub suggestions: Vec<String>,
-    /// The argument-rejection pattern name for `INVALID_AGENT_INPUT` (`path_traversal`, ...).
-    pub rejected_pattern: Option<String>,
+    /// The argument-rejection pattern for `INVALID_AGENT_INPUT` (`path_traversal`, ...).
+    pub rejected_pattern: Option<RejectedPattern>,
 }
 
 impl Denial {

@@ -7,6 +7,7 @@ use super::env::Env;
 use super::suggest::suggest;
 use super::{Denial, DenyCode, PathArg, Role, files, protect};
 use crate::config::LimitExceeded;
+use crate::contract::RejectedPattern;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -15,9 +16,6 @@ pub(super) const BLOCKED: &str = "The tool call was blocked; retry with an exist
 /// The same, for a call that reads several files and reads the others.
 const PARTLY_BLOCKED: &str = "This file was not read (the others were); retry it with an \
                               existing path";
-
-/// The rejected-pattern name of an over-limit argument, command or payload.
-const LIMIT_PATTERN: &str = "limit_exceeded";
 
 /// A missing path argument and the existing entries it most likely meant (absolute, best
 /// first, at least two when two exist, so "exactly one" can be told apart).
@@ -37,7 +35,7 @@ pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
             let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
             Denial::simple(code, message, None)
         }
-        Refusal::Pattern(arg, rejection) => pattern_denial(&arg, rejection),
+        Refusal::Pattern(arg, rejection) => pattern_denial(&arg, &rejection),
         Refusal::Protected(arg, entry) => {
             let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
             Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw))
@@ -57,17 +55,17 @@ pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
 /// An argument, command or payload over a `[limits]` setting.
 pub(super) fn limit_denial(path: Option<String>, exceeded: &LimitExceeded) -> Denial {
     let message = format!(
-        "INVALID_AGENT_INPUT: {exceeded} (rejected pattern: {LIMIT_PATTERN}). The tool call was \
-         blocked."
+        "INVALID_AGENT_INPUT: {exceeded} (rejected pattern: {}). The tool call was blocked.",
+        RejectedPattern::LimitExceeded
     );
     let mut denial = Denial::simple(DenyCode::InvalidAgentInput, message, path);
-    denial.rejected_pattern = Some(LIMIT_PATTERN.to_owned());
+    denial.rejected_pattern = Some(RejectedPattern::LimitExceeded);
     denial
 }
 
 /// An argument-rejection pattern in an argument.
-fn pattern_denial(arg: &PathArg, rejection: check::Rejection) -> Denial {
-    let message = if rejection.message.contains(&rejection.pattern) {
+fn pattern_denial(arg: &PathArg, rejection: &check::Rejection) -> Denial {
+    let message = if rejection.message.contains(rejection.pattern.as_str()) {
         format!("INVALID_AGENT_INPUT: {}.", rejection.message)
     } else {
         format!(

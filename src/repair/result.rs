@@ -4,7 +4,7 @@
 //! judged with their usual codes.
 
 use super::{Context, Options, Outcome, RepairError, repair};
-use crate::finding::{Note, Violation};
+use crate::finding::{Code, Note, NoteKind, Violation};
 use serde_json::Value;
 
 /// An executor result after `repair`.
@@ -74,14 +74,14 @@ impl Repaired {
         if self.is_changed() {
             // Lines of the patch as sent; the report's other lines are the repaired patch's.
             notes.extend(outcome.repairs.iter().map(|r| Note {
-                code: format!("repaired_{}", r.kind.as_str()),
+                code: r.kind.note().into(),
                 message: format!("line {} of the patch as sent: {}", r.line, r.message),
                 patch_line: None,
             }));
         }
-        let is_new = |code: &str| !violations.iter().any(|v| v.code.as_str() == code);
+        let is_new = |code: &Code| !violations.iter().any(|v| v.code == *code);
         notes.extend(outcome.refusals.iter().filter(|r| is_new(&r.code)).map(|r| Note {
-            code: "repair_refused".to_owned(),
+            code: NoteKind::RepairRefused.into(),
             message: format!("not repaired ({}): {}", r.code, r.message),
             patch_line: r.line,
         }));

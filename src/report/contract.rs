@@ -4,13 +4,11 @@
 use super::diagnostic::{Level, located};
 use super::{Envelope, Meta, TextOptions};
 use crate::contract::{ArgOutcome, ExecutorOutcome, FilteredPath, Finding, PathFilter};
+use crate::finding::ErrorCode;
 use crate::path::display_bytes;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
-
-/// The wire code of a rejected argument (the argument-rejection requirement).
-pub const INVALID_AGENT_INPUT: &str = "INVALID_AGENT_INPUT";
 
 /// The `INVALID_AGENT_INPUT` envelope for one argument check: `{"ok": true, "data": {"value":
 /// ...}}`, or `{"ok": false, "error": {"code": "INVALID_AGENT_INPUT", "message", "input_value",
@@ -26,7 +24,7 @@ pub fn arg_envelope(outcome: &ArgOutcome, meta: Meta) -> Envelope {
             let mut extra = Map::new();
             extra.insert("input_value".into(), Value::from(r.input_value.as_str()));
             extra.insert("rejected_pattern".into(), Value::from(r.pattern.as_str()));
-            Envelope::failure(INVALID_AGENT_INPUT, &r.message, extra, meta)
+            Envelope::failure(ErrorCode::InvalidAgentInput, &r.message, extra, meta)
         }
     }
 }
@@ -92,7 +90,11 @@ pub fn findings_text(
             let place = format!("{name}:{}", f.line.map(|l| format!("{l}:")).unwrap_or_default());
             let at = f.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default();
             let message = format!("{}{at}", f.message);
-            let _ = writeln!(out, "{}", located(&text.palette, &place, level, f.code, &message));
+            let _ = writeln!(
+                out,
+                "{}",
+                located(&text.palette, &place, level, f.code.as_str(), &message)
+            );
         }
     }
     if text.is_quiet {

@@ -1,6 +1,7 @@
 //! Output of `patchgate hook install / uninstall / status`, and the snippets for hook managers.
 
-use super::Notice;
+use super::{Notice, NoticeCode};
+use crate::finding::ErrorCode;
 use crate::hook::install::{Action, HookState, HooksDir, Manager, Orphan, StateKind};
 use crate::hook::managers::Advice;
 use serde::Serialize;
@@ -212,22 +213,21 @@ impl ActionReport {
     /// The envelope's warnings: [`ActionReport::warnings`] with their code.
     #[must_use]
     pub fn notices(&self) -> Vec<Notice> {
-        let notice =
-            |w: &String| Notice { code: "tracked_hooks_dir".to_owned(), message: w.clone() };
+        let notice = |w: &String| Notice { code: NoticeCode::TrackedHooksDir, message: w.clone() };
         self.warnings.iter().map(notice).collect()
     }
 
     /// Why the action is not done, as the envelope's error: a hook manager is in charge
     /// (`hooks_managed`, exit 2), or a hook could not be restored (`not_restored`, exit 3).
     #[must_use]
-    pub fn failure(&self) -> Option<(&'static str, String)> {
+    pub fn failure(&self) -> Option<(ErrorCode, String)> {
         if let Some(m) = self.managers.first() {
             let message = format!(
                 "this repository's hooks are managed by {}: add patchgate to {} as `managers` \
                  says, or install anyway with --force",
                 m.manager, m.file
             );
-            return Some(("hooks_managed", message));
+            return Some((ErrorCode::HooksManaged, message));
         }
         let kept = self.hooks.iter().find(|h| h.action == "orphan_kept")?;
         let message = format!(
@@ -235,7 +235,7 @@ impl ActionReport {
             kept.hook,
             kept.chained.as_deref().unwrap_or("")
         );
-        Some(("not_restored", message))
+        Some((ErrorCode::NotRestored, message))
     }
 }
 

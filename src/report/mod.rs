@@ -14,9 +14,7 @@ pub mod review;
 mod schemas;
 mod verdict;
 
-pub use contract::{
-    INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
-};
+pub use contract::{PathsReport, arg_envelope, executor_text, findings_text, paths_text};
 pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
 pub use repair::{RepairReport, repair_text};
 pub use schemas::json_schemas;
@@ -24,6 +22,7 @@ pub use verdict::{report_json, verdict_json, verdict_text};
 
 pub use diagnostic::Palette;
 
+use crate::finding::{ErrorCode, codes};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -86,7 +85,7 @@ pub struct Envelope {
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct EnvelopeError {
     /// Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...).
-    pub code: String,
+    pub code: ErrorCode,
     /// One human line: what is wrong and what to do.
     pub message: String,
     /// Fields the code documents.
@@ -94,11 +93,23 @@ pub struct EnvelopeError {
     pub extra: Map<String, Value>,
 }
 
+codes! {
+    /// The codes of an envelope's warnings (what standard error says as `patchgate: warning:`).
+    NoticeCode {
+        /// `review list`: a corrupted entry was skipped.
+        SkippedEntry => "skipped_entry",
+        /// `review apply`: applied, but the override could not be recorded in the entry.
+        OverrideUnrecorded => "override_unrecorded",
+        /// `hook install`: git tracks the hooks directory, so the shims change tracked files.
+        TrackedHooksDir => "tracked_hooks_dir",
+    }
+}
+
 /// A non-fatal finding in an envelope.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Notice {
     /// Stable code (`skipped_entry`, `override_unrecorded`, ...).
-    pub code: String,
+    pub code: NoticeCode,
     /// The line standard error shows, without the `patchgate: warning: ` prefix.
     pub message: String,
 }
@@ -136,17 +147,16 @@ impl Envelope {
 
     /// A failure with `code`, `message` and extra error fields (`input_value`, ...).
     #[must_use]
-    pub fn failure(code: &str, message: &str, extra: Map<String, Value>, meta: Meta) -> Self {
-        let error = EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra };
+    pub fn failure(code: ErrorCode, message: &str, extra: Map<String, Value>, meta: Meta) -> Self {
+        let error = EnvelopeError { code, message: message.to_owned(), extra };
         Self { ok: false, data: Value::Null, error: Some(error), warnings: Vec::new(), meta }
     }
 
     /// The same envelope as a failure with `code` and `message`, its data kept: what a
     /// refusal that is also advice (`hook install` deferring to husky) says to do.
     #[must_use]
-    pub fn refused(self, code: &str, message: &str) -> Self {
-        let error =
-            EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra: Map::new() };
+    pub fn refused(self, code: ErrorCode, message: &str) -> Self {
+        let error = EnvelopeError { code, message: message.to_owned(), extra: Map::new() };
         Self { ok: false, error: Some(error), ..self }
     }
 
@@ -198,7 +208,8 @@ mod tests {
         extra.insert("input_value".into(), Value::from("../etc/passwd"));
         extra.insert("rejected_pattern".into(), Value::from("path_traversal"));
         let message = "argument contains a rejected pattern";
-        let env = Envelope::failure("INVALID_AGENT_INPUT", message, extra, Meta::new("check-arg"));
+        let code = ErrorCode::InvalidAgentInput;
+        let env = Envelope::failure(code, message, extra, Meta::new("check-arg"));
         let v: Value = serde_json::from_str(&to_json_line(&env)).unwrap();
         assert_eq!(v["ok"], false);
         assert_eq!(v["data"], Value::Null);

@@ -48,6 +48,7 @@ pub use pipeline::{validate, validate_owned};
 pub use run::{JudgeChoice, Ran, Run};
 
 use crate::config::{Config, ConfigError};
+use crate::finding::ErrorCode;
 use crate::rule::Report;
 use crate::scratch::{BaseTree, FileChange, ScratchError};
 use crate::step::Step;
@@ -161,17 +162,17 @@ impl ValidateError {
     /// Whether the caller's input is refused (exit 2) rather than evaluation failing (exit 3).
     #[must_use]
     pub fn is_input_refused(&self) -> bool {
-        matches!(self, Self::InvalidStep { .. } | Self::Config(_))
+        self.code().is_input_refused()
     }
 
-    /// A stable code for machine-readable errors.
+    /// A stable code for machine-readable errors (which also says the exit code).
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Self::InvalidStep { .. } => "invalid_step",
-            Self::Config(_) => "invalid_config",
-            Self::Judge(_) | Self::ModelJudge(_) => "judge_failed",
-            Self::Repository { .. } => "repository",
+            Self::InvalidStep { .. } => ErrorCode::InvalidStep,
+            Self::Config(_) => ErrorCode::InvalidConfig,
+            Self::Judge(_) | Self::ModelJudge(_) => ErrorCode::JudgeFailed,
+            Self::Repository { .. } => ErrorCode::Repository,
         }
     }
 }

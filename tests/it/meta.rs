@@ -93,3 +93,40 @@ fn each_commands_page_and_help_agree() {
         }
     }
 }
+
+/// Every command that needs a repository says so the same way: a directory `--repo` names that
+/// is no repository is refused input (exit 2, `not_a_repository`); no repository around the
+/// current directory means it cannot do its job there (exit 3, `no_repository`).
+#[test]
+fn a_missing_repository_exits_alike_in_every_command() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let step = crate::support::fixtures().join("validate/accepted/step.json");
+    let result = crate::support::fixtures().join("validate/accepted/result.json");
+    let (step, result) = (step.to_str().unwrap(), result.to_str().unwrap());
+    let commands: [&[&str]; 8] = [
+        &["validate", "--step", step, "--result", result],
+        &["apply", "--step", step, "--result", result],
+        &["repair", result],
+        &["review", "list"],
+        &["hook", "status"],
+        &["hook", "install"],
+        &["declare", "--show"],
+        &["declare", "src/a.rs"],
+    ];
+    let dir = outside.path().to_str().unwrap();
+    for args in commands {
+        let run = |extra: &[&str]| {
+            let out = patchgate()
+                .current_dir(outside.path())
+                .env("GIT_CEILING_DIRECTORIES", outside.path().parent().unwrap())
+                .args(args)
+                .args(extra)
+                .args(["--format", "json"])
+                .output()
+                .expect("run patchgate");
+            (code(&out), crate::support::json(&out)["error"]["code"].clone())
+        };
+        assert_eq!(run(&[]), (3, "no_repository".into()), "{args:?}");
+        assert_eq!(run(&["--repo", dir]), (2, "not_a_repository".into()), "{args:?} --repo");
+    }
+}

@@ -30,6 +30,6 @@ fn symlinks_out_of_the_root_are_filtered() {
     std::fs::write(outside.path().join("secret"), "").unwrap();
     std::os::unix::fs::symlink("missing", root.path().join("dangling")).unwrap();
     let filter = filter_paths(&["out/secret", "dangling"], root.path());
-    let got: Vec<&str> = filter.filtered.iter().map(|f| f.code).collect();
+    let got: Vec<&str> = filter.filtered.iter().map(|f| f.code.as_str()).collect();
     assert_eq!(got, ["outside_root", "not_found"]);
 }
