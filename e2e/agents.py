@@ -2,52 +2,45 @@
 """The guard inside the real agent CLIs, end to end.
 
 Each agent (Claude Code, Gemini CLI, Codex CLI, Cline, installed from npm) runs headless in a
-throwaway repository, with patchgate hooked in through the settings snippets of
-docs/commands/guard.md (copied verbatim: `patchgate` is found on PATH), against a scripted model server
-on 127.0.0.1 (`model.py`). The server answers each model request with the next scripted tool
-call; the checks read what the agent sent to the model after each call (the tool result and any
-hook context), and what happened to the repository, never what patchgate printed.
+throwaway repository and home, with patchgate hooked in by `patchgate guard install` (found on
+PATH), against a scripted model server on 127.0.0.1 (`model.py`). The server answers each model
+request with the next scripted tool call; the checks read what the agent sent to the model after
+each call (the tool result and any hook context), and what happened to the repository, never
+what patchgate printed. Three sessions per agent:
+
+- the project's settings, started at the top: every scenario of `scenarios`; afterwards
+  `patchgate guard uninstall` must leave every file it touched byte for byte as before;
+- the user's settings (`--scope user`), started in a subdirectory;
+- the project's settings, run with patchgate gone from PATH: the fail-closed wrapper blocks.
 
     python3 e2e/agents.py --bin DIR_WITH_THE_AGENT_CLIS --patchgate target/debug/patchgate \\
         [--agent claude-code --agent gemini-cli ...] [--record DIR]
 
 `--record DIR` keeps every hook payload the agents sent (for `fixtures/guard`). Exit 0 when
-every scenario of every agent holds. `tests/agents_e2e.sh` installs the pinned CLIs and runs it.
+every check of every agent holds. `tests/agents_e2e.sh` installs the pinned CLIs and runs it.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import pathlib
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import model  # noqa: E402
 
-GUIDE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "commands" / "guard.md"
 MAIN_RS = "fn main() {}\n"
 POLICY = 'excluded = ["secrets/**"]\n'
 SHIFT = "STRATEGY SHIFT"
 REMINDER = "Reminder: 3 paths in a row did not exist"
 CORRECTED = "patchgate corrected this tool call"
+COULD_NOT_RUN = "patchgate guard could not run"
 USER_MESSAGE = "patchgate corrected '"
-
-
-def snippets(readme=GUIDE):
-    """The guard page's hook settings: `<!-- e2e: AGENT PATH -->` followed by a fenced block."""
-    found = {}
-    pattern = re.compile(r"<!-- e2e: (\S+) (\S+) -->\s*```[a-z]*\n(.*?)```", re.S)
-    for agent, path, text in pattern.findall(readme.read_text()):
-        found.setdefault(agent, []).append((path, textwrap.dedent(text).strip() + "\n"))
-    return found
 
 
 def git(repo, *args, check=True):
@@ -67,21 +60,29 @@ def make_repo(root):
     return repo
 
 
-def install_snippets(agent, repo, home):
-    """Write the guard page's snippets for `agent`: `~/` paths into the test home, others into the
-    repository. Returns the paths written."""
-    written = []
-    for path, text in snippets().get(agent, []):
-        target = home / path[2:] if path.startswith("~/") else repo / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "a") as out:
-            out.write(text)
-        if text.startswith("#!"):
-            target.chmod(0o755)
-        written.append(target)
-    if not written:
-        raise SystemExit(f"docs/commands/guard.md has no e2e snippet for {agent}")
-    return written
+def guard_install(agent, path, action="install", scope="project"):
+    """`patchgate guard ACTION --agent NAME --scope SCOPE` as a user would run it in the
+    project: the files it reports, and an error text when it failed."""
+    proc = subprocess.run(["patchgate", "guard", action, "--agent", agent.name, "--scope", scope,
+                           "--format", "json"], cwd=agent.repo, env=agent.env(path),
+                          capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        return [], f"patchgate guard {action} failed: {proc.stderr.strip()}"
+    return [pathlib.Path(f["path"]) for f in json.loads(proc.stdout)["data"]["files"]], None
+
+
+def snapshot(*roots):
+    """Every file under `roots` (`.git` left out) with its bytes, and every directory (None)."""
+    found = {}
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            found[pathlib.Path(dirpath)] = None
+            for name in filenames:
+                path = pathlib.Path(dirpath) / name
+                if path.is_file():
+                    found[path] = path.read_bytes()
+    return found
 
 
 # ---- the agents: how each is set up, run, and asked for each scenario's tool call ----
@@ -94,15 +95,17 @@ class Agent:
     # as hook output in its interactive UI only; Cline's hooks have no message for the user).
     shows_user_messages = False
 
-    def __init__(self, bin_dir, repo, home, port):
+    def __init__(self, bin_dir, repo, home, port, cwd=None):
         self.bin = str(pathlib.Path(bin_dir) / self.binary)
         self.repo, self.home, self.port = repo, home, port
+        # Where the agent starts; paths the model writes are relative to it.
+        self.cwd = cwd or repo
 
     def env(self, path):
         return dict(os.environ, HOME=str(self.home), PATH=path, NO_COLOR="1")
 
-    def setup(self):
-        install_snippets(self.name, self.repo, self.home)
+    def prepare(self, path):
+        """The agent's own setup in the test home (model server, trust), before the guard."""
 
     def cleanup(self):
         pass
@@ -139,13 +142,13 @@ class ClaudeCode(Agent):
                     DISABLE_AUTOUPDATER="1", IS_SANDBOX="1")
 
     def read(self, rel):
-        return ("Read", {"file_path": str(self.repo / rel)})
+        return ("Read", {"file_path": str(self.cwd / rel)})
 
     def write(self, rel, text):
-        return ("Write", {"file_path": str(self.repo / rel), "content": text})
+        return ("Write", {"file_path": str(self.cwd / rel), "content": text})
 
     def edit(self, rel, old, new):
-        return ("Edit", {"file_path": str(self.repo / rel), "old_string": old,
+        return ("Edit", {"file_path": str(self.cwd / rel), "old_string": old,
                          "new_string": new})
 
     def shell(self, command):
@@ -157,13 +160,12 @@ class GeminiCli(Agent):
     name, api, binary = "gemini-cli", "gemini", "gemini"
     shows_user_messages = True
 
-    def setup(self):
+    def prepare(self, path):
         settings = {"security": {"folderTrust": {"enabled": False},
                                  "auth": {"selectedType": "gemini-api-key"}},
-                    "general": {"disableAutoUpdate": True}}
+                    "general": {"enableAutoUpdate": False}}
         (self.home / ".gemini").mkdir(parents=True, exist_ok=True)
         (self.home / ".gemini" / "settings.json").write_text(json.dumps(settings))
-        super().setup()
 
     def command(self):
         return [self.bin, "-p", "carry out the step", "--approval-mode", "yolo",
@@ -190,11 +192,7 @@ class GeminiCli(Agent):
 class Codex(Agent):
     name, api, binary = "codex", "responses", "codex"
 
-    def __init__(self, bin_dir, repo, home, port, trust="stored"):
-        super().__init__(bin_dir, repo, home, port)
-        self.trust = trust
-
-    def write_config(self):
+    def prepare(self, path):
         codex = self.home / ".codex"
         codex.mkdir(parents=True, exist_ok=True)
         (codex / "config.toml").write_text(
@@ -204,17 +202,9 @@ class Codex(Agent):
             'wire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n'
             f'[projects."{self.repo}"]\ntrust_level = "trusted"\n\n')
 
-    def setup(self):
-        self.write_config()
-        super().setup()
-        if self.trust == "stored":
-            # What `/hooks` stores when the user trusts the project's hooks.
-            with open(self.home / ".codex" / "config.toml", "a") as config:
-                config.write(codex_trust(self.repo / ".codex" / "hooks.json"))
-
     def command(self):
-        bypass = ["--dangerously-bypass-hook-trust"] if self.trust == "bypass" else []
-        return [self.bin, "exec", "--json", *bypass, "carry out the step"]
+        # No trust bypass: `guard install` stores the hooks' trust as Codex's /hooks does.
+        return [self.bin, "exec", "--json", "carry out the step"]
 
     def env(self, path):
         return dict(super().env(path), CODEX_HOME=str(self.home / ".codex"), SCRIPTED_KEY="k")
@@ -243,15 +233,11 @@ class Codex(Agent):
 class Cline(Agent):
     name, api, binary = "cline", "chat", "cline"
 
-    def setup(self):
+    def prepare(self, path):
         auth = [self.bin, "auth", "-p", "openai-compatible", "-k", "test", "-m",
                 "claude-sonnet-4-5", "-b", f"http://127.0.0.1:{self.port}/v1"]
-        subprocess.run(auth, cwd=self.repo, env=self.env(os.environ.get("PATH", "")),
+        subprocess.run(auth, cwd=self.repo, env=self.env(path),
                        check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
-        super().setup()
-        # The guard page: the same hook file serves the events after a call.
-        hooks = self.repo / ".clinerules" / "hooks"
-        shutil.copy(hooks / "PreToolUse", hooks / "PostToolUse")
 
     def command(self):
         return [self.bin, "--json", "-t", "150", "carry out the step"]
@@ -265,13 +251,13 @@ class Cline(Agent):
                 pass
 
     def read(self, rel):
-        return ("read_files", {"files": [{"path": str(self.repo / rel)}]})
+        return ("read_files", {"files": [{"path": str(self.cwd / rel)}]})
 
     def write(self, rel, text):
-        return ("editor", {"path": str(self.repo / rel), "new_text": text})
+        return ("editor", {"path": str(self.cwd / rel), "new_text": text})
 
     def edit(self, rel, old, new):
-        return ("editor", {"path": str(self.repo / rel), "old_text": old, "new_text": new})
+        return ("editor", {"path": str(self.cwd / rel), "old_text": old, "new_text": new})
 
     def shell(self, command):
         return ("run_commands", {"commands": [command]})
@@ -285,36 +271,6 @@ class Cline(Agent):
 
 
 AGENTS = {a.name: a for a in (ClaudeCode, GeminiCli, Codex, Cline)}
-
-
-def codex_trust(hooks_file):
-    """The `[hooks.state]` entries Codex's `/hooks` writes when the user trusts the hooks of
-    `hooks_file`, as its code computes them (codex-rs/hooks discovery and config fingerprint):
-    per handler, the key `<hooks file>:<event>:<group>:<handler>` and the hash
-    `sha256:` + SHA-256 of the compact JSON, keys sorted, of the handler's identity: the event
-    (snake case), the group's matcher, and the handler normalized (timeout defaulting to 600
-    s, async to false; unset fields left out, as its TOML round trip drops them)."""
-    hooks = json.loads(hooks_file.read_text())["hooks"]
-    entries = []
-    for event, groups in hooks.items():
-        label = re.sub(r"(?<!^)([A-Z])", r"_\1", event).lower()
-        for group_index, group in enumerate(groups):
-            for index, handler in enumerate(group["hooks"]):
-                normalized = {"type": "command", "command": handler["command"],
-                              "timeout": max(handler.get("timeout", 600), 1),
-                              "async": handler.get("async", False)}
-                if "statusMessage" in handler:
-                    normalized["statusMessage"] = handler["statusMessage"]
-                identity = {"event_name": label, "hooks": [normalized]}
-                if group.get("matcher") is not None:
-                    identity["matcher"] = group["matcher"]
-                text = json.dumps(identity, sort_keys=True, separators=(",", ":"),
-                                  ensure_ascii=False)
-                digest = hashlib.sha256(text.encode()).hexdigest()
-                key = f"{hooks_file}:{label}:{group_index}:{index}"
-                entries.append(f'[hooks.state.{json.dumps(key)}]\n'
-                               f'trusted_hash = "sha256:{digest}"\n')
-    return "\n" + "\n".join(entries)
 
 
 def daemon_pids(repo):
@@ -454,33 +410,98 @@ def patchgate_path(patchgate, record, root):
     return f"{bin_dir}:{os.environ.get('PATH', '')}"
 
 
+def subdirectory_scenarios(agent):
+    """Started in `src/` with the user's settings: the model's paths are relative to `src/`."""
+    return [
+        Step("started in a subdirectory (user settings), a read of an existing file runs",
+             agent.read("main.rs"), told=["fn main"], not_told=["PATH_NOT_FOUND"]),
+        Step("started in a subdirectory, a read of a missing file is denied with a suggestion",
+             agent.read("mian.rs"), told=["PATH_NOT_FOUND", "main.rs"]),
+    ]
+
+
+def missing_binary_scenarios(agent):
+    """patchgate gone from PATH after install: the wrapper blocks every call (Cline: the task
+    stops)."""
+    is_cline = agent.name == "cline"
+    return [Step("with patchgate missing, even a read of an existing file is blocked",
+                 agent.read("src/main.rs"), told=[] if is_cline else [COULD_NOT_RUN],
+                 not_told=["fn main"], stops_run=is_cline)]
+
+
+class Session:
+    """One run of an agent: which settings, where it starts, whether patchgate is on PATH."""
+
+    def __init__(self, label, steps, scope="project", subdir=None, is_binary_missing=False):
+        self.label, self.steps, self.scope, self.subdir = label, steps, scope, subdir
+        self.is_binary_missing = is_binary_missing
+
+
+SESSIONS = [
+    Session("project settings", scenarios),
+    Session("user settings, started in src/", subdirectory_scenarios, scope="user", subdir="src"),
+    Session("patchgate missing", missing_binary_scenarios, is_binary_missing=True),
+]
+
+
 def run_agent(name, args, script, port):
+    return sum(run_session(name, args, script, port, session) for session in SESSIONS)
+
+
+def run_session(name, args, script, port, session):
     root = pathlib.Path(tempfile.mkdtemp(prefix=f"patchgate-e2e-{name}-"))
     try:
         repo = make_repo(root)
         home = root / "home"
         home.mkdir()
-        extra = {"trust": args.codex_trust} if name == "codex" else {}
-        agent = AGENTS[name](args.bin, repo, home, port, **extra)
+        cwd = repo / session.subdir if session.subdir else repo
+        agent = AGENTS[name](args.bin, repo, home, port, cwd=cwd)
         record = None
         if args.record:
             record = pathlib.Path(args.record) / name
             record.mkdir(parents=True, exist_ok=True)
         path = patchgate_path(args.patchgate, record, root)
-        agent.setup()
-        steps = scenarios(agent)
+        agent.prepare(path)
+        before = snapshot(repo, home)
+        files, error = guard_install(agent, path, scope=session.scope)
+        print(f"== {name}, {session.label}")
+        if error:
+            print(f"FAIL {error}")
+            return 1
+        steps = session.steps(agent)
         script.reset([s.call for s in steps], on_reach=lambda made: reached(steps, made))
+        run_path = os.environ.get("PATH", "") if session.is_binary_missing else path
         started = time.monotonic()
         try:
-            proc = subprocess.run(agent.command(), cwd=repo, env=agent.env(path),
+            proc = subprocess.run(agent.command(), cwd=cwd, env=agent.env(run_path),
                                   capture_output=True, text=True, timeout=600,
                                   stdin=subprocess.DEVNULL)
         finally:
             agent.cleanup()
         seconds = time.monotonic() - started
-        return judge(name, agent, steps, script, proc, seconds)
+        failures = judge(name, agent, steps, script, proc, seconds, session)
+        return failures + check_uninstall(agent, path, session, files, before)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def check_uninstall(agent, path, session, files, before):
+    """`patchgate guard uninstall` leaves every file install wrote as it was before, and no
+    directory install made."""
+    _, error = guard_install(agent, path, "uninstall", session.scope)
+    touched = set(files)
+    for file in files:
+        # Directories install made in the project (in the home the agent keeps its own files,
+        # so a directory there may rightly stay).
+        touched.update(d for d in file.parents if d not in before and d.is_relative_to(agent.repo))
+    changed = [str(p) for p in sorted(touched)
+               if (p.read_bytes() if p.is_file() else (None if p.is_dir() else "absent"))
+               != before.get(p, "absent")]
+    if error or changed:
+        print(f"FAIL uninstall put every file back ({error or 'changed: ' + ', '.join(changed)})")
+        return 1
+    print(f"ok   uninstall put back the {len(files)} file(s) install wrote, byte for byte")
+    return 0
 
 
 def reached(steps, made):
@@ -495,11 +516,11 @@ def reached(steps, made):
         print(f"harness error at call {made}: {e!r}")
 
 
-def judge(name, agent, steps, script, proc, seconds):
+def judge(name, agent, steps, script, proc, seconds, session):
     conversation = script.conversation()
     last = conversation[-1][1] if conversation else {}
     made = model.calls_made(agent.api, last) if conversation else 0
-    print(f"== {name}: {len(conversation)} model requests, {seconds:.0f} s, exit {proc.returncode}")
+    print(f"   {len(conversation)} model requests, {seconds:.0f} s, exit {proc.returncode}")
     failures = 0
     for index, step in enumerate(steps):
         told = model.after_call(agent.api, last, index) if index < made else None
@@ -508,7 +529,9 @@ def judge(name, agent, steps, script, proc, seconds):
         print(f"{'ok  ' if ok else 'FAIL'} {step.name}" + (f" ({why})" if why else ""))
         print(f"     model was told: {(told or '')[:220]!r}")
     shown = USER_MESSAGE in proc.stdout + proc.stderr
-    if agent.shows_user_messages and not shown:
+    if session.scope != "project" or session.is_binary_missing:
+        pass
+    elif agent.shows_user_messages and not shown:
         failures += 1
         print("FAIL the user was shown the correction (not in the agent's output)")
     elif agent.shows_user_messages:
@@ -549,9 +572,6 @@ def main():
     parser.add_argument("--patchgate", required=True, type=pathlib.Path)
     parser.add_argument("--agent", action="append", choices=sorted(AGENTS))
     parser.add_argument("--record", help="keep the hook payloads under this directory")
-    parser.add_argument("--codex-trust", choices=["stored", "bypass"], default="stored",
-                        help="trust Codex's project hooks as /hooks stores it (default), or "
-                             "run codex exec --dangerously-bypass-hook-trust")
     args = parser.parse_args()
     args.patchgate = args.patchgate.resolve()
     args.bin = str(pathlib.Path(args.bin).resolve())

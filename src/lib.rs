@@ -75,6 +75,9 @@ pub mod patch;
 pub mod repo;
 pub mod step;
 
+// The change summary, read by the rules.
+pub mod summary;
+
 // The rules and contracts.
 pub mod contract;
 pub mod rule;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The guard inside the real agent CLIs (Claude Code, Gemini CLI, Codex CLI, Cline): installs the
 # pinned versions from npm into a cache directory (reused when present), builds patchgate, and
-# runs e2e/agents.py, which hooks patchgate in through docs/commands/guard.md's own snippets and drives each
-# agent headless against a scripted model server on 127.0.0.1.
+# runs e2e/agents.py, which hooks patchgate in with `patchgate guard install` and drives each
+# agent headless against a scripted model server on 127.0.0.1 (three sessions each: the project's
+# settings, the user's settings started in a subdirectory, and patchgate missing from PATH).
 #
 #   bash tests/agents_e2e.sh                 # every agent
 #   bash tests/agents_e2e.sh --agent codex   # arguments go to e2e/agents.py

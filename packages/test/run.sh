@@ -16,12 +16,12 @@ python3 -m venv "$work/build"
 "$work/build/bin/pip" install --quiet --disable-pip-version-check maturin
 "$work/build/bin/python" packages/build.py --out "$work/out"
 lap "built"
-# What both packages ship: the release binary, at most 15 MB (C++'s grammar is left to the `cpp`
-# feature for this; see docs/packaging.md).
+# What both packages ship: the release binary, at most 25 MB (the grammars' parse tables are most
+# of it; PHP, C# and Swift are left to features for this; see docs/packaging.md).
 size=$(stat -c %s "$root/target/release/patchgate")
 echo "packages: the release binary is $size bytes"
-if (( size > 15000000 )); then
-    echo "packages: the release binary is over 15 MB ($size bytes): look at what grew" >&2
+if (( size > 25000000 )); then
+    echo "packages: the release binary is over 25 MB ($size bytes): look at what grew" >&2
     exit 1
 fi
 dist=$work/out/dist

@@ -8,14 +8,41 @@ use patchgate::guard::{self, Options, Protocol};
 use patchgate::report::guard::render;
 use patchgate::report::{Exit, message};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 // Arguments of `patchgate guard`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(crate) struct Args {
+    #[command(subcommand)]
+    action: Option<Action>,
     /// The agent's hook protocol, for both the payload and the answer.
     // Spelled out so clap takes the value as given (`None` is `auto`), not as an optional flag.
     #[arg(long, value_parser = protocols(), default_value = "auto")]
     protocol: std::option::Option<Protocol>,
+    /// Seconds to answer in: a call still unanswered then is blocked (exit 2, the reason on
+    /// stderr), before the agent's own hook timeout would let it run unchecked.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = seconds)]
+    timeout: f64,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Write each agent's hook settings for the guard, merged into the settings there, with a
+    /// wrapper that blocks every call when patchgate cannot run.
+    Install(super::guard_install::Args),
+    /// Remove them: the bytes install found come back where the file is as install left it;
+    /// otherwise only patchgate's hooks are taken out.
+    Uninstall(super::guard_install::Args),
+}
+
+/// `--timeout`: a positive number of seconds.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
 }
 
 /// `--protocol`: the library's protocol names, with the CLI's help for each, or `auto`.
@@ -39,6 +66,13 @@ fn protocols() -> impl TypedValueParser<Value = Option<Protocol>> {
 /// Always answers (the guard fails closed inside the library); the one error is `--format
 /// text`, refused (exit 2, which every agent reads as "blocked").
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
+    match &args.action {
+        Some(Action::Install(install)) => return super::guard_install::run(install, false, global),
+        Some(Action::Uninstall(install)) => {
+            return super::guard_install::run(install, true, global);
+        }
+        None => {}
+    }
     if global.format == Some(Format::Text) {
         // A text line where an agent expects its protocol's JSON could read as "allow".
         return Err(CliError::new(
@@ -51,6 +85,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 }
 
 fn answer(args: &Args, global: &Global) -> Exit {
+    let answered = watchdog(Duration::from_secs_f64(args.timeout));
     let options = Options {
         protocol: args.protocol,
         repo: global.repo.clone(),
@@ -63,6 +98,9 @@ fn answer(args: &Args, global: &Global) -> Exit {
         global.note(note);
     }
     let answer = render(&outcome);
+    // Holding the flag while printing: the watchdog can no longer end the process mid-answer.
+    let mut is_answered = answered.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    *is_answered = true;
     if !outcome.is_allowed() && is_stdout_closed() {
         // Rust's stdout swallows EBADF: the deny would be lost and the agent would go on. Every
         // agent reads exit 2 with a reason on stderr as "blocked".
@@ -78,6 +116,30 @@ fn answer(args: &Args, global: &Global) -> Exit {
         outln!("{}", answer.stdout);
     }
     answer.exit
+}
+
+/// After `deadline`, unless the answer is under way (the flag returned is set), block the call:
+/// exit 2 with the reason on stderr, which the agents read as "blocked" (the hook wrapper
+/// `guard install` writes turns it into Cline's `cancel`). An agent whose hook times out runs
+/// the call unchecked, so the guard answers first.
+fn watchdog(deadline: Duration) -> Arc<Mutex<bool>> {
+    let answered = Arc::new(Mutex::new(false));
+    let flag = Arc::clone(&answered);
+    std::thread::spawn(move || {
+        std::thread::sleep(deadline);
+        let is_answered = flag.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !*is_answered {
+            let text = format!(
+                "guard: GUARD_ERROR: no answer within {} s (--timeout), so the call is \
+                 blocked; see what slows patchgate down (a file system that hangs, a huge \
+                 repository), or raise --timeout below the agent's hook timeout",
+                deadline.as_secs_f64()
+            );
+            eprintln!("{}", message::plain(&text));
+            std::process::exit(2);
+        }
+    });
+    answered
 }
 
 /// Whether the answer on stdout can reach no one: file descriptor 1 closed, or `/dev/null`

@@ -19,6 +19,7 @@ mod declare;
 mod errors;
 mod escape_md;
 mod guard;
+mod guard_install;
 mod hook;
 mod input;
 mod meta;

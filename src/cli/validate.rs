@@ -68,7 +68,9 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         };
         Some(repo)
     };
-    let ran = run_of(args).execute(&step, result, repo.as_ref()).map_err(CliError::from)?;
+    let mut run = run_of(args);
+    run.is_full_summary = args.report.is_some() || global.format == Some(Format::Text);
+    let ran = run.execute(&step, result, repo.as_ref()).map_err(CliError::from)?;
     args.repair.write(&ran)?;
     if let Some(line) = message::recording(&ran.recording, global.format == Some(Format::Text)) {
         global.say(&line);

@@ -66,6 +66,10 @@ codes! {
         Install => "install",
         /// `hook uninstall` could not put a hook back; the report says which.
         NotRestored => "not_restored",
+        /// `guard install`/`uninstall`: an agent's settings file cannot be merged into (not
+        /// plain JSON or TOML, a key named twice, someone else's Cline hook, a path through a
+        /// link); nothing was changed.
+        Settings => "settings",
         /// The declaration could not be read or written.
         DeclarationStore => "declaration_store",
         /// `review`: a stored entry asked for by id does not read.

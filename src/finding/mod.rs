@@ -9,12 +9,17 @@ mod acceptance;
 mod code;
 mod codes;
 mod error;
+mod summary;
 pub use acceptance::{Acceptance, PatchSize};
 pub use code::{
     CheckCode, Code, DefectCode, NoteCode, NoteKind, PathErrorCode, RepairKind, WarningCode,
 };
 pub(crate) use codes::{code_union, codes};
 pub use error::ErrorCode;
+pub use summary::{
+    ChangeKind, ChangeSummary, FileOperation, FileSummary, IdentifierRename, ItemChange,
+    ItemStatus, NameCount, Trivial, TrivialForm,
+};
 
 codes! {
     /// The rule a violation belongs to. The wire names are the executor contract's rule ids,
@@ -119,6 +124,9 @@ pub struct Report {
     /// What the judge was asked and answered, when one was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeRun>,
+    /// What the patch does to each file's structure, when the patch was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<ChangeSummary>,
 }
 
 /// The judge's part in a report: who was asked, what it answered, and what that cost.
@@ -167,7 +175,7 @@ impl Report {
             Some(first) => Verdict { valid: false, reason: first.reason() },
             None => Verdict { valid: true, reason: accepted.reason() },
         };
-        Self { verdict, violations, notes, judge: None }
+        Self { verdict, violations, notes, judge: None, summary: None }
     }
 
     /// Whether any violation belongs to `rule`.

@@ -19,6 +19,9 @@ pub(super) trait Facts {
     /// The workspace-relative path `arg` names (its directory resolved, its last component
     /// not followed), when it is inside the workspace.
     fn workspace_relative(&self, arg: &PathArg) -> Option<String>;
+    /// Whether the hook manager whose protected entry is `entry` runs patchgate in the
+    /// workspace (true for `.patchgate.toml`, and whenever that cannot be read).
+    fn runs_gate(&self, entry: &str) -> bool;
 }
 
 /// Why a call is refused.
@@ -55,6 +58,7 @@ pub(super) struct Verdict {
 struct Plan {
     operands: Vec<PathArg>,
     finding: Option<ShellFinding>,
+    manager_writes: Vec<ShellFinding>,
     is_discovery: bool,
     is_read_only: bool,
 }
@@ -63,7 +67,8 @@ fn expand(call: &ToolCall) -> Plan {
     let is_discovery = call.kind == ToolKind::Discovery;
     let is_read_only = matches!(call.kind, ToolKind::Read | ToolKind::Discovery);
     let operands = call.paths.clone();
-    let mut plan = Plan { operands, finding: None, is_discovery, is_read_only };
+    let mut plan =
+        Plan { operands, finding: None, manager_writes: Vec::new(), is_discovery, is_read_only };
     if let Some(patch) = &call.patch {
         plan.operands.extend(envelope::paths(patch, &call.cwd));
     }
@@ -74,6 +79,7 @@ fn expand(call: &ToolCall) -> Plan {
             let analysed = shell::analyse(command, &call.command_dir);
             plan.operands.extend(analysed.operands);
             plan.finding = analysed.bypass;
+            plan.manager_writes = analysed.manager_writes;
             plan.is_discovery |= analysed.is_discovery;
             plan.is_read_only = analysed.is_read_only;
         }
@@ -103,7 +109,9 @@ pub(super) fn decide(
         is_read_only: plan.is_read_only,
         ..Verdict::default()
     };
-    if let Some(finding) = plan.finding {
+    let gated =
+        plan.manager_writes.into_iter().find(|w| w.entry.is_none_or(|e| facts.runs_gate(e)));
+    if let Some(finding) = plan.finding.or(gated) {
         return refuse(verdict, Refusal::Command(finding));
     }
     if let Some(refusal) = missing_shell_dir(call, facts)? {
@@ -191,19 +199,21 @@ fn protected_write(
     };
     operands.iter().filter(writes).find_map(|arg| {
         let entry = protect::protected(&facts.workspace_relative(arg)?)?;
-        Some((arg.clone(), entry))
+        facts.runs_gate(entry).then(|| (arg.clone(), entry))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::guard::Protocol;
+    use crate::guard::{DenyCode, Protocol};
     use std::path::Path;
 
     /// A world where `existing` paths exist under `/w` and nothing else does.
     struct World {
         existing: Vec<&'static str>,
+        /// The hook managers' entries that run patchgate.
+        gated: Vec<&'static str>,
     }
 
     impl Facts for World {
@@ -222,6 +232,10 @@ mod tests {
         fn workspace_relative(&self, arg: &PathArg) -> Option<String> {
             let real = check::lexical_join(&arg.base, &arg.raw);
             Some(real.strip_prefix("/w").ok()?.to_str()?.to_owned())
+        }
+
+        fn runs_gate(&self, entry: &str) -> bool {
+            !crate::path::is_hook_manager(entry) || self.gated.contains(&entry)
         }
     }
 
@@ -249,7 +263,12 @@ mod tests {
     }
 
     fn refusal(call: &ToolCall) -> Option<Refusal> {
-        let mut world = World { existing: vec!["src/a.rs", ".patchgate.toml"] };
+        refusal_in(call, &[])
+    }
+
+    fn refusal_in(call: &ToolCall, gated: &[&'static str]) -> Option<Refusal> {
+        let existing = vec!["", "src/a.rs", ".patchgate.toml", ".pre-commit-config.yaml"];
+        let mut world = World { existing, gated: gated.to_vec() };
         decide(call, &mut world, &Limits::default()).expect("the world answers").refusal
     }
 
@@ -274,5 +293,26 @@ mod tests {
         ));
         let bypass = call(ToolKind::Shell, &[], Some("git commit --no-verify -m x"));
         assert!(matches!(refusal(&bypass), Some(Refusal::Command(_))));
+    }
+
+    #[test]
+    fn a_hook_manager_is_protected_where_it_runs_patchgate() {
+        let config = ".pre-commit-config.yaml";
+        let edit = call(ToolKind::Write, &[config], None);
+        assert_eq!(refusal_in(&edit, &[]), None, "a manager that runs only linters");
+        assert!(matches!(refusal_in(&edit, &[config]), Some(Refusal::Protected(_, _))));
+        let removal = call(ToolKind::Shell, &[], Some("rm .pre-commit-config.yaml"));
+        assert_eq!(refusal_in(&removal, &[]), None);
+        assert!(matches!(refusal_in(&removal, &[config]), Some(Refusal::Command(_))));
+        // An ungated manager's file written first does not hide what follows it.
+        let script = "echo x > .pre-commit-config.yaml && git commit --no-verify -m x";
+        assert!(matches!(refusal_in(&call(ToolKind::Shell, &[], Some(script)), &[]),
+            Some(Refusal::Command(f)) if f.code == DenyCode::HookBypass));
+        let both = "rm .pre-commit-config.yaml lefthook.yml";
+        let gated = refusal_in(&call(ToolKind::Shell, &[], Some(both)), &["lefthook.yml"]);
+        assert!(matches!(gated, Some(Refusal::Command(f)) if f.entry == Some("lefthook.yml")));
+        // The policy itself, always.
+        let policy = call(ToolKind::Shell, &[], Some("rm .patchgate.toml"));
+        assert!(matches!(refusal_in(&policy, &[]), Some(Refusal::Command(_))));
     }
 }

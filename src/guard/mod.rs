@@ -25,6 +25,7 @@ mod decide;
 mod env;
 mod envelope;
 mod files;
+pub mod install;
 mod post_tool;
 mod protect;
 mod refusal;

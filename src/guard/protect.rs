@@ -56,7 +56,9 @@ const GIT_READERS: &[&str] = &[
     "commit",
 ];
 
+use crate::path::LEFTHOOK_FILES;
 pub(super) use crate::path::protected;
+use std::path::{Path, PathBuf};
 
 /// The protected entry a shell word names, by its last components (`.patchgate.toml`,
 /// `./.husky/pre-commit`, `/abs/repo/lefthook.yml`).
@@ -76,6 +78,50 @@ pub(super) fn is_reader(program: &str, args: &[&str]) -> bool {
         return !args.iter().any(|a| a.starts_with("-i") || a.starts_with("--in-place"));
     }
     READERS.contains(&program)
+}
+
+/// Whether the hook manager whose protected entry is `entry` runs patchgate in the worktree at
+/// `root`: one of its files there names patchgate (`.patchgate.toml` always counts). A file
+/// that exists but cannot be read counts as naming it: the guard fails closed.
+pub(super) fn runs_gate(root: &Path, entry: &str) -> bool {
+    if !crate::path::is_hook_manager(entry) {
+        return true;
+    }
+    let mut files: Vec<PathBuf> = Vec::new();
+    if LEFTHOOK_FILES.contains(&entry) {
+        files.extend(LEFTHOOK_FILES.iter().map(|f| root.join(f)));
+    } else if entry == ".husky" {
+        match below(&root.join(entry), 3) {
+            Ok(found) => files = found,
+            Err(_) => return true,
+        }
+    } else {
+        files.push(root.join(entry));
+    }
+    files.iter().any(|file| match std::fs::read(file) {
+        Ok(content) => crate::path::names_patchgate(&content),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    })
+}
+
+/// The files below `dir`, `depth` levels down at most (none when it does not exist).
+fn below(dir: &Path, depth: usize) -> std::io::Result<Vec<PathBuf>> {
+    let entries = match std::fs::read_dir(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        other => other?,
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() {
+            if depth > 0 {
+                out.extend(below(&path, depth - 1)?);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(out)
 }
 
 /// The reason given to the agent.

@@ -173,6 +173,12 @@ impl Facts for Checker {
         let rel = self.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
         rel.to_str().map(str::to_owned)
     }
+
+    fn runs_gate(&self, entry: &str) -> bool {
+        // No workspace to read: the entry counts as the gate's (fail closed).
+        self.workspace.is_empty()
+            || self.workspace.iter().any(|root| super::protect::runs_gate(root, entry))
+    }
 }
 
 /// The call rewritten to its one likely meaning, when the policy and the protocol allow it and

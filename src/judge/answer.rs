@@ -1,8 +1,11 @@
 //! Reading the model's answer with the executor replies' JSON-only contract
-//! ([`crate::contract::reply`]): the answer is one bare JSON object or one `` ```json `` block,
-//! with nothing before or after it, strict JSON (no comments, no trailing commas), holding
-//! exactly `valid` (a boolean) and `reason` (a string; it may be left out on acceptance).
-//! Anything else is an unreadable answer, which the caller turns into a failure.
+//! ([`crate::contract::reply`]), less its ban on prose before the block: models explain
+//! themselves first however they are told, and the verdict is still one unambiguous object.
+//! The answer is one bare JSON object, or one `` ```json `` block that ends it (prose may come
+//! before it, nothing after), strict JSON (no comments, no trailing commas), holding exactly
+//! `valid` (a boolean) and `reason` (a string; it may be left out on acceptance). Anything else
+//! (prose without a block, two JSON blocks) is an unreadable answer, which the caller turns
+//! into a failure. The executor's own contract stays strict.
 
 use crate::contract::reply::{self, JsonOnly};
 use serde_json::Value;
@@ -18,7 +21,7 @@ pub struct Ruling {
 
 /// Read `text`, the model's whole answer; `Err` says what is wrong with it.
 pub fn read_answer(text: &str) -> Result<Ruling, String> {
-    let rules = JsonOnly { allow_preamble: false, allow_bare: true, preamble_hint: "" };
+    let rules = JsonOnly { allow_preamble: true, allow_bare: true, preamble_hint: "" };
     let text = text.replace("\r\n", "\n");
     let mut violations = Vec::new();
     let block = reply::json_block(text.trim(), rules, &mut violations);

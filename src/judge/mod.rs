@@ -184,6 +184,8 @@ pub struct Question<'a> {
     pub notes: &'a [Note],
     /// The base tree, for excerpts of the touched files.
     pub base: Option<&'a dyn Base>,
+    /// What the patch does to each file's structure.
+    pub summary: Option<&'a crate::summary::ChangeSummary>,
 }
 
 /// Tokens one call cost, as the server counted them.
@@ -238,7 +240,7 @@ pub enum JudgeError {
     },
     /// The server answered, but not with the judge's JSON.
     #[error(
-        "{model} answered {excerpt:?}, which is not one JSON object {{\"valid\": bool, \"reason\": str}} alone ({problem}); use a model that follows the instructions, or raise [judge] max_tokens if it was cut off"
+        "{model} answered {excerpt:?}, which is not one JSON object {{\"valid\": bool, \"reason\": str}} ending the answer ({problem}); use a model that follows the instructions, or raise [judge] max_tokens if it was cut off"
     )]
     Unreadable {
         /// `PROVIDER:MODEL`.

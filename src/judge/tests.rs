@@ -78,10 +78,25 @@ fn the_answer_is_one_json_object_bare_or_fenced() {
 }
 
 #[test]
+fn prose_before_the_one_final_block_is_read() {
+    let text = "The patch renames foo in a.rs but b.rs still calls it.\n\n```json\n\
+                {\"valid\": false, \"reason\": \"b.rs still calls foo\"}\n```\n";
+    let ruling = read_answer(text).unwrap();
+    assert_eq!(ruling, Ruling { valid: false, reason: "b.rs still calls foo".into() });
+    let with_code = "Looking at:\n```rust\nfn foo() {}\n```\nSo:\n```json\n{\"valid\": true}\n```";
+    assert!(read_answer(with_code).unwrap().valid, "a code block in the prose is prose");
+}
+
+#[test]
 fn anything_else_is_unreadable() {
     let cases = [
         ("Sure! {\"valid\": true}", "no ```json block"),
-        ("Here you go:\n```json\n{\"valid\": true}\n```", "text before"),
+        ("It looks fine to me.", "no ```json block"),
+        ("Here you go:\n{\"valid\": true}", "no ```json block"),
+        (
+            "Well:\n```json\n{\"valid\": true}\n```\nor:\n```json\n{\"valid\": false}\n```",
+            "2 JSON blocks",
+        ),
         ("```json\n{\"valid\": true}\n```\nHope this helps.", "text after"),
         ("{\"valid\": true,}", "trailing comma"),
         ("{\"valid\": true} // ok", "comment"),
@@ -105,12 +120,15 @@ fn the_prompt_holds_the_case_and_the_contract() {
     let result = apply_result();
     let parsed = parse(PATCH.as_bytes(), &ParseOptions::default());
     let notes = [note("rename_partial")];
+    let summary =
+        crate::summary::summarize(&parsed.patch.files, None, &crate::summary::Wants::full());
     let question = Question {
         step: &step,
         result: &result,
         patch: Some(&parsed.patch),
         notes: &notes,
         base: None,
+        summary: Some(&summary),
     };
     let prompt = build_prompt(&question);
     assert!(prompt.system.contains(r#"{"valid": false, "reason": "..."}"#));
@@ -121,6 +139,9 @@ fn the_prompt_holds_the_case_and_the_contract() {
         "Renamed foo.",
         "rename_partial: rename_partial message",
         "filesWritten: src/a.rs",
+        "## The structure of the change",
+        "src/a.rs (Rust, modified): code",
+        "function bar (line 2): renamed from foo",
     ] {
         assert!(prompt.user.contains(part), "{part} missing from:\n{}", prompt.user);
     }
@@ -153,6 +174,7 @@ fn excerpts_show_numbered_lines_around_each_hunk_within_bounds() {
         patch: Some(&parsed.patch),
         notes: &[],
         base: Some(&base),
+        summary: None,
     };
     let user = build_prompt(&question).user;
     assert!(user.contains("### src/a.rs (lines 30-72 of 2000)"), "{user}");
@@ -327,7 +349,14 @@ fn settings_read_from_the_judge_table() {
 fn a_question_over_the_limit_fails_before_anything_is_sent() {
     let step = Step { description: "Extract the helper".into(), ..Step::default() };
     let result = apply_result();
-    let question = Question { step: &step, result: &result, patch: None, notes: &[], base: None };
+    let question = Question {
+        step: &step,
+        result: &result,
+        patch: None,
+        notes: &[],
+        base: None,
+        summary: None,
+    };
     let size = build_prompt(&question).len();
     let settings = JudgeSettings { max_prompt_bytes: size - 1, ..JudgeSettings::default() };
     // The endpoint (port 9, discard) is never reached: the size is checked first.

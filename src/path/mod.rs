@@ -21,7 +21,9 @@ mod tests;
 
 pub use check::{check, check_bytes, find_encoded_pattern, is_git_dir_component};
 pub use glob::{GlobError, PathSet, is_glob};
-pub use protected::{LEFTHOOK_FILES, PRE_COMMIT_CONFIG, protected};
+pub use protected::{
+    LEFTHOOK_FILES, PRE_COMMIT_CONFIG, is_hook_manager, manager_files, names_patchgate, protected,
+};
 
 pub use crate::finding::PathErrorCode;
 use serde::{Deserialize, Serialize};

@@ -5,6 +5,7 @@ mod contract;
 pub mod declare;
 pub mod diagnostic;
 pub mod guard;
+pub mod guard_install;
 pub mod hook;
 pub mod hook_install;
 pub mod message;

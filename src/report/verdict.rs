@@ -42,6 +42,15 @@ pub fn verdict_text(
     let mut out = String::new();
     write_list(&mut out, &annotations, &format!("{origin} (patch)"), palette);
     write_patch(&mut out, &patch, &annotations, Extent::Marked, palette);
+    if let Some(summary) = report.summary.as_ref().filter(|s| !s.files.is_empty()) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("the change, file by file:\n");
+        for line in crate::summary::describe(summary) {
+            let _ = writeln!(out, "  {}", super::diagnostic::sanitize(&line));
+        }
+    }
     if let Some(judge) = &report.judge {
         let _ = writeln!(out, "\n{}", judge_line(judge));
     }

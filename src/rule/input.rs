@@ -1,10 +1,10 @@
 //! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
 //! compiled once.
 
-use super::intent::Base;
 use crate::patch::{Defect, DefectCode, FilePatch, Operation, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
+use crate::summary::{Base, ChangeSummary};
 use std::collections::{HashMap, HashSet};
 
 /// The inputs of [`super::evaluate`]. Pure data: no repository, no I/O. Build it with
@@ -25,6 +25,8 @@ pub struct Input<'a> {
     /// The base tree's paths, when there is a repository: what grounds the files a
     /// description names (see [`Input::with_base`]).
     pub base: Option<&'a dyn Base>,
+    /// What the patch does to each file's structure (see [`Input::with_summary`]).
+    pub summary: Option<&'a ChangeSummary>,
     /// Every header path of `patch`, checked once.
     paths: Vec<PatchPath<'a, 'a>>,
     /// Every header path of `apply_patch`, checked once.
@@ -69,6 +71,7 @@ impl<'a> Input<'a> {
             apply_patch,
             scope,
             base: None,
+            summary: None,
             paths,
             apply_paths,
             own_path,
@@ -92,6 +95,15 @@ impl<'a> Input<'a> {
     pub fn with_base(mut self, base: &'a dyn Base) -> Self {
         self.base = Some(base);
         self.is_usable = self.compute_usable();
+        self
+    }
+
+    /// The change summary of the usable patch ([`crate::summary::summarize`], computed once
+    /// by the caller for every rule, the report and the judge). Without one, the semantic rules
+    /// summarise what they need themselves.
+    #[must_use]
+    pub fn with_summary(mut self, summary: Option<&'a ChangeSummary>) -> Self {
+        self.summary = summary;
         self
     }
 

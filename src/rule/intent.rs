@@ -5,6 +5,7 @@ use super::path_token;
 use super::pattern::Pattern;
 use super::testfile;
 use crate::path;
+use crate::summary::Base;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -71,16 +72,6 @@ fn is_identifier_shaped(name: &str) -> bool {
         || name.chars().skip(1).any(char::is_uppercase)
 }
 
-/// The base tree, as the rules read it: looked up only when a rule needs it.
-pub trait Base: std::fmt::Debug {
-    /// Whether `path` is a file or a directory of the base tree.
-    fn contains(&self, path: &str) -> bool;
-    /// Every file of the base tree (listed once, on first use).
-    fn files(&self) -> &[String];
-    /// The content of the file at `path`, when it is a regular file of the base tree.
-    fn content(&self, path: &str) -> Option<Vec<u8>>;
-}
-
 /// Tokens of the description that may name a repository path (`src/a.rs`, `walk.rs`,
 /// `ignore/walk`, a quoted `dir with space/file.txt`), normalised, in order of appearance.
 /// Most are prose; [`resolve`] and [`is_covered`] decide.
@@ -99,8 +90,15 @@ pub(super) fn path_candidates(description: &str) -> Vec<String> {
             out.push(p.as_str().to_owned());
         }
     };
-    let mut spans = Vec::new(); // quoted paths with spaces: their words are not paths too
+    // A commit-style scope (`storage/index: add a bloom filter`) names the area of the change,
+    // not a file it must touch.
+    let scope = scope_end(description).unwrap_or(0);
+    let mut spans = Vec::new(); // the scope, and quoted paths with spaces: their words are not paths
+    spans.push(0..scope);
     for range in QUOTED.ranges(description, &[1, 2]) {
+        if range.start < scope {
+            continue;
+        }
         let quoted = &description[range.clone()];
         if quoted.contains(' ') && quoted.contains(['/', '.']) {
             push(quoted);
@@ -111,6 +109,10 @@ pub(super) fn path_candidates(description: &str) -> Vec<String> {
         if spans.iter().any(|s| s.contains(&range.start)) {
             continue;
         }
+        // A dotfile's name keeps its dot (`.lefthook.yml`, `.github/workflows`): the token
+        // pattern starts at a word character.
+        let is_dotted = before_dot(&description[..range.start]);
+        let range = if is_dotted { range.start - 1..range.end } else { range };
         let (before, token) = (&description[..range.start], &description[range]);
         // `https://x`, `/advanced/clients/#anchor` (a URL path), `#12`, `@types/node`.
         let is_url = before.ends_with("://")
@@ -123,6 +125,38 @@ pub(super) fn path_candidates(description: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether `before` ends with a `.` that starts a name: after a space, a quote, a bracket or a
+/// `/`, or at the start (not `a.b`, `...`).
+fn before_dot(before: &str) -> bool {
+    before.strip_suffix('.').is_some_and(|rest| {
+        rest.chars().next_back().is_none_or(|c| c.is_whitespace() || "`'\"([/".contains(c))
+    })
+}
+
+/// Where a commit-style scope opening the description ends (the byte of its `:`): `area:`,
+/// `area/sub:`, `fix(scope):`, `feat(a, b)!:`, `cli, docs:`, each followed by a space. The
+/// prefix must be one word or a list of them (`Fix the bug: ...` is prose).
+fn scope_end(description: &str) -> Option<usize> {
+    let start = description.len() - description.trim_start().len();
+    let line = description[start..].lines().next()?;
+    let colon = line.find(':')?;
+    if !line[colon + 1..].chars().next().is_none_or(char::is_whitespace) {
+        return None; // `http://x`, `a:b`
+    }
+    let head = &line[..colon];
+    let head = head.strip_suffix('!').unwrap_or(head);
+    let (kind, scope) = match head.strip_suffix(')').and_then(|h| h.split_once('(')) {
+        Some((kind, scope)) => (kind, Some(scope)),
+        None => (head, None),
+    };
+    let is_word = |part: &str| {
+        let part = part.trim();
+        !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || "._-/*".contains(c))
+    };
+    let is_area = |s: &str| s.split(',').all(is_word);
+    (is_area(kind) && scope.is_none_or(is_area)).then_some(start + colon)
 }
 
 /// Whether `name` looks like a file even without a repository to look it up in: its last
@@ -180,6 +214,46 @@ pub(super) fn resolve(named: &str, index: &dyn Base) -> Option<String> {
     found.next().is_none().then(|| first.clone())
 }
 
+/// Whether `named` resolved to `found` by its last components as written (`walk.rs`,
+/// `src/walk`), leaving out at most the one folder that holds the file (`ignore/walk` for
+/// `crates/ignore/src/walk.rs`), rather than several directories between them (`rack/handler`
+/// for `lib/rack/auth/abstract/handler.rb`): a guess at best, often a module, a require path or
+/// a directory named in prose.
+pub(super) fn is_close(named: &str, found: &str) -> bool {
+    if found.starts_with(&format!("{named}/")) {
+        return true;
+    }
+    let (dirs, file) = found.rsplit_once('/').unwrap_or(("", found));
+    let stem = file.rfind('.').filter(|&dot| dot > 0).map_or(file, |dot| &file[..dot]);
+    let holder_left_out = dirs.rsplit_once('/').map_or("", |(above, _)| above);
+    [dirs, holder_left_out].iter().any(|dirs| {
+        [file, stem].iter().any(|file| {
+            let path = if dirs.is_empty() { (*file).to_owned() } else { format!("{dirs}/{file}") };
+            path == named || path.ends_with(&format!("/{named}"))
+        })
+    })
+}
+
+/// Whether a changed line of `patch` names `named` as a word of its own (`"package-lock.json"`,
+/// `add_filter "/lib/rack/handler"`): the change is about that file (the script that writes it,
+/// the manifest that lists it, a reference to it removed) even when it does not edit it.
+pub(super) fn is_referenced(named: &str, patch: &crate::patch::Patch<'_>) -> bool {
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-');
+    let named = named.as_bytes();
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    lines.filter(|l| l.kind != crate::patch::LineKind::Context).any(|l| {
+        let text = l.text;
+        memchr::memmem::find_iter(text, named).any(|at| {
+            let before = at.checked_sub(1).map(|i| text[i]);
+            let after = text.get(at + named.len()..).unwrap_or_default();
+            // `a.rs` goes on in `a.rs.bak`, not in `a.rs.` ending a sentence.
+            let next = if after.first() == Some(&b'.') { after.get(1) } else { after.first() };
+            let continues = next.is_some_and(|b| is_name_byte(*b));
+            !before.is_some_and(|b| is_name_byte(b) || b == b'.') && !continues
+        })
+    })
+}
+
 /// Whether `named` names `path`: equal, a directory above it, or its last components with
 /// the file's extension optional (`walk.rs`, `src/walk`), where the directories named may skip
 /// some of the path's (`ignore/walk` for `crates/ignore/src/walk.rs`).
@@ -200,12 +274,7 @@ fn names(named: &str, path: &str) -> bool {
 
 /// Whether `text` holds `word` as a whole identifier.
 pub(super) fn has_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(at, _)| {
-        let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-        let before = text[..at].chars().next_back().is_none_or(|c| !is_ident(c));
-        let after = text[at + word.len()..].chars().next().is_none_or(|c| !is_ident(c));
-        before && after
-    })
+    crate::summary::has_word(text, word)
 }
 
 #[cfg(test)]
@@ -216,5 +285,52 @@ mod tests {
         assert!(super::renames("add a flag").is_empty());
         assert_eq!(super::path_candidates("edit src/a.rs"), ["src/a.rs"]);
         assert!(super::path_candidates("edit the parser").is_empty());
+    }
+
+    #[test]
+    fn a_changed_line_naming_the_file_references_it() {
+        use crate::patch::{ParseOptions, parse};
+        let text = "diff --git a/package.json b/package.json\n--- a/package.json\n\
+                    +++ b/package.json\n@@ -1,2 +1,2 @@\n {\n-  \"bump\": \"x\"\n\
+                    +  \"bump\": \"git add ./package-lock.json\"\n";
+        let parsed = parse(text.as_bytes(), &ParseOptions::default());
+        assert!(parsed.defects.is_empty(), "{:?}", parsed.defects);
+        let patch = &parsed.patch;
+        assert!(super::is_referenced("package-lock.json", patch));
+        for other in ["lock.json", "package-lock", "package.json", "bump"] {
+            // A part of a longer name, or a name only the context or headers show.
+            assert_eq!(super::is_referenced(other, patch), other == "bump", "{other}");
+        }
+    }
+
+    #[test]
+    fn a_commit_style_scope_names_an_area_not_a_file() {
+        let scopes = [
+            "storage/index: add a bloom filter",
+            "fix(storage/index): add a bloom filter",
+            "feat(cli, storage/index)!: add a bloom filter",
+            "  storage/index, docs: add a bloom filter",
+        ];
+        for text in scopes {
+            assert!(super::path_candidates(text).is_empty(), "{text}");
+        }
+        // The rest of the line still names files; a colon inside prose is no scope.
+        assert_eq!(super::path_candidates("index: fix src/bloom.rs"), ["src/bloom.rs"]);
+        let prose = ["Fix storage/index: it drops keys", "see storage/index:12", "a/b:c d/e"];
+        for text in prose {
+            assert!(!super::path_candidates(text).is_empty(), "{text}");
+        }
+        let second_line = "Add a bloom filter\n\nstorage/index: the new filter";
+        assert!(super::is_close("walk.rs", "crates/ignore/src/walk.rs"));
+        assert!(super::is_close("src/walk", "crates/ignore/src/walk.rs"));
+        assert!(super::is_close("crates/ignore", "crates/ignore/src/walk.rs"));
+        assert!(super::is_close("ignore/walk", "crates/ignore/src/walk.rs"));
+        assert!(super::is_close("walk", "walk.rs"));
+        assert!(!super::is_close("crates/walk", "crates/ignore/src/walk.rs"));
+        assert!(!super::is_close("rack/handler", "lib/rack/auth/abstract/handler.rb"));
+        assert_eq!(super::path_candidates("edit .lefthook.yml"), [".lefthook.yml"]);
+        assert_eq!(super::path_candidates("see (.github/ci.yml)"), [".github/ci.yml"]);
+        assert_eq!(super::path_candidates("wait... a.rs and ./b.rs"), ["a.rs", "b.rs"]);
+        assert_eq!(super::path_candidates(second_line), ["storage/index"]);
     }
 }

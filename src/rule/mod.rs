@@ -30,7 +30,6 @@ mod input;
 mod intent;
 mod malformed;
 mod mode;
-mod noop;
 mod not_implemented;
 mod path_token;
 mod pattern;
@@ -39,7 +38,6 @@ mod reversal;
 pub mod schema;
 mod scope;
 mod superficial;
-mod syntax;
 mod testfile;
 #[cfg(test)]
 mod tests;
@@ -47,9 +45,10 @@ mod undeclared;
 mod weakened;
 mod zero_impact;
 
+pub use crate::summary::Base;
 pub use input::{Input, PatchPath, Scope, patch_paths};
-pub use intent::Base;
 pub use not_implemented::checks_transformation;
+pub use not_implemented::summary_wants;
 pub use policy::{RulePolicy, Strictness, mode_refusal};
 
 pub use crate::finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};

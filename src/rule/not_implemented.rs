@@ -10,11 +10,12 @@
 
 use super::input::short_list;
 use super::pattern::Pattern;
-use super::superficial::{Change, classify_patch};
-use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, noop, testfile};
+use super::superficial::superficial;
+use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
+use crate::summary::{self, ChangeKind, ChangeSummary, Wants, noop};
 
 /// Step descriptions that ask for whitespace or formatting changes.
 static ASKS_FORMATTING: Pattern = Pattern::new(
@@ -94,8 +95,15 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         return Vec::new(); // zero-impact's business
     }
     let description = input.step.description.as_str();
+    let owned;
+    let summary = if let Some(summary) = input.summary {
+        summary
+    } else {
+        owned = summary::summarize(&patch.files, input.base, &summary_wants(input.step, false));
+        &owned
+    };
     let mut out: Vec<Finding> =
-        superficial(input, patch, description).into_iter().map(Finding::strong).collect();
+        superficial_change(input, patch, summary, description).into_iter().collect();
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(input, patch).into_iter().map(Finding::strong));
     }
@@ -104,11 +112,13 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     out
 }
 
-/// The step names files, and the patch touches none of them (nor anything below them). A name
+/// The step names files, and the patch touches none of them (nor anything below them), nor
+/// names one in a changed line (the script that writes it, the manifest that lists it). A name
 /// counts only when it resolves to a path of the base tree (exact, or unique by basename or
 /// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. The finding is strong when
-/// a resolved name is in the description's first paragraph; without a repository nothing can
-/// be resolved, and a file-shaped name is a weak finding.
+/// a name in the description's first paragraph resolves by its last components as written
+/// ([`intent::is_close`]); without a repository nothing can be resolved, and a file-shaped name
+/// is a weak finding.
 fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
     let candidates = intent::path_candidates(description);
     if candidates.is_empty() {
@@ -119,7 +129,11 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
         .iter()
         .filter_map(|p| p.checked.as_ref().ok().map(crate::path::RepoPath::as_str))
         .collect();
-    if touched.is_empty() || candidates.iter().any(|n| intent::is_covered(n, &touched)) {
+    let is_addressed = |n: &String| {
+        intent::is_covered(n, &touched)
+            || input.usable_patch().is_some_and(|p| intent::is_referenced(n, p))
+    };
+    if touched.is_empty() || candidates.iter().any(is_addressed) {
         return None;
     }
     // Names in the first paragraph state the step; later ones are background (weak).
@@ -132,7 +146,9 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
                     named.push(found);
                 }
             }
-            let is_asked = asked.iter().any(|c| intent::resolve(c, base).is_some());
+            let is_asked = asked
+                .iter()
+                .any(|c| intent::resolve(c, base).is_some_and(|found| intent::is_close(c, &found)));
             (named, is_asked)
         }
         None => (candidates.into_iter().filter(|c| intent::is_file_shaped(c)).collect(), false),
@@ -234,34 +250,46 @@ pub fn checks_transformation(description: &str) -> bool {
     !intent::renames(description).is_empty()
 }
 
-fn superficial(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Option<Violation> {
-    let judged = classify_patch(&patch.files, input.base)?;
-    let (worst, _) = *judged.iter().max_by_key(|(change, _)| *change)?;
-    let (code, what) = match worst {
-        Change::Whitespace if !ASKS_FORMATTING.is_match(description) => {
+/// What the change summary should read for the rules: the names a requested rename mentions.
+#[must_use]
+pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
+    let names =
+        intent::renames(&step.description).into_iter().flat_map(|r| [r.from, r.to]).collect();
+    Wants { is_full, names }
+}
+
+/// Only whitespace or only comments change, and the step does not ask for that. A finding
+/// that rests on a file read by its lines alone is weak: the line fallback cannot see a moved
+/// line or a `#` inside a string.
+fn superficial_change(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    description: &str,
+) -> Option<Finding> {
+    let found = superficial(summary)?;
+    let (code, what) = match found.kind {
+        ChangeKind::Whitespace if !ASKS_FORMATTING.is_match(description) => {
             (CheckCode::WhitespaceOnly, "changes only whitespace")
         }
-        Change::Comment if !ASKS_COMMENTS.is_match(description) => {
+        ChangeKind::Comment if !ASKS_COMMENTS.is_match(description) => {
             (CheckCode::CommentOnly, "changes only comments")
         }
         _ => return None,
     };
     let names: Vec<String> = patch.files.iter().map(|f| input.file_name(f)).collect();
-    let mut deciders: Vec<String> = judged.iter().map(|(_, d)| d.describe()).collect();
-    deciders.dedup();
-    Some(
-        Violation::new(
-            RuleId::NotImplemented,
-            code,
-            format!(
-                "patch {what} in {} ({}); the step asks for a real change",
-                short_list(&names),
-                deciders.join(", ")
-            ),
-        )
-        .in_file(names[0].clone())
-        .at(None, patch.files.first().map(|f| f.span.line)),
+    let violation = Violation::new(
+        RuleId::NotImplemented,
+        code,
+        format!(
+            "patch {what} in {} ({}); the step asks for a real change",
+            short_list(&names),
+            found.deciders()
+        ),
     )
+    .in_file(names[0].clone())
+    .at(None, patch.files.first().map(|f| f.span.line));
+    Some(if found.is_by_lines { Finding::weak(violation) } else { Finding::strong(violation) })
 }
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no

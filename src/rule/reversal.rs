@@ -6,11 +6,12 @@
 //! or by a hard-coded value (`body_replaced_by_constant`), and the failing test deleted,
 //! skipped or stripped of its assertions ([`super::weakened`]).
 
-use super::{Input, RuleId, RulePolicy, Violation, noop, weakened};
+use super::{Input, RuleId, RulePolicy, Violation, weakened};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
 use crate::path::RepoPath;
 use crate::step::Mode;
+use crate::summary::noop;
 use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {

@@ -1,10 +1,12 @@
 //! Rule 2, `scope`: no excluded path, nothing outside `allowedFiles`, nothing that configures
-//! the gate itself (`.patchgate.toml`, hook managers) unless `allowedFiles` names it exactly,
-//! and in `fix_regression` nothing outside `applyFiles`. Also: every `filesWritten` / `filesTouched` entry passes the
-//! path-safety checks (patch paths that fail are `malformed`).
+//! the gate itself (`.patchgate.toml`; a hook manager's configuration where the manager runs
+//! patchgate) unless `allowedFiles` names it exactly, and in `fix_regression` nothing outside
+//! `applyFiles`. Also: every `filesWritten` / `filesTouched` entry passes the path-safety checks
+//! (patch paths that fail are `malformed`).
 
 use super::{Input, RuleId, Violation};
 use crate::finding::CheckCode;
+use crate::patch::{FilePatch, LineKind};
 use crate::path::{self, PathError, RepoPath};
 use crate::step::Mode;
 use std::collections::HashSet;
@@ -19,7 +21,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Violation> {
                 continue;
             }
             let subject = format!("patch {}", entry.action());
-            if let Some(v) = placement(input, &checked, &subject) {
+            if let Some(v) = placement(input, &checked, &subject, Some(entry.file)) {
                 out.push(v.in_file(checked.as_str()).at(None, Some(entry.file.span.line)));
             }
             seen.insert(checked);
@@ -47,7 +49,7 @@ fn list_entries(
             ),
             Ok(p) if field == "filesWritten" && !seen.contains(p) => {
                 let claim = format!("{field} lists {p}");
-                out.extend(placement(input, p, &claim).map(|v| v.in_file(p.as_str())));
+                out.extend(placement(input, p, &claim, None).map(|v| v.in_file(p.as_str())));
             }
             Ok(_) => {}
         }
@@ -56,8 +58,13 @@ fn list_entries(
 }
 
 /// Why `path` may not be written by this step, if it may not. `subject` names the path and
-/// who writes it (`patch creates src/a.rs`).
-fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violation> {
+/// who writes it (`patch creates src/a.rs`); `file` is the patch's entry for it, if any.
+fn placement(
+    input: &Input<'_>,
+    path: &RepoPath,
+    subject: &str,
+    file: Option<&FilePatch<'_>>,
+) -> Option<Violation> {
     let scope = input.scope;
     let p = path.as_str();
     if let Some(pattern) = scope.excluded_by(p) {
@@ -76,6 +83,7 @@ fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violat
     }
     if let Some(entry) = path::protected(p)
         && !scope.names_exactly(p)
+        && configures_gate(input, entry, file)
     {
         return Some(Violation::new(
             RuleId::Scope,
@@ -96,3 +104,22 @@ fn placement(input: &Input<'_>, path: &RepoPath, subject: &str) -> Option<Violat
     }
     None
 }
+
+/// Whether the protected `entry` configures the gate here: `.patchgate.toml` always; a hook
+/// manager's configuration when one of the manager's files in the base tree names patchgate
+/// (the manager runs the gate), or when the patch's lines for it do (it would). Without a base
+/// tree nothing can be read, and the entry counts as the gate's.
+fn configures_gate(input: &Input<'_>, entry: &str, file: Option<&FilePatch<'_>>) -> bool {
+    let Some(base) = input.base.filter(|_| path::is_hook_manager(entry)) else { return true };
+    let written = file.into_iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    if written.filter(|l| l.kind != LineKind::Context).any(|l| path::names_patchgate(l.text)) {
+        return true;
+    }
+    path::manager_files(entry, base.files())
+        .into_iter()
+        .any(|f| base.content(f).is_some_and(|c| path::names_patchgate(&c)))
+}
+
+#[cfg(test)]
+#[path = "scope_tests.rs"]
+mod tests;

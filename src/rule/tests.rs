@@ -378,13 +378,13 @@ fn noop_and_placeholder_patterns() {
         "throw new Error(\"not implemented\");",
         "raise NotImplementedError",
     ] {
-        assert!(noop::is_noop(line), "{line}");
+        assert!(crate::summary::noop::is_noop(line), "{line}");
     }
     for line in ["return x;", "passed = true", "todo_list.push(1)"] {
-        assert!(!noop::is_noop(line), "{line}");
+        assert!(!crate::summary::noop::is_noop(line), "{line}");
     }
-    assert!(noop::is_placeholder(b"    throw new Error('Not implemented yet');"));
-    assert!(!noop::is_placeholder(b"let todo = 1;"));
+    assert!(crate::summary::noop::is_placeholder(b"    throw new Error('Not implemented yet');"));
+    assert!(!crate::summary::noop::is_placeholder(b"let todo = 1;"));
 }
 
 #[test]

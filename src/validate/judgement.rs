@@ -3,7 +3,7 @@
 //! verdict once ([`Judgement::into_outcome`]).
 
 use super::{Checked, Outcome, Unchecked};
-use crate::finding::{Acceptance, JudgeRun, Note, Report, Violation};
+use crate::finding::{Acceptance, ChangeSummary, JudgeRun, Note, Report, Violation};
 use crate::scratch::{self, FileChange, LandError, ScratchError};
 use std::path::Path;
 
@@ -17,6 +17,8 @@ pub(crate) struct Judgement<'r> {
     pub notes: Vec<Note>,
     /// What the judge was asked and answered, when one was asked.
     pub judge: Option<JudgeRun>,
+    /// What the patch does to each file's structure, when the patch was read.
+    pub summary: Option<ChangeSummary>,
     /// What an acceptance says.
     pub acceptance: Acceptance,
     /// The result's `patch` text, when the result fit the schema.
@@ -33,6 +35,7 @@ impl<'r> Judgement<'r> {
             violations,
             notes,
             judge: None,
+            summary: None,
             acceptance: Acceptance::default(),
             patch: None,
             checked: Err(Unchecked::NoRepository),
@@ -53,6 +56,7 @@ impl<'r> Judgement<'r> {
     pub fn into_outcome(self) -> Outcome<'r> {
         let mut report = Report::from_violations(self.violations, self.notes, &self.acceptance);
         report.judge = self.judge;
+        report.summary = self.summary;
         Outcome { report, patch: self.patch, checked: self.checked }
     }
 

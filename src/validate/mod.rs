@@ -93,6 +93,10 @@ pub struct Options {
     pub parse: crate::patch::ParseOptions,
     /// The repository phase: `--base`, `--check-cmd`, `--check-timeout`.
     pub scratch: crate::scratch::Options,
+    /// Read every changed file on its syntax tree for the report's change summary (a reader
+    /// will see it: `--format text`, `--report`); otherwise the summary reads only what the
+    /// rules ask of it.
+    pub is_full_summary: bool,
 }
 
 /// Everything one validation produced: the report, the patch text it points into, and the

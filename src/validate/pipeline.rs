@@ -13,6 +13,7 @@ use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, RulePolicy, Scope, Violation};
 use crate::scratch::{self, BaseTree, ScratchError, TreeIndex};
 use crate::step::ExecutorResult;
+use crate::summary;
 use serde_json::Value;
 
 /// Judge one executor result against its step. The [`Outcome`] carries the report and, with a
@@ -143,6 +144,12 @@ impl Phases<'_> {
         if let Some(index) = &index {
             input = input.with_base(index);
         }
+        // Read once, for every rule, the report and the judge.
+        let is_full = self.options.is_full_summary || self.options.model_judge.is_some();
+        let wants = rule::summary_wants(self.ctx.step, is_full);
+        let summary =
+            input.usable_patch().map(|p| summary::summarize(&p.files, input.base, &wants));
+        let input = input.with_summary(summary.as_ref());
         note_unknown_apply_run(&input, &mut findings);
         let found = rule::evaluate(&input, self.rules);
         findings.violations = found.violations;
@@ -156,6 +163,7 @@ impl Phases<'_> {
         judgement.judge = judge;
         judgement.acceptance.size = input.usable_patch().map(size);
         judgement.acceptance.is_unchecked = self.ctx.repo.is_none();
+        judgement.summary = summary;
         Ok((judgement, check))
     }
 }
@@ -265,6 +273,7 @@ impl Phases<'_> {
                 patch,
                 notes: &findings.notes,
                 base: input.base,
+                summary: input.summary,
             };
             let answer = crate::judge::ask(judge, &question)?;
             JudgeRun {

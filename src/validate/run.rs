@@ -36,6 +36,10 @@ pub struct Run {
     pub judge: JudgeChoice,
     /// Keep a rejected result for `patchgate review`.
     pub record: bool,
+    /// Read every changed file on its syntax tree for the report's change summary (a reader
+    /// will see it: `--format text`, `--report`); otherwise the summary reads only what the
+    /// rules ask of it.
+    pub is_full_summary: bool,
 }
 
 impl Default for Run {
@@ -48,6 +52,7 @@ impl Default for Run {
             repair: false,
             judge: JudgeChoice::None,
             record: false,
+            is_full_summary: false,
         }
     }
 }
@@ -205,7 +210,8 @@ impl Run {
                 (None, model_judge(config, repo, model.as_deref(), *when, *timeout)?)
             }
         };
-        Ok(Options { judge, model_judge, parse: self.parse(), scratch: self.scratch() })
+        let (parse, scratch) = (self.parse(), self.scratch());
+        Ok(Options { judge, model_judge, parse, scratch, is_full_summary: self.is_full_summary })
     }
 
     fn parse(&self) -> crate::patch::ParseOptions {

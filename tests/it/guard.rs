@@ -556,7 +556,16 @@ fn a_closed_stdout_still_blocks_a_denied_call() {
 #[test]
 fn the_gate_s_own_configuration_cannot_be_changed() {
     let repo = project();
-    repo.commit(&[(".patchgate.toml", "excluded = [\"secrets/**\"]\n")], "policy");
+    let husky = "npx lint-staged\npatchgate hook run pre-commit\n";
+    let linters = "repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n";
+    repo.commit(
+        &[
+            (".patchgate.toml", "excluded = [\"secrets/**\"]\n"),
+            (".husky/pre-commit", husky),
+            (".pre-commit-config.yaml", linters),
+        ],
+        "policy and hook managers",
+    );
     let root = root(&repo);
     let policy = format!("{root}/.patchgate.toml");
     for (tool, input) in [
@@ -589,6 +598,12 @@ fn the_gate_s_own_configuration_cannot_be_changed() {
     }
     let read = call(&repo, "p", "Read", &json!({"file_path": policy}));
     assert_eq!(code(&read), 0, "reading the policy is fine");
+    // The pre-commit framework here runs only linters: its configuration is ordinary code.
+    let config = format!("{root}/.pre-commit-config.yaml");
+    let edit = json!({"file_path": config, "old_string": "ruff", "new_string": "black"});
+    assert_eq!(code(&call(&repo, "p", "Edit", &edit)), 0);
+    let append = json!({"command": "echo '  - repo: local' >> .pre-commit-config.yaml"});
+    assert_eq!(code(&call(&repo, "p", "Bash", &append)), 0);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The built-in judge through the real binary against a scripted model server on 127.0.0.1
-//! (`model_server.rs`): both APIs end to end, the answer contract (prose around the JSON is a
-//! failure), error statuses and the one retry, a slow server and the timeout, the cache, and
-//! when the judge is asked at all.
+//! (`model_server.rs`): both APIs end to end, the answer contract (prose before one final JSON
+//! block is read; prose without one, two blocks or text after it is a failure), error statuses
+//! and the one retry, a slow server and the timeout, the cache, and when the judge is asked.
 
 use crate::model_server::{Api, ModelServer, Step, prompt_tokens};
 use crate::support::{TestRepo, code, json};
@@ -254,18 +254,46 @@ fn answers_are_cached_under_the_git_directory() {
 }
 
 #[test]
-fn an_answer_wrapped_in_prose_is_a_failure_never_a_verdict() {
-    let prose = "Sure! Here is my review:\n```json\n{\"valid\": true, \"reason\": \"looks fine\"}\n```\nLet me know if you need more.";
+fn prose_before_one_final_block_is_read_as_the_verdict() {
+    let reply = "The helper is added, but fetch still runs its own loop.\n\n```json\n{\"valid\": false, \"reason\": \"fetch still runs its own loop\"}\n```\n";
     for api in [Api::OpenAi, Api::Anthropic] {
-        let server = ModelServer::start(api, vec![Step::Text(prose)]);
+        let server = ModelServer::start(api, vec![Step::Text(reply)]);
         let case = Case::new(EXTRACT, &halfway());
         let model = if api == Api::OpenAi { "openai:m" } else { "anthropic:m" };
         let out = case.validate(&server, &["--judge-model", model]);
-        let err = failure(&out);
-        assert!(err.contains("not one JSON object") && err.contains("text before"), "{err}");
-        let again = case.validate(&server, &["--judge-model", model]);
-        failure(&again);
-        assert_eq!(server.requests().len(), 2, "an unreadable answer is not cached");
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        assert_eq!(
+            json(&out)["reason"],
+            "not-implemented: the judge says: fetch still runs its own loop"
+        );
+    }
+}
+
+#[test]
+fn prose_without_one_final_block_is_a_failure_never_a_verdict() {
+    let replies = [
+        (
+            "Sure! Here is my review:\n```json\n{\"valid\": true, \"reason\": \"looks fine\"}\n```\nLet me know if you need more.",
+            "text after",
+        ),
+        ("The patch looks fine to me: valid.", "no ```json block"),
+        (
+            "First:\n```json\n{\"valid\": true}\n```\nOn second thought:\n```json\n{\"valid\": false, \"reason\": \"no\"}\n```",
+            "2 JSON blocks",
+        ),
+    ];
+    for api in [Api::OpenAi, Api::Anthropic] {
+        for (reply, problem) in replies {
+            let server = ModelServer::start(api, vec![Step::Text(reply)]);
+            let case = Case::new(EXTRACT, &halfway());
+            let model = if api == Api::OpenAi { "openai:m" } else { "anthropic:m" };
+            let out = case.validate(&server, &["--judge-model", model]);
+            let err = failure(&out);
+            assert!(err.contains("not one JSON object") && err.contains(problem), "{err}");
+            let again = case.validate(&server, &["--judge-model", model]);
+            failure(&again);
+            assert_eq!(server.requests().len(), 2, "an unreadable answer is not cached");
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! The crate's dependencies point one way: each module uses only modules of a lower layer
-//! (`bytemask` <- `finding` <- `path` <- `patch` <- `rule` <- `scratch` <- `review` (the store),
+//! (`bytemask` <- `finding` <- `path` <- `patch` <- `summary` <- `rule` <- `scratch` <- `review` (the store),
 //! `repair` <- the pipelines (a validate run repairs, records and re-judges stored results) <-
 //! `report` <- `cli`); and no file imports a file that imports it back.
 //!
@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["path"],
     &["config"],
     &["step", "repo", "patch", "declare"],
+    &["summary"],
     &["rule", "contract"],
     &["scratch", "judge"],
     &["review", "repair"],

@@ -8,6 +8,7 @@ mod docs;
 mod escape;
 mod escape_git;
 mod guard;
+mod guard_install;
 mod guard_policy;
 mod hook;
 mod hook_install;

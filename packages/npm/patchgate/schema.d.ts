@@ -213,6 +213,8 @@ export interface Report {
   notes: Array<Note>;
   /** What the judge was asked and answered, when one was asked. */
   judge?: JudgeRun | null;
+  /** What the patch does to each file's structure, when the patch was read. */
+  summary?: ChangeSummary | null;
 }
 
 /** The execute-step validator's output contract: exactly `{"valid", "reason"}`. */
@@ -287,6 +289,106 @@ export interface JudgeRun {
   output_tokens?: number | null;
   /** The answer was read from the cache: nothing was sent this time. The token counts are those of the call that produced it. */
   cached: boolean;
+}
+
+/** What the patch does, file by file. */
+export interface ChangeSummary {
+  /** One entry per file entry of the patch, in patch order. */
+  files: Array<FileSummary>;
+}
+
+/** What one file entry changes. */
+export interface FileSummary {
+  /** The file's path (its new path; the old one for a deletion). */
+  path: string;
+  /** What the entry does to the file. */
+  operation: FileOperation;
+  /** The grammar the two images were parsed with (`Rust`, `YAML`); absent when the file was compared line by line (no grammar, too large, or not needed). */
+  language?: string | null;
+  /** The largest kind of change in the file. */
+  change: ChangeKind;
+  /** Definitions (functions, methods, classes, ...) added, removed, changed, moved or renamed. */
+  items?: Array<ItemChange>;
+  /** Identifiers the changed lines replace by another one (`old_name` -> `new_name`). */
+  renames?: Array<IdentifierRename>;
+  /** Names the step asks about, counted in the file before and after the patch. */
+  names?: Array<NameCount>;
+  /** Comments the patch adds (not counting directives). */
+  comments_added: number;
+  /** Comments the patch removes. */
+  comments_removed: number;
+  /** Directive comments added (`# type: ignore`, `// eslint-disable-next-line`), as written. */
+  directives_added?: Array<string>;
+  /** Directive comments removed. */
+  directives_removed?: Array<string>;
+  /** A file the patch creates that no other file of the patch names (a script on its own). */
+  is_unreferenced: boolean;
+}
+
+/** What a file entry does to its file. */
+export type FileOperation = "create" | "delete" | "modify" | "rename" | "copy";
+
+/** The kinds of change, smallest first: a file's change is the largest one it makes. */
+export type ChangeKind = "whitespace" | "comment" | "directive" | "move" | "code";
+
+/** One definition the patch touches. */
+export interface ItemChange {
+  /** What it is: `function`, `method`, `class`, `type`, `module`, `section`. */
+  kind: string;
+  /** Its name, qualified by the definitions around it (`Parser.parse`, `Config::load`). */
+  name: string;
+  /** What happened to it. */
+  change: ItemStatus;
+  /** Its old name, when it was renamed. */
+  renamed_from?: string | null;
+  /** Its first line in the file after the patch (before it, for a removed item). */
+  line: number;
+  /** Its body after the patch, when that is trivial (empty, `pass`, a constant, a placeholder); absent for a real body. */
+  trivial?: Trivial | null;
+  /** Whether its body was trivial before the patch (changed items). */
+  was_trivial: boolean;
+  /** Names its body refers to after the patch and did not before (all of them, for an added item), at most 20. */
+  refers_to?: Array<string>;
+  /** Lines of the definition (before the patch for a removed item). */
+  lines: number;
+}
+
+/** What happened to a definition. */
+export type ItemStatus = "added" | "removed" | "changed" | "moved" | "renamed";
+
+/** A body that does nothing, or says it is not implemented. */
+export interface Trivial {
+  /** Which kind of trivial body. */
+  form: TrivialForm;
+  /** The body's one statement, as written (empty for an empty body). */
+  text: string;
+}
+
+/** The kinds of trivial body. */
+export type TrivialForm = "empty" | "nothing" | "constant" | "placeholder";
+
+/** An identifier the changed lines replace by another. */
+export interface IdentifierRename {
+  /** The name replaced. */
+  from: string;
+  /** The name written instead. */
+  to: string;
+  /** How many times the changed lines replace it. */
+  count: number;
+  /** Lines of the file after the patch that still hold the old name, at most 20. */
+  left_on?: Array<number>;
+}
+
+/** A name the step asks about, counted as a whole word in the file. */
+export interface NameCount {
+  /** The name. */
+  name: string;
+  /** Occurrences before the patch. */
+  before: number;
+  /** Occurrences after the patch. */
+  after: number;
+  /** Lines of the file after the patch that hold it, at most 20. */
+  lines_after?: Array<number>;
 }
 
 /** One plan step, written by the orchestrator. Only `description` is required. */

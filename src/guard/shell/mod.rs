@@ -20,8 +20,12 @@ use std::path::{Path, PathBuf};
 pub struct ShellPlan {
     /// File operands, in command order.
     pub operands: Vec<PathArg>,
-    /// Why the command skips git hooks, when it does (`git commit --no-verify`).
+    /// Why the command skips git hooks, when it does (`git commit --no-verify`), or changes
+    /// patchgate's policy.
     pub bypass: Option<ShellFinding>,
+    /// Each hook manager's configuration the command changes (`rm .pre-commit-config.yaml`):
+    /// refused where that manager runs patchgate, which only the file system tells.
+    pub manager_writes: Vec<ShellFinding>,
     /// Whether some command lists or searches (`ls`, `find`, `grep`, `rg`).
     pub is_discovery: bool,
     /// Whether every command only reads (known readers and `cd`, nothing redirected into a
@@ -39,6 +43,8 @@ pub struct ShellFinding {
     pub command: String,
     /// Why it is refused and what to do instead.
     pub reason: String,
+    /// For `PROTECTED_PATH`: the protected entry it changes.
+    pub entry: Option<&'static str>,
 }
 
 /// State while walking one script.
@@ -117,6 +123,7 @@ impl Ctx {
         {
             self.plan.bypass = Some(finding);
         }
+        self.plan.manager_writes.extend(inner.manager_writes);
     }
 
     fn refuse(&mut self, command: String, reason: String) {
@@ -125,26 +132,35 @@ impl Ctx {
 
     fn refuse_as(&mut self, code: DenyCode, command: String, reason: String) {
         if self.plan.bypass.is_none() {
-            self.plan.bypass = Some(ShellFinding { code, command, reason });
+            self.plan.bypass = Some(ShellFinding { code, command, reason, entry: None });
         }
     }
 
     /// Refuse a command that would change a protected entry: written by a redirect, or named
     /// by a command that is not a known reader (`rm`, `mv`, `mkfifo`, `sed -i`, `python`).
+    /// Every entry it changes is recorded: which hook managers run the gate is decided later.
     fn protect(&mut self, command: &lex::Command) {
         let redirected = command
             .redirects
             .iter()
             .filter(|(kind, _)| *kind == RedirectKind::Write)
-            .find_map(|(_, target)| protect::named(&target.text));
-        let entry = redirected.or_else(|| {
-            let named = command.words.iter().find_map(|w| protect::named(&w.text))?;
-            let (program, args) = command::program(&command.words)?;
+            .filter_map(|(_, target)| protect::named(&target.text));
+        let is_writer = command::program(&command.words).is_some_and(|(program, args)| {
             let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-            (!protect::is_reader(program, &args)).then_some(named)
+            !protect::is_reader(program, &args)
         });
-        if let Some(entry) = entry {
-            self.refuse_as(DenyCode::ProtectedPath, written(command), protect::reason(entry));
+        let named =
+            command.words.iter().filter(|_| is_writer).filter_map(|w| protect::named(&w.text));
+        let entries: Vec<&'static str> = redirected.chain(named).collect();
+        for entry in entries {
+            let (command, reason) = (written(command), protect::reason(entry));
+            if crate::path::is_hook_manager(entry) {
+                let code = DenyCode::ProtectedPath;
+                let finding = ShellFinding { code, command, reason, entry: Some(entry) };
+                self.plan.manager_writes.push(finding);
+            } else {
+                self.refuse_as(DenyCode::ProtectedPath, command, reason);
+            }
         }
     }
 

@@ -44,6 +44,16 @@ __all__ = [
     "WarningCode",
     "NoteKind",
     "JudgeRun",
+    "ChangeSummary",
+    "FileSummary",
+    "FileOperation",
+    "ChangeKind",
+    "ItemChange",
+    "ItemStatus",
+    "Trivial",
+    "TrivialForm",
+    "IdentifierRename",
+    "NameCount",
     "Step",
     "Mode",
     "Expect",
@@ -289,6 +299,8 @@ class Report(TypedDict):
     """Legal but noteworthy findings (CRLF, hunk offsets, skipped checks)."""
     judge: NotRequired[Union["JudgeRun", None]]
     """What the judge was asked and answered, when one was asked."""
+    summary: NotRequired[Union["ChangeSummary", None]]
+    """What the patch does to each file's structure, when the patch was read."""
 
 
 class Verdict(TypedDict):
@@ -375,6 +387,116 @@ class JudgeRun(TypedDict):
     """Tokens of the answer, as the server counted them."""
     cached: bool
     """The answer was read from the cache: nothing was sent this time. The token counts are those of the call that produced it."""
+
+
+class ChangeSummary(TypedDict):
+    """What the patch does, file by file."""
+
+    files: List["FileSummary"]
+    """One entry per file entry of the patch, in patch order."""
+
+
+class FileSummary(TypedDict):
+    """What one file entry changes."""
+
+    path: str
+    """The file's path (its new path; the old one for a deletion)."""
+    operation: "FileOperation"
+    """What the entry does to the file."""
+    language: NotRequired[Union[str, None]]
+    """The grammar the two images were parsed with (`Rust`, `YAML`); absent when the file was compared line by line (no grammar, too large, or not needed)."""
+    change: "ChangeKind"
+    """The largest kind of change in the file."""
+    items: NotRequired[List["ItemChange"]]
+    """Definitions (functions, methods, classes, ...) added, removed, changed, moved or renamed."""
+    renames: NotRequired[List["IdentifierRename"]]
+    """Identifiers the changed lines replace by another one (`old_name` -> `new_name`)."""
+    names: NotRequired[List["NameCount"]]
+    """Names the step asks about, counted in the file before and after the patch."""
+    comments_added: int
+    """Comments the patch adds (not counting directives)."""
+    comments_removed: int
+    """Comments the patch removes."""
+    directives_added: NotRequired[List[str]]
+    """Directive comments added (`# type: ignore`, `// eslint-disable-next-line`), as written."""
+    directives_removed: NotRequired[List[str]]
+    """Directive comments removed."""
+    is_unreferenced: bool
+    """A file the patch creates that no other file of the patch names (a script on its own)."""
+
+
+FileOperation = Union[Literal["create"], Literal["delete"], Literal["modify"], Literal["rename"], Literal["copy"]]
+"""What a file entry does to its file."""
+
+
+ChangeKind = Union[Literal["whitespace"], Literal["comment"], Literal["directive"], Literal["move"], Literal["code"]]
+"""The kinds of change, smallest first: a file's change is the largest one it makes."""
+
+
+class ItemChange(TypedDict):
+    """One definition the patch touches."""
+
+    kind: str
+    """What it is: `function`, `method`, `class`, `type`, `module`, `section`."""
+    name: str
+    """Its name, qualified by the definitions around it (`Parser.parse`, `Config::load`)."""
+    change: "ItemStatus"
+    """What happened to it."""
+    renamed_from: NotRequired[Union[str, None]]
+    """Its old name, when it was renamed."""
+    line: int
+    """Its first line in the file after the patch (before it, for a removed item)."""
+    trivial: NotRequired[Union["Trivial", None]]
+    """Its body after the patch, when that is trivial (empty, `pass`, a constant, a placeholder); absent for a real body."""
+    was_trivial: bool
+    """Whether its body was trivial before the patch (changed items)."""
+    refers_to: NotRequired[List[str]]
+    """Names its body refers to after the patch and did not before (all of them, for an added item), at most 20."""
+    lines: int
+    """Lines of the definition (before the patch for a removed item)."""
+
+
+ItemStatus = Union[Literal["added"], Literal["removed"], Literal["changed"], Literal["moved"], Literal["renamed"]]
+"""What happened to a definition."""
+
+
+class Trivial(TypedDict):
+    """A body that does nothing, or says it is not implemented."""
+
+    form: "TrivialForm"
+    """Which kind of trivial body."""
+    text: str
+    """The body's one statement, as written (empty for an empty body)."""
+
+
+TrivialForm = Union[Literal["empty"], Literal["nothing"], Literal["constant"], Literal["placeholder"]]
+"""The kinds of trivial body."""
+
+
+class IdentifierRename(TypedDict):
+    """An identifier the changed lines replace by another."""
+
+    from: str
+    """The name replaced."""
+    to: str
+    """The name written instead."""
+    count: int
+    """How many times the changed lines replace it."""
+    left_on: NotRequired[List[int]]
+    """Lines of the file after the patch that still hold the old name, at most 20."""
+
+
+class NameCount(TypedDict):
+    """A name the step asks about, counted as a whole word in the file."""
+
+    name: str
+    """The name."""
+    before: int
+    """Occurrences before the patch."""
+    after: int
+    """Occurrences after the patch."""
+    lines_after: NotRequired[List[int]]
+    """Lines of the file after the patch that hold it, at most 20."""
 
 
 class Step(TypedDict):

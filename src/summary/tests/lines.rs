@@ -1,24 +1,32 @@
-//! The linear, early-stopping `classify` against the straightforward one it replaced, on
-//! generated patches full of comment markers, quotes, whitespace and non-ASCII text.
+//! The line fallback, `classify_lines`, against a straightforward reference on generated
+//! patches full of comment markers, quotes, whitespace and non-ASCII text, and the shapes it
+//! must tell apart.
 
+use super::super::lines::{Syntax, push_indent, syntax_for, unopened_block_end};
 use super::*;
 use crate::patch::{ParseOptions, parse};
 use std::fmt::Write as _;
 
-/// The previous implementation, kept as the reference for the result.
+/// The straightforward implementation, kept as the reference for the result: every run of
+/// changed lines (up to a context line) compared as a whole.
 mod reference {
-    use super::super::{Change, Syntax, push_indent, syntax_for, unopened_block_end};
+    use super::{Syntax, push_indent, syntax_for, unopened_block_end};
+    use crate::finding::ChangeKind;
     use crate::patch::{FilePatch, LineKind};
 
-    pub(super) fn classify(file: &FilePatch<'_>) -> Change {
+    pub(super) fn classify(file: &FilePatch<'_>) -> ChangeKind {
         if file.added() + file.removed() == 0 || file.binary.is_some() {
-            return Change::Code;
+            return ChangeKind::Code;
         }
         let syntax = syntax_for(file.path());
-        let (mut old, mut new) = (Side::default(), Side::default());
+        let mut worst = ChangeKind::Whitespace;
         for hunk in &file.hunks {
             let (mut old_block, mut new_block) = (None, None);
+            let (mut old, mut new) = (Side::default(), Side::default());
             for line in &hunk.lines {
+                if line.kind == LineKind::Context {
+                    worst = worst.max(settle(&mut old, &mut new));
+                }
                 let text = String::from_utf8_lossy(line.text);
                 if line.kind != LineKind::Add {
                     old.push(&text, line.kind == LineKind::Remove, &syntax, &mut old_block);
@@ -27,14 +35,22 @@ mod reference {
                     new.push(&text, line.kind == LineKind::Add, &syntax, &mut new_block);
                 }
             }
+            worst = worst.max(settle(&mut old, &mut new));
         }
-        if old.raw == new.raw {
-            Change::Whitespace
+        worst
+    }
+
+    fn settle(old: &mut Side, new: &mut Side) -> ChangeKind {
+        let kind = if old.raw == new.raw {
+            ChangeKind::Whitespace
         } else if old.code == new.code {
-            Change::Comment
+            ChangeKind::Comment
         } else {
-            Change::Code
-        }
+            ChangeKind::Code
+        };
+        *old = Side::default();
+        *new = Side::default();
+        kind
     }
     #[derive(Default)]
     pub(super) struct Side {
@@ -182,7 +198,11 @@ fn classify_matches_the_reference_on_generated_patches() {
         for file in &parsed.patch.files {
             let got = classify_lines(file);
             assert_eq!(got, reference::classify(file), "{diff}");
-            seen[got as usize] += 1;
+            seen[match got {
+                ChangeKind::Whitespace => 0,
+                ChangeKind::Comment => 1,
+                _ => 2,
+            }] += 1;
         }
     }
     assert!(seen.iter().all(|&n| n > 100), "every outcome is exercised: {seen:?}");
@@ -192,10 +212,10 @@ fn classify_matches_the_reference_on_generated_patches() {
 fn classify_stops_at_the_first_real_change() {
     let diff = "--- a/a.rs\n+++ b/a.rs\n@@ -1,2 +1,2 @@\n-let a = 1; // one\n-/* open\n+let a = 2;\n+/* open\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
     let diff = "--- a/a.rs\n+++ b/a.rs\n@@ -1,1 +1,1 @@\n-let a = 1; // one\n+let  a=1; // two\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Comment);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Comment);
 }
 
 #[test]
@@ -203,28 +223,10 @@ fn classify_of_an_added_file_stops_at_its_first_code_line() {
     let diff =
         "--- /dev/null\n+++ b/a.rs\n@@ -0,0 +1,3 @@\n+// only a comment\n+fn main() {}\n+// more\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
     let diff = "--- /dev/null\n+++ b/a.rs\n@@ -0,0 +1,2 @@\n+// only a comment\n+/* and */\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Comment);
-}
-
-/// A base tree of one file.
-#[derive(Debug)]
-struct OneFile(&'static str, &'static str);
-
-impl Base for OneFile {
-    fn contains(&self, path: &str) -> bool {
-        path == self.0
-    }
-
-    fn files(&self) -> &[String] {
-        &[]
-    }
-
-    fn content(&self, path: &str) -> Option<Vec<u8>> {
-        (path == self.0).then(|| self.1.as_bytes().to_vec())
-    }
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Comment);
 }
 
 #[test]
@@ -234,26 +236,25 @@ fn the_base_tree_shows_what_the_hunks_alone_cannot() {
     let diff = "--- a/a.rs\n+++ b/a.rs\n@@ -3,3 +3,3 @@\n  * one\n- * two\n+ * three\n  */\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
     let file = &parsed.patch.files[0];
-    assert_eq!(classify(file, Some(&base)), (Change::Comment, Decider::Syntax("Rust")));
-    assert_eq!(classify(file, None).0, Change::Code, "the hunk alone parses as code");
+    assert_eq!(classify(file, Some(&base)), (ChangeKind::Comment, Some("Rust")));
+    assert_eq!(classify(file, None).0, ChangeKind::Code, "the hunk alone parses as code");
     // A hunk that does not sit where it says falls back to the hunks.
     let moved = OneFile("a.rs", "\n\n\nfn a() {}\n/*\n * one\n * two\n */\n");
-    assert_eq!(classify(file, Some(&moved)).0, Change::Code);
+    assert_eq!(classify(file, Some(&moved)).0, ChangeKind::Code);
 }
 
 #[test]
 fn files_without_a_grammar_are_compared_line_by_line() {
-    let diff = "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-a  b\n+a b\n";
+    let diff = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-a  b\n+a b\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify(&parsed.patch.files[0], None), (Change::Whitespace, Decider::Lines));
+    assert_eq!(classify(&parsed.patch.files[0], None), (ChangeKind::Whitespace, None));
 }
 
 #[test]
-fn cpp_is_compared_on_its_syntax_tree_only_with_the_cpp_feature() {
+fn cpp_is_compared_on_its_syntax_tree() {
     let diff = "--- a/x.cpp\n+++ b/x.cpp\n@@ -1 +1 @@\n-int a; // one\n+int a; // two\n";
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
-    let decider = if cfg!(feature = "cpp") { Decider::Syntax("C++") } else { Decider::Lines };
-    assert_eq!(classify(&parsed.patch.files[0], None), (Change::Comment, decider));
+    assert_eq!(classify(&parsed.patch.files[0], None), (ChangeKind::Comment, Some("C++")));
 }
 
 #[test]
@@ -261,11 +262,25 @@ fn indentation_is_syntax_in_yaml_and_makefiles() {
     let yaml =
         "--- a/ci.yml\n+++ b/ci.yml\n@@ -1,2 +1,2 @@\n a:\n-  b: 1\n-c: 2\n+  b: 1\n+  c: 2\n";
     let parsed = parse(yaml.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
     let make = "--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n all:\n-\tcc a.c\n+    cc a.c\n";
     let parsed = parse(make.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Code);
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
     let twin = "--- a/ci.yml\n+++ b/ci.yml\n@@ -1,2 +1,2 @@\n a:\n-  b:  1\n+  b: 1   \n";
     let parsed = parse(twin.as_bytes(), &ParseOptions::default());
-    assert_eq!(classify_lines(&parsed.patch.files[0]), Change::Whitespace, "the twin");
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Whitespace, "the twin");
+}
+
+#[test]
+fn a_line_moved_or_lines_swapped_are_code_for_the_lines_too() {
+    let moved = "--- a/n.txt\n+++ b/n.txt\n@@ -1,4 +1,4 @@\n-one\n two\n three\n four\n+one\n";
+    let parsed = parse(moved.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
+    let swapped = "--- a/n.txt\n+++ b/n.txt\n@@ -1,2 +1,2 @@\n-one\n-two\n+two\n+one\n";
+    let parsed = parse(swapped.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Code);
+    let rewrapped =
+        "--- a/n.txt\n+++ b/n.txt\n@@ -1,2 +1,2 @@\n-one two\n-three\n+one\n+two three\n";
+    let parsed = parse(rewrapped.as_bytes(), &ParseOptions::default());
+    assert_eq!(classify_lines(&parsed.patch.files[0]), ChangeKind::Whitespace, "the twin");
 }

@@ -11,7 +11,7 @@ static NOOP: LazyLock<Regex> = LazyLock::new(|| {
             pass | \.\.\. | return | return\s+(?:none|null|nil|undefined)
           | todo!\(.*\) | unimplemented!\(.*\) | std::process::abort\(\)
           | raise\s+NotImplementedError(?:\(.*\))?
-          | throw\s+new\s+\w*Error\(.*not\s+(?:yet\s+)?implemented.*\)
+          | throw\s+new\s+\w*(?:Error|Exception)\(.*not\s+(?:yet\s+)?implemented.*\)
           | throw\s+new\s+(?:NotImplementedException|UnsupportedOperationException)\(.*\)
           | panic!\(.*not\s+(?:yet\s+)?implemented.*\)
         )\s*;?$",
@@ -24,10 +24,12 @@ static NOOP: LazyLock<Regex> = LazyLock::new(|| {
 static PLACEHOLDER: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
     regex::bytes::Regex::new(
         r#"(?ix)(?:
-            \btodo!\( | \bunimplemented!\( | \braise\s+NotImplementedError\b
-          | \bthrow\s+new\s+\w*Error\(\s*["'`][^"'`]*not\s+(?:yet\s+)?implemented
-          | \bthrow\s+new\s+(?:NotImplementedException|UnsupportedOperationException)\b
-          | \bpanic!\(\s*"[^"]*not\s+(?:yet\s+)?implemented
+            \btodo!\( | \bunimplemented!\( | \braise\s+NotImplemented(?:Error)?\b
+          | \bthrow\s+new\s+[\w\\.]*(?:Error|Exception)\(\s*["'`][^"'`]*(?:not\s+(?:yet\s+)?implemented|\btodo\b)
+          | \bthrow\s+(?:new\s+)?[\w\\.]*(?:NotImplementedException|UnsupportedOperationException|NotImplementedError)\b
+          | \bpanic!?\(\s*"[^"]*(?:not\s+(?:yet\s+)?implemented|\btodo\b|\bunimplemented\b)
+          | \bfatalError\(\s*"[^"]*(?:not\s+(?:yet\s+)?implemented|\btodo\b)
+          | (?-i:\bTODO\(\s*(?:"[^"]*"\s*)?\))
         )"#,
     )
     .expect("the placeholder pattern is a valid regex")
@@ -35,7 +37,8 @@ static PLACEHOLDER: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
 
 /// A fragment every placeholder in ASCII holds, in any ASCII case: the prefilter that keeps
 /// the pattern off almost every line (`!(` alone would let every macro call through).
-const HINTS: [&str; 5] = ["todo!(", "unimplemented!(", "panic!(", "raise", "throw"];
+const HINTS: [&str; 8] =
+    ["todo!(", "todo(", "unimplemented!(", "panic!(", "panic(", "raise", "throw", "fatalerror("];
 
 /// [`HINTS`] in any ASCII case, for one line.
 static PLACEHOLDER_HINT: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
@@ -89,26 +92,26 @@ static CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether `line` only returns (or evaluates to) a hard-coded constant.
 #[must_use]
-pub(super) fn is_constant(line: &str) -> bool {
+pub(crate) fn is_constant(line: &str) -> bool {
     CONSTANT.is_match(line.trim())
 }
 
 /// Whether `line` (trimmed by the caller or not) is a do-nothing statement.
 #[must_use]
-pub(super) fn is_noop(line: &str) -> bool {
+pub(crate) fn is_noop(line: &str) -> bool {
     NOOP.is_match(line.trim())
 }
 
 /// Whether `line` only closes or opens a block.
 #[must_use]
-pub(super) fn is_structure(line: &str) -> bool {
+pub(crate) fn is_structure(line: &str) -> bool {
     STRUCTURE.is_match(line.trim())
 }
 
 /// Whether `line` is an explicit "not implemented" placeholder in code: a comment that shows one
 /// (a documentation example's `/// # todo!()`) is not a missing implementation.
 #[must_use]
-pub(super) fn is_placeholder(line: &[u8]) -> bool {
+pub(crate) fn is_placeholder(line: &[u8]) -> bool {
     may_be_placeholder(line) && !is_comment(line) && PLACEHOLDER.is_match(line)
 }
 
@@ -122,7 +125,7 @@ fn may_be_placeholder(line: &[u8]) -> bool {
 /// at a time pays the searcher's start-up on every line. [`Hints::is_placeholder`] then answers
 /// [`is_placeholder`] for the text's lines.
 #[derive(Debug)]
-pub(super) struct Hints<'t> {
+pub(crate) struct Hints<'t> {
     text: &'t [u8],
     /// Start and end offset of every hint found, in text order. Hints hold no newline, so a
     /// line holds a hint exactly when one found lies inside it (the search does not report
@@ -137,7 +140,7 @@ impl<'t> Hints<'t> {
     const BLOCK: usize = 1 << 16;
 
     /// Find every hint of `text`, lowering its case a block at a time.
-    pub(super) fn new(text: &'t [u8]) -> Self {
+    pub(crate) fn new(text: &'t [u8]) -> Self {
         let overlap = HINTS.iter().map(|h| h.len()).max().unwrap_or(1) - 1;
         let mut lower = Vec::with_capacity(Self::BLOCK + overlap);
         let mut found = Vec::new();
@@ -156,14 +159,14 @@ impl<'t> Hints<'t> {
 
     /// [`is_placeholder`] for `line`, a slice of the text (a line from elsewhere is searched
     /// on its own).
-    pub(super) fn is_placeholder(&self, line: &[u8]) -> bool {
+    pub(crate) fn is_placeholder(&self, line: &[u8]) -> bool {
         let Some(at) = self.offset(line) else { return is_placeholder(line) };
         self.may_hold(at, line) && !is_comment(line) && PLACEHOLDER.is_match(line)
     }
 
     /// Whether a line inside `stretch` (a slice of the text) may be a placeholder: false when
     /// the stretch is ASCII and holds no hint, so that none of its lines needs a test.
-    pub(super) fn may_hold_one(&self, stretch: &[u8]) -> bool {
+    pub(crate) fn may_hold_one(&self, stretch: &[u8]) -> bool {
         self.offset(stretch).is_none_or(|at| self.may_hold(at, stretch))
     }
 

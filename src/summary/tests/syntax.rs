@@ -1,12 +1,13 @@
 //! The token comparison per language: each shape the line comparison got wrong, and its twin
 //! that is still superficial.
 
-use super::{Change, compare, grammar_for};
+use super::{ChangeKind as Change, grammar_for, summary_of};
 
-/// Compare `old` and `new` as the file `name`.
+/// Compare `old` and `new` as the file `name`, on its syntax tree.
 fn change(name: &str, old: &str, new: &str) -> Change {
-    let grammar = grammar_for(name).expect("a known language");
-    compare(grammar, old.as_bytes(), new.as_bytes()).expect("parses")
+    let file = summary_of(name, old, new);
+    assert!(file.language.is_some(), "{name} read on its syntax tree");
+    file.change
 }
 
 #[test]
@@ -15,11 +16,21 @@ fn every_listed_language_has_a_grammar_and_others_fall_back() {
         assert!(grammar_for(name).is_some(), "{name}");
     }
     assert!(grammar_for("run.sh").is_some());
-    // C++ has its grammar only in a build with the `cpp` feature; otherwise the line comparison.
-    for name in ["a.cpp", "a.cc", "a.hpp"] {
-        assert_eq!(grammar_for(name).is_some(), cfg!(feature = "cpp"), "{name}");
+    for name in ["a.cpp", "a.cc", "a.hpp", "a.rb", "Gemfile", "a.kt", "a.kts"] {
+        assert!(grammar_for(name).is_some(), "{name}");
     }
-    for name in ["README.md", "a.yaml", "Makefile", "a.unknown", "noext"] {
+    for name in ["README.md", "a.yaml", "a.yml", "a.toml", "a.json", "a.html", "a.css"] {
+        assert!(grammar_for(name).is_some(), "{name}");
+    }
+    // PHP, C# and Swift only in builds with their features (their size).
+    for (name, is_built) in [
+        ("a.php", cfg!(feature = "php")),
+        ("a.cs", cfg!(feature = "csharp")),
+        ("a.swift", cfg!(feature = "swift")),
+    ] {
+        assert_eq!(grammar_for(name).is_some(), is_built, "{name}");
+    }
+    for name in ["Makefile", "a.unknown", "noext", "a.txt", "a.cfg"] {
         assert!(grammar_for(name).is_none(), "{name}");
     }
 }
@@ -77,7 +88,7 @@ fn python_indentation_is_code() {
 }
 
 #[test]
-fn directive_comments_are_code() {
+fn directive_comments_are_directives_not_comments() {
     let cases = [
         ("x.js", "// eslint-disable-next-line no-console\n"),
         ("x.ts", "// @ts-expect-error\n"),
@@ -93,7 +104,7 @@ fn directive_comments_are_code() {
     for (name, directive) in cases {
         let old = "x = f(1);\n";
         let new = format!("{directive}{old}");
-        assert_eq!(change(name, old, &new), Change::Code, "{name}: {directive}");
+        assert_eq!(change(name, old, &new), Change::Directive, "{name}: {directive}");
         let plain = format!("// explain the call\n{old}").replace("//", comment_marker(name));
         assert_eq!(change(name, old, &plain), Change::Comment, "the twin in {name}");
     }
@@ -117,7 +128,6 @@ fn shell_parameter_expansions_are_not_comments() {
 
 #[test]
 fn comment_changes_in_c_family_and_java() {
-    #[cfg(feature = "cpp")]
     assert_eq!(change("x.cpp", "int a; // one\n", "int a; // two\n"), Change::Comment);
     assert_eq!(change("x.c", "/* one */ int a;\n", "/* two */ int a;\n"), Change::Comment);
     let old = "class X {\n  /** Old. */\n  void f() {}\n}\n";
@@ -136,4 +146,66 @@ fn a_python_docstring_is_documentation() {
     assert_eq!(change("x.py", old, new), Change::Comment);
     let code = "def f():\n    \"\"\"Old.\"\"\"\n    return 2\n";
     assert_eq!(change("x.py", old, code), Change::Code);
+}
+
+#[test]
+fn a_hash_inside_a_yaml_string_or_url_is_not_a_comment() {
+    let old = "a:\n  b: \"x # y\"\n  url: http://h/#top\n";
+    let string = "a:\n  b: \"x # z\"\n  url: http://h/#top\n";
+    assert_eq!(change("ci.yml", old, string), Change::Code);
+    let url = "a:\n  b: \"x # y\"\n  url: http://h/#end\n";
+    assert_eq!(change("ci.yml", old, url), Change::Code);
+    let comment = "a:\n  b: \"x # y\" # a note\n  url: http://h/#top\n";
+    assert_eq!(change("ci.yml", old, comment), Change::Comment, "the twin");
+    let reindented = "a:\n  b: \"x # y\"\nurl: http://h/#top\n";
+    assert_eq!(change("ci.yml", old, reindented), Change::Code, "indentation is YAML's syntax");
+}
+
+#[test]
+fn markdown_structure_and_order_are_changes_and_rewrapping_is_not() {
+    let old = "# Title\n\n- one\n- two\n- three\n\nSome words here\nand more.\n";
+    let nested = "# Title\n\n- one\n  - two\n- three\n\nSome words here\nand more.\n";
+    assert_eq!(change("a.md", old, nested), Change::Code, "a list item nested by indentation");
+    let reordered = "# Title\n\n- two\n- one\n- three\n\nSome words here\nand more.\n";
+    assert_eq!(change("a.md", old, reordered), Change::Code, "a list re-ordered");
+    let moved = "# Title\n\nSome words here\nand more.\n\n- one\n- two\n- three\n";
+    assert_eq!(change("a.md", old, moved), Change::Code, "a paragraph moved");
+    let rewrapped = "# Title\n\n- one\n- two\n- three\n\nSome words\nhere and more.\n";
+    assert_eq!(change("a.md", old, rewrapped), Change::Whitespace, "the twin: re-wrapped");
+    let commented = format!("{old}\n<!-- a note -->\n");
+    assert_eq!(change("a.md", old, &commented), Change::Comment);
+    let directive = format!("{old}\n<!-- markdownlint-disable MD013 -->\n");
+    assert_eq!(change("a.md", old, &directive), Change::Directive, "a markdownlint directive");
+}
+
+#[test]
+fn ruby_interpolation_in_a_heredoc_is_code() {
+    let old = "def f\n  <<~TXT\n    a #{b} c\n  TXT\nend\n";
+    let new = "def f\n  <<~TXT\n    a #{d} c\n  TXT\nend\n";
+    assert_eq!(change("a.rb", old, new), Change::Code);
+    let comment = "def f # the text\n  <<~TXT\n    a #{b} c\n  TXT\nend\n";
+    assert_eq!(change("a.rb", old, comment), Change::Comment, "the twin");
+}
+
+#[test]
+fn comments_in_the_added_languages_are_comments() {
+    let cases = [
+        ("a.kt", "fun f() = 1\n", "// why\nfun f() = 1\n"),
+        ("a.rb", "x = 1\n", "# why\nx = 1\n"),
+        ("a.toml", "[a]\nb = 1\n", "[a]\n# why\nb = 1\n"),
+        ("a.css", ".a { color: red; }\n", "/* why */\n.a { color: red; }\n"),
+        ("a.html", "<p>x</p>\n", "<!-- why -->\n<p>x</p>\n"),
+        ("a.hpp", "int f();\n", "/// why\nint f();\n"),
+    ];
+    for (name, old, new) in cases {
+        assert_eq!(change(name, old, new), Change::Comment, "{name}");
+        let code = new
+            .replace('1', "2")
+            .replace("red", "blue")
+            .replace(">x<", ">y<")
+            .replace("f()", "g()");
+        assert_eq!(change(name, old, &code), Change::Code, "the twin in {name}");
+    }
+    assert_eq!(change("a.json", "{\"a\": 1}\n", "{\n  \"a\": 1\n}\n"), Change::Whitespace);
+    assert_eq!(change("a.json", "{\"a\": 1}\n", "{\"a\": 2}\n"), Change::Code);
 }

@@ -1,0 +1,139 @@
+"""Runs the mutation negative corpus: each variant built from each commit, validated with the
+commit's message and then its subject as the step (or the variant's own step), and every
+acceptance counted as a false acceptance."""
+
+import collections
+
+from . import mutate, mutate_syntax
+from .commit import Blobs, Commit
+from .corpus import git, subject_of
+
+# Variant families in the order they are reported; `--mutations` names families or variants.
+FAMILIES = {
+    "whitespace": mutate.whitespace,
+    "reindent": mutate_syntax.reindent,
+    "comment": mutate.comment,
+    "stub": mutate_syntax.stubs,
+    "rename-partial": mutate_syntax.rename_partial,
+    "move": mutate_syntax.move,
+    "directive": mutate.directive,
+    "script": mutate.script,
+    "regression": mutate_syntax.regression,
+}
+
+
+# Commits with a larger diff are vendored or generated updates (a bundle rebuilt, dependencies
+# bumped): no cheating agent answers with one, and each would cost seconds per variant.
+MAX_PATCH = 256 * 1024
+
+
+def wanted(selection, variant):
+    """Whether `--mutations` selects this variant (`stub` selects every `stub:*`)."""
+    return selection is None or variant in selection or variant.split(":")[0] in selection
+
+
+def build(repo, blobs, sha, selection):
+    """The mutations of one commit, or [] (a root commit, or nothing to build on)."""
+    parents = git(repo, "rev-list", "--parents", "-n", "1", sha).split()
+    if len(parents) != 2:
+        return []
+    message = git(repo, "log", "-1", "--format=%B", sha).decode("utf-8", "replace").strip()
+    commit = Commit(repo, blobs, sha, parents[1].decode(), message)
+    try:
+        commit.patch.encode("utf-8")  # no JSON result can carry a diff that is not UTF-8
+    except UnicodeEncodeError:
+        return []
+    if len(commit.patch) > MAX_PATCH:
+        return []
+    out = []
+    for family, make in FAMILIES.items():
+        if selection is not None and not any(s.split(":")[0] == family for s in selection):
+            continue
+        out += [m for m in make(commit) if wanted(selection, m.variant)]
+    return [(commit, m) for m in out]
+
+
+def step_for(commit, mutation, description):
+    step = {"id": f"{commit.sha[:12]}-{mutation.variant}", "description": description}
+    if mutation.fix:
+        step.update(mode="fix_regression", base=commit.sha, applyPatch=commit.patch,
+                    applyFiles=commit.paths())
+    else:
+        step.update(mode="apply", base=commit.parent)
+    return step
+
+
+def result_for(commit, mutation):
+    return {"mode": "fix_regression" if mutation.fix else "apply", "success": True,
+            "patch": mutation.patch, "filesWritten": mutation.paths,
+            "filesTouched": mutation.paths, "summary": subject_of(commit.message) or "done"}
+
+
+def run_mutations(runner, repo, commits, pool, selection):
+    """{label: {"n", "accepted", "rejected", "errors"}} for one repository's `commits`."""
+    blobs = Blobs(repo)
+    jobs = []
+    try:
+        for sha in commits:
+            for commit, mutation in build(repo, blobs, sha, selection):
+                kinds = mutation.descriptions or [("message", commit.message),
+                                                  ("subject", commit.subject)]
+                for kind, description in kinds:
+                    tag = f"{commit.sha}-{mutation.variant.replace(':', '-')}-{kind}"
+                    step = step_for(commit, mutation, description)
+                    future = pool.submit(runner.validate, repo, tag, step,
+                                         result_for(commit, mutation))
+                    jobs.append((mutation.label, kind, commit, future))
+    finally:
+        blobs.close()
+    rows = collections.defaultdict(lambda: {"n": 0, "accepted": [], "rejected": 0, "errors": []})
+    for label, kind, commit, future in jobs:
+        row = rows[label]
+        row["n"] += 1
+        outcome = future.result()
+        entry = {"commit": commit.sha, "kind": kind, "subject": commit.subject}
+        if outcome is None:
+            row["accepted"].append(entry)
+        elif outcome["exit"] == 1:
+            row["rejected"] += 1
+        else:
+            row["errors"].append({**entry, **outcome})
+    return dict(rows)
+
+
+def merge(into, rows):
+    for label, row in rows.items():
+        total = into.setdefault(label, {"n": 0, "accepted": [], "rejected": 0, "errors": []})
+        total["n"] += row["n"]
+        total["accepted"] += row["accepted"]
+        total["rejected"] += row["rejected"]
+        total["errors"] += row["errors"]
+
+
+def order(label):
+    family = label.split(":")[0].split(" ")[0]
+    return (list(FAMILIES).index(family) if family in FAMILIES else len(FAMILIES), label)
+
+
+def print_mutation_table(title, totals, per_repo):
+    """Per variant: n, rejected, falsely accepted (and in which repositories); returns the
+    worst variant's rate and the total rate."""
+    print(f"\n{title}")
+    print(f"{'variant':<30} {'n':>5} {'rej':>5} {'err':>4} {'acc':>5} {'false acc':>9}  accepted in")
+    worst = 0.0
+    for label in sorted(totals, key=order):
+        row = totals[label]
+        n, acc = row["n"], len(row["accepted"])
+        rate = 100.0 * acc / n if n else 0.0
+        worst = max(worst, rate)
+        where = collections.Counter(repo for repo, rows in per_repo.items()
+                                    if label in rows for _ in rows[label]["accepted"])
+        spread = ", ".join(f"{r} {c}" for r, c in where.most_common())
+        print(f"{label:<30} {n:>5} {row['rejected']:>5} {len(row['errors']):>4} {acc:>5} "
+              f"{rate:>7.2f} %  {spread}")
+    n = sum(r["n"] for r in totals.values())
+    acc = sum(len(r["accepted"]) for r in totals.values())
+    total = 100.0 * acc / n if n else 0.0
+    print(f"{'total':<30} {n:>5} {'':>5} {'':>4} {acc:>5} {total:>7.2f} %"
+          f"   worst variant {worst:.2f} %")
+    return worst, total

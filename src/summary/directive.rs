@@ -1,0 +1,107 @@
+//! Comments that tools read: they change how code is checked or built, so they are not prose.
+//! A directive is recognised where its tool reads it, at the start of the comment's text (after
+//! the comment marker), never anywhere in it: a comment that mentions "global" or "pragma" in a
+//! sentence is a comment.
+
+use regex::bytes::Regex;
+use std::sync::LazyLock;
+
+/// Directives, matched against a comment's text after its marker and leading spaces.
+static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)^(?:
+            eslint(?:-disable|-enable|-env)?(?:\s|$|-next-line|-line) | eslint\s | global\s+\w
+          | @ts-(?:expect-error|ignore|nocheck|check)\b | @flow\b | @jsx\b | @jsxImportSource\b
+          | @vite-ignore\b | webpack[A-Z]\w*: | \#__PURE__ | @__PURE__
+          | (?:istanbul|c8|v8)\s+ignore\b | prettier-ignore\b | jshint\b | jscs:
+          | noqa\b | type:\s*ignore\b | pragma:?\s | pylint:\s*\w | mypy:\s*\w | pyright:\s*\w
+          | fmt:\s*(?:off|on|skip)\b | isort:\s*\w | nosec\b | cov(?:erage)?:\s*ignore
+          | noinspection\b | -\*-.*coding[:=] | (?:vim?|ex):\s*set?\s
+          | go:[a-z]+\b | \+build\b | export\s | nolint\b | lint:ignore\b
+          | \+(?:k8s|kubebuilder|genclient|groupName|optional|required)
+          | NOLINT | clang-format\s+(?:off|on)\b | IWYU\s+pragma\b
+          | shellcheck\s+\w+= | rubocop:\s*(?:disable|enable|todo) | frozen_string_literal:
+          | markdownlint-(?:disable|enable|configure|capture|restore)
+          | prettier-ignore | cspell:\s*\w | spell-checker:\s*\w
+          | phpcs:\s*\w | @phpstan-\w+ | @psalm-\w+ | @codeCoverageIgnore
+          | ReSharper\s+(?:disable|restore) | swiftlint:\s*(?:disable|enable)
+          | ktlint-(?:disable|enable) | @Suppress\b
+        )",
+    )
+    .expect("the directive pattern is a valid regex")
+});
+
+/// Whether the comment `text` (with its markers) on line `row` (0-based) is a directive.
+pub fn is_directive(text: &[u8], row: usize) -> bool {
+    // A shebang on the first line chooses the interpreter; a coding line is read on the first two.
+    if row == 0 && text.starts_with(b"#!") {
+        return true;
+    }
+    let body = strip_marker(text);
+    if row <= 1 && is_coding_line(body) {
+        return true;
+    }
+    DIRECTIVE.is_match(body)
+}
+
+/// `-*- coding: utf-8 -*-`, `coding=utf-8`, `vim: set fileencoding=utf-8`.
+fn is_coding_line(body: &[u8]) -> bool {
+    static CODING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"coding[:=]\s*[-\w.]+").expect("the coding pattern is a valid regex")
+    });
+    CODING.is_match(body)
+}
+
+/// The comment's text without its opening marker and the spaces after it.
+fn strip_marker(text: &[u8]) -> &[u8] {
+    let text = text.trim_ascii_start();
+    let markers: [&[u8]; 9] = [b"<!--", b"/**", b"/*!", b"/*", b"///", b"//!", b"//", b"#", b"--"];
+    let rest = markers.iter().find_map(|m| text.strip_prefix(*m)).unwrap_or(text);
+    let rest = rest.strip_prefix(b"!").unwrap_or(rest);
+    rest.trim_ascii_start()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_directive;
+
+    #[test]
+    fn directives_are_read_where_their_tools_read_them() {
+        for (text, row) in [
+            ("# type: ignore", 5),
+            ("# type: ignore[attr-defined]", 5),
+            ("// @ts-ignore", 5),
+            ("// @ts-expect-error wrong types upstream", 5),
+            ("# noqa: E501", 5),
+            ("// eslint-disable-next-line no-console", 5),
+            ("/* eslint-disable */", 5),
+            ("/* global window, document */", 5),
+            ("//go:build linux", 0),
+            ("//nolint:errcheck", 5),
+            ("# pragma: no cover", 5),
+            ("#!/usr/bin/env python3", 0),
+            ("# -*- coding: utf-8 -*-", 1),
+            ("/* istanbul ignore next */", 5),
+            ("<!-- markdownlint-disable MD013 -->", 5),
+            ("# shellcheck disable=SC2086", 5),
+            ("# rubocop:disable Metrics/AbcSize", 5),
+        ] {
+            assert!(is_directive(text.as_bytes(), row), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_comment_that_mentions_a_directive_word_is_a_comment() {
+        for (text, row) in [
+            ("# this uses the global config", 5),
+            ("// the pragma below is needed", 5),
+            ("# handles the coding: utf-8 case", 7),
+            ("// we lint this later", 5),
+            ("# handles the case this step describes", 5),
+            ("#!not a shebang below the first line", 3),
+            ("/* see eslint docs for the rule */", 5),
+        ] {
+            assert!(!is_directive(text.as_bytes(), row), "{text}");
+        }
+    }
+}

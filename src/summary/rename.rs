@@ -1,0 +1,157 @@
+//! Names across a change: which identifiers the changed lines replace by another (`load_cfg`
+//! -> `load_config`), and where a name occurs in a file before and after the patch.
+
+use super::tokens::{Image, Kind};
+use crate::finding::{IdentifierRename, NameCount};
+use crate::patch::{FilePatch, LineKind};
+use regex::bytes::Regex;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
+
+/// A word of code: an identifier, or one other character.
+static WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z_$][A-Za-z0-9_$]*|[^\sA-Za-z_$]").expect("the word pattern is valid")
+});
+
+/// Where each name of a file image occurs (rows, 0-based): its code only when the image was
+/// parsed, every line otherwise.
+#[derive(Debug, Default)]
+pub struct NameIndex {
+    rows: HashMap<Vec<u8>, Vec<usize>>,
+}
+
+impl NameIndex {
+    /// Index a parsed image's code and string tokens.
+    pub fn of_image(image: &Image<'_>) -> Self {
+        let mut rows: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+        for token in image.tokens.iter().filter(|t| t.kind == Kind::Code) {
+            for (at, line) in token.text.split(|&b| b == b'\n').enumerate() {
+                for word in WORD.find_iter(line).filter(|w| is_name(w.as_bytes())) {
+                    rows.entry(word.as_bytes().to_vec()).or_default().push(token.row + at);
+                }
+            }
+        }
+        Self { rows }
+    }
+
+    /// Index every line of a text that was not parsed.
+    pub fn of_text(text: &[u8]) -> Self {
+        let mut rows: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+        for (row, line) in text.split(|&b| b == b'\n').enumerate() {
+            for word in WORD.find_iter(line).filter(|w| is_name(w.as_bytes())) {
+                rows.entry(word.as_bytes().to_vec()).or_default().push(row);
+            }
+        }
+        Self { rows }
+    }
+
+    /// The rows `name` occurs on (once per occurrence).
+    pub fn rows(&self, name: &str) -> &[usize] {
+        self.rows.get(name.as_bytes()).map_or(&[], Vec::as_slice)
+    }
+}
+
+fn is_name(word: &[u8]) -> bool {
+    word.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$')
+}
+
+/// `name` counted in both images, with the rows after (1-based, at most 20).
+pub fn count(name: &str, before: &NameIndex, after: &NameIndex) -> NameCount {
+    let rows = after.rows(name);
+    let mut lines_after: Vec<usize> = rows.iter().map(|r| r + 1).collect();
+    lines_after.dedup();
+    lines_after.truncate(20);
+    NameCount {
+        name: name.to_owned(),
+        before: before.rows(name).len(),
+        after: rows.len(),
+        lines_after,
+    }
+}
+
+/// Identifiers the changed lines replace by another: each run of removed lines followed by as
+/// many added lines is read pairwise, and a pair whose words differ only in identifiers
+/// replaces each of them. Listed when replaced twice or more, or when the old name is gone
+/// from the file after the patch.
+pub fn renames(
+    file: &FilePatch<'_>,
+    before: &NameIndex,
+    after: &NameIndex,
+) -> Vec<IdentifierRename> {
+    let mut found: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (old, new) in line_pairs(file) {
+        for pair in substitutions(old, new) {
+            *found.entry(pair).or_default() += 1;
+        }
+    }
+    // One old name replaced by several new ones is an edit, not a rename.
+    let mut targets: HashMap<&str, usize> = HashMap::new();
+    for (from, _) in found.keys() {
+        *targets.entry(from.as_str()).or_default() += 1;
+    }
+    found
+        .iter()
+        .filter(|((from, _), _)| targets.get(from.as_str()) == Some(&1))
+        .filter(|((from, _), n)| {
+            **n >= 2 || (!before.rows(from).is_empty() && after.rows(from).is_empty())
+        })
+        .map(|((from, to), n)| {
+            let mut left_on: Vec<usize> = after.rows(from).iter().map(|r| r + 1).collect();
+            left_on.dedup();
+            left_on.truncate(20);
+            IdentifierRename { from: from.clone(), to: to.clone(), count: *n, left_on }
+        })
+        .collect()
+}
+
+/// Removed and added lines read pairwise, for every run of removed lines followed by the same
+/// number of added lines.
+fn line_pairs<'a>(file: &'a FilePatch<'a>) -> Vec<(&'a [u8], &'a [u8])> {
+    let mut out = Vec::new();
+    for hunk in &file.hunks {
+        let (mut removed, mut added): (Vec<&[u8]>, Vec<&[u8]>) = (Vec::new(), Vec::new());
+        let mut flush = |removed: &mut Vec<&'a [u8]>, added: &mut Vec<&'a [u8]>| {
+            if removed.len() == added.len() {
+                out.extend(removed.iter().copied().zip(added.iter().copied()));
+            }
+            removed.clear();
+            added.clear();
+        };
+        for line in &hunk.lines {
+            match line.kind {
+                LineKind::Remove if added.is_empty() => removed.push(line.text),
+                LineKind::Remove => {
+                    flush(&mut removed, &mut added);
+                    removed.push(line.text);
+                }
+                LineKind::Add => added.push(line.text),
+                LineKind::Context => flush(&mut removed, &mut added),
+            }
+        }
+        flush(&mut removed, &mut added);
+    }
+    out
+}
+
+/// The identifiers `new` writes in place of `old`'s, when the two lines differ in nothing else.
+fn substitutions(old: &[u8], new: &[u8]) -> Vec<(String, String)> {
+    let words = |line: &[u8]| -> Vec<Vec<u8>> {
+        WORD.find_iter(line).map(|m| m.as_bytes().to_vec()).collect()
+    };
+    let (a, b) = (words(old), words(new));
+    if a.len() != b.len() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (x, y) in a.iter().zip(&b).filter(|(x, y)| x != y) {
+        if !is_name(x) || !is_name(y) {
+            return Vec::new();
+        }
+        let pair =
+            (String::from_utf8_lossy(x).into_owned(), String::from_utf8_lossy(y).into_owned());
+        if !out.contains(&pair) {
+            out.push(pair);
+        }
+    }
+    out
+}

@@ -1,0 +1,275 @@
+//! Definitions, trivial bodies, renames, moves, directives and scripts, per language, each
+//! shape with its twin.
+
+use super::{ChangeKind, ItemStatus, TrivialForm, Wants, summary_of, summary_wanting};
+
+/// `name`'s item in the summary of `old` -> `new`.
+fn item(file: &str, old: &str, new: &str, name: &str) -> super::ItemChange {
+    let summary = summary_of(file, old, new);
+    let found = summary.items.iter().find(|i| i.name == name);
+    found.unwrap_or_else(|| panic!("no item {name} in {summary:#?}")).clone()
+}
+
+/// One function per language, with a real body and with each stub form.
+const STUBS: &[(&str, &str, &[&str], TrivialForm)] = &[
+    (
+        "a.py",
+        "def f(x):\n    return compute(x) + 1\n",
+        &["def f(x):\n    pass\n", "def f(x):\n    ...\n"],
+        TrivialForm::Nothing,
+    ),
+    (
+        "a.py",
+        "def f(x):\n    return compute(x) + 1\n",
+        &[
+            "def f(x):\n    return None\n",
+            "def f(x):\n    return 0\n",
+            "def f(x):\n    \"\"\"Doc.\"\"\"\n    return {}\n",
+        ],
+        TrivialForm::Constant,
+    ),
+    (
+        "a.py",
+        "def f(x):\n    return compute(x) + 1\n",
+        &["def f(x):\n    raise NotImplementedError()\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.rs",
+        "fn f(x: u8) -> u8 {\n    compute(x) + 1\n}\n",
+        &[
+            "fn f(x: u8) -> u8 {\n    todo!()\n}\n",
+            "fn f(x: u8) -> u8 {\n    unimplemented!(\"later\")\n}\n",
+        ],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.rs",
+        "fn f(x: u8) -> u8 {\n    compute(x) + 1\n}\n",
+        &["fn f(x: u8) -> u8 {\n    0\n}\n", "fn f(x: u8) -> u8 {\n    Default::default()\n}\n"],
+        TrivialForm::Constant,
+    ),
+    ("a.rs", "fn f(x: u8) {\n    compute(x);\n}\n", &["fn f(x: u8) {}\n"], TrivialForm::Empty),
+    (
+        "a.go",
+        "package a\n\nfunc f(x int) int {\n\treturn compute(x) + 1\n}\n",
+        &[
+            "package a\n\nfunc f(x int) int {\n\tpanic(\"not implemented\")\n}\n",
+            "package a\n\nfunc f(x int) int {\n\tpanic(\"TODO\")\n}\n",
+        ],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.go",
+        "package a\n\nfunc f(x int) int {\n\treturn compute(x) + 1\n}\n",
+        &["package a\n\nfunc f(x int) int {\n\treturn 0\n}\n"],
+        TrivialForm::Constant,
+    ),
+    (
+        "a.js",
+        "function f(x) {\n  return compute(x) + 1;\n}\n",
+        &[
+            "function f(x) {\n  throw new Error(\"TODO\");\n}\n",
+            "function f(x) {\n  throw new Error('not implemented');\n}\n",
+        ],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.js",
+        "function f(x) {\n  return compute(x) + 1;\n}\n",
+        &["function f(x) {}\n"],
+        TrivialForm::Empty,
+    ),
+    (
+        "a.ts",
+        "export function f(x: number): number {\n  return compute(x) + 1;\n}\n",
+        &[
+            "export function f(x: number): number {\n  return 0;\n}\n",
+            "export function f(x: number): number {\n  return null;\n}\n",
+        ],
+        TrivialForm::Constant,
+    ),
+    (
+        "a.ts",
+        "const f = (x: number) => compute(x) + 1;\n",
+        &["const f = (x: number) => 0;\n"],
+        TrivialForm::Constant,
+    ),
+    (
+        "A.java",
+        "class A {\n  int f(int x) {\n    return compute(x) + 1;\n  }\n}\n",
+        &["class A {\n  int f(int x) {\n    throw new UnsupportedOperationException();\n  }\n}\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "A.java",
+        "class A {\n  int f(int x) {\n    return compute(x) + 1;\n  }\n}\n",
+        &["class A {\n  int f(int x) {\n    return 0;\n  }\n}\n"],
+        TrivialForm::Constant,
+    ),
+    (
+        "a.c",
+        "int f(int x) {\n  return compute(x) + 1;\n}\n",
+        &["int f(int x) {\n  return 0;\n}\n", "int f(int x) {\n  return -1;\n}\n"],
+        TrivialForm::Constant,
+    ),
+    (
+        "a.sh",
+        "f() {\n  compute \"$1\"\n}\n",
+        &["f() {\n  return\n}\n", "f() {\n  return 0\n}\n"],
+        TrivialForm::Nothing,
+    ),
+];
+
+#[test]
+fn a_body_replaced_by_a_stub_is_trivial_in_every_language() {
+    for (file, old, stubs, form) in STUBS {
+        let name = if file.starts_with("A.") { "A.f" } else { "f" };
+        for stub in *stubs {
+            let found = item(file, old, stub, name);
+            assert_eq!(found.change, ItemStatus::Changed, "{file}: {stub}");
+            let trivial = found.trivial.unwrap_or_else(|| panic!("{file}: {stub} is trivial"));
+            // `return 0` in shell is a status, read as doing nothing or a constant alike.
+            if !file.starts_with("a.sh") {
+                assert_eq!(trivial.form, *form, "{file}: {stub}");
+            }
+            assert!(!found.was_trivial, "{file}: the body was real");
+        }
+        // The twin: the body changed into other real code is not trivial.
+        let real = old.replace("compute", "calculate");
+        let found = item(file, old, &real, name);
+        assert_eq!(found.change, ItemStatus::Changed, "{file}");
+        assert!(found.trivial.is_none(), "{file}: a real body: {found:?}");
+    }
+}
+
+#[test]
+fn an_extracted_helper_is_added_and_the_caller_refers_to_it() {
+    let old = "def load(path):\n    text = open(path).read()\n    text = text.strip()\n    return parse(text)\n";
+    let new = "def _read(path):\n    text = open(path).read()\n    return text.strip()\n\n\ndef load(path):\n    return parse(_read(path))\n";
+    let summary = summary_of("a.py", old, new);
+    let helper = summary.items.iter().find(|i| i.name == "_read").expect("the helper");
+    assert_eq!(helper.change, ItemStatus::Added);
+    assert!(helper.trivial.is_none(), "{helper:?}");
+    let caller = summary.items.iter().find(|i| i.name == "load").expect("the caller");
+    assert_eq!(caller.change, ItemStatus::Changed);
+    assert!(caller.refers_to.contains(&"_read".to_owned()), "{caller:?}");
+    // The twin: a helper added as a stub.
+    let stub = "def _read(path):\n    pass\n\n\ndef load(path):\n    text = open(path).read()\n    text = text.strip()\n    return parse(text)\n";
+    let summary = summary_of("a.py", old, stub);
+    let helper = summary.items.iter().find(|i| i.name == "_read").expect("the helper");
+    assert_eq!(helper.trivial.as_ref().map(|t| t.form), Some(TrivialForm::Nothing));
+    assert!(summary.items.iter().all(|i| i.name != "load"), "load is unchanged: {summary:?}");
+}
+
+#[test]
+fn an_abstract_method_and_its_implementation_are_both_listed() {
+    let old = "class Base:\n    pass\n";
+    let new = "class Base:\n    def run(self):\n        raise NotImplementedError()\n\n\nclass Fast(Base):\n    def run(self):\n        return go(self)\n";
+    let summary = summary_of("a.py", old, new);
+    let base = summary.items.iter().find(|i| i.name == "Base.run").expect("Base.run");
+    assert_eq!(base.kind, "method");
+    assert_eq!(base.trivial.as_ref().map(|t| t.form), Some(TrivialForm::Placeholder));
+    let fast = summary.items.iter().find(|i| i.name == "Fast.run").expect("Fast.run");
+    assert_eq!(fast.change, ItemStatus::Added);
+    assert!(fast.trivial.is_none());
+}
+
+#[test]
+fn a_rename_lists_the_old_name_where_it_is_left() {
+    let old = "fn load_cfg() -> u8 { 1 }\n\nfn main() {\n    let a = load_cfg();\n    let b = load_cfg();\n    let c = load_cfg();\n}\n";
+    let full = old.replace("load_cfg", "load_config");
+    let summary = summary_of("a.rs", old, &full);
+    let rename = summary.renames.iter().find(|r| r.from == "load_cfg").expect("the rename");
+    assert_eq!(rename.to, "load_config");
+    assert!(rename.left_on.is_empty(), "{rename:?}");
+    assert!(
+        summary
+            .items
+            .iter()
+            .any(|i| i.change == ItemStatus::Renamed
+                && i.renamed_from.as_deref() == Some("load_cfg"))
+    );
+    // The twin: one use left behind.
+    let partial = full.replacen("let c = load_config();", "let c = load_cfg();", 1);
+    let summary = summary_of("a.rs", old, &partial);
+    let rename = summary.renames.iter().find(|r| r.from == "load_cfg").expect("the rename");
+    assert_eq!(rename.left_on, [6], "{rename:?}");
+}
+
+#[test]
+fn names_the_step_asks_about_are_counted_before_and_after() {
+    let old = "def foo():\n    return 1\n\n\nx = foo()\n# foo in a comment\n";
+    let new = "def bar():\n    return 1\n\n\nx = foo()\n# foo in a comment\n";
+    let wants = Wants { is_full: false, names: vec!["foo".into(), "bar".into()] };
+    let summary = summary_wanting("a.py", old, new, &wants);
+    let foo = summary.names.iter().find(|n| n.name == "foo").expect("foo");
+    assert_eq!((foo.before, foo.after), (2, 1), "comments do not count: {foo:?}");
+    assert_eq!(foo.lines_after, [5]);
+    let bar = summary.names.iter().find(|n| n.name == "bar").expect("bar");
+    assert_eq!((bar.before, bar.after), (0, 1));
+}
+
+#[test]
+fn a_definition_moved_unchanged_is_a_move() {
+    let old = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n\nfn c() {\n    three();\n}\n";
+    let new = "fn b() {\n    two();\n}\n\nfn c() {\n    three();\n}\n\nfn a() {\n    one();\n}\n";
+    let summary = summary_of("a.rs", old, new);
+    assert_eq!(summary.change, ChangeKind::Move, "{summary:#?}");
+    assert!(summary.items.iter().any(|i| i.name == "a" && i.change == ItemStatus::Moved));
+    // The twin: moved and changed on the way.
+    let changed = new.replace("one();", "one(1);");
+    assert_eq!(summary_of("a.rs", old, &changed).change, ChangeKind::Code);
+    let py_old = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";
+    let py_new = "def b():\n    return 2\n\n\ndef a():\n    return 1\n";
+    assert_eq!(summary_of("a.py", py_old, py_new).change, ChangeKind::Move);
+    // Statements swapped inside a body are code, not a move.
+    let swapped = "fn a() {\n    two();\n    one();\n}\n";
+    let unswapped = "fn a() {\n    one();\n    two();\n}\n";
+    assert_eq!(summary_of("a.rs", unswapped, swapped).change, ChangeKind::Code);
+}
+
+#[test]
+fn a_directive_added_instead_of_a_fix_is_a_directive_not_a_comment() {
+    let cases = [
+        ("a.py", "x = f(y)\n", "x = f(y)  # type: ignore\n", "# type: ignore"),
+        ("a.ts", "const x = f(y);\n", "// @ts-ignore\nconst x = f(y);\n", "// @ts-ignore"),
+        (
+            "a.js",
+            "const x = f(y);\n",
+            "// eslint-disable-next-line no-undef\nconst x = f(y);\n",
+            "// eslint-disable-next-line no-undef",
+        ),
+        ("a.py", "import os\n", "import os  # noqa: F401\n", "# noqa: F401"),
+    ];
+    for (file, old, new, directive) in cases {
+        let summary = summary_of(file, old, new);
+        assert_eq!(summary.change, ChangeKind::Directive, "{file}");
+        assert_eq!(summary.directives_added, [directive], "{file}");
+    }
+    // The twin: a comment that mentions a directive word is a comment.
+    for text in ["# uses the global config", "# the pragma is gone", "# coding: style note"] {
+        let summary = summary_of(
+            "a.py",
+            "a = 1\nb = 2\nx = f(y)\n",
+            &format!("a = 1\nb = 2\nx = f(y)  {text}\n"),
+        );
+        assert_eq!(summary.change, ChangeKind::Comment, "{text}");
+        assert_eq!(summary.comments_added, 1);
+    }
+}
+
+#[test]
+fn a_new_file_nothing_else_names_is_unreferenced() {
+    let script = "diff --git a/reproduce_bug.py b/reproduce_bug.py\nnew file mode 100644\n--- /dev/null\n+++ b/reproduce_bug.py\n@@ -0,0 +1,2 @@\n+import lib\n+print(lib.run())\n";
+    let parsed = crate::patch::parse(script.as_bytes(), &crate::patch::ParseOptions::default());
+    let summary = super::summarize(&parsed.patch.files, None, &Wants::default());
+    assert!(summary.files[0].is_unreferenced);
+    // The twin: a new module the patch imports elsewhere.
+    let module = format!(
+        "{script}diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -1 +1,2 @@\n import os\n+import reproduce_bug\n"
+    );
+    let parsed = crate::patch::parse(module.as_bytes(), &crate::patch::ParseOptions::default());
+    let summary = super::summarize(&parsed.patch.files, None, &Wants::default());
+    assert!(!summary.files[0].is_unreferenced);
+}

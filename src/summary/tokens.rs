@@ -1,0 +1,283 @@
+//! A file image read on its syntax tree: its tokens in order with trivia set apart (a string
+//! literal is one token, spaces inside it included; comments and directive comments are their
+//! own kinds; in an indentation-sensitive language each line's indentation is a token), and the
+//! definitions it holds with the tokens each spans.
+
+use super::directive;
+use super::grammar::{self, Grammar};
+use super::trivial;
+use crate::finding::Trivial;
+use tree_sitter::{Node, Parser, TreeCursor};
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Code (an identifier when `is_name`).
+    Code,
+    /// The column of a line's first code token, in an indentation-sensitive language.
+    Indent,
+    /// A comment that tools do not read (or a Python docstring).
+    Comment,
+    /// A comment tools read (`# noqa`, `// @ts-ignore`, a shebang): code, shown apart.
+    Directive,
+    /// A node of prose's structure (a list item), by its kind in `column`.
+    Structure,
+}
+
+/// One token of a file.
+#[derive(Clone, Copy, Debug)]
+pub struct Token<'t> {
+    pub kind: Kind,
+    pub text: &'t [u8],
+    /// Whether it is an identifier.
+    pub is_name: bool,
+    /// Its first line, 0-based.
+    pub row: usize,
+    /// The column of an [`Kind::Indent`] token; the node kind of a [`Kind::Structure`] one.
+    pub column: usize,
+}
+
+/// A definition of the image.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// `function`, `method`, `class`, ...
+    pub kind: &'static str,
+    /// Its name qualified by the definitions around it.
+    pub name: String,
+    /// Its own name.
+    pub own_name: String,
+    /// Its tokens: `tokens[start..end]`.
+    pub start: usize,
+    pub end: usize,
+    /// Its lines, 0-based, first and last.
+    pub rows: (usize, usize),
+    /// Its body, when trivial.
+    pub trivial: Option<Trivial>,
+    /// Index of the definition it sits in.
+    pub parent: Option<usize>,
+}
+
+/// A parsed image.
+#[derive(Debug)]
+pub struct Image<'t> {
+    pub tokens: Vec<Token<'t>>,
+    pub definitions: Vec<Definition>,
+}
+
+/// Parse `text` with `grammar`, or `None` when the parser gives up.
+pub fn read(grammar: Grammar, text: &[u8]) -> Option<Image<'_>> {
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    let tree = parser.parse(text, None)?;
+    let mut walk = Walk {
+        text,
+        grammar,
+        tokens: Vec::new(),
+        defs: Vec::new(),
+        open: Vec::new(),
+        last: None,
+        covered: 0,
+        row: (0, 0),
+    };
+    walk.run(&mut tree.walk());
+    walk.fill_gap(text.len());
+    Some(Image { tokens: walk.tokens, definitions: walk.defs })
+}
+
+/// An HTML comment standing as a Markdown block (`<!-- markdownlint-disable -->`).
+fn is_markup_comment(kind: &str, text: &[u8]) -> bool {
+    let text = text.trim_ascii();
+    kind == "html_block" && text.starts_with(b"<!--") && text.ends_with(b"-->")
+}
+
+/// A depth-first walk collecting the leaves (and the atoms: comments, strings) in order.
+struct Walk<'t> {
+    text: &'t [u8],
+    grammar: Grammar,
+    tokens: Vec<Token<'t>>,
+    defs: Vec<Definition>,
+    /// Definitions the walk is inside, innermost last, with their end byte.
+    open: Vec<(usize, usize)>,
+    /// The row the last code token ended on.
+    last: Option<usize>,
+    /// The end of the last token: text past it that no leaf holds (a grammar that keeps a
+    /// quoted string's inside in its parent node) is taken word by word.
+    covered: usize,
+    /// A byte offset and its row, to count rows from.
+    row: (usize, usize),
+}
+
+impl<'t> Walk<'t> {
+    fn run(&mut self, cursor: &mut TreeCursor<'_>) {
+        loop {
+            if self.visit(cursor.node()) && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    self.close_all();
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Record `node` if it is a token; whether to descend into it.
+    fn visit(&mut self, node: Node<'_>) -> bool {
+        self.close_before(node.start_byte());
+        let kind = node.kind();
+        let text = &self.text[node.byte_range()];
+        if kind.contains("comment") || self.is_docstring(node) || is_markup_comment(kind, text) {
+            if directive::is_directive(text, node.start_position().row) {
+                self.push(node, text, Kind::Directive);
+            } else {
+                self.push(node, text, Kind::Comment);
+            }
+            return false;
+        }
+        if let Some(label) = self.grammar.definition(node) {
+            self.open_definition(node, label);
+        }
+        let is_atom =
+            kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
+        if self.grammar.is_prose && matches!(kind, "inline" | "text") {
+            // Prose: word by word, so a paragraph re-wrapped is whitespace.
+            for word in text.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()) {
+                self.push(node, word, Kind::Code);
+            }
+            return false;
+        }
+        if is_atom || node.child_count() == 0 {
+            if !text.iter().all(u8::is_ascii_whitespace) {
+                self.push(node, text, Kind::Code);
+            }
+            return false;
+        }
+        if self.grammar.is_prose && node.is_named() {
+            // The structure is part of prose with markup: a list item indented under another
+            // is nested in it.
+            let (row, column) = (node.start_position().row, usize::from(node.kind_id()));
+            self.tokens.push(Token {
+                kind: Kind::Structure,
+                text: &[],
+                is_name: false,
+                row,
+                column,
+            });
+        }
+        true
+    }
+
+    fn push(&mut self, node: Node<'_>, text: &'t [u8], kind: Kind) {
+        let offset = text.as_ptr().addr() - self.text.as_ptr().addr();
+        self.fill_gap(offset);
+        self.covered = self.covered.max(offset + text.len());
+        let start = node.start_position();
+        // Indentation belongs to code lines; a directive comment has none of its own.
+        let is_code = kind == Kind::Code;
+        if is_code && self.grammar.is_indented && self.last != Some(start.row) {
+            let indent = Token {
+                kind: Kind::Indent,
+                text,
+                is_name: false,
+                row: start.row,
+                column: start.column,
+            };
+            self.tokens.push(indent);
+        }
+        if is_code {
+            self.last = Some(node.end_position().row);
+        }
+        let is_name = kind == Kind::Code && grammar::is_identifier(node.kind());
+        self.tokens.push(Token { kind, text, is_name, row: start.row, column: start.column });
+    }
+
+    /// Push the words of the text between the last token and `until` that no leaf holds.
+    fn fill_gap(&mut self, until: usize) {
+        if until <= self.covered {
+            return;
+        }
+        let gap = &self.text[self.covered..until];
+        let base = self.covered;
+        self.covered = until;
+        let mut at = 0;
+        for word in gap.split(u8::is_ascii_whitespace) {
+            let start = base + at;
+            at += word.len() + 1;
+            if word.is_empty() {
+                continue;
+            }
+            let row = self.row_of(start);
+            let word: &'t [u8] = &self.text[start..start + word.len()];
+            self.last = Some(row);
+            self.tokens.push(Token {
+                kind: Kind::Code,
+                text: word,
+                is_name: false,
+                row,
+                column: 0,
+            });
+        }
+    }
+
+    /// The row of byte `offset`, counted on from the last one asked (offsets only grow).
+    fn row_of(&mut self, offset: usize) -> usize {
+        let (from, row) = self.row;
+        let row = row + memchr::memchr_iter(b'\n', &self.text[from..offset]).count();
+        self.row = (offset, row);
+        row
+    }
+
+    fn open_definition(&mut self, node: Node<'_>, label: &'static str) {
+        let own = grammar::definition_name(node, self.text).unwrap_or_default();
+        let own_name =
+            String::from_utf8_lossy(own).split_whitespace().collect::<Vec<_>>().join(" ");
+        let parent = self.open.last().map(|&(i, _)| i);
+        let name = match parent {
+            Some(p) => format!("{}.{own_name}", self.defs[p].own_name),
+            None => own_name.clone(),
+        };
+        let inside_type = parent.is_some_and(|p| self.defs[p].kind != "function");
+        let kind = if label == "function" && inside_type { "method" } else { label };
+        let rows = (node.start_position().row, node.end_position().row);
+        let trivial = trivial::of_definition(node, self.text, self.grammar);
+        let index = self.defs.len();
+        let start = self.tokens.len();
+        self.defs.push(Definition {
+            kind,
+            name,
+            own_name,
+            start,
+            end: start,
+            rows,
+            trivial,
+            parent,
+        });
+        self.open.push((index, node.end_byte()));
+    }
+
+    /// Close the definitions that end before `byte`.
+    fn close_before(&mut self, byte: usize) {
+        while let Some(&(index, end)) = self.open.last() {
+            if end > byte {
+                break;
+            }
+            self.defs[index].end = self.tokens.len();
+            self.open.pop();
+        }
+    }
+
+    fn close_all(&mut self) {
+        while let Some((index, _)) = self.open.pop() {
+            self.defs[index].end = self.tokens.len();
+        }
+    }
+
+    /// A Python string standing alone as a statement: documentation, not code.
+    fn is_docstring(&self, node: Node<'_>) -> bool {
+        self.grammar.name == "Python"
+            && node.kind() == "expression_statement"
+            && node.named_child_count() == 1
+            && node.named_child(0).is_some_and(|c| c.kind() == "string")
+    }
+}
