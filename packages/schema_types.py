@@ -14,6 +14,7 @@ It understands the part of JSON Schema that schemars writes for patchgate's type
 
 from __future__ import annotations
 
+import keyword
 import json
 import sys
 from pathlib import Path
@@ -215,21 +216,39 @@ def py_class(name: str, schema: dict) -> list[str]:
     Python 3.11, so the file works from Python 3.9 on)."""
     check_keys(schema, {"type", "properties", "required", "additionalProperties"})
     required = set(schema.get("required", []))
-    lines = [f"class {name}(TypedDict):"]
-    doc = describe(schema)
-    if doc:
-        lines.append(f'    """{doc}"""')
-        lines.append("")
+    fields = []
     for key, sub in schema["properties"].items():
         if not key.isidentifier():
             sys.exit(f"schema_types: key {key!r} of {name} is not a Python identifier")
         hint = py_type(sub)
-        if key not in required:
-            hint = f"NotRequired[{hint}]"
+        fields.append((key, hint if key in required else f"NotRequired[{hint}]", describe(sub)))
+    doc = describe(schema)
+    if any(keyword.iskeyword(key) for key, _, _ in fields):
+        return py_functional_class(name, doc, fields)
+    lines = [f"class {name}(TypedDict):"]
+    if doc:
+        lines.append(f'    """{doc}"""')
+        lines.append("")
+    for key, hint, field_doc in fields:
         lines.append(f"    {key}: {hint}")
-        doc = describe(sub)
-        if doc:
-            lines.append(f'    """{doc}"""')
+        if field_doc:
+            lines.append(f'    """{field_doc}"""')
+    return lines
+
+
+def py_functional_class(name: str, doc: str, fields: list[tuple[str, str, str]]) -> list[str]:
+    """A TypedDict with a key that is a Python keyword (`from`): only the functional syntax
+    can name it; each field's description becomes a comment."""
+    if not name:
+        sys.exit("schema_types: a narrowed variant has a key that is a Python keyword")
+    lines = [f'{name} = TypedDict("{name}", {{']
+    for key, hint, field_doc in fields:
+        if field_doc:
+            lines.append(f"    # {field_doc}")
+        lines.append(f'    "{key}": {hint},')
+    lines.append("})")
+    if doc:
+        lines.append(f'"""{doc}"""')
     return lines
 
 

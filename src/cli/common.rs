@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 // `--step` and `--result`, which `validate` and `apply` read the same way.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
-    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
+    /// The orchestrator's step JSON (`patchgate schema step`), or `-` for stdin.
     #[arg(long, value_name = "STEP")]
     pub step: String,
-    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
+    /// The executor's result JSON (`patchgate schema execute-step`), or `-` for stdin.
     #[arg(long, value_name = "RESULT")]
     pub result: String,
     /// Leading path components to strip from the patch's names, as `git apply -pN`: 1 drops

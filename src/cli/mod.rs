@@ -146,6 +146,8 @@ enum Command {
     Completions(meta::CompletionsArgs),
     /// Write the man pages (patchgate.1 and one per command) into DIR.
     Man(meta::ManArgs),
+    /// Print the JSON Schema NAME (step, execute-step, report, verdict, ...); no NAME: the names.
+    Schema(meta::SchemaArgs),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job), as its
@@ -237,7 +239,7 @@ fn full_command() -> clap::Command {
         A::augment_args(command.defer(|c| c))
     }
     type Expand = fn(clap::Command) -> clap::Command;
-    let adds: [(&str, Expand); 14] = [
+    let adds: [(&str, Expand); 15] = [
         ("validate", add::<validate::Args>),
         ("apply", add::<apply::Args>),
         ("hook", add::<hook::Args>),
@@ -252,6 +254,7 @@ fn full_command() -> clap::Command {
         ("escape-md", add::<escape_md::Args>),
         ("completions", add::<meta::CompletionsArgs>),
         ("man", add::<meta::ManArgs>),
+        ("schema", add::<meta::SchemaArgs>),
     ];
     adds.into_iter().fold(Cli::command(), |top, (name, add)| top.mut_subcommand(name, add))
 }
@@ -281,6 +284,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Guard(args) => guard::run(&args, &global),
         Command::Completions(args) => Ok(meta::completions(&args, &mut full_command())),
         Command::Man(args) => meta::man(&args, &full_command()),
+        Command::Schema(args) => meta::schema(&args),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

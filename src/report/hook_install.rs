@@ -53,7 +53,17 @@ pub struct ActionReport {
     pub managers: Vec<ManagerAdvice>,
     /// What the user should know (shims written into tracked files).
     pub warnings: Vec<String>,
+    /// After an install: what the hook needs next (a declaration), and the per-step command.
+    pub next: Option<String>,
 }
+
+/// Said after an install: without a declaration the hook blocks only what the policy excludes,
+/// and a declaration outlives the commit, so a multi-step loop replaces it at each step.
+pub const NEXT_DECLARE: &str = "the hook enforces only .patchgate.toml (its exclusions, and \
+    `require_declaration`) until 'patchgate declare' records what the work may change; a \
+    declaration stays until replaced, so at each step run \
+    'patchgate declare --replace --from-step step.json' (or --from-result result.json), and \
+    'patchgate declare --clear' when the work is done";
 
 /// One hook in [`ActionReport`].
 #[derive(Debug, Serialize)]
@@ -142,7 +152,14 @@ impl ActionReport {
                 dir.path.display()
             ));
         }
-        Self { hooks_dir: dir.path.display().to_string(), hooks, managers: Vec::new(), warnings }
+        let next = wrote.then(|| NEXT_DECLARE.to_owned());
+        Self {
+            hooks_dir: dir.path.display().to_string(),
+            hooks,
+            managers: Vec::new(),
+            warnings,
+            next,
+        }
     }
 
     /// A hook manager is in charge: what to add to its configuration.
@@ -160,7 +177,7 @@ impl ActionReport {
             })
             .collect();
         let hooks_dir = dir.path.display().to_string();
-        Self { hooks_dir, hooks: Vec::new(), managers, warnings: Vec::new() }
+        Self { hooks_dir, hooks: Vec::new(), managers, warnings: Vec::new(), next: None }
     }
 }
 
@@ -267,6 +284,9 @@ pub fn action_text(report: &ActionReport) -> String {
     }
     for w in &report.warnings {
         let _ = writeln!(out, "warning: {w}");
+    }
+    if let Some(next) = &report.next {
+        let _ = writeln!(out, "next: {next}");
     }
     for m in &report.managers {
         let _ = write!(

@@ -224,7 +224,7 @@ pub fn read_step(bytes: &[u8]) -> Result<Step, ValidateError> {
         .and_then(serde_json::from_value)
         // Only a refused step is read again: the reader's message then names line and column.
         .or_else(|_| serde_json::from_slice(bytes))
-        .map_err(|e| invalid_step(format!("{e}; the step must fit schemas/step.schema.json")))?;
+        .map_err(|e| invalid_step(format!("{e}; the step must fit `patchgate schema step`")))?;
     if step.description.trim().is_empty() {
         return Err(invalid_step("'description' is empty; say what the step changes"));
     }

@@ -174,7 +174,7 @@ class EnvelopeError(TypedDict):
     """One human line: what is wrong and what to do."""
 
 
-ErrorCode = Union[Literal["usage"], Literal["invalid_step"], Literal["unreadable_input"], Literal["not_utf8"], Literal["invalid_json"], Literal["missing_field"], Literal["duplicate_key"], Literal["invalid_config"], Literal["invalid_input"], Literal["input"], Literal["content_too_long"], Literal["policy"], Literal["declaration"], Literal["invalid_id"], Literal["unknown_id"], Literal["ambiguous_id"], Literal["no_patch"], Literal["invalid_pattern"], Literal["hooks_managed"], Literal["INVALID_AGENT_INPUT"], Literal["not_a_repository"], Literal["bare_repository"], Literal["no_repository"], Literal["repository"], Literal["io"], Literal["git"], Literal["install"], Literal["not_restored"], Literal["declaration_store"], Literal["corrupt_entry"], Literal["review"], Literal["judge_failed"], Literal["cannot_apply"], Literal["worktree_dirty"], Literal["unsafe_path"], Literal["write_failed"], Literal["interrupted"], Literal["interrupted_apply"], Literal["recover_failed"]]
+ErrorCode = Union[Literal["usage"], Literal["invalid_step"], Literal["unreadable_input"], Literal["not_utf8"], Literal["invalid_json"], Literal["missing_field"], Literal["duplicate_key"], Literal["invalid_config"], Literal["invalid_input"], Literal["input"], Literal["content_too_long"], Literal["policy"], Literal["declaration"], Literal["invalid_id"], Literal["unknown_id"], Literal["ambiguous_id"], Literal["no_patch"], Literal["invalid_pattern"], Literal["hooks_managed"], Literal["INVALID_AGENT_INPUT"], Literal["not_a_repository"], Literal["bare_repository"], Literal["no_repository"], Literal["repository"], Literal["io"], Literal["git"], Literal["install"], Literal["not_restored"], Literal["settings"], Literal["declaration_store"], Literal["corrupt_entry"], Literal["review"], Literal["judge_failed"], Literal["cannot_apply"], Literal["worktree_dirty"], Literal["unsafe_path"], Literal["write_failed"], Literal["interrupted"], Literal["interrupted_apply"], Literal["recover_failed"]]
 """An error's stable code (the JSON envelope's `error.code`)."""
 
 
@@ -473,17 +473,17 @@ TrivialForm = Union[Literal["empty"], Literal["nothing"], Literal["constant"], L
 """The kinds of trivial body."""
 
 
-class IdentifierRename(TypedDict):
-    """An identifier the changed lines replace by another."""
-
-    from: str
-    """The name replaced."""
-    to: str
-    """The name written instead."""
-    count: int
-    """How many times the changed lines replace it."""
-    left_on: NotRequired[List[int]]
-    """Lines of the file after the patch that still hold the old name, at most 20."""
+IdentifierRename = TypedDict("IdentifierRename", {
+    # The name replaced.
+    "from": str,
+    # The name written instead.
+    "to": str,
+    # How many times the changed lines replace it.
+    "count": int,
+    # Lines of the file after the patch that still hold the old name, at most 20.
+    "left_on": NotRequired[List[int]],
+})
+"""An identifier the changed lines replace by another."""
 
 
 class NameCount(TypedDict):
