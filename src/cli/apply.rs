@@ -24,7 +24,10 @@ pub(crate) struct Args {
     repair: RepairArgs,
     /// Undo an apply that was killed mid-write (its journal is in the git directory): every
     /// file back as before, the index too, leftover temporary and backup files removed.
-    #[arg(long, exclusive = true)]
+    #[arg(long, conflicts_with_all = [
+        "step", "result", "strip", "report", "index", "base", "check_cmd", "check_timeout",
+        "repair", "repaired_out",
+    ])]
     recover: bool,
 }
 
@@ -56,22 +59,44 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     Ok(if ran.is_written { Exit::Accepted } else { Exit::Rejected })
 }
 
-/// `apply --recover`: one JSON object (or line) saying what was done.
+/// `apply --recover`: one JSON object (or line) saying what was done; exit 3 when something
+/// was left as found (named in the message).
 fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> CliResult {
-    let outcome = scratch::recover(repo, root)
-        .map_err(|e| CliError::new(ErrorCode::RecoverFailed, e.to_string()))?;
-    let (name, message) = match outcome {
-        Recovery::RolledBack => {
-            ("rolled_back", "an interrupted apply was rolled back; every file is as before it")
-        }
+    let outcome = scratch::recover(repo, root).map_err(|e| {
+        let code = match e {
+            scratch::WorktreeError::Journal(scratch::JournalError::Refused { .. }) => {
+                ErrorCode::JournalRefused
+            }
+            _ => ErrorCode::RecoverFailed,
+        };
+        CliError::new(code, e.to_string())
+    })?;
+    let (name, message) = match outcome.recovery {
+        Recovery::RolledBack => (
+            "rolled_back",
+            "an interrupted apply was rolled back; every file it wrote is as before it",
+        ),
         Recovery::Completed => {
             ("completed", "an interrupted apply had written everything; its backups were removed")
         }
         _ => ("nothing_to_do", "no interrupted apply to recover"),
     };
+    if !outcome.kept.is_empty() {
+        let kept: Vec<String> =
+            outcome.kept.iter().map(|k| format!("'{}' ({})", k.path, k.reason)).collect();
+        let message = format!(
+            "{}, except {} entr(ies) it cannot show the apply made, left as found: {}; check them",
+            message.split(';').next().unwrap_or(message),
+            kept.len(),
+            kept.join(", ")
+        );
+        return Err(CliError::new(ErrorCode::RecoverIncomplete, message));
+    }
+    let replaced = outcome.replaced_index.as_ref().map(|p| p.display().to_string());
     match global.format.unwrap_or(Format::Json) {
         Format::Json => {
-            let data = serde_json::json!({"recovered": name, "message": message});
+            let data = serde_json::json!({"recovered": name, "message": message,
+                "replaced_index": replaced});
             outln!("{}", to_json_line(&Envelope::success(data, global.meta())));
         }
         Format::Text => outln!("{message}"),

@@ -1,7 +1,7 @@
 //! `patchgate declare`: record, show or clear the files the current work may change.
 
 use super::{CliError, CliResult, Format, Global, read_input};
-use patchgate::declare::{Declaration, Store, check_patterns, trailer_lines};
+use patchgate::declare::{Declaration, Store, check_patterns, literal, trailer_lines};
 use patchgate::finding::ErrorCode;
 use patchgate::report::declare::{DeclarationReport, declaration_text};
 use patchgate::report::{Exit, message};
@@ -43,8 +43,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     }
     let repo = patchgate::hook::staged::open(global.repo.as_deref()).map_err(CliError::from)?;
     let store = Store::new(repo.path());
-    // The same policy the pre-commit hook enforces: the staged `.patchgate.toml`.
-    let limits = patchgate::hook::staged_config(&repo).map_err(CliError::from)?.limits();
+    // The same policy the pre-commit hook enforces: `HEAD`'s `.patchgate.toml`.
+    let limits = patchgate::hook::head_config(&repo).map_err(CliError::from)?.limits();
     if args.clear {
         store.clear().map_err(CliError::from)?;
         return show(&store, None, true, global);
@@ -83,8 +83,10 @@ fn collect(
     limits: &patchgate::config::Limits,
 ) -> Result<Vec<(String, Vec<String>)>, CliError> {
     let mut out = vec![("argument".to_owned(), args.patterns.clone())];
+    // An agent's `filesWritten` names files, never globs: each is declared as that path only.
     for file in &args.from_result {
-        out.push((format!("result:{file}"), list_field(file, "executor result", "filesWritten")?));
+        let paths = list_field(file, "executor result", "filesWritten")?;
+        out.push((format!("result:{file}"), paths.iter().map(|p| literal(p)).collect()));
     }
     for file in &args.from_step {
         out.push((format!("step:{file}"), list_field(file, "step", "allowedFiles")?));

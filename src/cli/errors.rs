@@ -74,6 +74,7 @@ impl From<LandError> for CliError {
                 ErrorCode::WorktreeDirty
             }
             LandError::Write(WorktreeError::Interrupted) => ErrorCode::Interrupted,
+            LandError::Write(WorktreeError::Incomplete { .. }) => ErrorCode::RollbackIncomplete,
             LandError::Write(WorktreeError::Journal(scratch::JournalError::Pending { .. })) => {
                 ErrorCode::InterruptedApply
             }
@@ -117,10 +118,14 @@ impl From<OverrideError> for CliError {
     }
 }
 
-/// A `.patchgate.toml` that does not parse, or holds a bad value, is refused input.
+/// A policy that does not parse is refused input (2); one that cannot be read (a link, a
+/// FIFO, over 1 MiB, a read error) means patchgate cannot do its job (3), never "no policy".
 impl From<ConfigError> for CliError {
     fn from(e: ConfigError) -> Self {
-        Self::new(ErrorCode::InvalidConfig, one_line(&e))
+        match e {
+            ConfigError::Read { .. } => Self::new(ErrorCode::PolicyUnreadable, one_line(&e)),
+            _ => Self::new(ErrorCode::InvalidConfig, one_line(&e)),
+        }
     }
 }
 

@@ -4,7 +4,8 @@ use super::values::code_parser;
 use super::{CliError, CliResult, Format, Global};
 use patchgate::finding::ErrorCode;
 use patchgate::hook::install::{InstallOutcome, detect_managers, hooks_dir, status};
-use patchgate::hook::receive::{check_push, parse_updates, server_policy};
+use patchgate::hook::receive::{check_push, parse_updates};
+use patchgate::hook::server::{check_policy_ref, server_policy};
 use patchgate::hook::staged::open;
 use patchgate::hook::{HookError, HookName, configured_hooks, install, run_staged};
 use patchgate::report::hook::{ReceiveReport, RunReport, receive_text, run_text};
@@ -89,9 +90,10 @@ fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
         CliError::new(ErrorCode::Input, format!("cannot read pre-receive's stdin: {e}"))
     })?;
     let updates = parse_updates(&input).map_err(CliError::from)?;
-    let policy = server_policy(repo).map_err(CliError::from)?;
-    let checks = check_push(repo, &updates, &policy).map_err(CliError::from)?;
-    let report = ReceiveReport::new(&policy, &checks);
+    let server = server_policy(repo).map_err(CliError::from)?;
+    let refused = check_policy_ref(repo, &server, &updates).map_err(CliError::from)?;
+    let checks = check_push(repo, &updates, &server.policy).map_err(CliError::from)?;
+    let report = ReceiveReport::new(&server.policy, &checks, &refused);
     match global.format.unwrap_or(Format::Text) {
         Format::Json => global.print_json(&report),
         Format::Text => eprint!("{}", receive_text(&report)),

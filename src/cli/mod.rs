@@ -13,6 +13,7 @@ macro_rules! outln {
 
 mod apply;
 mod check_arg;
+mod ci;
 mod common;
 mod contract;
 mod declare;
@@ -117,6 +118,10 @@ enum Command {
     Apply(apply::Args),
     /// The git hook: run as pre-commit / pre-applypatch / pre-receive, install, uninstall, status.
     Hook(hook::Args),
+    /// The pre-receive check for a range of commits (BASE..HEAD), under BASE's policy, for
+    /// hosted git that runs no server hooks (GitHub Actions, GitLab CI): exit 0 allowed, 1
+    /// rejected.
+    Ci(ci::Args),
     /// Check one agent tool call (stdin) before it runs: missing paths with the parent listing
     /// and likely intended files, traversal, paths outside the workspace, hook bypasses.
     Guard(guard::Args),
@@ -275,6 +280,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Review(args) => review::run(&args, &global),
         Command::Declare(args) => declare::run(&args, &global),
         Command::Hook(args) => hook::run(&args, &global),
+        Command::Ci(args) => ci::run(&args, &global),
         Command::Validate(args) => validate::run(&args, &global),
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),

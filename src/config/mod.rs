@@ -4,6 +4,12 @@
 //! module owns its settings and their defaults. Unknown top-level tables and unknown keys are
 //! errors: a typo in a policy file must not silently weaken the policy.
 //!
+//! Where it is read from is part of the contract (the policy in force is never one the judged
+//! change can write): `validate` and `apply` read it from the base tree ([`Config::at_rev`]),
+//! the commit hook from `HEAD`'s tree, the server from its own file or the range's base; only
+//! the guard and `hook install` read the worktree's ([`Config::load`]). Every reader refuses a
+//! link, a non-file and a file over 1 MiB, and no message quotes the file (see `read.rs`).
+//!
 //! ```toml
 //! excluded = [".github/**", "Cargo.lock", "**/*.pem"]
 //!
@@ -12,6 +18,7 @@
 //! ```
 
 mod limits;
+mod read;
 
 pub use limits::{LimitExceeded, Limits, check as check_limit};
 
@@ -24,8 +31,10 @@ use std::sync::OnceLock;
 pub const FILE_NAME: &str = ".patchgate.toml";
 
 /// Top-level tables and keys patchgate knows. Each area adds its table here.
-const KNOWN_KEYS: &[&str] =
-    &["excluded", "rules", "scratch", "hook", "guard", "contract", "review", "limits", "judge"];
+const KNOWN_KEYS: &[&str] = &[
+    "excluded", "rules", "scratch", "hook", "guard", "contract", "review", "limits", "judge",
+    "server",
+];
 
 /// The loaded policy.
 #[derive(Clone, Debug, Default)]
@@ -64,32 +73,36 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Read `<root>/.patchgate.toml`; a missing file gives the default (empty) policy.
+    /// Read `<root>/.patchgate.toml` from the worktree; a missing file gives the default
+    /// (empty) policy, and a link, a FIFO, a directory or a file over 1 MiB is an error.
     pub fn load(root: &Path) -> Result<Self, ConfigError> {
         let path = root.join(FILE_NAME);
-        match read_policy_file(&path) {
+        match read::read_policy_file(&path) {
             Ok(text) => Self::from_toml(&text, &path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
             Err(source) => Err(ConfigError::Read { path, source }),
         }
     }
 
-    /// Parse policy text; `path` is only used in messages.
+    /// Parse policy text; `path` is only used in messages, which never quote the text.
     pub fn from_toml(text: &str, path: &Path) -> Result<Self, ConfigError> {
-        let invalid = |message: String| invalid_error(path.to_owned(), message);
-        let table: toml::Table =
-            text.parse().map_err(|e: toml::de::Error| invalid(e.to_string()))?;
+        let invalid = |message: String| ConfigError::Invalid { path: path.to_owned(), message };
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            let at = e.span().map(|span| format!("{}: ", read::position(text, span.start)));
+            invalid(format!("{}{}", at.unwrap_or_default(), read::redact(e.message())))
+        })?;
         if let Some(unknown) = table.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+            let at = key_line(text, unknown).map(|line| format!(" at line {line}"));
             return Err(invalid(format!(
-                "unknown key '{unknown}' (known: {})",
+                "unknown top-level key{} (known: {})",
+                at.unwrap_or_default(),
                 KNOWN_KEYS.join(", ")
             )));
         }
         let excluded = match table.get("excluded") {
-            Some(value) => value
-                .clone()
-                .try_into()
-                .map_err(|e: toml::de::Error| invalid(format!("'excluded': {e}")))?,
+            Some(value) => value.clone().try_into().map_err(|e: toml::de::Error| {
+                invalid(format!("'excluded': {}", read::redact(e.message())))
+            })?,
             None => Vec::new(),
         };
         let mut config = Self { source: Some(path.to_owned()), excluded, table, ..Self::default() };
@@ -99,8 +112,13 @@ impl Config {
         config
             .limits
             .check_patterns(&config.excluded, "'excluded'")
-            .map_err(|e| invalid(e.to_string()))?;
+            .map_err(|e| config.invalid(&e.to_string()))?;
         Ok(config)
+    }
+
+    /// The top-level keys and tables the file sets.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.table.keys().map(String::as_str)
     }
 
     /// The `[limits]` table, with defaults for what it leaves out.
@@ -115,10 +133,12 @@ impl Config {
         self.excluded_globs.get_or_init(|| PathSet::new(&self.excluded)).as_ref()
     }
 
-    /// A [`ConfigError::Invalid`] about this policy file.
+    /// A [`ConfigError::Invalid`] about this policy file; quoted parts of `message` that are
+    /// not patchgate's own names are left out (they come from the file).
     #[must_use]
-    pub fn invalid(&self, message: String) -> ConfigError {
-        invalid_error(self.source.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME)), message)
+    pub fn invalid(&self, message: &str) -> ConfigError {
+        let path = self.source.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
+        ConfigError::Invalid { path, message: read::redact(message) }
     }
 
     /// Deserialise the table `name` into `T`, or `T::default()` when it is absent.
@@ -129,48 +149,19 @@ impl Config {
         value
             .clone()
             .try_into()
-            .map_err(|e: toml::de::Error| self.invalid(format!("[{name}]: {e}")))
+            .map_err(|e: toml::de::Error| self.invalid(&format!("[{name}]: {}", e.message())))
     }
 }
 
-/// The TOML reader quotes the offending line and value: each quoted line is cut to this many
-/// characters, so a policy with a megabyte-long line gives a readable error, not a megabyte.
-const MAX_MESSAGE_LINE: usize = 200;
-
-fn invalid_error(path: PathBuf, message: String) -> ConfigError {
-    if !message.lines().any(|l| l.chars().nth(MAX_MESSAGE_LINE).is_some()) {
-        return ConfigError::Invalid { path, message };
-    }
-    let cut = |line: &str| match line.char_indices().nth(MAX_MESSAGE_LINE) {
-        Some((at, _)) => format!("{}...", &line[..at]),
-        None => line.to_owned(),
-    };
-    let message = message.lines().map(cut).collect::<Vec<_>>().join("\n");
-    ConfigError::Invalid { path, message }
-}
-
-/// The largest policy file read.
-const MAX_POLICY_BYTES: u64 = 1 << 20;
-
-/// Read a policy file that must be a regular file: opened without blocking, so a FIFO or a
-/// device planted under the name is refused instead of hanging every later run.
-fn read_policy_file(path: &Path) -> std::io::Result<String> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits().cast_signed();
-    let file = std::fs::OpenOptions::new().read(true).custom_flags(nonblocking).open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other(
-            "not a regular file (a FIFO, device or directory); it must be a TOML file",
-        ));
-    }
-    if meta.len() > MAX_POLICY_BYTES {
-        return Err(std::io::Error::other("larger than 1 MiB; a policy is a short TOML file"));
-    }
-    let mut text = String::new();
-    file.take(MAX_POLICY_BYTES).read_to_string(&mut text)?;
-    Ok(text)
+/// The line on which `key` is defined at the top level (`key =` or `[key]`), if it is found.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            let rest = line.strip_prefix('[').unwrap_or(line).trim_start_matches('[');
+            rest.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(['=', ']', '.']))
+        })
+        .map(|i| i + 1)
 }
 
 #[cfg(test)]
@@ -198,9 +189,69 @@ mod tests {
     #[test]
     fn unknown_keys_are_errors() {
         let err = Config::from_toml("exclude = []\n", Path::new("x.toml")).unwrap_err();
-        assert!(err.to_string().contains("unknown key 'exclude'"), "{err}");
+        assert!(err.to_string().contains("unknown top-level key at line 1"), "{err}");
         let cfg = Config::from_toml("[rules]\nlimt = 3\n", Path::new("x.toml")).unwrap();
         assert!(cfg.section::<Demo>("rules").is_err());
+    }
+
+    /// A credentials file, a shadow line and values of every kind: whatever the reader says
+    /// about them names a position and patchgate's own names, never the text.
+    #[test]
+    fn no_message_quotes_the_policy() {
+        let secrets = [
+            "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG\n",
+            "root:$6$saltsalt$hashhashhash:19000:0:99999:7:::\n",
+            "excluded = \"AKIAIOSFODNN7EXAMPLE\"\n",
+            "excluded = [\"src/[AKIAIOSFODNN7EXAMPLE\"]\n",
+            "[rules]\nAKIAIOSFODNN7EXAMPLE = 1\n",
+            "[hook]\nlimit = \"AKIAIOSFODNN7EXAMPLE\"\n",
+            "[hook]\nlimit = [\"AKIAIOSFODNN7EXAMPLE\"]\n",
+            "[hook]\nlimit = 'AKIAIOSFODNN7EXAMPLE\n",
+            "AKIAIOSFODNN7EXAMPLE = 1\n",
+            "excluded = [\"AKIAIOSFODNN7EXAMPLE\", \"AKIAIOSFODNN7EXAMPLE\"]\n[limits]\npatterns = 1\n",
+        ];
+        for text in secrets {
+            let err = match Config::from_toml(text, Path::new("p.toml")) {
+                Err(e) => e.to_string(),
+                Ok(config) => {
+                    let globs = config.excluded_globs().map(|_| ()).map_err(ToString::to_string);
+                    let tables = ["rules", "hook"].map(|t| config.section::<Demo>(t).map(|_| ()));
+                    match (globs, tables) {
+                        (Err(e), _) => config.invalid(&format!("'excluded': {e}")).to_string(),
+                        (_, [Err(e), _] | [_, Err(e)]) => e.to_string(),
+                        _ => panic!("{text:?} was accepted"),
+                    }
+                }
+            };
+            for word in ["AKIA", "wJalr", "saltsalt", "hashhash", "root:"] {
+                assert!(!err.contains(word), "{text:?} gave {err}");
+            }
+            assert!(err.contains("p.toml"), "{err}");
+        }
+        let err = Config::from_toml("[rules]\nlimt = 3\n", Path::new("p.toml"))
+            .unwrap()
+            .section::<Demo>("rules")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected `limit`"), "the expected names stay: {err}");
+        let err = Config::from_toml("x = [\n", Path::new("p.toml")).unwrap_err().to_string();
+        assert!(err.contains("line 1, column"), "a position: {err}");
+    }
+
+    #[test]
+    fn a_link_a_fifo_or_a_huge_file_is_an_error_never_no_policy() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("credentials");
+        std::fs::write(&secret, "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n").unwrap();
+        std::os::unix::fs::symlink(&secret, dir.path().join(FILE_NAME)).unwrap();
+        let err = Config::load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("symbolic link") && !err.contains("AKIA"), "{err}");
+        std::fs::remove_file(dir.path().join(FILE_NAME)).unwrap();
+        std::os::unix::fs::symlink("nowhere", dir.path().join(FILE_NAME)).unwrap();
+        assert!(matches!(Config::load(dir.path()), Err(ConfigError::Read { .. })), "dangling");
+        std::fs::remove_file(dir.path().join(FILE_NAME)).unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), "#".repeat(2 << 20)).unwrap();
+        assert!(matches!(Config::load(dir.path()), Err(ConfigError::Read { .. })), "huge");
     }
 
     #[test]

@@ -60,6 +60,8 @@ codes! {
         SurroundingWhitespace => "surrounding_whitespace",
         /// Over a `[limits]` setting.
         LimitExceeded => "limit_exceeded",
+        /// A backslash before something other than a glob character.
+        InvalidEscape => "invalid_escape",
     }
 }
 
@@ -144,20 +146,53 @@ impl Declaration {
 /// the literal parts are judged (`src/**/*.rs` is checked as `src/xx/x.rs`).
 const GLOB_CHARS: &[char] = &['*', '?', '[', ']', '{', '}', '!'];
 
-/// Check one pattern and return its normalised form (no leading `./`, no trailing `/`).
+/// The characters [`literal`] escapes: those with a meaning in a glob.
+const GLOB_SYNTAX: &[char] = &['*', '?', '[', ']', '{', '}'];
+
+/// A path as a pattern that matches exactly that path: every glob character escaped with a
+/// backslash. A path an agent reports (`filesWritten`) is a file name, never a glob: a file
+/// literally named `**` must not declare every file, and `app/[slug]/page.tsx` must declare
+/// that file, not `app/s/page.tsx`.
+///
+/// ```
+/// use patchgate::declare::{check_pattern, literal};
+/// assert_eq!(literal("app/[slug]/page.tsx"), r"app/\[slug\]/page.tsx");
+/// assert_eq!(check_pattern(&literal("**")).unwrap(), r"\*\*");
+/// ```
+#[must_use]
+pub fn literal(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 4);
+    for c in path.chars() {
+        if GLOB_SYNTAX.contains(&c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Check one pattern and return its normalised form (no leading `./`, no trailing `/`). A
+/// backslash escapes the glob character after it (see [`literal`]), and only a glob character.
 pub fn check_pattern(pattern: &str) -> Result<String, PatternError> {
     let refuse = |code: PatternCode, reason: String| PatternError {
         pattern: pattern.to_owned(),
         code,
         reason,
     };
-    let literal: String =
-        pattern.chars().map(|c| if GLOB_CHARS.contains(&c) { 'x' } else { c }).collect();
+    let escape = || {
+        refuse(
+            PatternRefusal::InvalidEscape.into(),
+            "a backslash may only escape a glob character (*, ?, [, ], {, }); use '/' as the \
+             separator"
+                .into(),
+        )
+    };
+    let literal = literal_parts(pattern).ok_or_else(escape)?;
     let checked = check(&literal).map_err(|e| refuse(e.code.into(), e.message))?;
-    // Map the normalised literal back onto the pattern: normalisation only drops `./`, empty
-    // components and a trailing `/`, none of which contain glob characters.
+    // Normalisation drops only `./`, empty components and a trailing `/`, none of which hold
+    // a glob character, so the normalised pattern's literal parts read as the checked path.
     let normalised = normalise(pattern);
-    if normalised.len() != checked.as_str().len() {
+    if literal_parts(&normalised).as_deref() != Some(checked.as_str()) {
         return Err(refuse(
             PatternRefusal::NonCanonical.into(),
             "write it as a plain repo-relative pattern without '.' or empty components".into(),
@@ -174,6 +209,22 @@ pub fn check_pattern(pattern: &str) -> Result<String, PatternError> {
     PathSet::new(&[normalised.as_str()])
         .map_err(|e| refuse(PatternRefusal::InvalidGlob.into(), e.reason))?;
     Ok(normalised)
+}
+
+/// The pattern with every glob character replaced by a plain letter and every escaped one by
+/// itself: the literal parts, as the path-safety check judges them. `None` for a backslash
+/// that escapes anything else.
+fn literal_parts(pattern: &str) -> Option<String> {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next().filter(|e| GLOB_SYNTAX.contains(e))?),
+            c if GLOB_CHARS.contains(&c) => out.push('x'),
+            c => out.push(c),
+        }
+    }
+    Some(out)
 }
 
 fn normalise(pattern: &str) -> String {

@@ -15,6 +15,25 @@ fn patterns_are_normalised_and_checked_on_their_literal_parts() {
     assert_eq!(code("**/+secret/k ////////"), "surrounding_whitespace");
     assert_eq!(code(" src/a.rs"), "surrounding_whitespace");
     assert_eq!(check_pattern("docs/a b.md").unwrap(), "docs/a b.md");
+    // Escaped glob characters are literal parts; a backslash escapes nothing else.
+    assert_eq!(check_pattern(r"./app/\[id\]/x.ts").unwrap(), r"app/\[id\]/x.ts");
+    assert_eq!(code(r"\.git/hooks"), "invalid_escape");
+    assert_eq!(code(r"src\/a.rs"), "invalid_escape");
+    assert_eq!(code(r"a\"), "invalid_escape");
+    assert_eq!(code(r"\*/../../x"), "path_traversal");
+}
+
+#[test]
+fn a_literal_path_matches_itself_only() {
+    for path in ["**", "src/*", "[a-z]*", "{a,b}", "app/[slug]/page.tsx", "a?b", "plain/x.rs"] {
+        let pattern = check_pattern(&literal(path)).unwrap();
+        let set = PathSet::new(&[pattern.as_str()]).unwrap();
+        assert!(set.is_match(path), "{path}");
+        assert!(set.is_match(&format!("{path}/below")), "{path}: a directory covers below it");
+        for other in ["x", "src/a.rs", "a", "ab", "app/s/page.tsx", "axb"] {
+            assert!(!set.is_match(other), "{path} matched {other}");
+        }
+    }
 }
 
 #[test]

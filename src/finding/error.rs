@@ -90,8 +90,21 @@ codes! {
         Interrupted => "interrupted",
         /// `apply`: an interrupted apply's journal is pending; run `patchgate apply --recover`.
         InterruptedApply => "interrupted_apply",
-        /// `apply --recover` could not finish.
+        /// `apply --recover` could not finish (a step could not be undone: the journal is kept,
+        /// run it again), or an apply is still writing.
         RecoverFailed => "recover_failed",
+        /// `apply --recover`: the journal names something other than patchgate's own temporary
+        /// and backup files beside worktree paths, or its run file is missing; nothing was done.
+        JournalRefused => "journal_refused",
+        /// `apply --recover` rolled back, except entries it cannot show the interrupted apply
+        /// made, left as found and named.
+        RecoverIncomplete => "recover_incomplete",
+        /// `apply`: the write stopped and its rollback could not undo a step; the journal is
+        /// kept for `apply --recover`.
+        RollbackIncomplete => "rollback_incomplete",
+        /// The policy in force cannot be read: a symbolic link, a directory or FIFO, over 1 MiB,
+        /// not UTF-8, or a read error; never taken as "no policy".
+        PolicyUnreadable => "policy_unreadable",
     }
 }
 

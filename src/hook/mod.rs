@@ -6,7 +6,8 @@
 //! * [`staged`] reads the changes of the index against `HEAD` (pre-commit, pre-applypatch)
 //!   through git2, never the worktree; [`run_staged`] is the whole pre-commit run over them.
 //! * [`receive`] checks every commit a push brings (pre-receive) against the declaration in its
-//!   `Patchgate-Declared:` trailers.
+//!   `Patchgate-Declared:` trailers, under the server's policy ([`server`]); [`range`] does the
+//!   same for a range of commits (`patchgate ci`).
 //! * [`install`] writes, chains, reports and removes the shims from the top-level `hooks/`.
 //!
 //! Policy (`.patchgate.toml`): the top-level `excluded` globs, and the `[hook]` table
@@ -16,8 +17,10 @@ mod delta;
 mod fast;
 pub mod install;
 pub mod managers;
+pub mod range;
 pub mod receive;
 mod run;
+pub mod server;
 pub mod staged;
 #[cfg(test)]
 mod tests;
@@ -27,7 +30,6 @@ pub use run::{StagedRun, configured_hooks, run_staged};
 use crate::config::{Config, ConfigError, Limits};
 use crate::finding::codes;
 use crate::path::PathSet;
-use crate::repo::index::{Index, IndexEntry};
 use serde::{Deserialize, Serialize};
 
 /// The `[hook]` table of `.patchgate.toml`.
@@ -62,6 +64,20 @@ codes! {
     }
 }
 
+codes! {
+    /// Whether a change may touch the policy file itself (`.patchgate.toml`), which would
+    /// otherwise let one commit lift the exclusions the next one relies on.
+    PolicyChange {
+        /// Like any other path (there is no policy to protect).
+        Allow => "allow",
+        /// Only when the declaration (or the commit's trailers) names `.patchgate.toml` by its
+        /// exact path: a glob or a directory that happens to cover it does not.
+        Declared => "declared",
+        /// Never.
+        Refuse => "refuse",
+    }
+}
+
 /// The compiled policy the hook enforces.
 #[derive(Clone, Debug)]
 pub struct Policy {
@@ -73,16 +89,22 @@ pub struct Policy {
     pub source: Option<String>,
     /// The `[limits]` table, applied to declarations and trailers before they are compiled.
     pub limits: Limits,
+    /// Whether the policy file itself may change: [`PolicyChange::Declared`] once there is a
+    /// policy (the server sets its own, see [`receive`]).
+    pub policy_change: PolicyChange,
 }
 
 impl Policy {
     /// Compile a loaded `.patchgate.toml`.
     pub fn from_config(config: &Config, source: Option<String>) -> Result<Self, HookError> {
         let hook = config.section::<HookPolicy>("hook")?;
-        let excluded = config.excluded_globs().cloned().map_err(|e| HookError::Policy {
-            message: format!("'excluded' in {}: {e}", source.as_deref().unwrap_or("policy")),
-        })?;
-        Ok(Self { excluded, hook, source, limits: config.limits() })
+        let excluded = config
+            .excluded_globs()
+            .cloned()
+            .map_err(|e| config.invalid(&format!("'excluded': {e}")))?;
+        let policy_change =
+            if config.source.is_some() { PolicyChange::Declared } else { PolicyChange::Allow };
+        Ok(Self { excluded, hook, source, limits: config.limits(), policy_change })
     }
 
     /// No policy: nothing excluded, nothing required.
@@ -93,6 +115,7 @@ impl Policy {
             hook: HookPolicy::default(),
             source: None,
             limits: Limits::default(),
+            policy_change: PolicyChange::Allow,
         }
     }
 }
@@ -173,6 +196,9 @@ codes! {
         UnsafePath => "unsafe_path",
         /// A declared pattern (a commit's trailer) is itself unsafe or not a glob.
         InvalidDeclaration => "invalid_declaration",
+        /// The policy file itself, which the policy in force does not let this change touch
+        /// (the detail says how it could: `declared`, or `refuse`).
+        PolicyChange => "policy_change",
     }
 }
 
@@ -230,6 +256,14 @@ fn judge(
     if let Some(pattern) = policy.excluded.matching_pattern(&text) {
         return Some((Reason::Excluded, Some(pattern.to_owned())));
     }
+    if text == crate::config::FILE_NAME {
+        let by_name = declared.is_some_and(|set| set.patterns().iter().any(|p| p == &text));
+        match policy.policy_change {
+            PolicyChange::Allow => {}
+            PolicyChange::Declared if by_name => {}
+            mode => return Some((Reason::PolicyChange, Some(mode.as_str().to_owned()))),
+        }
+    }
     match declared {
         Some(set) if set.is_match(&text) => None,
         Some(_) => Some((Reason::Undeclared, None)),
@@ -282,28 +316,20 @@ pub enum HookError {
     },
 }
 
-/// The policy being committed: `.patchgate.toml` as staged in the index (an unstaged edit of
-/// the worktree copy cannot lift an exclusion), or the default policy when none is staged.
-pub fn staged_config(repo: &git2::Repository) -> Result<Config, HookError> {
-    staged_config_of(repo, None)
-}
-
-/// [`staged_config`] from the index as read directly (`None`: through libgit2).
-fn staged_config_of(repo: &git2::Repository, index: Option<&Index>) -> Result<Config, HookError> {
-    let name = crate::config::FILE_NAME.as_bytes();
-    // A `git add -N` policy is an entry to libgit2 (and an empty blob): left to it.
-    let index = index.filter(|i| !i.intent_to_add.iter().any(|e| i.path(e) == name));
-    let id = if let Some(index) = index {
-        index.find(name).map(IndexEntry::oid)
-    } else {
-        let index = repo.index().map_err(HookError::git("read the index"))?;
-        index.get_path(std::path::Path::new(crate::config::FILE_NAME), 0).map(|e| e.id)
+/// The policy a commit is judged under: `.patchgate.toml` in `HEAD`'s tree, never the one the
+/// commit writes (a commit emptying the staged policy would lift its own exclusions), nor the
+/// worktree's; the default policy while `HEAD` is unborn (the first commit).
+pub fn head_config(repo: &git2::Repository) -> Result<Config, HookError> {
+    let head = match repo.head() {
+        Ok(head) => head,
+        Err(e) if matches!(e.code(), git2::ErrorCode::UnbornBranch | git2::ErrorCode::NotFound) => {
+            return Ok(Config::default());
+        }
+        Err(e) => return Err(HookError::git("read HEAD")(e)),
     };
-    let Some(id) = id else { return Ok(Config::default()) };
-    let blob = repo.find_blob(id).map_err(HookError::git("read the staged policy"))?;
-    let text = String::from_utf8_lossy(blob.content());
-    let shown = format!("{} (staged)", crate::config::FILE_NAME);
-    Ok(Config::from_toml(&text, std::path::Path::new(&shown))?)
+    let tree = head.peel_to_tree().map_err(HookError::git("read HEAD's tree"))?;
+    let shown = format!("HEAD:{}", crate::config::FILE_NAME);
+    Ok(Config::from_tree(repo, &tree, std::path::Path::new(&shown))?)
 }
 
 impl HookError {

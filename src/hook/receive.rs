@@ -8,19 +8,15 @@
 //! merge: only what differs from every parent) must pass the policy and the declaration carried
 //! in its own message as `Patchgate-Declared:` trailer lines.
 //!
-//! The policy is never read from the pushed commits, which the pusher controls: it comes from
-//! `<git-dir>/patchgate.toml` when the server administrator put one there, else from
-//! `.patchgate.toml` in the tree of the repository's `HEAD` (the default branch as it was before
-//! this push), else there is none.
+//! The policy is never read from the pushed commits, which the pusher controls: see
+//! [`super::server`] for where it comes from and how the ref it is read from is protected.
 
 use super::staged::tree_changes;
 use super::{Change, HookError, Policy, Violation, evaluate};
-use crate::config::{Config, ConfigError};
 use crate::declare::{check_pattern, from_message};
 use crate::path::PathSet;
 use git2::{Commit, Oid, Repository};
 use std::collections::HashSet;
-use std::path::Path;
 
 /// One `old new ref` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,30 +79,6 @@ fn parse_line(line: &str) -> Result<RefUpdate, HookError> {
     Ok(RefUpdate { old: oid(old)?, new: oid(new)?, name: name.to_owned() })
 }
 
-/// The server's policy (see the module docs for where it is read from).
-pub fn server_policy(repo: &Repository) -> Result<Policy, HookError> {
-    let admin = repo.path().join("patchgate.toml");
-    if admin.is_file() {
-        let text = std::fs::read_to_string(&admin)
-            .map_err(|source| ConfigError::Read { path: admin.clone(), source })?;
-        let config = Config::from_toml(&text, &admin)?;
-        return Policy::from_config(&config, Some(admin.display().to_string()));
-    }
-    let Ok(head) = repo.head() else { return Ok(Policy::none()) };
-    let tree = head.peel_to_tree().map_err(HookError::git("read HEAD's tree"))?;
-    let Ok(entry) = tree.get_path(Path::new(crate::config::FILE_NAME)) else {
-        return Ok(Policy::none());
-    };
-    let blob = entry
-        .to_object(repo)
-        .and_then(|o| o.peel_to_blob())
-        .map_err(HookError::git("read HEAD:.patchgate.toml"))?;
-    let name = format!("HEAD:{}", crate::config::FILE_NAME);
-    let text = String::from_utf8_lossy(blob.content());
-    let config = Config::from_toml(&text, Path::new(&name))?;
-    Policy::from_config(&config, Some(name))
-}
-
 /// Check every new commit of the push.
 pub fn check_push(
     repo: &Repository,
@@ -155,7 +127,8 @@ fn commit_of(repo: &Repository, oid: Oid) -> Option<Oid> {
     repo.find_object(oid, None).and_then(|o| o.peel_to_commit()).ok().map(|c| c.id())
 }
 
-fn check_commit(
+/// Judge one commit's own changes against `policy` and the declaration in its trailers.
+pub(super) fn check_commit(
     repo: &Repository,
     commit: &Commit<'_>,
     refname: &str,

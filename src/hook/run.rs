@@ -2,7 +2,7 @@
 //! staged changes, judged. The CLI only opens the repository and renders what this returns.
 
 use super::staged::{merge_own_changes, read_index, staged_changes_exact, staged_changes_of};
-use super::{HookError, HookName, HookPolicy, Policy, Violation, evaluate, staged_config_of};
+use super::{HookError, HookName, HookPolicy, Policy, Violation, evaluate, head_config};
 use crate::config::{Config, FILE_NAME};
 use crate::declare::Store;
 use git2::Repository;
@@ -10,7 +10,7 @@ use git2::Repository;
 /// What a pre-commit run judged.
 #[derive(Debug)]
 pub struct StagedRun {
-    /// The policy as staged.
+    /// The policy in force: `HEAD`'s.
     pub policy: Policy,
     /// The active declaration's patterns; `None` when nothing is declared.
     pub declaration: Option<Vec<String>>,
@@ -20,17 +20,17 @@ pub struct StagedRun {
     pub violations: Vec<Violation>,
 }
 
-/// Judge the staged changes of `repo` against its staged policy and active declaration.
+/// Judge the staged changes of `repo` against `HEAD`'s policy and the active declaration.
 /// `from_env`: the repository was opened from the hook environment (see
 /// [`super::staged::staged_changes`]). Renames with edits are described as renames when the commit is blocked.
 pub fn run_staged(repo: &Repository, from_env: bool) -> Result<StagedRun, HookError> {
     crate::repo::workdir(repo)?;
     // Objects are read as git reads them, without re-hashing each tree (as validate does).
     git2::opts::strict_hash_verification(false);
-    // Read once, for the staged policy and the changes.
     let index = read_index(repo, from_env);
-    let config = staged_config_of(repo, index.as_ref())?;
-    let source = config.source.as_ref().map(|_| FILE_NAME.to_owned());
+    // Never the policy the commit itself writes (see `head_config`).
+    let config = head_config(repo)?;
+    let source = config.source.as_ref().map(|_| format!("HEAD:{FILE_NAME}"));
     let policy = Policy::from_config(&config, source)?;
     let declaration = Store::new(repo.path()).load()?;
     let declared = declaration.as_ref().map(|d| d.path_set(&policy.limits)).transpose()?;

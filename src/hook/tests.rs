@@ -19,11 +19,34 @@ fn policy(excluded: &[&str], require: bool) -> Policy {
         hook: HookPolicy { require_declaration: require, ..HookPolicy::default() },
         source: Some(".patchgate.toml".into()),
         limits: crate::config::Limits::default(),
+        policy_change: super::PolicyChange::Declared,
     }
 }
 
 fn reasons(v: &[Violation]) -> Vec<(&str, Reason)> {
     v.iter().map(|v| (v.path.as_str(), v.reason)).collect()
+}
+
+#[test]
+fn the_policy_file_changes_only_as_the_policy_says() {
+    let edit = [change(ChangeStatus::Modified, Some(".patchgate.toml"), Some(".patchgate.toml"))];
+    let set = |p: &[&str]| PathSet::new(p).unwrap();
+    let mut p = policy(&[], false);
+    // Declared: only by its exact path, and also without any declaration.
+    assert_eq!(reasons(&evaluate(&edit, None, &p)), [(".patchgate.toml", Reason::PolicyChange)]);
+    assert_eq!(evaluate(&edit, Some(&set(&["**", "*.toml"])), &p).len(), 1);
+    assert!(evaluate(&edit, Some(&set(&["src/**", ".patchgate.toml"])), &p).is_empty());
+    p.policy_change = super::PolicyChange::Refuse;
+    assert_eq!(
+        evaluate(&edit, Some(&set(&[".patchgate.toml"])), &p)[0].detail.as_deref(),
+        Some("refuse")
+    );
+    p.policy_change = super::PolicyChange::Allow;
+    assert!(evaluate(&edit, None, &p).is_empty());
+    // A rename away from it, or onto it, touches it too.
+    let p = policy(&[], false);
+    let away = [change(ChangeStatus::Renamed, Some(".patchgate.toml"), Some("old.toml"))];
+    assert_eq!(evaluate(&away, Some(&set(&["old.toml"])), &p).len(), 1);
 }
 
 #[test]
@@ -123,33 +146,6 @@ fn fast_path_agrees_with_libgit2() {
         assert_eq!(fast, exact, "index v{version}");
         assert_eq!(fast.len(), 9, "index v{version}: {fast:#?}");
     }
-}
-
-/// The staged policy read from the index file directly is the one libgit2's index gives, and a
-/// `git add -N` policy is left to libgit2.
-#[test]
-fn staged_policy_from_the_direct_reader_agrees_with_libgit2() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    git(d, &["init", "-q", "-b", "main"]);
-    write(d, "a", "a\n");
-    write(d, ".patchgate.toml", "excluded = [\"secret/**\"]\n");
-    git(d, &["add", "-A"]);
-    // The worktree copy differs: the staged one counts.
-    write(d, ".patchgate.toml", "excluded = []\n");
-    let repo = git2::Repository::open(d).unwrap();
-    let shown = |c: &crate::config::Config| format!("{:?}", c.excluded_globs().unwrap());
-    let index = super::staged::read_index(&repo, false).unwrap();
-    let fast = staged_config_of(&repo, Some(&index)).unwrap();
-    assert_eq!(shown(&fast), shown(&staged_config(&repo).unwrap()));
-    assert!(shown(&fast).contains("secret"));
-    git(d, &["rm", "-q", "-f", "--cached", ".patchgate.toml"]);
-    git(d, &["add", "-N", ".patchgate.toml"]);
-    let index = super::staged::read_index(&repo, false).unwrap();
-    assert_eq!(index.intent_to_add.len(), 1);
-    let fast = staged_config_of(&repo, Some(&index)).map(|c| shown(&c));
-    let slow = staged_config(&repo).map(|c| shown(&c));
-    assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
 }
 
 /// An index holding a path libgit2 refuses (here `.git/x`, which git itself never stages) still

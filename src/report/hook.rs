@@ -2,7 +2,8 @@
 
 use crate::declare::PatternCode;
 use crate::hook::receive::CommitCheck;
-use crate::hook::{HookName, Policy, Reason, Violation};
+use crate::hook::server::RefRefusal;
+use crate::hook::{HookName, Policy, PolicyChange, Reason, Violation};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -34,7 +35,8 @@ pub struct ViolationReport {
     pub status: &'static str,
     /// The other side of a rename or copy.
     pub other_path: Option<String>,
-    /// `excluded`, `undeclared`, `no_declaration`, `unsafe_path`.
+    /// `excluded`, `undeclared`, `no_declaration`, `unsafe_path`, `invalid_declaration`,
+    /// `policy_change`.
     pub reason: Reason,
     /// The excluding pattern or the path-safety code.
     pub detail: Option<String>,
@@ -47,19 +49,32 @@ pub struct ViolationReport {
     pub unstage: Option<String>,
 }
 
-/// The JSON form of a `pre-receive` run.
+/// The JSON form of a `pre-receive` run, or of `patchgate ci`.
 #[derive(Debug, Serialize)]
 pub struct ReceiveReport {
-    /// Always `pre-receive`.
+    /// `pre-receive`, or `ci`.
     pub hook: &'static str,
-    /// Whether the push may go ahead.
+    /// Whether the push (or the range) may go ahead.
     pub allowed: bool,
     /// Where the policy came from.
     pub policy: Option<String>,
     /// Whether the policy requires a declaration.
     pub require_declaration: bool,
+    /// Ref updates refused whatever their commits: the ref the policy is read from, rewound
+    /// or deleted to another policy.
+    pub refs: Vec<RefReport>,
     /// Every new commit, oldest first per ref.
     pub commits: Vec<CommitReport>,
+}
+
+/// A refused ref update.
+#[derive(Debug, Serialize)]
+pub struct RefReport {
+    /// The ref.
+    #[serde(rename = "ref")]
+    pub refname: String,
+    /// Why, in one line.
+    pub message: String,
 }
 
 /// One pushed commit.
@@ -119,16 +134,27 @@ impl RunReport {
 impl ReceiveReport {
     /// Build the report of a pre-receive run.
     #[must_use]
-    pub fn new(policy: &Policy, checks: &[CommitCheck]) -> Self {
+    pub fn new(policy: &Policy, checks: &[CommitCheck], refs: &[RefRefusal]) -> Self {
         let source = policy_name(policy);
         let commits: Vec<CommitReport> = checks.iter().map(|c| commit_report(c, &source)).collect();
+        let refs: Vec<RefReport> = refs
+            .iter()
+            .map(|r| RefReport { refname: r.refname.clone(), message: r.message.clone() })
+            .collect();
         Self {
             hook: HookName::PreReceive.as_str(),
-            allowed: commits.iter().all(|c| c.allowed),
+            allowed: commits.iter().all(|c| c.allowed) && refs.is_empty(),
             policy: policy.source.clone(),
             require_declaration: policy.hook.require_declaration,
+            refs,
             commits,
         }
+    }
+
+    /// Build the report of `patchgate ci`.
+    #[must_use]
+    pub fn range(policy: &Policy, checks: &[CommitCheck], refused: &[RefRefusal]) -> Self {
+        Self { hook: "ci", ..Self::new(policy, checks, refused) }
     }
 }
 
@@ -161,14 +187,14 @@ fn client_violation(v: &Violation, source: &str) -> ViolationReport {
     if let Some(other) = v.other_path.as_deref().filter(|_| v.status.as_str() == "renamed") {
         let _ = write!(unstage, " {}", quote(other));
     }
-    let declare = is_declarable(v.reason)
-        .then(|| format!("patchgate declare {}", quote(&glob_safe(&v.path))));
+    let declare = is_declarable(v)
+        .then(|| format!("patchgate declare {}", quote(&crate::declare::literal(&v.path))));
     ViolationReport { message: message(v, source), declare, unstage: Some(unstage), ..base(v) }
 }
 
 fn server_violation(v: &Violation, source: &str) -> ViolationReport {
-    let declare = is_declarable(v.reason)
-        .then(|| format!("{}: {}", crate::declare::TRAILER_KEY, glob_safe(&v.path)));
+    let declare = is_declarable(v)
+        .then(|| format!("{}: {}", crate::declare::TRAILER_KEY, crate::declare::literal(&v.path)));
     ViolationReport { message: message(v, source), declare, unstage: None, ..base(v) }
 }
 
@@ -185,8 +211,12 @@ fn base(v: &Violation) -> ViolationReport {
     }
 }
 
-fn is_declarable(reason: Reason) -> bool {
-    matches!(reason, Reason::Undeclared | Reason::NoDeclaration)
+fn is_declarable(v: &Violation) -> bool {
+    match v.reason {
+        Reason::Undeclared | Reason::NoDeclaration => true,
+        Reason::PolicyChange => v.detail.as_deref() == Some(PolicyChange::Declared.as_str()),
+        _ => false,
+    }
 }
 
 fn message(v: &Violation, source: &str) -> String {
@@ -199,6 +229,15 @@ fn message(v: &Violation, source: &str) -> String {
         Reason::NoDeclaration => format!("no declaration, and {source} requires one"),
         Reason::UnsafePath => format!("fails the path-safety check ({detail})"),
         Reason::InvalidDeclaration => format!("declared pattern refused ({detail})"),
+        Reason::PolicyChange if detail == PolicyChange::Declared.as_str() => format!(
+            "changes the policy itself, which {source} allows only when declared by its exact \
+             path"
+        ),
+        Reason::PolicyChange => {
+            format!(
+                "changes the policy itself, which {source} does not allow ([server] policy_change)"
+            )
+        }
     };
     match (&v.other_path, v.status.as_str()) {
         (Some(other), "renamed" | "copied") => {
@@ -212,12 +251,6 @@ fn message(v: &Violation, source: &str) -> String {
 fn side(v: &Violation) -> String {
     let verb = v.status.as_str();
     if v.is_old_side { format!("{verb} to") } else { format!("{verb} from") }
-}
-
-/// Replace glob metacharacters with `?` so that declaring the path matches exactly it (and the
-/// declared pattern passes the path-safety checks, which refuse the backslash escape).
-fn glob_safe(path: &str) -> String {
-    path.chars().map(|c| if "*?[]{}".contains(c) { '?' } else { c }).collect()
 }
 
 /// Quote for a POSIX shell: single quotes, `'` written as `'\''`.
@@ -262,7 +295,14 @@ pub fn receive_text(report: &ReceiveReport) -> String {
     if report.allowed {
         return String::new();
     }
-    let mut out = String::from("patchgate: push rejected by the pre-receive hook\n");
+    let mut out = if report.hook == "ci" {
+        String::from("patchgate: the range is rejected (patchgate ci)\n")
+    } else {
+        String::from("patchgate: push rejected by the pre-receive hook\n")
+    };
+    for r in &report.refs {
+        let _ = writeln!(out, "  {}: {}", r.refname, r.message);
+    }
     for c in report.commits.iter().filter(|c| !c.allowed) {
         let short = c.commit.get(..12).unwrap_or(&c.commit);
         let _ = writeln!(out, "  commit {short} on {} ({}):", c.refname, c.summary);

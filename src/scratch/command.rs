@@ -1,10 +1,16 @@
 //! `--check-cmd`: run `sh -c CMD` in a temporary copy of the patched tree, with a timeout.
 //!
-//! The command runs in its own process group (killed whole on timeout or interrupt), with
-//! stdin closed, stdout and stderr captured to a file beside the tree, and
-//! `GIT_CEILING_DIRECTORIES` set so a `git` it runs cannot find the user's repository above the
-//! scratch tree (which lives inside the git directory). SIGINT and SIGTERM are caught while it
-//! runs: the group is killed, the tree removed, and [`ScratchError::Interrupted`] returned.
+//! The command runs the agent's code, so it gets nothing that leads back to the repository: the
+//! tree is outside the git directory (see [`super::tree`]), every `GIT_*` variable of the
+//! caller's environment is cleared (a `GIT_DIR` there made `git config` in the check write the
+//! real `.git/config`), and `GIT_CEILING_DIRECTORIES` stops a `git` it runs from finding a
+//! repository above the tree. It runs in its own process group (killed whole on timeout or
+//! interrupt), with stdin closed and stdout and stderr captured to a file beside the tree.
+//! SIGINT and SIGTERM are caught while it runs: the group is killed, the tree removed, and
+//! [`ScratchError::Interrupted`] returned.
+//!
+//! This keeps patchgate from handing the command a way in; it is not a sandbox. The command
+//! runs with the caller's rights, as the agent's code does anywhere else it is run.
 
 use super::base::BaseTree;
 use super::tree::{ScratchDir, materialize};
@@ -77,7 +83,7 @@ pub(super) fn run_in_scratch(
     timeout: Duration,
 ) -> Result<CommandOutcome, ScratchError> {
     let signals = SignalGuard::install()?;
-    let scratch = ScratchDir::create(base.repo())?;
+    let scratch = ScratchDir::create()?;
     let tree = scratch.path().join("tree");
     materialize(base, changes, &tree)?;
     if signals.is_raised() {
@@ -88,7 +94,13 @@ pub(super) fn run_in_scratch(
         std::fs::File::create(&log_path).map_err(|e| ScratchError::io("create", &log_path, e))?;
     let log_err = log.try_clone().map_err(|e| ScratchError::io("open", &log_path, e))?;
     let started = Instant::now();
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    for (name, _) in std::env::vars_os() {
+        if name.as_encoded_bytes().starts_with(b"GIT_") {
+            command.env_remove(name);
+        }
+    }
+    let mut child = command
         .arg("-c")
         .arg(cmd)
         .current_dir(&tree)

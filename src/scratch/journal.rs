@@ -10,8 +10,15 @@
 //! The journal lives in the git directory, not the worktree: it is patchgate's state, written
 //! with plain file operations there; the worktree is still only ever touched through
 //! [`Worktree`](super::worktree::Worktree).
+//!
+//! Anything that can write the git directory can write a journal, so a journal is never obeyed
+//! on its word ([`super::proof`]): it must name its run (`apply-run.<id>`, a file created before
+//! the journal and locked while the run writes, whose birth time dates the run), and every step
+//! must name patchgate's own temporary and backup names beside paths inside the worktree.
 
+use super::proof::{self, Run};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -47,6 +54,8 @@ pub(super) enum Phase {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Plan {
+    /// The run's random id (32 hex digits): its run file is `apply-run.<run>`.
+    pub run: String,
     pub phase: Phase,
     /// Whether the index is updated too; its previous content is kept beside the journal.
     pub with_index: bool,
@@ -58,6 +67,7 @@ pub(super) struct Plan {
 pub(super) struct Journal {
     dir: PathBuf,
     plan: Plan,
+    run: Run,
 }
 
 /// Why the journal could not be read or written.
@@ -74,6 +84,28 @@ pub enum JournalError {
         /// The journal file.
         path: PathBuf,
     },
+    /// The journal was not written by patchgate for an apply (or cannot be shown to be): it is
+    /// not obeyed.
+    #[error(
+        "'{}' was not written by patchgate for an apply: {reason}; nothing was changed; if no \
+         apply was interrupted, remove it",
+        path.display()
+    )]
+    Refused {
+        /// The journal file.
+        path: PathBuf,
+        /// What gives it away.
+        reason: String,
+    },
+    /// The run that wrote the journal is still writing.
+    #[error(
+        "an apply is still writing the worktree (it holds '{}'); wait for it to finish",
+        path.display()
+    )]
+    Running {
+        /// The run file.
+        path: PathBuf,
+    },
     /// The journal could not be read, parsed or written.
     #[error("cannot {action} '{}': {source}", path.display())]
     Io {
@@ -88,6 +120,8 @@ pub enum JournalError {
 
 const FILE: &str = "apply-journal.json";
 const INDEX_COPY: &str = "apply-index.before";
+/// Where recovery keeps the index it replaced with [`INDEX_COPY`].
+const REPLACED_INDEX: &str = "apply-index.replaced";
 /// The suffix of [`publish`]'s temporary names: `apply-journal.json.<pid>-<16 hex>.new`.
 const NEW: &str = ".new";
 
@@ -144,15 +178,23 @@ fn publish(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), JournalError> {
 }
 
 /// Remove the temporary journals ([`publish`]) that processes killed between writing and
-/// linking them left in `<git-dir>/patchgate`. Only names of exactly that shape whose process
-/// is gone are removed: a live apply's temporary journal is about to become its journal.
-/// Best effort: one that cannot be removed now is tried again by the next run.
+/// linking them left in `<git-dir>/patchgate`, and the run files of runs killed before their
+/// journal was published. Only names of exactly those shapes are removed, and only when their
+/// process is gone (a temporary journal) or nothing holds them and no journal is there (a run
+/// file): a live apply's are about to become its journal. Best effort: one that cannot be
+/// removed now is tried again by the next run.
 pub(super) fn clean_strays(git_dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir(git_dir)) else { return };
+    let dir = dir(git_dir);
+    let Ok(entries) = fs::read_dir(&dir) else { return };
+    let has_journal = dir.join(FILE).symlink_metadata().is_ok();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let pid = name.to_str().and_then(stray_pid);
-        if pid.is_some_and(|pid| !super::tree::is_alive(pid)) {
+        let Some(name) = name.to_str() else { continue };
+        let is_stray = match stray_pid(name) {
+            Some(pid) => !super::tree::is_alive(pid),
+            None => !has_journal && proof::is_stale_run(&dir, name),
+        };
+        if is_stray {
             let _ = fs::remove_file(entry.path());
         }
     }
@@ -172,25 +214,35 @@ fn sync_dir(dir: &Path) -> Result<(), JournalError> {
 }
 
 impl Journal {
-    /// Write `plan` durably before anything in the worktree moves; with `plan.with_index`, keep
-    /// a durable copy of the index first. Refuses when a journal is already there.
-    pub fn begin(git_dir: &Path, plan: Plan) -> Result<Self, JournalError> {
+    /// Write `plan` durably before anything in the worktree moves, under a new run (its id
+    /// replaces `plan.run`); with `plan.with_index`, keep a durable copy of the index first.
+    /// Refuses when a journal is already there.
+    pub fn begin(git_dir: &Path, mut plan: Plan) -> Result<Self, JournalError> {
         let dir = dir(git_dir);
         fs::create_dir_all(&dir).map_err(io_err("create", &dir))?;
         let path = dir.join(FILE);
         if path.symlink_metadata().is_ok() {
             return Err(JournalError::Pending { path });
         }
-        let journal = Self { dir, plan };
+        plan.run = proof::new_run_id();
+        // The run file is durable before the journal names it.
+        let run = Run::create(&dir, &plan.run).map_err(|(path, source)| JournalError::Io {
+            action: "create",
+            path,
+            source,
+        })?;
+        sync_dir(&dir).inspect_err(|_| run.remove())?;
+        let journal = Self { dir, plan, run };
         // The index copy is whole before the journal names it: a kill in between leaves a
         // stray copy, never a journal pointing at half an index.
         if journal.plan.with_index {
-            journal.keep_index(git_dir)?;
+            journal.keep_index(git_dir).inspect_err(|_| journal.run.remove())?;
         }
         let bytes = serde_json::to_vec(&journal.plan).expect("a plan always serializes");
-        // A journal that cannot be written (a full disk) leaves no index copy either.
+        // A journal that cannot be written (a full disk) leaves no index copy or run file.
         publish(&journal.dir, &path, &bytes).inspect_err(|_| {
             let _ = fs::remove_file(journal.dir.join(INDEX_COPY));
+            journal.run.remove();
         })?;
         sync_dir(&journal.dir).inspect_err(|_| journal.remove())?;
         Ok(journal)
@@ -225,45 +277,111 @@ impl Journal {
         sync_dir(&self.dir)
     }
 
-    /// Drop the journal (and the index copy): the worktree is in a whole state again.
+    /// Drop the journal (and the index copy and the run file): the worktree is in a whole
+    /// state again.
     pub fn remove(&self) {
         let _ = fs::remove_file(self.dir.join(INDEX_COPY));
         let _ = fs::remove_file(self.dir.join(FILE));
         let _ = fs::remove_file(self.dir.join(format!("{FILE}.next")));
+        self.run.remove();
         let _ = sync_dir(&self.dir);
     }
 
-    /// The journal left at `path` by an interrupted apply.
+    /// The journal an interrupted apply left, once it proves to be one ([`proof`]): refused
+    /// when its steps name anything but patchgate's own entries or its run file is missing,
+    /// and while its run is still writing.
     pub fn load(git_dir: &Path) -> Result<Option<Self>, JournalError> {
         let dir = dir(git_dir);
         let path = dir.join(FILE);
-        let bytes = match fs::read(&path) {
+        let bytes = match proof::read_nofollow(&path, proof::MAX_JOURNAL_BYTES) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(io_err("read", &path)(e)),
         };
-        let plan = serde_json::from_slice(&bytes)
-            .map_err(|e| io_err("parse", &path)(io::Error::other(e)))?;
-        Ok(Some(Self { dir, plan }))
+        let refused = |reason: String| JournalError::Refused { path: path.clone(), reason };
+        let plan = read_plan(&bytes).map_err(refused)?;
+        let run = Run::open(&dir, &plan.run).map_err(|e| match e {
+            proof::RunError::Missing(reason) => refused(reason),
+            proof::RunError::Locked(path) => JournalError::Running { path },
+            proof::RunError::Io(path, source) => JournalError::Io { action: "open", path, source },
+        })?;
+        Ok(Some(Self { dir, plan, run }))
     }
 
     pub fn plan(&self) -> &Plan {
         &self.plan
     }
 
-    /// Put the index kept by [`Journal::begin`] back, and drop a lock file an interrupted index
-    /// write left (one newer than the journal: older ones are not this apply's).
-    pub fn restore_index(&self, git_dir: &Path) -> Result<(), JournalError> {
+    /// The run that wrote the journal.
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    /// Put the index kept by [`Journal::begin`] back, if the run may have replaced it: only
+    /// when the index was made after the run began. The index it replaces is kept beside the
+    /// journal (`apply-index.replaced`) and returned, so nothing staged is lost. An
+    /// `index.lock` made after the run began (an interrupted index write) is removed.
+    pub fn restore_index(&self, git_dir: &Path) -> Result<Option<PathBuf>, JournalError> {
         let copy = self.dir.join(INDEX_COPY);
         let lock = git_dir.join("index.lock");
-        let started = fs::metadata(self.dir.join(FILE)).and_then(|m| m.modified()).ok();
-        let lock_time = fs::metadata(&lock).and_then(|m| m.modified()).ok();
-        if lock_time.zip(started).is_some_and(|(l, s)| l >= s) {
+        if self.run.made(&lock) == Some(true) {
             let _ = fs::remove_file(&lock);
         }
-        if copy.exists() {
-            fs::rename(&copy, git_dir.join("index")).map_err(io_err("restore", &copy))?;
+        let index = git_dir.join("index");
+        if !copy.exists() || self.run.made(&index) != Some(true) {
+            return Ok(None);
         }
-        Ok(())
+        let replaced = self.dir.join(REPLACED_INDEX);
+        fs::rename(&index, &replaced).map_err(io_err("keep", &index))?;
+        fs::rename(&copy, &index).map_err(io_err("restore", &copy))?;
+        Ok(Some(replaced))
     }
+}
+
+/// Decode a journal and check that it names only patchgate's own entries ([`check_plan`]).
+fn read_plan(bytes: &[u8]) -> Result<Plan, String> {
+    if let Some(key) = crate::json::duplicate_key(bytes) {
+        return Err(format!("it names '{key}' twice"));
+    }
+    let plan: Plan =
+        serde_json::from_slice(bytes).map_err(|e| format!("it is not a journal ({e})"))?;
+    check_plan(&plan)?;
+    Ok(plan)
+}
+
+/// Check every step of `plan` (see [`proof`]); the first bad one is the error.
+fn check_plan(plan: &Plan) -> Result<(), String> {
+    if !proof::is_run_id(&plan.run) {
+        return Err("its run id is not 32 hexadecimal digits".to_owned());
+    }
+    let place_steps = plan.steps.iter().filter_map(|s| match s {
+        Step::Place { temp, target } => Some((temp.as_str(), target.as_str())),
+        _ => None,
+    });
+    let (placed, targets): (HashSet<&str>, Vec<&str>) = place_steps.unzip();
+    for (i, step) in plan.steps.iter().enumerate() {
+        check_step(step, &placed, &targets).map_err(|why| format!("step {}: {why}", i + 1))?;
+    }
+    Ok(())
+}
+
+fn check_step(step: &Step, placed: &HashSet<&str>, targets: &[&str]) -> Result<(), String> {
+    match step {
+        Step::MakeDir { path } => {
+            proof::inside(path)?;
+            let is_parent = targets
+                .iter()
+                .any(|t| t.strip_prefix(path.as_str()).is_some_and(|rest| rest.starts_with('/')));
+            if !is_parent {
+                return Err(format!("'{path}' is made but no file is placed below it"));
+            }
+        }
+        Step::WriteTemp { temp } if !placed.contains(temp.as_str()) => {
+            return Err(format!("'{temp}' is written but never placed"));
+        }
+        Step::WriteTemp { .. } => {}
+        Step::MoveAside { target, backup } => proof::own_name(target, backup, "bak")?,
+        Step::Place { temp, target } => proof::own_name(target, temp, "tmp")?,
+    }
+    Ok(())
 }

@@ -2,9 +2,10 @@
 //! back in memory, its post-conditions checked, and (on request) a command run on a temporary
 //! copy of the patched tree. Also `apply`'s all-or-nothing write into the real worktree.
 //!
-//! This is the only module that writes files for a validation, and it writes only below the
-//! git directory's `patchgate/scratch/` (temporary trees) and, for `apply`, the touched files of
-//! the worktree. Everything else is read through git2.
+//! This is the only module that writes files for a validation, and it writes only in temporary
+//! trees outside the repository (`$TMPDIR/patchgate-scratch-*`, for `--check-cmd`) and, for
+//! `apply`, the touched files of the worktree and its journal in the git directory. Everything
+//! else is read through git2.
 //!
 //! Phases of [`check`]: resolve the base, check each file entry against it (existence, modes,
 //! `index` ids, binary) and apply + roll back its hunks ([`entry`]), then the symbolic-link walk
@@ -18,10 +19,13 @@ mod expect;
 pub mod hunk;
 mod journal;
 mod land;
+mod proof;
+mod recover;
 mod symlink;
 #[cfg(test)]
 mod tests;
 mod tree;
+mod undo;
 mod worktree;
 mod write;
 
@@ -29,9 +33,11 @@ pub use base::{BaseEntry, BaseTree, FileContent, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use journal::JournalError;
 pub use land::{LandError, base_rev, land};
+pub use recover::{Recovered, Recovery, recover};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
+pub use undo::Kept;
 pub use worktree::{PathRefused, link_stays_inside};
-pub use write::{Recovery, WorktreeError, apply_to_worktree, dirty_files, recover};
+pub use write::{WorktreeError, apply_to_worktree, dirty_files};
 
 /// The journal an interrupted `apply` left in `git_dir`, if any: no apply may start then.
 #[must_use]
@@ -237,7 +243,6 @@ impl ScratchError {
 /// Check `ctx.patch` against its base in `ctx.repo`: the phases in the module docs.
 pub fn check(ctx: &Context<'_>, options: &Options) -> Result<Outcome, ScratchError> {
     let base = ctx.base;
-    clean_stale(&scratch_root(base.repo()));
     let mut outcome = Outcome { base_tree: Some(base.tree().id()), ..Outcome::default() };
     if !entry::paths_are_safe(ctx.paths, &mut outcome) {
         return Ok(outcome);

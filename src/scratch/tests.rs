@@ -409,20 +409,41 @@ fn check_cmd_runs_on_the_patched_tree_and_leaves_nothing() {
     let out = check(&ctx, &slow).unwrap();
     assert_eq!(codes(&out), ["check_cmd_failed"]);
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
-    let left: Vec<_> = std::fs::read_dir(scratch_root(&r.repo)).unwrap().collect();
+    let mine = format!("patchgate-scratch-{}-", std::process::id());
+    let left: Vec<_> = std::fs::read_dir(scratch_root())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with(&mine))
+        .collect();
     assert!(left.is_empty(), "scratch trees left behind: {left:?}");
 }
 
 #[test]
-fn stale_scratch_dirs_of_dead_processes_are_removed() {
-    let r = repo(&[("a.txt", "a\n")]);
-    let root = scratch_root(&r.repo);
-    std::fs::create_dir_all(root.join("999999999-dead/tree")).unwrap();
-    let live = root.join(format!("{}-live", std::process::id()));
+fn stale_scratch_dirs_are_removed_and_live_or_foreign_ones_kept() {
+    let root = tempfile::tempdir().unwrap();
+    let root = root.path();
+    // Killed before it made its lock: its pid is gone.
+    std::fs::create_dir_all(root.join("patchgate-scratch-999999999-dead/tree")).unwrap();
+    // Its lock file is there and nothing holds it.
+    std::fs::create_dir_all(root.join("patchgate-scratch-1-unlocked/tree")).unwrap();
+    std::fs::write(root.join("patchgate-scratch-1-unlocked/lock"), "").unwrap();
+    // Held by a live run (this process, through another handle).
+    let live = root.join("patchgate-scratch-1-live");
     std::fs::create_dir_all(&live).unwrap();
-    clean_stale(&root);
-    assert!(!root.join("999999999-dead").exists());
+    let lock = std::fs::File::create(live.join("lock")).unwrap();
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive).unwrap();
+    // Not a scratch tree, and a link named like one: never touched.
+    std::fs::create_dir_all(root.join("someone-else-999999999-x")).unwrap();
+    let target = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(target.path(), root.join("patchgate-scratch-999999999-link"))
+        .unwrap();
+    clean_stale(root);
+    assert!(!root.join("patchgate-scratch-999999999-dead").exists());
+    assert!(!root.join("patchgate-scratch-1-unlocked").exists());
     assert!(live.exists());
+    assert!(root.join("someone-else-999999999-x").exists());
+    assert!(root.join("patchgate-scratch-999999999-link").symlink_metadata().is_ok());
+    assert!(target.path().exists());
 }
 
 // ---- apply into the worktree ----
@@ -622,17 +643,21 @@ fn a_journal_killed_while_dropping_backups_is_completed_not_rolled_back() {
     let backup = ".a.txt.patchgate-0123456789abcdef.bak";
     std::fs::write(r.dir.path().join(backup), "a\n").unwrap();
     let journal = r.repo.path().join("patchgate/apply-journal.json");
-    let plan = serde_json::json!({"phase": "finish", "with_index": false, "steps": [
+    let run = "0123456789abcdef0123456789abcdef";
+    std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    std::fs::write(journal.with_file_name(format!("apply-run.{run}")), "").unwrap();
+    let plan = serde_json::json!({"run": run, "phase": "finish", "with_index": false, "steps": [
         {"op": "move_aside", "target": "a.txt", "backup": backup},
         {"op": "place", "temp": ".a.txt.patchgate-fedcba9876543210.tmp", "target": "a.txt"},
     ]});
     std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
     std::fs::write(&journal, plan.to_string()).unwrap();
     assert!(super::pending_apply(r.repo.path()).is_some());
-    assert_eq!(super::recover(&r.repo, r.dir.path()).unwrap(), super::Recovery::Completed);
+    assert_eq!(super::recover(&r.repo, r.dir.path()).unwrap().recovery, super::Recovery::Completed);
     assert_eq!(snapshot(r.dir.path()), applied, "the new state kept, the backup gone");
     assert!(super::pending_apply(r.repo.path()).is_none());
-    assert_eq!(super::recover(&r.repo, r.dir.path()).unwrap(), super::Recovery::NothingToDo);
+    let again = super::recover(&r.repo, r.dir.path()).unwrap();
+    assert_eq!(again.recovery, super::Recovery::NothingToDo);
 }
 
 /// One random hunk over `base` from line `start`: up to two context or removed lines, up to two

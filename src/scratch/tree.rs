@@ -1,6 +1,10 @@
-//! Temporary trees: a checkout of the base plus the patched files, under the git directory's
-//! `patchgate/scratch/<pid>-<random>`, removed on drop (and so on every return and unwind);
-//! one left by a killed run is removed by the next run, once its pid is gone.
+//! Temporary trees: a checkout of the base plus the patched files, in
+//! `$TMPDIR/patchgate-scratch-<pid>-<random>`, removed on drop (and so on every return and
+//! unwind); one left by a killed run is removed by a later run once no process holds its lock.
+//!
+//! The tree lives outside the repository and its git directory on purpose: `--check-cmd` runs
+//! the agent's code there, and code run inside `<git-dir>/patchgate/scratch/` could write
+//! `../../../apply-journal.json` or `../../../../hooks/pre-commit` by a relative path.
 
 use super::base::{BaseTree, mode};
 use super::{FileChange, ScratchError};
@@ -8,29 +12,40 @@ use git2::{ObjectType, TreeWalkMode, TreeWalkResult};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The directory holding every temporary tree of `repo`: `<git dir>/patchgate/scratch`.
+/// The prefix of every temporary tree's directory name.
+const PREFIX: &str = "patchgate-scratch-";
+/// The lock file inside each one, held (`flock`) for as long as its run is alive.
+const LOCK: &str = "lock";
+
+/// The directory holding the temporary trees: the system's temporary directory (`TMPDIR`).
 #[must_use]
-pub fn scratch_root(repo: &git2::Repository) -> PathBuf {
-    repo.path().join("patchgate").join("scratch")
+pub fn scratch_root() -> PathBuf {
+    std::env::temp_dir()
 }
 
 /// A temporary directory under [`scratch_root`], removed when dropped.
 #[derive(Debug)]
 pub struct ScratchDir {
     dir: tempfile::TempDir,
+    /// The lock that marks the directory live (released when the process ends, however).
+    _lock: fs::File,
 }
 
 impl ScratchDir {
     /// Create a fresh one (and clean stale ones first).
-    pub fn create(repo: &git2::Repository) -> Result<Self, ScratchError> {
-        let root = scratch_root(repo);
-        fs::create_dir_all(&root).map_err(|e| ScratchError::io("create", &root, e))?;
+    pub fn create() -> Result<Self, ScratchError> {
+        let root = scratch_root();
         clean_stale(&root);
         let dir = tempfile::Builder::new()
-            .prefix(&format!("{}-", std::process::id()))
+            .prefix(&format!("{PREFIX}{}-", std::process::id()))
             .tempdir_in(&root)
             .map_err(|e| ScratchError::io("create a scratch directory in", &root, e))?;
-        Ok(Self { dir })
+        let lock_path = dir.path().join(LOCK);
+        let lock = fs::File::create_new(&lock_path)
+            .map_err(|e| ScratchError::io("create", &lock_path, e))?;
+        rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+            .map_err(|e| ScratchError::io("lock", &lock_path, e.into()))?;
+        Ok(Self { dir, _lock: lock })
     }
 
     /// Its path.
@@ -40,17 +55,37 @@ impl ScratchDir {
     }
 }
 
-/// Remove every `<pid>-*` directory under `root` whose process is gone. Best effort: a
+/// Remove every temporary tree under `root` that belongs to this user and whose run is gone:
+/// its lock can be taken (or, killed before it made the lock, its pid is gone). Best effort: a
 /// directory that cannot be removed now is retried next run.
 pub fn clean_stale(root: &Path) {
+    use std::os::unix::fs::MetadataExt;
     let Ok(entries) = fs::read_dir(root) else { return };
+    let uid = rustix::process::getuid().as_raw();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let pid =
-            name.to_str().and_then(|n| n.split('-').next()).and_then(|p| p.parse::<u32>().ok());
-        if pid.is_some_and(|pid| !is_alive(pid)) {
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else { continue };
+        // Never follow a link, never touch another user's directory.
+        let is_ours = entry.path().symlink_metadata().is_ok_and(|m| m.is_dir() && m.uid() == uid);
+        if is_ours && is_stale(&entry.path(), rest) {
             let _ = fs::remove_dir_all(entry.path());
         }
+    }
+}
+
+/// Whether the run that made `dir` (named `<pid>-<random>` after the prefix) is gone.
+fn is_stale(dir: &Path, name: &str) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let nofollow = rustix::fs::OFlags::NOFOLLOW.bits().cast_signed();
+    match fs::OpenOptions::new().read(true).custom_flags(nofollow).open(dir.join(LOCK)) {
+        Ok(lock) => {
+            rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_ok()
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let pid = name.split('-').next().and_then(|p| p.parse::<u32>().ok());
+            pid.is_some_and(|pid| !is_alive(pid))
+        }
+        Err(_) => false,
     }
 }
 

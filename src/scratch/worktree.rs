@@ -221,11 +221,16 @@ pub(super) enum Entry<'b> {
 /// A name beside `name` that no one can guess. At most the first 200 bytes of `name` are kept,
 /// so a target near the file system's 255-byte limit still gets a temporary name that fits.
 pub(super) fn random_name(name: &str, what: &str) -> String {
+    format!(".{}.patchgate-{:016x}.{what}", name_stem(name), fastrand::u64(..))
+}
+
+/// The part of `name` a [`random_name`] keeps: its first 200 bytes (on a character boundary).
+pub(super) fn name_stem(name: &str) -> &str {
     let mut end = name.len().min(200);
     while !name.is_char_boundary(end) {
         end -= 1;
     }
-    format!(".{}.patchgate-{:016x}.{what}", &name[..end], fastrand::u64(..))
+    &name[..end]
 }
 
 /// Whether a link at `path` pointing at `target` stays inside the repository: relative, and

@@ -14,11 +14,11 @@
 use super::base::{BaseEntry, BaseTree, mode};
 use super::command::SignalGuard;
 use super::journal::{Journal, JournalError, Phase, Plan, Step};
+use super::undo::{self, Undone};
 use super::worktree::{
     Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
 };
 use super::{Content, FileChange, ScratchError};
-use cap_fs_ext::DirExt;
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -67,6 +67,15 @@ pub enum WorktreeError {
     /// SIGINT or SIGTERM arrived during the write; everything was restored.
     #[error("interrupted by a signal; nothing was changed")]
     Interrupted,
+    /// A rollback (or a recovery) could not undo every step; the journal is kept.
+    #[error(
+        "{what}; the journal is kept: run `patchgate apply --recover` once nothing else is \
+         writing the worktree"
+    )]
+    Incomplete {
+        /// What was left, and where it stopped.
+        what: String,
+    },
     /// Something `apply` does not write (a submodule commit).
     #[error("{path}: {what} cannot be applied to the worktree by patchgate; apply it with git")]
     Unsupported {
@@ -75,6 +84,21 @@ pub enum WorktreeError {
         /// What it is.
         what: &'static str,
     },
+}
+
+impl WorktreeError {
+    /// [`WorktreeError::Incomplete`]: `doing` (what was undoing) stopped at a step or left
+    /// entries as found.
+    pub(super) fn incomplete(doing: &str, undone: &Undone) -> Self {
+        let mut what = match &undone.failed {
+            Some((path, e)) => format!("{doing} cannot undo '{path}': {e}"),
+            None => format!("{doing} left {} entr(ies) as found", undone.kept.len()),
+        };
+        for kept in undone.kept.iter().take(5) {
+            what.extend(["; '", &kept.path, "': ", kept.reason]);
+        }
+        Self::Incomplete { what }
+    }
 }
 
 /// Touched paths whose worktree (and, with `with_index`, index) state differs from the base:
@@ -144,7 +168,7 @@ fn is_below(path: &str, removed: &HashSet<&str>) -> bool {
     path.match_indices('/').any(|(i, _)| removed.contains(&path[..i]))
 }
 
-fn open(root: &Path) -> Result<Worktree, WorktreeError> {
+pub(super) fn open(root: &Path) -> Result<Worktree, WorktreeError> {
     Worktree::open(root).map_err(io_error("open the worktree", &root.display().to_string()))
 }
 
@@ -211,7 +235,7 @@ pub fn apply_to_worktree(
     let signals = SignalGuard::install()?;
     let names = plan_names(changes);
     let steps = planned_steps(&worktree, changes, &names)?;
-    let plan = Plan { phase: Phase::Prepare, with_index, steps };
+    let plan = Plan { run: String::new(), phase: Phase::Prepare, with_index, steps };
     let mut journal = Journal::begin(git_dir, plan)?;
     #[cfg(test)]
     BEFORE_WRITE.with(|hook| hook.borrow().as_ref().map(|f| f()));
@@ -220,12 +244,22 @@ pub fn apply_to_worktree(
     let result = write_all(&write, &mut tx, &mut journal);
     match result {
         Ok(()) => {
-            tx.finish(&worktree);
-            journal.remove();
+            // Backups that cannot be dropped now keep the journal: `apply --recover` drops them.
+            if undo::finish(&worktree, journal.run(), &tx.done).is_whole() {
+                journal.remove();
+            }
             Ok(())
         }
         Err(e) => {
-            tx.rollback(&worktree);
+            let undone = undo::rollback(&worktree, journal.run(), &tx.done);
+            if !undone.is_whole() {
+                // A step could not be undone (a concurrent swap, a full disk): the journal
+                // stays, so `apply --recover` can finish the job; nothing is claimed unchanged.
+                return Err(WorktreeError::incomplete(
+                    "the write stopped and its rollback",
+                    &undone,
+                ));
+            }
             if with_index {
                 journal.restore_index(git_dir)?;
             }
@@ -482,122 +516,5 @@ impl Transaction {
             Some(flag) if flag.load(Ordering::SeqCst) => Err(WorktreeError::Interrupted),
             _ => Ok(()),
         }
-    }
-
-    /// Undo in reverse order. Best effort and idempotent (a step whose entry is not there is
-    /// skipped), so it also undoes a journal's plan after a crash.
-    fn rollback(self, worktree: &Worktree) {
-        for done in self.done.into_iter().rev() {
-            let _ = match done {
-                Step::MakeDir { path } => in_parent(worktree, &path, |d, n| d.remove_dir(n)),
-                Step::WriteTemp { temp } => remove_entry(worktree, &temp),
-                Step::MoveAside { target, backup } => rename(worktree, &backup, &target),
-                Step::Place { temp, target } => rename(worktree, &target, &temp),
-            };
-        }
-    }
-
-    /// Drop the backups (and any temporary file a crash left) and the directories emptied by
-    /// removals.
-    fn finish(self, worktree: &Worktree) {
-        for done in self.done {
-            match done {
-                Step::MoveAside { target, backup } => {
-                    let _ = remove_entry(worktree, &backup);
-                    prune_empty_parents(worktree, &target);
-                }
-                Step::WriteTemp { temp } => {
-                    let _ = in_parent(worktree, &temp, |d, n| match d.symlink_metadata(n) {
-                        Ok(meta) if !meta.is_dir() => d.remove_file_or_symlink(n),
-                        _ => Ok(()),
-                    });
-                }
-                Step::MakeDir { .. } | Step::Place { .. } => {}
-            }
-        }
-    }
-}
-
-/// What [`recover`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Recovery {
-    /// No journal: no apply was interrupted.
-    NothingToDo,
-    /// The interrupted apply was undone: every file is as before it, the index too.
-    RolledBack,
-    /// The interrupted apply had written everything; its backups were dropped.
-    Completed,
-}
-
-/// Finish what an interrupted `apply` left (a journal in the git directory): roll the worktree
-/// and index back to the state before it, or, if it was killed while dropping its backups,
-/// complete that; remove every temporary and backup file it made.
-pub fn recover(repo: &git2::Repository, root: &Path) -> Result<Recovery, WorktreeError> {
-    let git_dir = repo.path();
-    super::journal::clean_strays(git_dir);
-    let Some(journal) = Journal::load(git_dir)? else { return Ok(Recovery::NothingToDo) };
-    let worktree = open(root)?;
-    let plan = journal.plan();
-    let outcome = if plan.phase == Phase::Finish {
-        Transaction { done: plan.steps.clone(), ..Transaction::default() }.finish(&worktree);
-        Recovery::Completed
-    } else {
-        // A target was placed only once every temporary file existed (phase commit), and then
-        // its temporary name is gone.
-        let mut done = Vec::with_capacity(plan.steps.len());
-        for step in &plan.steps {
-            let placed = match step {
-                Step::Place { temp, .. } => {
-                    plan.phase == Phase::Commit && worktree.metadata(temp)?.is_none()
-                }
-                _ => true,
-            };
-            if placed {
-                done.push(step.clone());
-            }
-        }
-        Transaction { done, ..Transaction::default() }.rollback(&worktree);
-        if plan.with_index {
-            journal.restore_index(git_dir)?;
-        }
-        Recovery::RolledBack
-    };
-    journal.remove();
-    Ok(outcome)
-}
-
-/// Remove the file, link or directory tree at `path`, if there is one.
-fn remove_entry(worktree: &Worktree, path: &str) -> std::io::Result<()> {
-    in_parent(worktree, path, |d, n| match d.symlink_metadata(n) {
-        Ok(meta) if meta.is_dir() => d.remove_dir_all(n),
-        Ok(_) => d.remove_file_or_symlink(n),
-        Err(_) => Ok(()),
-    })
-}
-
-/// Run `op` on the directory holding `path` and its name (reached without following links).
-fn in_parent(
-    worktree: &Worktree,
-    path: &str,
-    op: impl FnOnce(&cap_std::fs::Dir, &str) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let parent = worktree.parent(path, None).map_err(std::io::Error::other)?;
-    op(&parent.dir, parent.name)
-}
-
-/// Rename `from` to `to`, two names in one directory.
-fn rename(worktree: &Worktree, from: &str, to: &str) -> std::io::Result<()> {
-    in_parent(worktree, from, |d, n| d.rename(n, d, file_name(to)))
-}
-
-/// git removes directories a deletion empties; so does `apply`.
-fn prune_empty_parents(worktree: &Worktree, target: &str) {
-    let mut dir = target;
-    while let Some((parent, _)) = dir.rsplit_once('/') {
-        if in_parent(worktree, parent, |d, n| d.remove_dir(n)).is_err() {
-            break;
-        }
-        dir = parent;
     }
 }

@@ -166,6 +166,7 @@ impl ValidateError {
     /// Whether the caller's input is refused (exit 2) rather than evaluation failing (exit 3).
     #[must_use]
     pub fn is_input_refused(&self) -> bool {
+        // A policy that cannot be read (a link, over 1 MiB) is no input mistake: exit 3.
         self.code().is_input_refused()
     }
 
@@ -174,6 +175,7 @@ impl ValidateError {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::InvalidStep { .. } => ErrorCode::InvalidStep,
+            Self::Config(ConfigError::Read { .. }) => ErrorCode::PolicyUnreadable,
             Self::Config(_) => ErrorCode::InvalidConfig,
             Self::Judge(_) | Self::ModelJudge(_) => ErrorCode::JudgeFailed,
             Self::Repository { .. } => ErrorCode::Repository,

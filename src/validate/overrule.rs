@@ -4,7 +4,7 @@
 //! ignored; it cannot make a patch apply that does not (the write takes the files the new
 //! judgement checked against HEAD, and is refused when that check failed).
 
-use super::run::{Run, policy};
+use super::run::Run;
 use super::{ValidateError, read_step};
 use crate::config::ConfigError;
 use crate::review::{Entry, Override, OverrideDecision, ReviewError, Store, decide_override};
@@ -50,7 +50,7 @@ pub struct OverrideOutcome {
     pub unrecorded: Option<ReviewError>,
 }
 
-/// Judge `entry`'s result again on HEAD, under its run and the repository's current policy;
+/// Judge `entry`'s result again on HEAD, under its run and `HEAD`'s policy;
 /// when `overrides` name the rule of every remaining violation, write it (and stage it with
 /// `with_index`) and keep who decided it in the entry.
 pub fn apply_override(
@@ -61,12 +61,12 @@ pub fn apply_override(
     with_index: bool,
 ) -> Result<OverrideOutcome, OverrideError> {
     let root = crate::repo::workdir(repository)?;
-    let config = policy(Some(repository)).map_err(|e| match e {
+    let step = current_step(&entry)?;
+    let run = stored_run(&entry)?;
+    let config = run.policy(&step, Some(repository)).map_err(|e| match e {
         ValidateError::Config(e) => OverrideError::Config(e),
         other => OverrideError::Validate(other),
     })?;
-    let step = current_step(&entry)?;
-    let run = stored_run(&entry)?;
     let result = entry.result.as_bytes().to_vec();
     let pending = run.judge(&step, result, Some(repository), &config, false)?;
     let outcome = pending.judgement.into_outcome();

@@ -187,7 +187,7 @@ fn stopped<'r>(
 fn compile_scope(ctx: &Context<'_, '_>, limits: &Limits) -> Result<Scope, ValidateError> {
     limits::check_step(limits, ctx.step).map_err(|e| invalid_step(e.to_string()))?;
     let excluded = (ctx.config.excluded_globs())
-        .map_err(|e| ctx.config.invalid(format!("'excluded': {e}")))?;
+        .map_err(|e| ctx.config.invalid(&format!("'excluded': {e}")))?;
     Scope::new(ctx.step, excluded)
         .map_err(|e| invalid_step(format!("{e} in allowedFiles, excludedPaths or applyFiles")))
 }

@@ -115,7 +115,7 @@ impl Run {
         result: Vec<u8>,
         repo: Option<&'r git2::Repository>,
     ) -> Result<Ran<'r>, ValidateError> {
-        let config = policy(repo)?;
+        let config = self.policy(step, repo)?;
         let mut judged = self.judge(step, result, repo, &config, true)?;
         let outcome = judged.judgement.into_outcome();
         let recording = if self.record {
@@ -142,7 +142,7 @@ impl Run {
     ) -> Result<Ran<'r>, ApplyError> {
         let root = crate::repo::workdir(repo)
             .map_err(|e| ValidateError::Repository { message: e.message })?;
-        let config = policy(Some(repo))?;
+        let config = self.policy(step, Some(repo))?;
         let mut judged = self.judge(step, result, Some(repo), &config, false)?;
         let is_written = write_if_valid(&mut judged.judgement, root, with_index)?;
         let repaired = judged.repaired.take().map(|r| r.outcome);
@@ -218,6 +218,19 @@ impl Run {
         crate::patch::ParseOptions { strip: self.strip, ..Default::default() }
     }
 
+    /// The policy in force for `step`: `.patchgate.toml` in the base tree (the run's `base`,
+    /// else the step's, else `HEAD`), never the worktree's, which the agent can write; without
+    /// a repository, the default policy.
+    pub(super) fn policy(
+        &self,
+        step: &Step,
+        repo: Option<&git2::Repository>,
+    ) -> Result<Config, ValidateError> {
+        let Some(repo) = repo else { return Ok(Config::default()) };
+        let scratch = self.scratch();
+        Ok(Config::at_base(repo, crate::scratch::base_rev(step, &scratch))?)
+    }
+
     fn scratch(&self) -> crate::scratch::Options {
         crate::scratch::Options {
             base: self.base.clone(),
@@ -251,7 +264,7 @@ fn model_judge(
         (None, None) => return Ok(None),
     };
     let model: Model =
-        name.parse().map_err(|e: String| config.invalid(format!("{setting}: {e}")))?;
+        name.parse().map_err(|e: String| config.invalid(&format!("{setting}: {e}")))?;
     if let Some(seconds) = timeout {
         settings.timeout = seconds;
     }
@@ -263,13 +276,4 @@ fn model_judge(
         Some(repo) => judge.with_cache(Cache::in_git_dir(repo.commondir())),
         None => judge,
     }))
-}
-
-/// The repository's `.patchgate.toml`; without a worktree (or a repository), the default
-/// policy.
-pub(super) fn policy(repo: Option<&git2::Repository>) -> Result<Config, ValidateError> {
-    match repo.and_then(git2::Repository::workdir) {
-        Some(root) => Ok(Config::load(root)?),
-        None => Ok(Config::default()),
-    }
 }

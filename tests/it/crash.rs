@@ -222,6 +222,54 @@ fn apply_refuses_to_start_while_a_journal_is_pending() {
 }
 
 #[test]
+fn recover_waits_for_a_running_apply_instead_of_undoing_it() {
+    let setup = Setup::new();
+    let mut child = setup.spawn(&["--index"], 100);
+    setup.wait_for_journal(&mut child);
+    let mut recover = setup.scene.repo.patchgate();
+    let out = recover.args(["--format", "json", "apply", "--recover"]).output().expect("run");
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stdout));
+    let message = json(&out)["error"]["message"].as_str().expect("message").to_owned();
+    assert!(message.contains("still writing"), "{message}");
+    let applied = child.wait_with_output().expect("wait");
+    assert_eq!(code(&applied), 0, "{}", String::from_utf8_lossy(&applied.stderr));
+    assert_eq!(setup.now().worktree, setup.new_worktree, "the apply finished undisturbed");
+    assert!(!setup.journal().exists());
+}
+
+#[test]
+fn a_rollback_that_cannot_undo_a_step_keeps_the_journal_for_recover() {
+    let setup = Setup::new();
+    let root = setup.root();
+    let mut child = setup.spawn(&[], 50);
+    setup.wait_for_journal(&mut child);
+    // Once a temporary file is written in src/, another process swaps src/ for a link to
+    // where it moved it: the write stops there, and its rollback cannot reach src/.
+    let started = Instant::now();
+    while !std::fs::read_dir(root.join("src"))
+        .expect("src")
+        .any(|e| e.expect("entry").file_name().to_string_lossy().ends_with(".tmp"))
+    {
+        assert!(started.elapsed() < Duration::from_mins(1), "no temporary file appeared");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::fs::rename(root.join("src"), root.join("src.moved")).expect("move src");
+    std::os::unix::fs::symlink("src.moved", root.join("src")).expect("link src");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
+    let error = &json(&out)["error"];
+    assert_eq!(error["code"], "rollback_incomplete", "{error}");
+    let message = error["message"].as_str().expect("message");
+    assert!(message.contains("patchgate apply --recover"), "{message}");
+    assert!(setup.journal().exists(), "the journal is kept for --recover");
+    // Put src/ back, then recover: every file wholly old, no temporary file left.
+    std::fs::remove_file(root.join("src")).expect("unlink");
+    std::fs::rename(root.join("src.moved"), root.join("src")).expect("move back");
+    assert_eq!(setup.recover()["recovered"], "rolled_back");
+    assert_eq!(setup.now(), setup.old);
+}
+
+#[test]
 fn sigterm_during_the_write_rolls_back_before_exiting() {
     let setup = Setup::new();
     for signal in ["-TERM", "-INT"] {

@@ -384,7 +384,7 @@ fn declare_refuses_unsafe_patterns_and_reads_results() {
 }
 
 /// A bare server repository with the pre-receive hook and a policy, and a clone to push from.
-fn server(policy: &str) -> (tempfile::TempDir, TestRepo) {
+pub(crate) fn server(policy: &str) -> (tempfile::TempDir, TestRepo) {
     let bare = tempfile::tempdir().expect("test setup");
     let init = patchgate_git(bare.path(), &["init", "-q", "--bare", "-b", "main"]);
     assert!(init.status.success());
@@ -400,7 +400,7 @@ fn server(policy: &str) -> (tempfile::TempDir, TestRepo) {
     (bare, client)
 }
 
-fn patchgate_git(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn patchgate_git(dir: &Path, args: &[&str]) -> Output {
     std::process::Command::new("git")
         .current_dir(dir)
         .args(args)
@@ -409,7 +409,7 @@ fn patchgate_git(dir: &Path, args: &[&str]) -> Output {
         .expect("test setup")
 }
 
-fn bare_main(bare: &Path) -> String {
+pub(crate) fn bare_main(bare: &Path) -> String {
     String::from_utf8_lossy(&patchgate_git(bare, &["rev-parse", "--verify", "-q", "main"]).stdout)
         .trim()
         .to_owned()
@@ -527,10 +527,18 @@ fn an_unstaged_policy_edit_cannot_lift_an_exclusion() {
     let (exit, report) = hook_json(&repo);
     assert_eq!(exit, 1, "{report}");
     assert_eq!(report["violations"][0]["reason"], "excluded");
-    // Staging the edit is what the commit carries: then the staged policy holds.
+    // Staging the edit changes nothing: the commit is judged under HEAD's policy, and the
+    // policy change itself is not declared by its exact path (`**` does not count).
     repo.git(&["add", ".patchgate.toml"]);
     let (exit, report) = hook_json(&repo);
-    assert_eq!(exit, 0, "{report}");
+    assert_eq!(exit, 1, "{report}");
+    let reasons: Vec<&str> = report["violations"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|v| v["reason"].as_str())
+        .collect();
+    assert_eq!(reasons, ["policy_change", "excluded"]);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod ci;
 mod contract;
 mod conventions;
 mod crash;
@@ -12,6 +13,7 @@ mod guard_install;
 mod guard_policy;
 mod hook;
 mod hook_install;
+mod journal;
 mod judge;
 mod layers;
 mod limits;
@@ -22,5 +24,7 @@ mod parse;
 mod repair;
 mod review;
 mod scratch;
+mod server;
 mod support;
+mod trusted;
 mod validate;

@@ -236,7 +236,8 @@ fn show_colours_only_when_asked() {
 #[test]
 fn the_store_stays_bounded() {
     let s = Setup::new();
-    s.repo.write(".patchgate.toml", "[review]\nkeep = 2\nmax_age_days = 0\n");
+    // The policy validate reads: the base tree's.
+    s.repo.commit(&[(".patchgate.toml", "[review]\nkeep = 2\nmax_age_days = 0\n")], "policy");
     for n in 1..=5 {
         s.reject(&format!("step-{n}"), &[]);
     }
@@ -261,7 +262,7 @@ fn the_store_stays_bounded_in_bytes() {
     let (_, one) = store_bytes(&s);
     // Room for two entries and a half: however many are written, at most two stay.
     let budget = one * 5 / 2;
-    s.repo.write(".patchgate.toml", &format!("[review]\nmax_bytes = {budget}\n"));
+    s.repo.commit(&[(".patchgate.toml", &format!("[review]\nmax_bytes = {budget}\n"))], "policy");
     for n in 1..=4 {
         s.reject(&format!("step-{n}"), &[]);
     }
@@ -272,7 +273,8 @@ fn the_store_stays_bounded_in_bytes() {
     assert_eq!(steps, ["step-4", "step-3"], "the newest stay");
 
     // A result larger than the whole budget is not kept, with a warning on stderr.
-    s.repo.write(".patchgate.toml", &format!("[review]\nmax_bytes = {}\n", one / 2));
+    s.repo
+        .commit(&[(".patchgate.toml", &format!("[review]\nmax_bytes = {}\n", one / 2))], "policy");
     let out = s.reject("step-big", &[]);
     assert!(!out.stderr.is_empty(), "a warning says the rejection was not recorded");
     assert!(s.list().iter().all(|e| e["step_id"] != "step-big"));

@@ -47,13 +47,15 @@ pub fn fixtures() -> PathBuf {
 /// A throwaway git repository with a committed tree.
 pub struct TestRepo {
     pub dir: tempfile::TempDir,
+    /// The `TMPDIR` of the patchgate it runs (where `--check-cmd`'s scratch trees go).
+    pub tmp: tempfile::TempDir,
 }
 
 impl TestRepo {
     /// `git init` with a fixed identity and no user or system config leaking in.
     pub fn new() -> Self {
         let dir = tempfile::tempdir().expect("tempdir");
-        let repo = Self { dir };
+        let repo = Self { dir, tmp: tempfile::tempdir().expect("tempdir") };
         repo.git(&["init", "-q", "-b", "main"]);
         repo
     }
@@ -61,7 +63,7 @@ impl TestRepo {
     /// [`TestRepo::new`] in a fresh directory below `parent`, so `..` from the root is `parent`.
     pub fn new_in(parent: &Path) -> Self {
         let dir = tempfile::tempdir_in(parent).expect("tempdir");
-        let repo = Self { dir };
+        let repo = Self { dir, tmp: tempfile::tempdir().expect("tempdir") };
         repo.git(&["init", "-q", "-b", "main"]);
         repo
     }
@@ -116,6 +118,7 @@ impl TestRepo {
     pub fn patchgate(&self) -> Command {
         let mut cmd = patchgate();
         cmd.current_dir(self.path()).env("GIT_CONFIG_GLOBAL", "/dev/null");
+        cmd.env("TMPDIR", self.tmp.path());
         cmd
     }
 }

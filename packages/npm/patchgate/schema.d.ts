@@ -102,7 +102,7 @@ export interface EnvelopeError {
 }
 
 /** An error's stable code (the JSON envelope's `error.code`). */
-export type ErrorCode = "usage" | "invalid_step" | "unreadable_input" | "not_utf8" | "invalid_json" | "missing_field" | "duplicate_key" | "invalid_config" | "invalid_input" | "input" | "content_too_long" | "policy" | "declaration" | "invalid_id" | "unknown_id" | "ambiguous_id" | "no_patch" | "invalid_pattern" | "hooks_managed" | "INVALID_AGENT_INPUT" | "not_a_repository" | "bare_repository" | "no_repository" | "repository" | "io" | "git" | "install" | "not_restored" | "settings" | "declaration_store" | "corrupt_entry" | "review" | "judge_failed" | "cannot_apply" | "worktree_dirty" | "unsafe_path" | "write_failed" | "interrupted" | "interrupted_apply" | "recover_failed";
+export type ErrorCode = "usage" | "invalid_step" | "unreadable_input" | "not_utf8" | "invalid_json" | "missing_field" | "duplicate_key" | "invalid_config" | "invalid_input" | "input" | "content_too_long" | "policy" | "declaration" | "invalid_id" | "unknown_id" | "ambiguous_id" | "no_patch" | "invalid_pattern" | "hooks_managed" | "INVALID_AGENT_INPUT" | "not_a_repository" | "bare_repository" | "no_repository" | "repository" | "io" | "git" | "install" | "not_restored" | "settings" | "declaration_store" | "corrupt_entry" | "review" | "judge_failed" | "cannot_apply" | "worktree_dirty" | "unsafe_path" | "write_failed" | "interrupted" | "interrupted_apply" | "recover_failed" | "journal_refused" | "recover_incomplete" | "rollback_incomplete" | "policy_unreadable";
 
 /** A non-fatal finding in an envelope. */
 export interface Notice {

@@ -1,0 +1,155 @@
+//! What `apply --recover` obeys, and what the agent's code run by `--check-cmd` can reach: the
+//! scratch tree is outside the git directory and the check runs without the caller's `GIT_*`
+//! variables, so its code cannot plant a journal, replace a hook or write `.git/config` by a
+//! relative path or through `GIT_DIR`; a journal planted anyway (anything that can write the git
+//! directory can write one) is obeyed only for entries the run provably made.
+
+use crate::escape::{Scene, snapshot};
+use crate::support::{code, json};
+use std::path::{Path, PathBuf};
+
+/// `src/a.txt` = "a", modified to "b" by the patch.
+const PATCH: &str = "--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1 +1 @@\n-a\n+b\n";
+
+fn scene() -> Scene {
+    Scene::new(&[("src/a.txt", "a\n"), ("src/b.txt", "b\n")], "")
+}
+
+fn git_dir(scene: &Scene) -> PathBuf {
+    scene.repo.path().join(".git")
+}
+
+#[test]
+fn check_cmd_code_cannot_reach_the_git_directory() {
+    let scene = scene();
+    let git = git_dir(&scene);
+    let config = std::fs::read(git.join("config")).expect("config");
+    // Every relative depth the old scratch tree (`<git-dir>/patchgate/scratch/<run>/tree`) gave.
+    let mut cmd = String::new();
+    let plants = [
+        ("{}", "apply-journal.json"),
+        ("{}", "patchgate/apply-journal.json"),
+        ("exit 0", "hooks/pre-commit"),
+    ];
+    for depth in 1..=6 {
+        let up = "../".repeat(depth);
+        for (what, file) in plants {
+            cmd.extend(["printf '", what, "' > ", &up, file, " 2>/dev/null; "]);
+        }
+    }
+    cmd.push_str("git config user.name evil 2>/dev/null; git config core.hooksPath /dev/null 2>/dev/null; true");
+    // Deep enough that six levels up stay inside the test's own directory.
+    let tmpdir = scene.repo.tmp.path().join("a/b/c/d/e/f");
+    std::fs::create_dir_all(&tmpdir).expect("tmpdir");
+    let (step, result) = scene.inputs(PATCH, &["src/a.txt"]);
+    let out = scene
+        .repo
+        .patchgate()
+        .args(["--format", "json", "apply", "--step"])
+        .arg(&step)
+        .arg("--result")
+        .arg(&result)
+        .args(["--check-cmd", &cmd])
+        .env("GIT_DIR", &git)
+        .env("TMPDIR", &tmpdir)
+        .output()
+        .expect("run");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["valid"], true);
+    assert!(!git.join("patchgate/apply-journal.json").exists(), "the check planted a journal");
+    assert!(!git.join("hooks/pre-commit").exists(), "the check wrote a hook");
+    assert_eq!(
+        std::fs::read(git.join("config")).expect("config"),
+        config,
+        "the check wrote .git/config"
+    );
+    assert_eq!(std::fs::read_to_string(scene.repo.path().join("src/a.txt")).expect("a"), "b\n");
+}
+
+/// Plant `journal` (and, with `run`, its run file) in the repository's git directory.
+fn plant(scene: &Scene, journal: &serde_json::Value, run: Option<&str>) -> PathBuf {
+    let dir = git_dir(scene).join("patchgate");
+    std::fs::create_dir_all(&dir).expect("state dir");
+    if let Some(run) = run {
+        std::fs::write(dir.join(format!("apply-run.{run}")), "").expect("run file");
+    }
+    let path = dir.join("apply-journal.json");
+    std::fs::write(&path, journal.to_string()).expect("journal");
+    path
+}
+
+fn recover(scene: &Scene) -> std::process::Output {
+    scene.repo.patchgate().args(["--format", "json", "apply", "--recover"]).output().expect("run")
+}
+
+/// Everything of the repository, `.git` included.
+fn everything(root: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    snapshot(root)
+}
+
+#[test]
+fn recover_refuses_a_journal_naming_anything_but_patchgate_s_own_files() {
+    let scene = scene();
+    let run = "0123456789abcdef0123456789abcdef";
+    let journals = [
+        // What the `--check-cmd` code wrote: "temporary files" that are the source tree and the
+        // object store, without a run.
+        serde_json::json!({"phase": "prepare", "with_index": false, "steps": [
+            {"op": "write_temp", "temp": "src"}, {"op": "write_temp", "temp": ".git/objects"}]}),
+        // The same with a run file: the names are still not patchgate's.
+        serde_json::json!({"run": run, "phase": "prepare", "with_index": false, "steps": [
+            {"op": "write_temp", "temp": "src"}]}),
+        serde_json::json!({"run": run, "phase": "commit", "with_index": false, "steps": [
+            {"op": "place", "temp": ".git/.objects.patchgate-0123456789abcdef.tmp",
+             "target": ".git/objects"}]}),
+        serde_json::json!({"run": run, "phase": "finish", "with_index": false, "steps": [
+            {"op": "move_aside", "target": "src/a.txt", "backup": "src/b.txt"}]}),
+        // Patchgate's names, but no run file.
+        serde_json::json!({"run": "fedcba9876543210fedcba9876543210", "phase": "commit",
+            "with_index": false, "steps": [
+            {"op": "write_temp", "temp": "src/.a.txt.patchgate-0123456789abcdef.tmp"},
+            {"op": "place", "temp": "src/.a.txt.patchgate-0123456789abcdef.tmp",
+             "target": "src/a.txt"}]}),
+    ];
+    for journal in journals {
+        let path = plant(&scene, &journal, Some(run));
+        let before = everything(scene.repo.path());
+        let out = recover(&scene);
+        assert_eq!(code(&out), 3, "{journal}: {}", String::from_utf8_lossy(&out.stdout));
+        let error = &json(&out)["error"];
+        assert_eq!(error["code"], "journal_refused", "{journal}: {error}");
+        assert_eq!(everything(scene.repo.path()), before, "{journal}: recovery changed something");
+        assert!(path.exists(), "a refused journal is left for a person to look at");
+        std::fs::remove_file(path).expect("clean up");
+    }
+}
+
+#[test]
+fn recover_never_removes_a_file_that_existed_before_the_run() {
+    let scene = scene();
+    scene.repo.write("notes.txt", "untracked and precious\n");
+    let before = everything(scene.repo.path());
+    // A journal and run file planted after the files were made, with patchgate's own names:
+    // "placed" (the temporary names are gone) over a tracked and an untracked file.
+    let run = "0123456789abcdef0123456789abcdef";
+    let temp = |dir: &str, name: &str| format!("{dir}.{name}.patchgate-0123456789abcdef.tmp");
+    let journal = serde_json::json!({"run": run, "phase": "commit", "with_index": false, "steps": [
+        {"op": "write_temp", "temp": temp("src/", "a.txt")},
+        {"op": "write_temp", "temp": temp("", "notes.txt")},
+        {"op": "place", "temp": temp("src/", "a.txt"), "target": "src/a.txt"},
+        {"op": "place", "temp": temp("", "notes.txt"), "target": "notes.txt"}]});
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let path = plant(&scene, &journal, Some(run));
+    let out = recover(&scene);
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stdout));
+    let error = &json(&out)["error"];
+    assert_eq!(error["code"], "recover_incomplete", "{error}");
+    let message = error["message"].as_str().expect("message");
+    assert!(message.contains("'notes.txt'") && message.contains("'src/a.txt'"), "{message}");
+    let mut after = everything(scene.repo.path());
+    after.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
+    let mut expected = before;
+    expected.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
+    assert_eq!(after, expected, "recovery removed or moved a file it did not make");
+    assert!(!path.exists(), "what could be done was done: the journal is gone");
+}
