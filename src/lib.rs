@@ -59,6 +59,8 @@
 //!   validates, judges and records, [`validate::apply`] writes what it checked, and
 //!   [`validate::apply_override`] is `review apply`), [`hook`] (staged changes and pushes
 //!   against a declaration), [`guard`] (an agent's tool call);
+//! - [`batch`] (many results in one run, `validate --batch`: input lines, workers' open
+//!   repositories and base trees, answers in input order);
 //! - [`report`] (every output format, the one diagnostic renderer, the published JSON Schemas).
 
 // Foundations.
@@ -96,6 +98,10 @@ pub mod review;
 
 // Repairs of agents' diffs, on top of the pipelines (`validate --repair`).
 pub mod repair;
+
+// Many results in one run (`validate --batch`): input lines, workers' open repositories and
+// base trees, answers in input order.
+pub mod batch;
 
 // Every output format.
 pub mod report;

@@ -47,6 +47,15 @@ python3 -m venv "$work/venv"
     "$root/packages/test/test_python.py" "$root/packages/test/typecheck.py")
 lap "PyPI package tested"
 
+# patchgate.ray on a local Ray cluster (ray[data] from PyPI, about 600 MB installed) over the
+# shared agent corpus's predictions: the example's Parquet must hold the batch mode's verdicts.
+echo "== patchgate.ray on a local Ray cluster"
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check "ray[data]"
+lap "ray installed"
+(cd "$work" && PATCHGATE_CORPUS="${PATCHGATE_CORPUS:-$root/../shared/corpus}" \
+    "$work/venv/bin/python" "$root/packages/test/test_ray.py" -v)
+lap "patchgate.ray tested"
+
 echo "== npm package in a fresh npm project"
 mkdir "$work/project"
 cd "$work/project"

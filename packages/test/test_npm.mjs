@@ -110,6 +110,65 @@ test("every validate fixture gives its recorded verdict", async () => {
   }
 });
 
+test("validateMany: every repository fixture in one run gives its recorded verdict, in order", async () => {
+  const root = path.join(FIXTURES, "validate");
+  const cases = fs
+    .readdirSync(root)
+    .filter((name) => fs.existsSync(path.join(root, name, "step.json")))
+    .filter((name) => !fs.existsSync(path.join(root, name, "args.json")))
+    .filter((name) => Object.keys(caseFiles(path.join(root, name))).length > 0)
+    .sort();
+  assert.ok(cases.length > 30, `${cases.length} cases`);
+  async function* items() {
+    for (const name of cases) {
+      const dir = path.join(root, name);
+      const result = fs.readFileSync(path.join(dir, "result.json"));
+      yield { id: name, step: readJson(path.join(dir, "step.json")), result, repo: makeRepo(caseFiles(dir)) };
+    }
+  }
+  const answers = [];
+  for await (const answer of patchgate.validateMany(items(), { jobs: 2, record: false })) {
+    answers.push(answer);
+  }
+  assert.deepEqual(answers.map((a) => a.id), cases);
+  for (const [i, answer] of answers.entries()) {
+    const expected = readJson(path.join(root, cases[i], "expected.json"));
+    const violations = answer.report.violations.map((v) => [v.rule, v.code]);
+    assert.deepEqual(
+      { valid: answer.valid, reason: answer.reason, violations },
+      { ...expected.verdict, violations: expected.violations },
+      cases[i],
+    );
+  }
+});
+
+test("validateMany: a bad item is answered on its own, and leaving early stops the run", async () => {
+  const dir = path.join(FIXTURES, "validate", "accepted");
+  const step = readJson(path.join(dir, "step.json"));
+  const result = fs.readFileSync(path.join(dir, "result.json"), "utf8");
+  const cwd = tempDir();
+  const answers = [];
+  const items = [{ step, result }, { step: { description: "" }, result }];
+  for await (const answer of patchgate.validateMany(items, { noRepo: true, cwd })) {
+    answers.push(answer);
+  }
+  assert.deepEqual([answers[0].id, answers[0].valid], [0, true]);
+  assert.deepEqual([answers[1].id, answers[1].error.code], [1, "invalid_step"]);
+  function* endless() {
+    for (;;) yield { step, result };
+  }
+  let n = 0;
+  for await (const _ of patchgate.validateMany(endless(), { noRepo: true, cwd })) {
+    if (++n === 5) break;
+  }
+  assert.equal(n, 5);
+  await assert.rejects(async () => {
+    for await (const _ of patchgate.validateMany([{ step }], { noRepo: true, cwd })) {
+      // an item without a result is refused before it is sent
+    }
+  }, TypeError);
+});
+
 test("a step it cannot read rejects with exit 2", async () => {
   await assert.rejects(
     patchgate.validate("{not json", "{}", { noRepo: true, cwd: tempDir() }),

@@ -183,6 +183,49 @@ class Validate(unittest.TestCase):
                          (3, "no_repository"))
 
 
+class ValidateMany(unittest.TestCase):
+    def test_every_repository_fixture_in_one_run_gives_its_recorded_verdict_in_order(self) -> None:
+        cases = [p.parent for p in sorted((FIXTURES / "validate").glob("*/step.json"))
+                 if case_files(p.parent) and not (p.parent / "args.json").is_file()]
+        self.assertGreater(len(cases), 30)
+        with tempfile.TemporaryDirectory() as tmp:
+            items = []
+            for n, case in enumerate(cases):
+                (Path(tmp) / str(n)).mkdir()
+                repo = make_repo(Path(tmp) / str(n), case_files(case))
+                # Steps as paths, results as raw bytes: two of the input forms.
+                items.append({"id": case.name, "step": case / "step.json", "repo": repo,
+                              "result": (case / "result.json").read_bytes()})
+            answers = list(patchgate.validate_many(iter(items), jobs=2, record=False))
+        self.assertEqual([a["id"] for a in answers], [c.name for c in cases])
+        for case, answer in zip(cases, answers):
+            with self.subTest(case=case.name):
+                assert "error" not in answer, answer
+                expected = json.loads((case / "expected.json").read_text())
+                want = expected["verdict"]
+                self.assertEqual(observed(answer), (want["valid"], want["reason"],
+                                                    expected["violations"]))
+
+    def test_a_bad_item_is_answered_on_its_own_and_leaving_early_stops_the_run(self) -> None:
+        case = FIXTURES / "validate" / "accepted"
+        step, result = json.loads((case / "step.json").read_text()), (case / "result.json")
+        with tempfile.TemporaryDirectory() as tmp:
+            outside = Path(tmp) / "outside"
+            outside.mkdir()
+            items = [{"step": step, "result": result}, {"step": {"description": ""},
+                                                         "result": result}]
+            first, second = patchgate.validate_many(items, no_repo=True, cwd=outside)
+            self.assertEqual((first["id"], "error" in first), (0, False))
+            assert "error" in second
+            self.assertEqual((second["id"], second["error"]["code"]), (1, "invalid_step"))
+            endless = ({"step": step, "result": result} for _ in iter(int, 1))
+            for n, _ in enumerate(patchgate.validate_many(endless, no_repo=True, cwd=outside)):
+                if n == 5:
+                    break
+            with self.assertRaises(TypeError):
+                list(patchgate.validate_many([{"step": step}], no_repo=True, cwd=outside))
+
+
 class Apply(unittest.TestCase):
     def test_an_accepted_result_is_written_and_a_rejected_one_is_not(self) -> None:
         accepted = FIXTURES / "validate" / "accepted"

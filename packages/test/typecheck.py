@@ -2,10 +2,11 @@
 type-check, and each `type: ignore[...]` must silence a real error (`--strict` warns about an
 unused one), so the hints are the schemas' and not `Any`."""
 
-from typing import List
+from typing import Iterator, List
 
 import patchgate
-from patchgate import ExecutorResult, GenericAnswer, Outcome, Report, Step
+import patchgate.ray
+from patchgate import BatchAnswer, ExecutorResult, GenericAnswer, Outcome, Report, Step
 
 step: Step = {
     "description": "Add greet() to greet.py",
@@ -25,6 +26,15 @@ def uses() -> List[str]:
     error = answer["error"]
     if answer["decision"] == "deny" and error is not None:
         rules += [error["code"], *error["suggestions"]]
+    answers: Iterator[BatchAnswer] = patchgate.validate_many(
+        [{"id": "a", "step": step, "result": result, "repo": "/src/app"}], jobs=2)
+    for each in answers:
+        if "error" in each:
+            rules.append(f"{each['line']}: {each['error']['code']}")
+        else:
+            rules.append(f"{each['id']}: {each['report']['verdict']['reason']}")
+    columns = patchgate.ray.validate_batch({"id": [1], "step": ["{}"], "result": ["{}"]}, jobs=1)
+    rules += [str(v) for v in columns["reason"]]
     try:
         patchgate.validate("{", result)
     except patchgate.PatchgateError as e:
@@ -38,3 +48,4 @@ bad_valid: Outcome = {"valid": "yes", "reason": "", "report": {  # type: ignore[
     "verdict": {"valid": True, "reason": ""}, "violations": [], "notes": []}}
 bad_decision: patchgate.Decision = "maybe"  # type: ignore[assignment]
 patchgate.validate(step, result, no_repository=True)  # type: ignore[call-arg]
+patchgate.validate_many([], jobs="2")  # type: ignore[arg-type]

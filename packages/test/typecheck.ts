@@ -2,6 +2,7 @@
 // uses below must type-check, and each `@ts-expect-error` line must be an error, so the types
 // are the schemas' and not `any`.
 import {
+  type BatchAnswer,
   type ExecutorResult,
   type GenericAnswer,
   type Outcome,
@@ -11,6 +12,7 @@ import {
   apply,
   guard,
   validate,
+  validateMany,
 } from "patchgate";
 
 const step: Step = {
@@ -29,6 +31,14 @@ export async function uses(): Promise<string[]> {
   const answer: GenericAnswer = await guard({ tool_name: "read_file", tool_input: {} });
   if (answer.decision === "deny" && answer.error !== null && answer.error !== undefined) {
     rules.push(answer.error.code, ...answer.error.suggestions);
+  }
+  for await (const answer of validateMany([{ id: 1, step, result, repo: "/src/app" }], { jobs: 2 })) {
+    const seen: BatchAnswer = answer;
+    if ("error" in seen) {
+      rules.push(`${seen.line}: ${seen.error.code}`);
+    } else {
+      rules.push(`${seen.id}: ${seen.report.verdict.reason}`);
+    }
   }
   try {
     await validate("{", result);
@@ -53,3 +63,5 @@ export const badRule: Report["violations"][number]["rule"] = "style";
 export const badDecision: GenericAnswer["decision"] = "maybe";
 // @ts-expect-error: unknown option
 export const badOption = validate(step, result, { noRepository: true });
+// @ts-expect-error: jobs is a number
+export const badJobs = validateMany([], { jobs: "2" });

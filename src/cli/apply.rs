@@ -1,7 +1,9 @@
 //! `patchgate apply --step STEP --result RESULT [--index]`: validate, and only if valid write the
 //! patched files into the worktree (and index), all or nothing.
 
-use super::common::{self, InputArgs, RepairArgs, ScratchArgs, print_verdict, write_report};
+use super::common::{
+    self, InputArgs, RepairArgs, ScratchArgs, StripArgs, print_verdict, write_report,
+};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::finding::ErrorCode;
 use patchgate::report::{Envelope, Exit, report_json, to_json_line};
@@ -12,6 +14,8 @@ use patchgate::scratch::{self, Recovery};
 pub(crate) struct Args {
     #[command(flatten)]
     input: Option<InputArgs>,
+    #[command(flatten)]
+    strip: StripArgs,
     /// Also write the full report (every violation and note) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<std::path::PathBuf>,
@@ -49,7 +53,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         ));
     };
     let (step, result) = input.read()?;
-    let run = common::run_of(input, &args.scratch, &args.repair);
+    let run = common::run_of(&args.strip, &args.scratch, &args.repair);
     let ran = run.apply(&step, result, &repo, args.index).map_err(CliError::from)?;
     args.repair.write(&ran)?;
     if let Some(path) = &args.report {

@@ -8,7 +8,7 @@ use patchgate::report::{verdict_json, verdict_text};
 use patchgate::validate::{self, Outcome, Ran, Run};
 use std::path::{Path, PathBuf};
 
-// `--step` and `--result`, which `validate` and `apply` read the same way.
+// `--step` and `--result`, which `validate` (of one result) and `apply` read the same way.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
     /// The orchestrator's step JSON (`patchgate schema step`), or `-` for stdin.
@@ -17,6 +17,11 @@ pub(crate) struct InputArgs {
     /// The executor's result JSON (`patchgate schema execute-step`), or `-` for stdin.
     #[arg(long, value_name = "RESULT")]
     pub result: String,
+}
+
+// `--strip`, which `validate` (one result or a batch) and `apply` read the same way.
+#[derive(Debug, clap::Args)]
+pub(crate) struct StripArgs {
     /// Leading path components to strip from the patch's names, as `git apply -pN`: 1 drops
     /// git's `a/`/`b/`; 0 reads bare paths (`--- src/x.rs`) as written.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -67,9 +72,9 @@ pub(crate) struct RepairArgs {
 }
 
 /// The run the shared flags describe; the judge and the record are each command's own.
-pub(super) fn run_of(input: &InputArgs, scratch: &ScratchArgs, repair: &RepairArgs) -> Run {
+pub(super) fn run_of(strip: &StripArgs, scratch: &ScratchArgs, repair: &RepairArgs) -> Run {
     Run {
-        strip: input.strip,
+        strip: strip.strip,
         base: scratch.base.clone(),
         check_cmd: scratch.check_cmd.clone(),
         check_timeout: scratch.check_timeout,

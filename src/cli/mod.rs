@@ -12,6 +12,7 @@ macro_rules! outln {
 }
 
 mod apply;
+mod batch;
 mod check_arg;
 mod ci;
 mod common;
@@ -23,6 +24,7 @@ mod guard;
 mod guard_install;
 mod hook;
 mod input;
+mod mcp;
 mod meta;
 mod parse;
 mod paths;
@@ -82,13 +84,31 @@ impl Global {
 
     /// `data` in the envelope, indented, on stdout.
     pub fn print_json<T: Serialize>(&self, data: &T) {
-        self.print_json_with(data, Vec::new());
+        self.print_json_with(data, &[]);
     }
 
-    /// `data` and `warnings` in the envelope, indented, on stdout.
-    pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: Vec<Notice>) {
-        print_envelope(&Envelope::of(data, self.meta()).with_warnings(warnings));
+    /// `data` and `warnings` in the envelope, indented, on stdout: written as it is
+    /// serialized, so a large answer never exists whole in memory.
+    pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: &[Notice]) {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let written = patchgate::report::write_envelope(&mut out, data, warnings, &self.meta())
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        if written.is_err() {
+            // As `write_stdout`: the reader has gone; never exit 0.
+            std::process::exit(i32::from(Exit::Failure.code()));
+        }
     }
+}
+
+/// The success envelope of `data` as `COMMAND --format json` prints it (indented, no final
+/// newline): what an MCP tool answers.
+pub(crate) fn envelope_json<T: Serialize>(command: &str, data: &T) -> String {
+    let mut text = Vec::new();
+    patchgate::report::write_envelope(&mut text, data, &[], &Meta::new(command))
+        .expect("writing to memory cannot fail");
+    String::from_utf8(text).expect("serde_json writes UTF-8")
 }
 
 /// `envelope`, indented, on stdout.
@@ -153,6 +173,10 @@ enum Command {
     Man(meta::ManArgs),
     /// Print the JSON Schema NAME (step, execute-step, report, verdict, ...); no NAME: the names.
     Schema(meta::SchemaArgs),
+    /// Serve patchgate's checks to an agent over stdio as Model Context Protocol tools (judge a
+    /// result, repair or parse a patch, check paths), in the repository of --repo or the
+    /// current directory.
+    Mcp(mcp::Args),
 }
 
 /// A command that could not run: exit 2 (input refused) or 3 (could not do its job), as its
@@ -244,7 +268,7 @@ fn full_command() -> clap::Command {
         A::augment_args(command.defer(|c| c))
     }
     type Expand = fn(clap::Command) -> clap::Command;
-    let adds: [(&str, Expand); 15] = [
+    let adds: [(&str, Expand); 16] = [
         ("validate", add::<validate::Args>),
         ("apply", add::<apply::Args>),
         ("hook", add::<hook::Args>),
@@ -260,6 +284,7 @@ fn full_command() -> clap::Command {
         ("completions", add::<meta::CompletionsArgs>),
         ("man", add::<meta::ManArgs>),
         ("schema", add::<meta::SchemaArgs>),
+        ("mcp", add::<mcp::Args>),
     ];
     adds.into_iter().fold(Cli::command(), |top, (name, add)| top.mut_subcommand(name, add))
 }
@@ -281,7 +306,10 @@ pub(crate) fn main() -> ExitCode {
         Command::Declare(args) => declare::run(&args, &global),
         Command::Hook(args) => hook::run(&args, &global),
         Command::Ci(args) => ci::run(&args, &global),
-        Command::Validate(args) => validate::run(&args, &global),
+        Command::Validate(args) => match &args.batch {
+            Some(file) => batch::run(&args, file, &global),
+            None => validate::run(&args, &global),
+        },
         Command::CheckArg(args) => check_arg::run(&args, &global),
         Command::Paths(args) => paths::run(&args, &global),
         Command::Contract(args) => contract::run(&args, &global),
@@ -291,6 +319,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Completions(args) => Ok(meta::completions(&args, &mut full_command())),
         Command::Man(args) => meta::man(&args, &full_command()),
         Command::Schema(args) => meta::schema(&args),
+        Command::Mcp(args) => mcp::run(&args, &global),
     };
     match outcome {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -122,7 +122,7 @@ fn list(store: &Store, args: &ListArgs, global: &Global) -> CliResult {
     let kept: Vec<Entry> = listing.entries.into_iter().filter(|e| filter.keeps(e)).collect();
     let rows = list_rows(&kept, now);
     if is_json(global) {
-        global.print_json_with(&rows, warnings);
+        global.print_json_with(&rows, &warnings);
     } else if global.quiet {
         emit(&list_ids(&rows));
     } else if rows.is_empty() {

@@ -1,7 +1,11 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
-//! and print the execute-step validator's `{"valid", "reason"}` verdict (or text diagnostics).
+//! and print the execute-step validator's `{"valid", "reason"}` verdict (or text diagnostics);
+//! with `--batch`, many results in one run (`super::batch`), each under the [`Run`] the same
+//! flags describe.
 
-use super::common::{self, InputArgs, RepairArgs, ScratchArgs, print_verdict, write_report};
+use super::common::{
+    self, InputArgs, RepairArgs, ScratchArgs, StripArgs, print_verdict, write_report,
+};
 use super::{CliError, CliResult, Format, Global};
 use patchgate::finding::ErrorCode;
 use patchgate::judge::{Model, When};
@@ -13,7 +17,16 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
-    pub input: InputArgs,
+    pub input: Option<InputArgs>,
+    /// Judge many results in one run: JSON Lines from FILE (`-`: stdin), each
+    /// {"id", "step", "result", "repo"?, "base"?}; prints one answer line each, in input order
+    /// ({"id", "valid", "reason"}, or {"id", "line", "error"}).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["step", "result", "report", "repaired_out"])]
+    pub batch: Option<String>,
+    #[command(flatten)]
+    pub batching: BatchArgs,
+    #[command(flatten)]
+    pub strip: StripArgs,
     /// Also write the full report (every violation and note) as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
@@ -41,22 +54,46 @@ pub(crate) struct Args {
     /// Check the patch alone, without a repository (no apply check, no `expect`); without
     /// this flag, validate refuses to run where no repository is found.
     #[arg(long, conflicts_with = "check_cmd")]
-    no_repo: bool,
+    pub no_repo: bool,
     #[command(flatten)]
     scratch: ScratchArgs,
     #[command(flatten)]
     repair: RepairArgs,
 }
 
+/// `--no-repo` with `--repo` is a usage error, for one result or a batch.
+pub(super) fn check_repo_flags(args: &Args, global: &Global) -> Result<(), CliError> {
+    if args.no_repo && global.repo.is_some() {
+        return Err(CliError::new(ErrorCode::Usage, "--repo and --no-repo contradict each other"));
+    }
+    Ok(())
+}
+
+// The arguments only `--batch` takes.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BatchArgs {
+    /// With --batch: results judged at once (default: the machine's cores).
+    #[arg(long, value_name = "N", requires = "batch")]
+    pub jobs: Option<usize>,
+    /// With --batch: each answer line also carries the full report, as --report writes it.
+    #[arg(long, requires = "batch")]
+    pub with_report: bool,
+    /// With --batch: the longest input line kept, in bytes; a longer one is answered with
+    /// `line_too_long` without being read into memory.
+    #[arg(long, value_name = "BYTES", requires = "batch", default_value_t = 128 << 20)]
+    pub max_line_bytes: usize,
+}
+
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
-    let (step, result) = args.input.read()?;
+    check_repo_flags(args, global)?;
+    let Some(input) = &args.input else {
+        return Err(CliError::new(
+            ErrorCode::Usage,
+            "validate needs --step and --result (or --batch)",
+        ));
+    };
+    let (step, result) = input.read()?;
     let repo = if args.no_repo {
-        if global.repo.is_some() {
-            return Err(CliError::new(
-                ErrorCode::Usage,
-                "--repo and --no-repo contradict each other",
-            ));
-        }
         None
     } else {
         let Some(repo) = open_repo(global.repo.as_deref())? else {
@@ -78,12 +115,12 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     if let Some(path) = &args.report {
         write_report(path, &report_json(&ran.outcome.report))?;
     }
-    print_verdict(&ran.outcome, global, &args.input.result);
+    print_verdict(&ran.outcome, global, &input.result);
     Ok(if ran.outcome.report.verdict.valid { Exit::Accepted } else { Exit::Rejected })
 }
 
-/// The run the flags describe.
-fn run_of(args: &Args) -> Run {
+/// The run the flags describe (for one result, or for every line of a batch).
+pub(super) fn run_of(args: &Args) -> Run {
     let judge = match &args.judge {
         Some(command) => {
             JudgeChoice::Command { command: command.clone(), timeout: args.judge_timeout }
@@ -100,7 +137,7 @@ fn run_of(args: &Args) -> Run {
     Run {
         judge,
         record: !args.no_record,
-        ..common::run_of(&args.input, &args.scratch, &args.repair)
+        ..common::run_of(&args.strip, &args.scratch, &args.repair)
     }
 }
 

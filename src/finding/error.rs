@@ -102,6 +102,8 @@ codes! {
         /// `apply`: the write stopped and its rollback could not undo a step; the journal is
         /// kept for `apply --recover`.
         RollbackIncomplete => "rollback_incomplete",
+        /// `mcp`: the Model Context Protocol session could not start or ended badly.
+        Mcp => "mcp",
         /// The policy in force cannot be read: a symbolic link, a directory or FIFO, over 1 MiB,
         /// not UTF-8, or a read error; never taken as "no policy".
         PolicyUnreadable => "policy_unreadable",

@@ -1,6 +1,7 @@
 //! The only module that formats output: exit codes, the JSON envelope, JSON and text
 //! renderings of reports.
 
+mod batch;
 mod contract;
 pub mod declare;
 pub mod diagnostic;
@@ -8,6 +9,7 @@ pub mod guard;
 pub mod guard_install;
 pub mod hook;
 pub mod hook_install;
+pub mod mcp;
 pub mod message;
 mod patch;
 mod repair;
@@ -15,8 +17,9 @@ pub mod review;
 mod schemas;
 mod verdict;
 
+pub use batch::{BatchAnswer, ErrorLine, LineFailure, VerdictLine, batch_error, batch_verdict};
 pub use contract::{PathsReport, arg_envelope, executor_text, findings_text, paths_text};
-pub use patch::{FileSummary, HunkSummary, ParseSummary, parse_text};
+pub use patch::{FileSummaries, FileSummary, HunkSummary, ParseSummary, parse_text};
 pub use repair::{RepairReport, repair_text};
 pub use schemas::json_schemas;
 pub use verdict::{report_json, verdict_json, verdict_text};
@@ -168,6 +171,30 @@ impl Envelope {
     }
 }
 
+/// A success envelope whose `data` is serialized straight from the command's own type, never
+/// first made a tree of JSON values: a large answer (`parse --format json` of a 30 MB diff)
+/// streams out as it is written. The same bytes as [`to_json_pretty`] of [`Envelope::of`].
+#[derive(Debug, Serialize)]
+struct Streamed<'a, T: Serialize> {
+    ok: bool,
+    data: &'a T,
+    error: Option<&'a EnvelopeError>,
+    warnings: &'a [Notice],
+    meta: &'a Meta,
+}
+
+/// Write the success envelope of `data`, indented, to `out` (a buffered writer: nothing is
+/// held in memory but the writer's buffer).
+pub fn write_envelope<W: std::io::Write, T: Serialize>(
+    out: W,
+    data: &T,
+    warnings: &[Notice],
+    meta: &Meta,
+) -> std::io::Result<()> {
+    let envelope = Streamed { ok: true, data, error: None, warnings, meta };
+    serde_json::to_writer_pretty(out, &envelope).map_err(std::io::Error::from)
+}
+
 /// Serialize `value` as one line of JSON.
 #[must_use]
 pub fn to_json_line<T: Serialize>(value: &T) -> String {
@@ -219,6 +246,27 @@ mod tests {
         assert_eq!(v["warnings"], serde_json::json!([]));
         assert_eq!(v["meta"]["command"], "check-arg");
         assert_eq!(v["meta"]["version"], env!("CARGO_PKG_VERSION"));
+    }
+
+    #[test]
+    fn a_streamed_envelope_is_the_envelope_of_the_same_data_byte_for_byte() {
+        // Renames, a binary entry, non-UTF-8 and quoted names, defects and warnings: every
+        // optional field of a parse summary both present and absent.
+        let text = b"diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n-x\r\n+y\n+z\n\
+diff --git a/old b/new\nsimilarity index 100%\nrename from old\nrename to new\n\
+diff --git \"a/caf\\303\\251\" \"b/caf\\377\"\n--- \"a/caf\\303\\251\"\n+++ \"b/caf\\377\"\n@@ -1 +1 @@\n-a\n+b\n\
+diff --git a/bin b/bin\nBinary files a/bin and b/bin differ\ntrailing chat\n";
+        let parsed = crate::patch::parse(text, &crate::patch::ParseOptions::default());
+        assert!(!parsed.defects.is_empty() && !parsed.warnings.is_empty());
+        let summary = ParseSummary::new(&parsed);
+        let warnings = vec![Notice { code: NoticeCode::TrackedHooksDir, message: "m".into() }];
+        let meta = Meta::new("parse");
+        let whole =
+            to_json_pretty(&Envelope::of(&summary, meta.clone()).with_warnings(warnings.clone()));
+        let mut streamed = Vec::new();
+        write_envelope(&mut streamed, &summary, &warnings, &meta).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+        assert_eq!(summary.files.len(), 4, "{whole}");
     }
 
     #[test]

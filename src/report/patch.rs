@@ -8,12 +8,15 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 /// The JSON form of a parse.
+///
+/// The file entries are summarised one at a time as they are written ([`FileSummaries`]), so
+/// the JSON of a large patch streams out without a second copy of its model.
 #[derive(Debug, Serialize)]
 pub struct ParseSummary<'p> {
     /// Whether the patch parsed without a defect.
     pub ok: bool,
     /// The file entries read.
-    pub files: Vec<FileSummary>,
+    pub files: FileSummaries<'p>,
     /// Lines added in all files.
     pub added: usize,
     /// Lines removed in all files.
@@ -76,13 +79,42 @@ pub struct HunkSummary {
     pub removed: usize,
 }
 
+/// The file entries of a parse, each summarised when it is read or serialized.
+#[derive(Clone, Copy, Debug)]
+pub struct FileSummaries<'p>(&'p [FilePatch<'p>]);
+
+impl FileSummaries<'_> {
+    /// How many entries there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there is none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each entry's summary, made as it is reached.
+    pub fn iter(&self) -> impl Iterator<Item = FileSummary> + '_ {
+        self.0.iter().map(FileSummary::new)
+    }
+}
+
+impl Serialize for FileSummaries<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
 impl<'p> ParseSummary<'p> {
     /// Summarise `parsed`.
     #[must_use]
-    pub fn new(parsed: &'p Parsed<'_>) -> Self {
+    pub fn new(parsed: &'p Parsed<'p>) -> Self {
         Self {
             ok: parsed.is_ok(),
-            files: parsed.patch.files.iter().map(FileSummary::new).collect(),
+            files: FileSummaries(&parsed.patch.files),
             added: parsed.patch.added(),
             removed: parsed.patch.removed(),
             defects: &parsed.defects,
@@ -136,7 +168,7 @@ pub fn parse_text(summary: &ParseSummary<'_>, name: &str, text: &TextOptions) ->
     let p = &text.palette;
     let mut out = String::new();
     if !text.is_quiet {
-        write_files(&mut out, &summary.files);
+        write_files(&mut out, summary.files);
     }
     for d in summary.defects {
         let place = format!("{name}:{}:", d.span.line);
@@ -164,8 +196,8 @@ pub fn parse_text(summary: &ParseSummary<'_>, name: &str, text: &TextOptions) ->
 }
 
 /// One line per file: operation, path, counts.
-fn write_files(out: &mut String, files: &[FileSummary]) {
-    for f in files {
+fn write_files(out: &mut String, files: FileSummaries<'_>) {
+    for f in files.iter() {
         // Text shows control bytes and backslashes escaped, as git does.
         let shown = |path: &Option<String>, escaped: &Option<String>| {
             escaped.clone().or_else(|| path.as_deref().map(|p| display_bytes(p.as_bytes())))

@@ -2,8 +2,9 @@
 
 use super::ScratchError;
 use git2::{Oid, Repository, Tree};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Git's file modes, as they appear in trees and patch headers.
 pub mod mode {
@@ -40,6 +41,9 @@ impl BaseEntry {
 ///
 /// Lookups go through the directory trees, each read once and kept: libgit2 caches only small
 /// trees, so a path lookup from the root would inflate every large directory on its way again.
+/// A clone shares what was read (the directories and the file list): `validate --batch` keeps
+/// one base per repository and revision and hands each result a clone.
+#[derive(Clone)]
 pub struct BaseTree<'r> {
     repo: &'r Repository,
     tree: Tree<'r>,
@@ -47,7 +51,15 @@ pub struct BaseTree<'r> {
     pub rev: String,
     /// The commit it resolves to, when it is a commit.
     pub commit: Option<Oid>,
+    read: Rc<Read>,
+}
+
+/// What was read of the tree, shared by clones.
+#[derive(Default)]
+struct Read {
     dirs: RefCell<Dirs>,
+    /// Every file's path, walked once on first use ([`TreeIndex`]).
+    files: OnceCell<Vec<String>>,
 }
 
 /// Directories by path (`a/b`, without a trailing slash; `""` is the root): an index into
@@ -122,7 +134,8 @@ impl<'r> BaseTree<'r> {
         let tree = object.peel_to_tree().map_err(bad)?;
         let mut dirs = Dirs::default();
         dirs.add(b"", &tree);
-        Ok(Self { repo, tree, rev: rev.to_owned(), commit, dirs: RefCell::new(dirs) })
+        let read = Rc::new(Read { dirs: RefCell::new(dirs), files: OnceCell::new() });
+        Ok(Self { repo, tree, rev: rev.to_owned(), commit, read })
     }
 
     /// The repository the tree lives in.
@@ -147,13 +160,13 @@ impl<'r> BaseTree<'r> {
             return Ok(None);
         }
         let Some(at) = self.dir(dir)? else { return Ok(None) };
-        Ok(self.dirs.borrow().entries[at].get(name))
+        Ok(self.read.dirs.borrow().entries[at].get(name))
     }
 
     /// The directory at `dir` (`""` for the root), read once: its index in `dirs.entries`,
     /// or `None` when `dir` is no directory of the base.
     fn dir(&self, dir: &[u8]) -> Result<Option<usize>, ScratchError> {
-        if let Some(&known) = self.dirs.borrow().by_path.get(dir) {
+        if let Some(&known) = self.read.dirs.borrow().by_path.get(dir) {
             return Ok(known);
         }
         // Not read yet: each level from the root down, every one read once.
@@ -161,7 +174,7 @@ impl<'r> BaseTree<'r> {
         let ends = memchr::memchr_iter(b'/', dir).chain([dir.len()]);
         for (start, end) in std::iter::once(0).chain(ends.clone().map(|e| e + 1)).zip(ends) {
             let prefix = &dir[..end];
-            let known = self.dirs.borrow().by_path.get(prefix).copied();
+            let known = self.read.dirs.borrow().by_path.get(prefix).copied();
             let found = match known {
                 Some(found) => found,
                 None => self.read_dir(parent, prefix, &dir[start..end])?,
@@ -180,17 +193,19 @@ impl<'r> BaseTree<'r> {
         path: &[u8],
         name: &[u8],
     ) -> Result<Option<usize>, ScratchError> {
-        let id =
-            self.dirs.borrow().entries[parent].get(name).filter(|e| e.is_tree()).map(|e| e.oid);
+        let id = self.read.dirs.borrow().entries[parent]
+            .get(name)
+            .filter(|e| e.is_tree())
+            .map(|e| e.oid);
         let Some(id) = id else {
-            self.dirs.borrow_mut().by_path.insert(path.to_vec(), None);
+            self.read.dirs.borrow_mut().by_path.insert(path.to_vec(), None);
             return Ok(None);
         };
         let tree = self
             .repo
             .find_tree(id)
             .map_err(|e| ScratchError::git("read a directory of the base tree", &e))?;
-        Ok(Some(self.dirs.borrow_mut().add(path, &tree)))
+        Ok(Some(self.read.dirs.borrow_mut().add(path, &tree)))
     }
 
     /// The content of the blob `oid`.
@@ -273,18 +288,17 @@ impl FileContent<'_> {
 
 /// The base tree for the rules ([`crate::rule::Base`]): single lookups go to the tree (and its
 /// cache, shared with the repository check); the full file list (for names given by basename)
-/// is walked once, on first use.
+/// is walked once per base tree (and its clones), on first use.
 #[derive(Debug)]
 pub struct TreeIndex<'b, 'r> {
     base: &'b BaseTree<'r>,
-    files: std::cell::OnceCell<Vec<String>>,
 }
 
 impl<'b, 'r> TreeIndex<'b, 'r> {
     /// Index `base`.
     #[must_use]
     pub fn new(base: &'b BaseTree<'r>) -> Self {
-        Self { base, files: std::cell::OnceCell::new() }
+        Self { base }
     }
 
     fn walk(&self) -> Vec<String> {
@@ -309,7 +323,7 @@ impl crate::rule::Base for TreeIndex<'_, '_> {
     }
 
     fn files(&self) -> &[String] {
-        self.files.get_or_init(|| self.walk())
+        self.base.read.files.get_or_init(|| self.walk())
     }
 
     fn content(&self, path: &str) -> Option<Vec<u8>> {

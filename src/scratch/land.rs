@@ -67,5 +67,11 @@ pub fn land(
 /// The base revision: `--base`, else the step's `base`, else `HEAD`.
 #[must_use]
 pub fn base_rev<'a>(step: &'a Step, options: &'a super::Options) -> &'a str {
-    options.base.as_deref().or(step.base.as_deref()).unwrap_or("HEAD")
+    rev_of(options.base.as_deref(), step)
+}
+
+/// The revision `base` names, else the step's `base`, else `HEAD`.
+#[must_use]
+pub fn rev_of<'a>(base: Option<&'a str>, step: &'a Step) -> &'a str {
+    base.or(step.base.as_deref()).unwrap_or("HEAD")
 }

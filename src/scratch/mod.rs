@@ -32,7 +32,7 @@ mod write;
 pub use base::{BaseEntry, BaseTree, FileContent, TreeIndex, mode};
 pub use command::CommandOutcome;
 pub use journal::JournalError;
-pub use land::{LandError, base_rev, land};
+pub use land::{LandError, base_rev, land, rev_of};
 pub use recover::{Recovered, Recovery, recover};
 pub use tree::{ScratchDir, clean_stale, scratch_root};
 pub use undo::Kept;

@@ -45,7 +45,7 @@ pub use apply::{Applied, ApplyError, apply};
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
 pub use overrule::{OverrideError, OverrideOutcome, apply_override};
 pub use pipeline::{validate, validate_owned};
-pub use run::{JudgeChoice, Ran, Run};
+pub use run::{At, JudgeChoice, Ran, Run};
 
 use crate::config::{Config, ConfigError};
 use crate::finding::ErrorCode;

@@ -68,7 +68,7 @@ pub fn apply_override(
         other => OverrideError::Validate(other),
     })?;
     let result = entry.result.as_bytes().to_vec();
-    let pending = run.judge(&step, result, Some(repository), &config, false)?;
+    let pending = run.judge(&step, result, Some(repository), &config, false, None)?;
     let outcome = pending.judgement.into_outcome();
     let decision = decide_override(&outcome.report, &overrides);
     if !decision.is_allowed() {

@@ -30,7 +30,8 @@ pub(super) fn judge<'r>(
     ctx: &Context<'_, 'r>,
     options: &Options,
 ) -> Result<Judgement<'r>, ValidateError> {
-    judge_decoded(ctx, crate::json::decode(ctx.result), options).map(|(judgement, _)| judgement)
+    let decoded = crate::json::decode(ctx.result);
+    judge_decoded(ctx, decoded, options, None).map(|(judgement, _)| judgement)
 }
 
 /// [`validate`] of a result its reader hands over, the caller keeping nothing else of it
@@ -43,20 +44,24 @@ pub fn validate_owned<'r>(
     result: Vec<u8>,
     options: &Options,
 ) -> Result<(Outcome<'r>, Kept), ValidateError> {
-    let (judgement, kept) = judge_owned(ctx, result, options)?;
+    let (judgement, kept) = judge_owned(ctx, result, options, None)?;
     Ok((judgement.into_outcome(), kept))
 }
 
 /// [`validate_owned`] before the verdict is worded: the caller adds what it did (a repair, the
-/// write) to the [`Judgement`]'s acceptance first.
+/// write) to the [`Judgement`]'s acceptance first. `base`, when the caller resolved it (and
+/// keeps it for the next result), must be `ctx.repo`'s tree of [`scratch::base_rev`] for this
+/// step and these options; `None` resolves it here.
 pub(super) fn judge_owned<'r>(
     ctx: &Context<'_, 'r>,
     result: Vec<u8>,
     options: &Options,
+    base: Option<BaseTree<'r>>,
 ) -> Result<(Judgement<'r>, Kept), ValidateError> {
     debug_assert!(ctx.result.is_empty(), "the result is passed once, as `result`");
+    debug_assert!(base.is_none() || ctx.repo.is_some(), "a base tree comes with its repository");
     let (decoded, mut kept) = crate::json::decode_owned(result, "patch");
-    let (judgement, sent) = judge_decoded(ctx, decoded, options)?;
+    let (judgement, sent) = judge_decoded(ctx, decoded, options, base)?;
     if let Some(patch) = sent {
         kept.hold(patch);
     }
@@ -69,6 +74,7 @@ fn judge_decoded<'r>(
     ctx: &Context<'_, 'r>,
     decoded: Decoded,
     options: &Options,
+    resolved: Option<BaseTree<'r>>,
 ) -> Result<(Judgement<'r>, Option<String>), ValidateError> {
     let rules: RulePolicy = ctx.config.section("rules")?;
     let limits = ctx.config.limits();
@@ -98,7 +104,11 @@ fn judge_decoded<'r>(
         return Ok((stopped(ctx, findings.notes, vec![limits::violation(&e)]), result.patch));
     }
     let rev = scratch::base_rev(ctx.step, &options.scratch);
-    let base = ctx.repo.map(|repo| BaseTree::resolve(repo, rev));
+    debug_assert!(resolved.as_ref().is_none_or(|b| b.rev == rev), "the base of this step");
+    let base = match resolved {
+        Some(base) => Some(Ok(base)),
+        None => ctx.repo.map(|repo| BaseTree::resolve(repo, rev)),
+    };
     let phases = Phases { ctx, options, rules: &rules, scope: &scope, result: &result };
     let apply_patch = apply_parsed.as_ref().map(|p| &p.patch);
     let (mut judgement, check) =

@@ -12,6 +12,7 @@ use crate::json::Kept;
 use crate::judge::{Cache, JudgeSettings, Model, ModelJudge, When};
 use crate::repair::{self, Repaired};
 use crate::review::{Judged, Recording, record_rejection};
+use crate::scratch::BaseTree;
 use crate::step::Step;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -83,6 +84,27 @@ pub enum JudgeChoice {
     },
 }
 
+/// Where a run judges a result: the repository (`None`: the patch alone, nothing recorded),
+/// its policy, and the base tree when the caller resolved it (the tree of
+/// [`crate::scratch::base_rev`] for the step and this run's `base`).
+pub struct At<'c, 'r> {
+    /// The repository.
+    pub repo: Option<&'r git2::Repository>,
+    /// Its `.patchgate.toml` (the default policy without a worktree).
+    pub config: &'c Config,
+    /// The base tree, already resolved; `None` resolves it for this result.
+    pub base: Option<BaseTree<'r>>,
+}
+
+impl std::fmt::Debug for At<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("At")
+            .field("repo", &self.repo.map(git2::Repository::path))
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What a run did.
 #[derive(Debug)]
 pub struct Ran<'r> {
@@ -116,13 +138,26 @@ impl Run {
         repo: Option<&'r git2::Repository>,
     ) -> Result<Ran<'r>, ValidateError> {
         let config = self.policy(step, repo)?;
-        let mut judged = self.judge(step, result, repo, &config, true)?;
+        self.execute_at(step, result, At { repo, config: &config, base: None })
+    }
+
+    /// [`Run::execute`] with the repository's policy already read, and its base tree already
+    /// resolved when `at.base` holds it: `validate --batch` keeps both per repository and
+    /// revision for the results it judges there.
+    pub fn execute_at<'r>(
+        &self,
+        step: &Step,
+        result: Vec<u8>,
+        at: At<'_, 'r>,
+    ) -> Result<Ran<'r>, ValidateError> {
+        let At { repo, config, base } = at;
+        let mut judged = self.judge(step, result, repo, config, true, base)?;
         let outcome = judged.judgement.into_outcome();
         let recording = if self.record {
             let result = judged.kept.text(outcome.patch.as_deref());
             let base = outcome.base_commit();
             let run = serde_json::to_value(self).expect("a run serializes");
-            let rejected = Judged { repo, config: &config, step, result: &result, base, run };
+            let rejected = Judged { repo, config, step, result: &result, base, run };
             record_rejection(&rejected, &outcome.report)
         } else {
             Recording::Off
@@ -143,7 +178,7 @@ impl Run {
         let root = crate::repo::workdir(repo)
             .map_err(|e| ValidateError::Repository { message: e.message })?;
         let config = self.policy(step, Some(repo))?;
-        let mut judged = self.judge(step, result, Some(repo), &config, false)?;
+        let mut judged = self.judge(step, result, Some(repo), &config, false, None)?;
         let is_written = write_if_valid(&mut judged.judgement, root, with_index)?;
         let repaired = judged.repaired.take().map(|r| r.outcome);
         let outcome = judged.judgement.into_outcome();
@@ -152,7 +187,8 @@ impl Run {
     }
 
     /// The repair and the pipeline, the verdict not yet worded. `is_verdict_only`: nothing is
-    /// written afterwards, so the patched files need not be kept.
+    /// written afterwards, so the patched files need not be kept. `base`: the base tree, when
+    /// the caller resolved it.
     pub(super) fn judge<'r>(
         &self,
         step: &Step,
@@ -160,6 +196,7 @@ impl Run {
         repo: Option<&'r git2::Repository>,
         config: &Config,
         is_verdict_only: bool,
+        base: Option<BaseTree<'r>>,
     ) -> Result<Pending<'r>, ValidateError> {
         let mut options = self.options(config, repo)?;
         options.scratch.is_verdict_only = is_verdict_only;
@@ -170,7 +207,7 @@ impl Run {
             None => result,
         };
         // Handed over whole: a patch of megabytes is decoded where it lies (one copy, not three).
-        let (mut judgement, kept) = pipeline::judge_owned(&ctx, result, &options)?;
+        let (mut judgement, kept) = pipeline::judge_owned(&ctx, result, &options, base)?;
         if let Some(repaired) = &repaired {
             let notes = repaired.notes(&judgement.violations);
             judgement.notes.extend(notes);
@@ -221,7 +258,7 @@ impl Run {
     /// The policy in force for `step`: `.patchgate.toml` in the base tree (the run's `base`,
     /// else the step's, else `HEAD`), never the worktree's, which the agent can write; without
     /// a repository, the default policy.
-    pub(super) fn policy(
+    pub fn policy(
         &self,
         step: &Step,
         repo: Option<&git2::Repository>,

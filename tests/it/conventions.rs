@@ -1,9 +1,8 @@
 //! The conventions every command shares: the global `--color` (and `NO_COLOR`, `TERM=dumb`),
 //! the global `-q`, the one JSON envelope, and `guard`'s refusal of `--format text`.
 
-use crate::support::{TestRepo, code, data, fixtures, json, patchgate, run_with_stdin};
+use crate::support::{Terminal, TestRepo, code, data, fixtures, json, patchgate, run_with_stdin};
 use serde_json::Value;
-use std::io::Read;
 use std::process::{Command, Output, Stdio};
 
 /// A rejected result's arguments (`scope: patch modifies docs/a.md ...`), judged without a
@@ -28,28 +27,8 @@ fn command(args: &[String], dir: &std::path::Path) -> Command {
 
 /// Run `cmd` with standard output on a pseudo-terminal: `(exit, what the terminal received)`.
 fn on_terminal(cmd: &mut Command) -> (i32, String) {
-    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("openpt");
-    grantpt(&master).expect("grantpt");
-    unlockpt(&master).expect("unlockpt");
-    let name = ptsname(&master, Vec::new()).expect("ptsname");
-    let path = std::path::PathBuf::from(name.to_str().expect("a UTF-8 pty name"));
-    let slave = std::fs::OpenOptions::new().read(true).write(true).open(path).expect("open pty");
-    let mut master = std::fs::File::from(master);
-    let reader = std::thread::spawn(move || {
-        let mut shown = Vec::new();
-        // Once every writer has closed the terminal, reading it fails (EIO): the end.
-        let _ = master.read_to_end(&mut shown);
-        String::from_utf8_lossy(&shown).into_owned()
-    });
-    let status = {
-        cmd.stdin(Stdio::null()).stdout(Stdio::from(slave)).stderr(Stdio::null());
-        let mut child = cmd.spawn().expect("spawn patchgate");
-        child.wait().expect("wait for patchgate")
-    };
-    // The command still holds this process's copy of the terminal: drop it.
-    *cmd = Command::new("true");
-    (status.code().expect("exited"), reader.join().expect("reader"))
+    let (exit, shown, _) = crate::support::on_terminal(cmd, Terminal::Stdout);
+    (exit, shown)
 }
 
 /// Whether `text` holds an SGR escape (`ESC [ ... m`).

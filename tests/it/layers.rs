@@ -26,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["scratch", "judge"],
     &["review", "repair"],
     &["validate", "hook", "guard"],
+    &["batch"],
     &["report"],
     &["cli"],
 ];

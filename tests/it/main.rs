@@ -1,6 +1,7 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod batch;
 mod ci;
 mod contract;
 mod conventions;

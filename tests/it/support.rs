@@ -177,3 +177,43 @@ pub fn data(output: &Output) -> serde_json::Value {
     assert!(v["meta"]["command"].is_string(), "{v}");
     v["data"].take()
 }
+
+/// Which of a command's streams goes to the terminal in [`on_terminal`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Terminal {
+    Stdout,
+    Stderr,
+}
+
+/// Run `cmd` with one stream on a pseudo-terminal (stdin empty, the other stream captured):
+/// `(exit, what the terminal received, the other stream)`.
+pub fn on_terminal(cmd: &mut Command, which: Terminal) -> (i32, String, Vec<u8>) {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    use std::io::Read;
+    use std::process::Stdio;
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("openpt");
+    grantpt(&master).expect("grantpt");
+    unlockpt(&master).expect("unlockpt");
+    let name = ptsname(&master, Vec::new()).expect("ptsname");
+    let path = std::path::PathBuf::from(name.to_str().expect("a UTF-8 pty name"));
+    let slave = std::fs::OpenOptions::new().read(true).write(true).open(path).expect("open pty");
+    let mut master = std::fs::File::from(master);
+    let reader = std::thread::spawn(move || {
+        let mut shown = Vec::new();
+        // Once every writer has closed the terminal, reading it fails (EIO): the end.
+        let _ = master.read_to_end(&mut shown);
+        String::from_utf8_lossy(&shown).into_owned()
+    });
+    let output = {
+        cmd.stdin(Stdio::null());
+        match which {
+            Terminal::Stdout => cmd.stdout(Stdio::from(slave)).stderr(Stdio::piped()),
+            Terminal::Stderr => cmd.stderr(Stdio::from(slave)).stdout(Stdio::piped()),
+        };
+        cmd.spawn().expect("spawn patchgate").wait_with_output().expect("wait for patchgate")
+    };
+    // The command still holds this process's copy of the terminal: drop it.
+    *cmd = Command::new("true");
+    let other = if which == Terminal::Stdout { output.stderr } else { output.stdout };
+    (output.status.code().expect("exited"), reader.join().expect("reader"), other)
+}

@@ -14,12 +14,12 @@ fn is_bless() -> bool {
 /// One fixture: `step.json`, `result.json`, `expected.json`, optional `args.json` (extra
 /// arguments), `patchgate.toml` and `base/` (either runs the case inside a throwaway
 /// repository whose one commit holds that policy and the files under `base/`).
-struct Case {
-    dir: PathBuf,
+pub(crate) struct Case {
+    pub dir: PathBuf,
 }
 
 impl Case {
-    fn all() -> Vec<Self> {
+    pub fn all() -> Vec<Self> {
         let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures().join("validate"))
             .expect("fixtures/validate exists")
             .map(|e| e.expect("readable entry").path())
@@ -29,11 +29,11 @@ impl Case {
         dirs.into_iter().map(|dir| Self { dir }).collect()
     }
 
-    fn name(&self) -> String {
+    pub fn name(&self) -> String {
         self.dir.file_name().expect("case dir has a name").to_string_lossy().into_owned()
     }
 
-    fn extra_args(&self) -> Vec<String> {
+    pub fn extra_args(&self) -> Vec<String> {
         match std::fs::read(self.dir.join("args.json")) {
             Ok(bytes) => serde_json::from_slice(&bytes).expect("args.json is a list of strings"),
             Err(_) => Vec::new(),
@@ -66,7 +66,7 @@ impl Case {
     }
 
     /// The case's repository, when it has a policy or base files.
-    fn repo(&self) -> Option<TestRepo> {
+    pub fn repo(&self) -> Option<TestRepo> {
         let mut files: Vec<(String, String)> = Vec::new();
         if let Ok(text) = std::fs::read_to_string(self.dir.join("patchgate.toml")) {
             files.push((".patchgate.toml".into(), text));
@@ -86,7 +86,7 @@ impl Case {
         Some(repo)
     }
 
-    fn expected_path(&self) -> PathBuf {
+    pub fn expected_path(&self) -> PathBuf {
         self.dir.join("expected.json")
     }
 }
@@ -108,7 +108,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// patchgate run from a directory outside any repository.
-fn no_repo_command(dir: &Path) -> Command {
+pub(crate) fn no_repo_command(dir: &Path) -> Command {
     let mut cmd = patchgate();
     cmd.current_dir(dir).env("GIT_CEILING_DIRECTORIES", dir.parent().unwrap_or(dir));
     cmd
@@ -358,7 +358,7 @@ fn committed_schemas_match_the_types() {
     for (name, generated) in patchgate::report::json_schemas() {
         let path = dir.join(name);
         if is_bless() {
-            std::fs::create_dir_all(&dir).expect("mkdir schemas");
+            std::fs::create_dir_all(path.parent().expect("below schemas/")).expect("mkdir");
             std::fs::write(&path, &generated).expect("write schema");
             continue;
         }

@@ -1,6 +1,6 @@
 // The API of the `patchgate` npm package. The document types (Step, ExecutorResult, Report,
 // GenericAnswer, ...) are generated from patchgate's JSON Schemas into schema.d.ts.
-import type { ExecutorResult, GenericAnswer, Report, Step } from "./schema";
+import type { ErrorLine, ExecutorResult, GenericAnswer, ItemId, Report, Step } from "./schema";
 
 export * from "./schema";
 
@@ -59,6 +59,31 @@ export interface ValidateOptions extends CommonOptions, ScratchOptions {
   judgeTimeout?: number;
 }
 
+export interface ValidateManyOptions extends ValidateOptions {
+  /** Results judged at once (default: the machine's cores). */
+  jobs?: number;
+}
+
+/** One result for `validateMany` (`schemas/batch-item.schema.json`). */
+export interface BatchInput {
+  /** Echoed in the answer (default: the item's position). */
+  id?: ItemId;
+  step: Input<Step>;
+  result: Input<ExecutorResult>;
+  /** The repository to judge against (default: `options.repo`). */
+  repo?: string;
+  /** The revision the patch applies to (default: `options.base`, the step's, else HEAD). */
+  base?: string;
+}
+
+/** What `validateMany` yields for an item it judged: `validate`'s outcome and the item's id. */
+export interface BatchOutcome extends Outcome {
+  id: ItemId;
+}
+
+/** One answer of `validateMany`: an outcome, or (with `error`) why the item has none. */
+export type BatchAnswer = BatchOutcome | ErrorLine;
+
 export interface ApplyOptions extends CommonOptions, ScratchOptions {
   /** Also stage the changes in the index. */
   index?: boolean;
@@ -85,6 +110,14 @@ export function validate(
   result: Input<ExecutorResult>,
   options?: ValidateOptions,
 ): Promise<Outcome>;
+
+/** Judge many results in one `patchgate validate --batch` run: the answers in the order of
+ * `items`, each as soon as it is ready; an item that cannot be judged yields an `ErrorLine`
+ * and the run goes on. Leaving the loop early stops the run. */
+export function validateMany(
+  items: Iterable<BatchInput> | AsyncIterable<BatchInput>,
+  options?: ValidateManyOptions,
+): AsyncGenerator<BatchAnswer, void, undefined>;
 
 /** Validate and, only if valid, write the patch into the worktree (`patchgate apply`), all or
  * nothing; a rejection writes nothing and resolves with `valid: false`. */

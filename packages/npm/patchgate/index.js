@@ -57,7 +57,11 @@ function isGlibc() {
 
 /** Judge one executor result against its step (`patchgate validate`). */
 async function validate(step, result, options = {}) {
-  const args = [];
+  return judged("validate", step, result, validateFlags([], options), options);
+}
+
+/** The flags of `validate`, one result or a batch: the judge, the record, the checks. */
+function validateFlags(args, options) {
   flag(args, "--no-repo", options.noRepo);
   flag(args, "--no-record", options.record === false);
   value(args, "--judge", options.judge);
@@ -65,7 +69,93 @@ async function validate(step, result, options = {}) {
   value(args, "--judge-when", options.judgeWhen);
   value(args, "--judge-timeout", options.judgeTimeout);
   scratch(args, options);
-  return judged("validate", step, result, args, options);
+  return args;
+}
+
+/**
+ * Judge many results in one `patchgate validate --batch` run: an async iterable of answers in
+ * the order of `items`, each as soon as it is ready. Items are written as the run takes them
+ * (backpressure from the binary's bounded window), answers are not kept.
+ */
+async function* validateMany(items, options = {}) {
+  const args = ["--batch", "-", "--with-report"];
+  value(args, "--jobs", options.jobs);
+  validateFlags(args, options);
+  const argv = [...command(options), "validate", ...args];
+  const child = spawn(argv[0], argv.slice(1), { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
+  const stderr = [];
+  child.stderr.on("data", (chunk) => stderr.push(chunk));
+  const closed = new Promise((resolve, reject) => {
+    child.on("error", (error) =>
+      reject(new PatchgateError(3, "spawn", `cannot run ${argv[0]}: ${error.message}`)),
+    );
+    child.on("close", (status, signal) => resolve(status ?? (signal ? 128 : 3)));
+  });
+  const fed = feed(items, child.stdin);
+  const lines = require("node:readline").createInterface({ input: child.stdout });
+  let failed = null;
+  try {
+    for await (const line of lines) {
+      const answer = JSON.parse(line);
+      if ("meta" in answer && answer.ok === false) {
+        failed = answer;
+        break;
+      }
+      yield "error" in answer
+        ? { id: answer.id, line: answer.line, error: answer.error }
+        : { id: answer.id, valid: answer.valid, reason: answer.reason, report: answer.report };
+    }
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill();
+    }
+  }
+  const status = await closed;
+  const refused = await fed;
+  if (refused) {
+    throw refused;
+  }
+  if (status !== 0 && status !== 1) {
+    const stdout = failed ? JSON.stringify(failed) : "";
+    throw failure({ status, stdout, stderr: Buffer.concat(stderr).toString("utf8") });
+  }
+}
+
+/** Write each item as one line, waiting when the pipe is full; resolves with the error of an
+ * item that cannot be written (the input ends there), or null. */
+async function feed(items, stdin) {
+  const { once } = require("node:events");
+  stdin.on("error", () => {});
+  let position = 0;
+  try {
+    for await (const item of items) {
+      if (!stdin.write(batchLine(item, position))) {
+        await once(stdin, "drain");
+      }
+      position += 1;
+    }
+    return null;
+  } catch (error) {
+    return stdin.destroyed ? null : error;
+  } finally {
+    stdin.end();
+  }
+}
+
+function batchLine(item, position) {
+  const line = { id: item.id ?? position };
+  for (const key of ["step", "result"]) {
+    if (item[key] === undefined) {
+      throw new TypeError(`item ${position} has no '${key}'; give every item a step and a result`);
+    }
+    line[key] = item[key] instanceof Uint8Array ? Buffer.from(item[key]).toString("utf8") : item[key];
+  }
+  for (const key of ["repo", "base"]) {
+    if (item[key] !== undefined && item[key] !== null) {
+      line[key] = item[key];
+    }
+  }
+  return `${JSON.stringify(line)}\n`;
 }
 
 /** Validate and, only if valid, write the patch into the worktree (`patchgate apply`). */
@@ -221,4 +311,4 @@ function failure(run, texts = {}) {
   return new PatchgateError(exitCode, code, message);
 }
 
-module.exports = { PatchgateError, apply, binaryPath, guard, validate };
+module.exports = { PatchgateError, apply, binaryPath, guard, validate, validateMany };

@@ -79,129 +79,23 @@ export interface AgentError {
   metadata: AgentMetadata;
 }
 
-/** The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it. */
-export interface Envelope {
-  /** Whether the command did its job: false exactly when `error` is set. */
-  ok: boolean;
-  /** The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
-  data: unknown;
-  /** Why the command could not answer; `null` on success. */
-  error: EnvelopeError | null;
-  /** Non-fatal findings a person would see on standard error (`patchgate: warning: ...`). */
-  warnings: Array<Notice>;
-  /** Which command and patchgate version answered. */
-  meta: Meta;
+/** One answer line: a verdict, or why the line has none. */
+export type BatchAnswer = VerdictLine | ErrorLine;
+
+/** The verdict on one line's result: `validate`'s `{"valid", "reason"}` with the line's id. */
+export interface VerdictLine {
+  /** The input line's id. */
+  id: ItemId;
+  /** Whether the result may be applied. */
+  valid: boolean;
+  /** One line; on rejection it starts with the rule id and a colon. */
+  reason: string;
+  /** The full report (`schemas/report.schema.json`), with `--with-report`. */
+  report?: Report | null;
 }
 
-/** The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`). */
-export interface EnvelopeError {
-  /** Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...). */
-  code: ErrorCode;
-  /** One human line: what is wrong and what to do. */
-  message: string;
-}
-
-/** An error's stable code (the JSON envelope's `error.code`). */
-export type ErrorCode = "usage" | "invalid_step" | "unreadable_input" | "not_utf8" | "invalid_json" | "missing_field" | "duplicate_key" | "invalid_config" | "invalid_input" | "input" | "content_too_long" | "policy" | "declaration" | "invalid_id" | "unknown_id" | "ambiguous_id" | "no_patch" | "invalid_pattern" | "hooks_managed" | "INVALID_AGENT_INPUT" | "not_a_repository" | "bare_repository" | "no_repository" | "repository" | "io" | "git" | "install" | "not_restored" | "settings" | "declaration_store" | "corrupt_entry" | "review" | "judge_failed" | "cannot_apply" | "worktree_dirty" | "unsafe_path" | "write_failed" | "interrupted" | "interrupted_apply" | "recover_failed" | "journal_refused" | "recover_incomplete" | "rollback_incomplete" | "policy_unreadable";
-
-/** A non-fatal finding in an envelope. */
-export interface Notice {
-  /** Stable code (`skipped_entry`, `override_unrecorded`, ...). */
-  code: NoticeCode;
-  /** The line standard error shows, without the `patchgate: warning: ` prefix. */
-  message: string;
-}
-
-/** The codes of an envelope's warnings (what standard error says as `patchgate: warning:`). */
-export type NoticeCode = "skipped_entry" | "override_unrecorded" | "tracked_hooks_dir";
-
-/** Where an envelope comes from. */
-export interface Meta {
-  /** The command, its subcommands joined by spaces (`parse`, `review show`, `hook status`). */
-  command: string;
-  /** The patchgate version that answered. */
-  version: string;
-}
-
-/** One executor call's result (`execute-step.schema.json`). */
-export interface ExecutorResult {
-  /** `apply` or `fix_regression`; any other text is a `mode` violation, not a schema one. */
-  mode: string;
-  /** Whether the executor says it carried out the step. */
-  success: boolean;
-  /** The unified diff. */
-  patch?: string | null;
-  /** Files the patch writes. */
-  filesWritten?: Array<string> | null;
-  /** Files the executor read or wrote; a superset of `filesWritten`. */
-  filesTouched?: Array<string> | null;
-  /** One sentence on what was done or why it failed. */
-  summary?: string | null;
-}
-
-/** The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided". */
-export interface ExecutorOutput {
-  /** `completed`, or `failed` when unsure or unable to complete. */
-  status: ExecutorStatus;
-  /** Files created, relative to the sandbox root. */
-  files_created: Array<string>;
-  /** Files updated, relative to the sandbox root. */
-  files_updated: Array<string>;
-  /** Files changed, relative to the sandbox root. */
-  changes: Array<string>;
-  /** Whether the task needed file changes. */
-  neededChanges: boolean;
-  /** One sentence describing what was done or why it failed. */
-  summary: string;
-}
-
-/** `status` of [`ExecutorOutput`]. */
-export type ExecutorStatus = "completed" | "failed";
-
-/** The generic protocol's answer, patchgate's own shape (`schemas/guard-answer.schema.json`). */
-export interface GenericAnswer {
-  /** `allow` (exit 0) or `deny` (exit 2). */
-  decision: Decision;
-  /** Why the call is denied; `null` when allowed. */
-  error: GuardError | null;
-  /** Whether this is the second hallucinated path in a row, so the agent must change course. */
-  strategy_shift: boolean;
-  /** What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`. */
-  instruction: string | null;
-  /** Consecutive hallucinated paths in this session, this call included. */
-  hallucination_count: number;
-}
-
-/** See [`GenericAnswer::decision`]. */
-export type Decision = "allow" | "deny";
-
-/** A denial in [`GenericAnswer`]. */
-export interface GuardError {
-  /** Stable code (`PATH_NOT_FOUND`, `INVALID_AGENT_INPUT`, ...). */
-  code: DenyCode;
-  /** One paragraph for the agent: what is wrong, what exists, what to do. */
-  message: string;
-  /** The offending argument as the agent wrote it. */
-  path: string | null;
-  /** The closest existing parent directory (`PATH_NOT_FOUND` only). */
-  parent: string | null;
-  /** That directory's entries, directories marked with a trailing `/`, bounded. */
-  parent_listing: Array<string>;
-  /** Entries of the parent not shown in `parent_listing`. */
-  parent_listing_omitted: number;
-  /** The most likely intended files, best first. */
-  suggestions: Array<string>;
-  /** The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field). */
-  input_value?: string | null;
-  /** The rejected pattern (`INVALID_AGENT_INPUT` only: `path_traversal`, ...). */
-  rejected_pattern?: RejectedPattern | null;
-}
-
-/** Stable codes of a denial. */
-export type DenyCode = "PATH_NOT_FOUND" | "PATH_OUTSIDE_WORKSPACE" | "INVALID_AGENT_INPUT" | "HOOK_BYPASS" | "GUARD_ERROR" | "PROTECTED_PATH";
-
-/** The stable names of rejected patterns (`rejected_pattern` in the envelope). */
-export type RejectedPattern = "empty_value" | "nul_byte" | "control_character" | "path_traversal" | "backslash_traversal" | "percent_encoded_separator" | "percent_encoded_segment" | "double_encoding" | "overlong_utf8" | "encoded_shell_metacharacter" | "query_parameter" | "fragment" | "fullwidth_separator" | "whitespace" | "path_separator" | "absolute_path" | "home_dir" | "git_dir" | "outside_allowed_dirs" | "invalid_ticket_id" | "ticket_kind_mismatch" | "branch_shape" | "git_ref_forbidden_character" | "git_ref_at_brace" | "git_ref_reserved_name" | "git_ref_leading_dash" | "git_ref_slash" | "git_ref_trailing_dot" | "git_ref_dot_component" | "git_ref_lock_suffix" | "unknown_agent" | "unknown_operation" | "limit_exceeded";
+/** An item's id, as the line gives it: a string or an integer. */
+export type ItemId = string | number;
 
 /** Everything `validate` found: the verdict, every violation, and notes on what was checked. */
 export interface Report {
@@ -391,6 +285,43 @@ export interface NameCount {
   lines_after?: Array<number>;
 }
 
+/** A line that has no verdict. */
+export interface ErrorLine {
+  /** The input line's id, `null` when none could be read. */
+  id: ItemId | null;
+  /** The 1-based input line. */
+  line: number;
+  /** What is wrong. */
+  error: LineFailure;
+}
+
+/** Why a line has no verdict. */
+export interface LineFailure {
+  /** Stable code: `not_json`, `bad_item`, `line_too_long`, `invalid_step`, `invalid_config`, `repository`, `judge_failed`, ... (as `validate` of that one result would exit with). */
+  code: string;
+  /** One line: what is wrong and what to do. */
+  message: string;
+  /** The exit code `validate` of that one result would give: 2 (the input is refused) or 3 (patchgate could not judge it). */
+  exit: number;
+}
+
+/** One input line of `validate --batch`. */
+export interface BatchItem {
+  /** Echoed in the answer line, so answers can be matched to results (they also come in input order). */
+  id: ItemId;
+  /** The orchestrator's step (`schemas/step.schema.json`), or its JSON text. */
+  step: StepInput;
+  /** The executor's result (`schemas/execute-step.schema.json`), or its raw text, judged as received (text that is not JSON is a `schema` rejection, not an error). */
+  result: ResultInput;
+  /** The repository to judge against (default: `--repo`, else the one around the current directory). */
+  repo?: string | null;
+  /** The revision the patch applies to (default: `--base`, else the step's `base`, else `HEAD`). */
+  base?: string | null;
+}
+
+/** A step, or its JSON text (a schema: read by [`read_item`]). */
+export type StepInput = Step | string;
+
 /** One plan step, written by the orchestrator. Only `description` is required. */
 export interface Step {
   /** The step's id, for reports and the rejection store. */
@@ -425,3 +356,130 @@ export interface Expect {
   /** A regex that must not match the patched content. */
   absent?: string | null;
 }
+
+/** A result, or its raw text (a schema: read by [`read_item`]). */
+export type ResultInput = ExecutorResult | string;
+
+/** One executor call's result (`execute-step.schema.json`). */
+export interface ExecutorResult {
+  /** `apply` or `fix_regression`; any other text is a `mode` violation, not a schema one. */
+  mode: string;
+  /** Whether the executor says it carried out the step. */
+  success: boolean;
+  /** The unified diff. */
+  patch?: string | null;
+  /** Files the patch writes. */
+  filesWritten?: Array<string> | null;
+  /** Files the executor read or wrote; a superset of `filesWritten`. */
+  filesTouched?: Array<string> | null;
+  /** One sentence on what was done or why it failed. */
+  summary?: string | null;
+}
+
+/** The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it. */
+export interface Envelope {
+  /** Whether the command did its job: false exactly when `error` is set. */
+  ok: boolean;
+  /** The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done. */
+  data: unknown;
+  /** Why the command could not answer; `null` on success. */
+  error: EnvelopeError | null;
+  /** Non-fatal findings a person would see on standard error (`patchgate: warning: ...`). */
+  warnings: Array<Notice>;
+  /** Which command and patchgate version answered. */
+  meta: Meta;
+}
+
+/** The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`). */
+export interface EnvelopeError {
+  /** Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...). */
+  code: ErrorCode;
+  /** One human line: what is wrong and what to do. */
+  message: string;
+}
+
+/** An error's stable code (the JSON envelope's `error.code`). */
+export type ErrorCode = "usage" | "invalid_step" | "unreadable_input" | "not_utf8" | "invalid_json" | "missing_field" | "duplicate_key" | "invalid_config" | "invalid_input" | "input" | "content_too_long" | "policy" | "declaration" | "invalid_id" | "unknown_id" | "ambiguous_id" | "no_patch" | "invalid_pattern" | "hooks_managed" | "INVALID_AGENT_INPUT" | "not_a_repository" | "bare_repository" | "no_repository" | "repository" | "io" | "git" | "install" | "not_restored" | "settings" | "declaration_store" | "corrupt_entry" | "review" | "judge_failed" | "cannot_apply" | "worktree_dirty" | "unsafe_path" | "write_failed" | "interrupted" | "interrupted_apply" | "recover_failed" | "journal_refused" | "recover_incomplete" | "rollback_incomplete" | "mcp" | "policy_unreadable";
+
+/** A non-fatal finding in an envelope. */
+export interface Notice {
+  /** Stable code (`skipped_entry`, `override_unrecorded`, ...). */
+  code: NoticeCode;
+  /** The line standard error shows, without the `patchgate: warning: ` prefix. */
+  message: string;
+}
+
+/** The codes of an envelope's warnings (what standard error says as `patchgate: warning:`). */
+export type NoticeCode = "skipped_entry" | "override_unrecorded" | "tracked_hooks_dir";
+
+/** Where an envelope comes from. */
+export interface Meta {
+  /** The command, its subcommands joined by spaces (`parse`, `review show`, `hook status`). */
+  command: string;
+  /** The patchgate version that answered. */
+  version: string;
+}
+
+/** The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided". */
+export interface ExecutorOutput {
+  /** `completed`, or `failed` when unsure or unable to complete. */
+  status: ExecutorStatus;
+  /** Files created, relative to the sandbox root. */
+  files_created: Array<string>;
+  /** Files updated, relative to the sandbox root. */
+  files_updated: Array<string>;
+  /** Files changed, relative to the sandbox root. */
+  changes: Array<string>;
+  /** Whether the task needed file changes. */
+  neededChanges: boolean;
+  /** One sentence describing what was done or why it failed. */
+  summary: string;
+}
+
+/** `status` of [`ExecutorOutput`]. */
+export type ExecutorStatus = "completed" | "failed";
+
+/** The generic protocol's answer, patchgate's own shape (`schemas/guard-answer.schema.json`). */
+export interface GenericAnswer {
+  /** `allow` (exit 0) or `deny` (exit 2). */
+  decision: Decision;
+  /** Why the call is denied; `null` when allowed. */
+  error: GuardError | null;
+  /** Whether this is the second hallucinated path in a row, so the agent must change course. */
+  strategy_shift: boolean;
+  /** What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`. */
+  instruction: string | null;
+  /** Consecutive hallucinated paths in this session, this call included. */
+  hallucination_count: number;
+}
+
+/** See [`GenericAnswer::decision`]. */
+export type Decision = "allow" | "deny";
+
+/** A denial in [`GenericAnswer`]. */
+export interface GuardError {
+  /** Stable code (`PATH_NOT_FOUND`, `INVALID_AGENT_INPUT`, ...). */
+  code: DenyCode;
+  /** One paragraph for the agent: what is wrong, what exists, what to do. */
+  message: string;
+  /** The offending argument as the agent wrote it. */
+  path: string | null;
+  /** The closest existing parent directory (`PATH_NOT_FOUND` only). */
+  parent: string | null;
+  /** That directory's entries, directories marked with a trailing `/`, bounded. */
+  parent_listing: Array<string>;
+  /** Entries of the parent not shown in `parent_listing`. */
+  parent_listing_omitted: number;
+  /** The most likely intended files, best first. */
+  suggestions: Array<string>;
+  /** The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field). */
+  input_value?: string | null;
+  /** The rejected pattern (`INVALID_AGENT_INPUT` only: `path_traversal`, ...). */
+  rejected_pattern?: RejectedPattern | null;
+}
+
+/** Stable codes of a denial. */
+export type DenyCode = "PATH_NOT_FOUND" | "PATH_OUTSIDE_WORKSPACE" | "INVALID_AGENT_INPUT" | "HOOK_BYPASS" | "GUARD_ERROR" | "PROTECTED_PATH";
+
+/** The stable names of rejected patterns (`rejected_pattern` in the envelope). */
+export type RejectedPattern = "empty_value" | "nul_byte" | "control_character" | "path_traversal" | "backslash_traversal" | "percent_encoded_separator" | "percent_encoded_segment" | "double_encoding" | "overlong_utf8" | "encoded_shell_metacharacter" | "query_parameter" | "fragment" | "fullwidth_separator" | "whitespace" | "path_separator" | "absolute_path" | "home_dir" | "git_dir" | "outside_allowed_dirs" | "invalid_ticket_id" | "ticket_kind_mismatch" | "branch_shape" | "git_ref_forbidden_character" | "git_ref_at_brace" | "git_ref_reserved_name" | "git_ref_leading_dash" | "git_ref_slash" | "git_ref_trailing_dot" | "git_ref_dot_component" | "git_ref_lock_suffix" | "unknown_agent" | "unknown_operation" | "limit_exceeded";

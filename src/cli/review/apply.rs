@@ -22,7 +22,7 @@ pub(super) fn run(
     let mut outcome = ActionOutcome::new("refused", vec![short]);
     outcome.remaining = remaining(&applied.decision);
     let Some(files) = applied.written else {
-        print(&outcome, Vec::new(), global);
+        print(&outcome, &[], global);
         return Ok(Exit::Rejected);
     };
     // The worktree is written; only the note of who decided it may be missing.
@@ -30,7 +30,7 @@ pub(super) fn run(
     global.warn(&warnings);
     outcome.action = "applied";
     outcome.files = files;
-    print(&outcome, warnings, global);
+    print(&outcome, &warnings, global);
     Ok(Exit::Accepted)
 }
 
@@ -59,7 +59,7 @@ fn remaining(decision: &OverrideDecision) -> Vec<RemainingViolation> {
 }
 
 /// The outcome; with `-q`, text only for a refusal.
-fn print(outcome: &ActionOutcome, warnings: Vec<Notice>, global: &Global) {
+fn print(outcome: &ActionOutcome, warnings: &[Notice], global: &Global) {
     if super::is_json(global) {
         global.print_json_with(outcome, warnings);
     } else if !global.quiet || outcome.action != "applied" {

@@ -13,11 +13,13 @@ import json
 import os
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, TypedDict, Union
+from typing import (IO, Any, Dict, Iterable, Iterator, List, Literal, Mapping, NamedTuple,
+                    Optional, Sequence, TypedDict, Union, final)
 
 from ._binary import find_binary
-from ._schema import ExecutorResult, GenericAnswer, Report, Step
+from ._schema import ErrorLine, ExecutorResult, GenericAnswer, ItemId, Report, Step
 
 StepInput = Union[Step, str, bytes, "os.PathLike[str]"]
 ResultInput = Union[ExecutorResult, str, bytes, "os.PathLike[str]"]
@@ -33,6 +35,19 @@ class Outcome(TypedDict):
     """One line; on rejection it starts with the rule id and a colon."""
     report: Report
     """Every violation and note (`schemas/report.schema.json`)."""
+
+
+@final  # so that `"error" in answer` tells an ErrorLine from it
+class BatchOutcome(Outcome):
+    """What `validate_many` yields for an item it judged: `validate`'s outcome and the item's
+    id."""
+
+    id: ItemId
+    """The item's `id` (its position in `items` when it had none)."""
+
+
+BatchAnswer = Union[BatchOutcome, ErrorLine]
+"""One answer of `validate_many`: an outcome, or (with `"error"`) why the item has none."""
 
 
 class PatchgateError(Exception):
@@ -77,15 +92,127 @@ def validate(
     `patchgate review` (a recorded rejection keeps these options, so `review apply` judges it
     again under them).
     """
-    options: List[str] = []
-    _flag(options, "--no-repo", no_repo)
-    _flag(options, "--no-record", not record)
-    _value(options, "--judge", judge)
-    _value(options, "--judge-model", judge_model)
-    _value(options, "--judge-when", judge_when)
-    _value(options, "--judge-timeout", judge_timeout)
+    options = _validate_flags(no_repo, record, Judge(judge, judge_model, judge_when,
+                                                     judge_timeout))
     _scratch(options, base, strip, check_cmd, check_timeout, repair)
     return _judged("validate", step, result, options, repo, cwd, binary)
+
+
+def validate_many(
+    items: Iterable[Mapping[str, Any]],
+    *,
+    jobs: Optional[int] = None,
+    repo: Optional[PathArg] = None,
+    no_repo: bool = False,
+    base: Optional[str] = None,
+    strip: Optional[int] = None,
+    judge: Optional[str] = None,
+    judge_model: Optional[str] = None,
+    judge_when: Optional[Literal["uncertain", "always"]] = None,
+    judge_timeout: Optional[int] = None,
+    check_cmd: Optional[str] = None,
+    check_timeout: Optional[int] = None,
+    record: bool = True,
+    cwd: Optional[PathArg] = None,
+    binary: Optional[PathArg] = None,
+) -> Iterator[BatchAnswer]:
+    """Judge many results in one `patchgate validate --batch` run, `jobs` at a time (default:
+    the machine's cores), yielding each answer in the order of `items` as soon as it is ready.
+
+    Each item is `{"step", "result", "id"?, "repo"?, "base"?}` (`schemas/batch-item.schema.json`):
+    step and result as `validate` takes them (a dict, JSON text, bytes, or a path), the id
+    echoed (default: the item's position), `repo` and `base` overriding the run's. An item
+    that cannot be judged (a bad step, a repository that does not open) yields an `ErrorLine`
+    (`{"id", "line", "error": {"code", "message", "exit"}}`) and the run goes on; only a run
+    that cannot start or cannot go on raises `PatchgateError`. Items are read as the run needs
+    them and answers are not kept, so memory stays bounded whatever their number. Leaving the
+    loop early stops the run.
+    """
+    options = ["--batch", "-", "--with-report"]
+    _value(options, "--jobs", jobs)
+    options += _validate_flags(no_repo, record, Judge(judge, judge_model, judge_when,
+                                                      judge_timeout))
+    _scratch(options, base, strip, check_cmd, check_timeout, False)
+    argv = _command(binary, repo) + ["validate", *options]
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=cwd)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    err = proc.stderr
+    stderr: List[bytes] = []
+    refused: List[BaseException] = []
+    feeder = threading.Thread(target=_feed, args=(items, proc.stdin, refused), daemon=True)
+    drainer = threading.Thread(target=lambda: stderr.append(err.read()), daemon=True)
+    feeder.start()
+    drainer.start()
+    try:
+        for line in proc.stdout:
+            answer: Dict[str, Any] = json.loads(line)
+            if "meta" in answer and answer.get("ok") is False:
+                break  # the run's own error envelope: raised below, with the exit code
+            yield _batch_answer(answer)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        feeder.join()
+        drainer.join()
+        proc.stdout.close()
+        proc.stderr.close()
+    if refused:
+        raise refused[0]
+    if proc.returncode not in (0, 1):
+        done = subprocess.CompletedProcess(argv, proc.returncode, b"", b"".join(stderr))
+        raise _failure(done)
+
+
+def _feed(items: Iterable[Mapping[str, Any]], stdin: "IO[bytes]",
+          refused: List[BaseException]) -> None:
+    """Write each item as one line, then close the run's input. An item that cannot be
+    written ends the input there and is raised by the caller; a run that has gone ends it
+    quietly."""
+    try:
+        for position, item in enumerate(items):
+            stdin.write(_batch_line(item, position))
+    except (BrokenPipeError, ValueError, OSError):
+        return
+    except Exception as e:  # noqa: BLE001 - handed to the caller's thread
+        refused.append(e)
+    try:
+        stdin.close()
+    except OSError:
+        pass
+
+
+def _batch_line(item: Mapping[str, Any], position: int) -> bytes:
+    line: Dict[str, Any] = {"id": item.get("id", position)}
+    for key in ("step", "result"):
+        if key not in item:
+            raise TypeError(f"item {position} has no '{key}'; give every item a step and a result")
+        line[key] = _document(item[key])
+    for key in ("repo", "base"):
+        if item.get(key) is not None:
+            line[key] = os.fspath(item[key])
+    return json.dumps(line).encode("utf-8") + b"\n"
+
+
+def _document(value: Any) -> Any:
+    """A step or result as a line carries it: an object as it is, text (or a file's text) as a
+    string, judged as received."""
+    if isinstance(value, os.PathLike):
+        return Path(value).read_text(encoding="utf-8")
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value
+
+
+def _batch_answer(answer: Dict[str, Any]) -> BatchAnswer:
+    if "error" in answer:
+        failed: ErrorLine = {"id": answer["id"], "line": answer["line"],
+                             "error": answer["error"]}
+        return failed
+    judged: BatchOutcome = {"id": answer["id"], "valid": answer["valid"],
+                            "reason": answer["reason"], "report": answer["report"]}
+    return judged
 
 
 def apply(
@@ -169,6 +296,27 @@ def _command(binary: Optional[PathArg], repo: Optional[PathArg]) -> List[str]:
     if repo is not None:
         argv += ["--repo", os.fspath(repo)]
     return argv
+
+
+class Judge(NamedTuple):
+    """Who is asked what no rule can decide: a command, or a model and when."""
+
+    command: Optional[str]
+    model: Optional[str]
+    when: Optional[str]
+    timeout: Optional[int]
+
+
+def _validate_flags(no_repo: bool, record: bool, judge: Judge) -> List[str]:
+    """The flags `validate` and `validate --batch` share beyond the repository checks'."""
+    options: List[str] = []
+    _flag(options, "--no-repo", no_repo)
+    _flag(options, "--no-record", not record)
+    _value(options, "--judge", judge.command)
+    _value(options, "--judge-model", judge.model)
+    _value(options, "--judge-when", judge.when)
+    _value(options, "--judge-timeout", judge.timeout)
+    return options
 
 
 def _scratch(

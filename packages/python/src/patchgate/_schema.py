@@ -17,20 +17,9 @@ __all__ = [
     "AgentPartial",
     "AgentErrorType",
     "AgentError",
-    "Envelope",
-    "EnvelopeError",
-    "ErrorCode",
-    "Notice",
-    "NoticeCode",
-    "Meta",
-    "ExecutorResult",
-    "ExecutorOutput",
-    "ExecutorStatus",
-    "GenericAnswer",
-    "Decision",
-    "GuardError",
-    "DenyCode",
-    "RejectedPattern",
+    "BatchAnswer",
+    "VerdictLine",
+    "ItemId",
     "Report",
     "Verdict",
     "Violation",
@@ -54,9 +43,28 @@ __all__ = [
     "TrivialForm",
     "IdentifierRename",
     "NameCount",
+    "ErrorLine",
+    "LineFailure",
+    "BatchItem",
+    "StepInput",
     "Step",
     "Mode",
     "Expect",
+    "ResultInput",
+    "ExecutorResult",
+    "Envelope",
+    "EnvelopeError",
+    "ErrorCode",
+    "Notice",
+    "NoticeCode",
+    "Meta",
+    "ExecutorOutput",
+    "ExecutorStatus",
+    "GenericAnswer",
+    "Decision",
+    "GuardError",
+    "DenyCode",
+    "RejectedPattern",
     "AgentSuccessTagged",
     "AgentPartialTagged",
     "AgentErrorTagged",
@@ -150,142 +158,25 @@ class AgentError(TypedDict):
     """Execution facts."""
 
 
-class Envelope(TypedDict):
-    """The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it."""
-
-    ok: bool
-    """Whether the command did its job: false exactly when `error` is set."""
-    data: Any
-    """The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
-    error: Union["EnvelopeError", None]
-    """Why the command could not answer; `null` on success."""
-    warnings: List["Notice"]
-    """Non-fatal findings a person would see on standard error (`patchgate: warning: ...`)."""
-    meta: "Meta"
-    """Which command and patchgate version answered."""
+BatchAnswer = Union["VerdictLine", "ErrorLine"]
+"""One answer line: a verdict, or why the line has none."""
 
 
-class EnvelopeError(TypedDict):
-    """The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`)."""
+class VerdictLine(TypedDict):
+    """The verdict on one line's result: `validate`'s `{"valid", "reason"}` with the line's id."""
 
-    code: "ErrorCode"
-    """Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...)."""
-    message: str
-    """One human line: what is wrong and what to do."""
-
-
-ErrorCode = Union[Literal["usage"], Literal["invalid_step"], Literal["unreadable_input"], Literal["not_utf8"], Literal["invalid_json"], Literal["missing_field"], Literal["duplicate_key"], Literal["invalid_config"], Literal["invalid_input"], Literal["input"], Literal["content_too_long"], Literal["policy"], Literal["declaration"], Literal["invalid_id"], Literal["unknown_id"], Literal["ambiguous_id"], Literal["no_patch"], Literal["invalid_pattern"], Literal["hooks_managed"], Literal["INVALID_AGENT_INPUT"], Literal["not_a_repository"], Literal["bare_repository"], Literal["no_repository"], Literal["repository"], Literal["io"], Literal["git"], Literal["install"], Literal["not_restored"], Literal["settings"], Literal["declaration_store"], Literal["corrupt_entry"], Literal["review"], Literal["judge_failed"], Literal["cannot_apply"], Literal["worktree_dirty"], Literal["unsafe_path"], Literal["write_failed"], Literal["interrupted"], Literal["interrupted_apply"], Literal["recover_failed"], Literal["journal_refused"], Literal["recover_incomplete"], Literal["rollback_incomplete"], Literal["policy_unreadable"]]
-"""An error's stable code (the JSON envelope's `error.code`)."""
-
-
-class Notice(TypedDict):
-    """A non-fatal finding in an envelope."""
-
-    code: "NoticeCode"
-    """Stable code (`skipped_entry`, `override_unrecorded`, ...)."""
-    message: str
-    """The line standard error shows, without the `patchgate: warning: ` prefix."""
+    id: "ItemId"
+    """The input line's id."""
+    valid: bool
+    """Whether the result may be applied."""
+    reason: str
+    """One line; on rejection it starts with the rule id and a colon."""
+    report: NotRequired[Union["Report", None]]
+    """The full report (`schemas/report.schema.json`), with `--with-report`."""
 
 
-NoticeCode = Union[Literal["skipped_entry"], Literal["override_unrecorded"], Literal["tracked_hooks_dir"]]
-"""The codes of an envelope's warnings (what standard error says as `patchgate: warning:`)."""
-
-
-class Meta(TypedDict):
-    """Where an envelope comes from."""
-
-    command: str
-    """The command, its subcommands joined by spaces (`parse`, `review show`, `hook status`)."""
-    version: str
-    """The patchgate version that answered."""
-
-
-class ExecutorResult(TypedDict):
-    """One executor call's result (`execute-step.schema.json`)."""
-
-    mode: str
-    """`apply` or `fix_regression`; any other text is a `mode` violation, not a schema one."""
-    success: bool
-    """Whether the executor says it carried out the step."""
-    patch: NotRequired[Union[str, None]]
-    """The unified diff."""
-    filesWritten: NotRequired[Union[List[str], None]]
-    """Files the patch writes."""
-    filesTouched: NotRequired[Union[List[str], None]]
-    """Files the executor read or wrote; a superset of `filesWritten`."""
-    summary: NotRequired[Union[str, None]]
-    """One sentence on what was done or why it failed."""
-
-
-class ExecutorOutput(TypedDict):
-    """The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided"."""
-
-    status: "ExecutorStatus"
-    """`completed`, or `failed` when unsure or unable to complete."""
-    files_created: List[str]
-    """Files created, relative to the sandbox root."""
-    files_updated: List[str]
-    """Files updated, relative to the sandbox root."""
-    changes: List[str]
-    """Files changed, relative to the sandbox root."""
-    neededChanges: bool
-    """Whether the task needed file changes."""
-    summary: str
-    """One sentence describing what was done or why it failed."""
-
-
-ExecutorStatus = Union[Literal["completed"], Literal["failed"]]
-"""`status` of [`ExecutorOutput`]."""
-
-
-class GenericAnswer(TypedDict):
-    """The generic protocol's answer, patchgate's own shape (`schemas/guard-answer.schema.json`)."""
-
-    decision: "Decision"
-    """`allow` (exit 0) or `deny` (exit 2)."""
-    error: Union["GuardError", None]
-    """Why the call is denied; `null` when allowed."""
-    strategy_shift: bool
-    """Whether this is the second hallucinated path in a row, so the agent must change course."""
-    instruction: Union[str, None]
-    """What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`."""
-    hallucination_count: int
-    """Consecutive hallucinated paths in this session, this call included."""
-
-
-Decision = Union[Literal["allow"], Literal["deny"]]
-"""See [`GenericAnswer::decision`]."""
-
-
-class GuardError(TypedDict):
-    """A denial in [`GenericAnswer`]."""
-
-    code: "DenyCode"
-    """Stable code (`PATH_NOT_FOUND`, `INVALID_AGENT_INPUT`, ...)."""
-    message: str
-    """One paragraph for the agent: what is wrong, what exists, what to do."""
-    path: Union[str, None]
-    """The offending argument as the agent wrote it."""
-    parent: Union[str, None]
-    """The closest existing parent directory (`PATH_NOT_FOUND` only)."""
-    parent_listing: List[str]
-    """That directory's entries, directories marked with a trailing `/`, bounded."""
-    parent_listing_omitted: int
-    """Entries of the parent not shown in `parent_listing`."""
-    suggestions: List[str]
-    """The most likely intended files, best first."""
-    input_value: NotRequired[Union[str, None]]
-    """The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field)."""
-    rejected_pattern: NotRequired[Union["RejectedPattern", None]]
-    """The rejected pattern (`INVALID_AGENT_INPUT` only: `path_traversal`, ...)."""
-
-
-DenyCode = Union[Literal["PATH_NOT_FOUND"], Literal["PATH_OUTSIDE_WORKSPACE"], Literal["INVALID_AGENT_INPUT"], Literal["HOOK_BYPASS"], Literal["GUARD_ERROR"], Literal["PROTECTED_PATH"]]
-"""Stable codes of a denial."""
-
-
-RejectedPattern = Union[Literal["empty_value"], Literal["nul_byte"], Literal["control_character"], Literal["path_traversal"], Literal["backslash_traversal"], Literal["percent_encoded_separator"], Literal["percent_encoded_segment"], Literal["double_encoding"], Literal["overlong_utf8"], Literal["encoded_shell_metacharacter"], Literal["query_parameter"], Literal["fragment"], Literal["fullwidth_separator"], Literal["whitespace"], Literal["path_separator"], Literal["absolute_path"], Literal["home_dir"], Literal["git_dir"], Literal["outside_allowed_dirs"], Literal["invalid_ticket_id"], Literal["ticket_kind_mismatch"], Literal["branch_shape"], Literal["git_ref_forbidden_character"], Literal["git_ref_at_brace"], Literal["git_ref_reserved_name"], Literal["git_ref_leading_dash"], Literal["git_ref_slash"], Literal["git_ref_trailing_dot"], Literal["git_ref_dot_component"], Literal["git_ref_lock_suffix"], Literal["unknown_agent"], Literal["unknown_operation"], Literal["limit_exceeded"]]
-"""The stable names of rejected patterns (`rejected_pattern` in the envelope)."""
+ItemId = Union[str, int]
+"""An item's id, as the line gives it: a string or an integer."""
 
 
 class Report(TypedDict):
@@ -499,6 +390,47 @@ class NameCount(TypedDict):
     """Lines of the file after the patch that hold it, at most 20."""
 
 
+class ErrorLine(TypedDict):
+    """A line that has no verdict."""
+
+    id: Union["ItemId", None]
+    """The input line's id, `null` when none could be read."""
+    line: int
+    """The 1-based input line."""
+    error: "LineFailure"
+    """What is wrong."""
+
+
+class LineFailure(TypedDict):
+    """Why a line has no verdict."""
+
+    code: str
+    """Stable code: `not_json`, `bad_item`, `line_too_long`, `invalid_step`, `invalid_config`, `repository`, `judge_failed`, ... (as `validate` of that one result would exit with)."""
+    message: str
+    """One line: what is wrong and what to do."""
+    exit: int
+    """The exit code `validate` of that one result would give: 2 (the input is refused) or 3 (patchgate could not judge it)."""
+
+
+class BatchItem(TypedDict):
+    """One input line of `validate --batch`."""
+
+    id: "ItemId"
+    """Echoed in the answer line, so answers can be matched to results (they also come in input order)."""
+    step: "StepInput"
+    """The orchestrator's step (`schemas/step.schema.json`), or its JSON text."""
+    result: "ResultInput"
+    """The executor's result (`schemas/execute-step.schema.json`), or its raw text, judged as received (text that is not JSON is a `schema` rejection, not an error)."""
+    repo: NotRequired[Union[str, None]]
+    """The repository to judge against (default: `--repo`, else the one around the current directory)."""
+    base: NotRequired[Union[str, None]]
+    """The revision the patch applies to (default: `--base`, else the step's `base`, else `HEAD`)."""
+
+
+StepInput = Union["Step", str]
+"""A step, or its JSON text (a schema: read by [`read_item`])."""
+
+
 class Step(TypedDict):
     """One plan step, written by the orchestrator. Only `description` is required."""
 
@@ -535,6 +467,148 @@ class Expect(TypedDict):
     """A regex (Rust `regex` syntax) that must match the patched content."""
     absent: NotRequired[Union[str, None]]
     """A regex that must not match the patched content."""
+
+
+ResultInput = Union["ExecutorResult", str]
+"""A result, or its raw text (a schema: read by [`read_item`])."""
+
+
+class ExecutorResult(TypedDict):
+    """One executor call's result (`execute-step.schema.json`)."""
+
+    mode: str
+    """`apply` or `fix_regression`; any other text is a `mode` violation, not a schema one."""
+    success: bool
+    """Whether the executor says it carried out the step."""
+    patch: NotRequired[Union[str, None]]
+    """The unified diff."""
+    filesWritten: NotRequired[Union[List[str], None]]
+    """Files the patch writes."""
+    filesTouched: NotRequired[Union[List[str], None]]
+    """Files the executor read or wrote; a superset of `filesWritten`."""
+    summary: NotRequired[Union[str, None]]
+    """One sentence on what was done or why it failed."""
+
+
+class Envelope(TypedDict):
+    """The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it."""
+
+    ok: bool
+    """Whether the command did its job: false exactly when `error` is set."""
+    data: Any
+    """The command's answer (its shape is the command's, see docs/commands/); `null` on error, except the report of a `hook install` or `hook uninstall` that was not done."""
+    error: Union["EnvelopeError", None]
+    """Why the command could not answer; `null` on success."""
+    warnings: List["Notice"]
+    """Non-fatal findings a person would see on standard error (`patchgate: warning: ...`)."""
+    meta: "Meta"
+    """Which command and patchgate version answered."""
+
+
+class EnvelopeError(TypedDict):
+    """The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`)."""
+
+    code: "ErrorCode"
+    """Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...)."""
+    message: str
+    """One human line: what is wrong and what to do."""
+
+
+ErrorCode = Union[Literal["usage"], Literal["invalid_step"], Literal["unreadable_input"], Literal["not_utf8"], Literal["invalid_json"], Literal["missing_field"], Literal["duplicate_key"], Literal["invalid_config"], Literal["invalid_input"], Literal["input"], Literal["content_too_long"], Literal["policy"], Literal["declaration"], Literal["invalid_id"], Literal["unknown_id"], Literal["ambiguous_id"], Literal["no_patch"], Literal["invalid_pattern"], Literal["hooks_managed"], Literal["INVALID_AGENT_INPUT"], Literal["not_a_repository"], Literal["bare_repository"], Literal["no_repository"], Literal["repository"], Literal["io"], Literal["git"], Literal["install"], Literal["not_restored"], Literal["settings"], Literal["declaration_store"], Literal["corrupt_entry"], Literal["review"], Literal["judge_failed"], Literal["cannot_apply"], Literal["worktree_dirty"], Literal["unsafe_path"], Literal["write_failed"], Literal["interrupted"], Literal["interrupted_apply"], Literal["recover_failed"], Literal["journal_refused"], Literal["recover_incomplete"], Literal["rollback_incomplete"], Literal["mcp"], Literal["policy_unreadable"]]
+"""An error's stable code (the JSON envelope's `error.code`)."""
+
+
+class Notice(TypedDict):
+    """A non-fatal finding in an envelope."""
+
+    code: "NoticeCode"
+    """Stable code (`skipped_entry`, `override_unrecorded`, ...)."""
+    message: str
+    """The line standard error shows, without the `patchgate: warning: ` prefix."""
+
+
+NoticeCode = Union[Literal["skipped_entry"], Literal["override_unrecorded"], Literal["tracked_hooks_dir"]]
+"""The codes of an envelope's warnings (what standard error says as `patchgate: warning:`)."""
+
+
+class Meta(TypedDict):
+    """Where an envelope comes from."""
+
+    command: str
+    """The command, its subcommands joined by spaces (`parse`, `review show`, `hook status`)."""
+    version: str
+    """The patchgate version that answered."""
+
+
+class ExecutorOutput(TypedDict):
+    """The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided"."""
+
+    status: "ExecutorStatus"
+    """`completed`, or `failed` when unsure or unable to complete."""
+    files_created: List[str]
+    """Files created, relative to the sandbox root."""
+    files_updated: List[str]
+    """Files updated, relative to the sandbox root."""
+    changes: List[str]
+    """Files changed, relative to the sandbox root."""
+    neededChanges: bool
+    """Whether the task needed file changes."""
+    summary: str
+    """One sentence describing what was done or why it failed."""
+
+
+ExecutorStatus = Union[Literal["completed"], Literal["failed"]]
+"""`status` of [`ExecutorOutput`]."""
+
+
+class GenericAnswer(TypedDict):
+    """The generic protocol's answer, patchgate's own shape (`schemas/guard-answer.schema.json`)."""
+
+    decision: "Decision"
+    """`allow` (exit 0) or `deny` (exit 2)."""
+    error: Union["GuardError", None]
+    """Why the call is denied; `null` when allowed."""
+    strategy_shift: bool
+    """Whether this is the second hallucinated path in a row, so the agent must change course."""
+    instruction: Union[str, None]
+    """What the agent should do next: the strategy-shift instruction when `strategy_shift`, a one-line reminder at each later miss of the same streak, else `null`."""
+    hallucination_count: int
+    """Consecutive hallucinated paths in this session, this call included."""
+
+
+Decision = Union[Literal["allow"], Literal["deny"]]
+"""See [`GenericAnswer::decision`]."""
+
+
+class GuardError(TypedDict):
+    """A denial in [`GenericAnswer`]."""
+
+    code: "DenyCode"
+    """Stable code (`PATH_NOT_FOUND`, `INVALID_AGENT_INPUT`, ...)."""
+    message: str
+    """One paragraph for the agent: what is wrong, what exists, what to do."""
+    path: Union[str, None]
+    """The offending argument as the agent wrote it."""
+    parent: Union[str, None]
+    """The closest existing parent directory (`PATH_NOT_FOUND` only)."""
+    parent_listing: List[str]
+    """That directory's entries, directories marked with a trailing `/`, bounded."""
+    parent_listing_omitted: int
+    """Entries of the parent not shown in `parent_listing`."""
+    suggestions: List[str]
+    """The most likely intended files, best first."""
+    input_value: NotRequired[Union[str, None]]
+    """The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field)."""
+    rejected_pattern: NotRequired[Union["RejectedPattern", None]]
+    """The rejected pattern (`INVALID_AGENT_INPUT` only: `path_traversal`, ...)."""
+
+
+DenyCode = Union[Literal["PATH_NOT_FOUND"], Literal["PATH_OUTSIDE_WORKSPACE"], Literal["INVALID_AGENT_INPUT"], Literal["HOOK_BYPASS"], Literal["GUARD_ERROR"], Literal["PROTECTED_PATH"]]
+"""Stable codes of a denial."""
+
+
+RejectedPattern = Union[Literal["empty_value"], Literal["nul_byte"], Literal["control_character"], Literal["path_traversal"], Literal["backslash_traversal"], Literal["percent_encoded_separator"], Literal["percent_encoded_segment"], Literal["double_encoding"], Literal["overlong_utf8"], Literal["encoded_shell_metacharacter"], Literal["query_parameter"], Literal["fragment"], Literal["fullwidth_separator"], Literal["whitespace"], Literal["path_separator"], Literal["absolute_path"], Literal["home_dir"], Literal["git_dir"], Literal["outside_allowed_dirs"], Literal["invalid_ticket_id"], Literal["ticket_kind_mismatch"], Literal["branch_shape"], Literal["git_ref_forbidden_character"], Literal["git_ref_at_brace"], Literal["git_ref_reserved_name"], Literal["git_ref_leading_dash"], Literal["git_ref_slash"], Literal["git_ref_trailing_dot"], Literal["git_ref_dot_component"], Literal["git_ref_lock_suffix"], Literal["unknown_agent"], Literal["unknown_operation"], Literal["limit_exceeded"]]
+"""The stable names of rejected patterns (`rejected_pattern` in the envelope)."""
 
 
 class AgentSuccessTagged(AgentSuccess):
