@@ -125,7 +125,10 @@ impl<'a> Plan<'a> {
                 CliError::new(ErrorCode::Io, format!("cannot read the current directory: {e}"))
             })?),
         };
-        Ok(Self { args, run: validate::run_of(args), repo, default_config: Config::default() })
+        let mut run = validate::run_of(args);
+        // A report on each answer is the one `--report` writes.
+        run.is_full_summary = args.batching.with_report;
+        Ok(Self { args, run, repo, default_config: Config::default() })
     }
 
     /// The answer to one input line.

@@ -103,6 +103,33 @@ fn batch(repo: &TestRepo, input: &str, extra: &[&str]) -> Output {
 }
 
 #[test]
+fn with_report_each_answer_carries_the_report_validate_report_writes() {
+    let (repo, step, result) = repo_and_item();
+    let line = json!({"id": 1, "step": step, "result": result}).to_string();
+    let got = answers(&batch(&repo, &line, &["--with-report"]));
+    let (step_file, result_file) = (repo.tmp.path().join("s.json"), repo.tmp.path().join("r.json"));
+    std::fs::write(&step_file, step.to_string()).expect("step");
+    std::fs::write(&result_file, result.to_string()).expect("result");
+    let report_file = repo.tmp.path().join("report.json");
+    let out = repo
+        .patchgate()
+        .args(["validate", "--no-record", "--step"])
+        .arg(&step_file)
+        .arg("--result")
+        .arg(&result_file)
+        .arg("--report")
+        .arg(&report_file)
+        .output()
+        .expect("run patchgate");
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let alone: Value =
+        serde_json::from_slice(&std::fs::read(&report_file).expect("report")).expect("JSON");
+    // The change summary names the rename, which only a full summary reads.
+    assert!(alone.to_string().contains("\"renames\""), "{alone}");
+    assert_eq!(got[0]["report"], alone);
+}
+
+#[test]
 fn a_bad_line_is_answered_on_its_own_and_the_run_goes_on() {
     let (repo, step, result) = repo_and_item();
     let other = tempfile::tempdir().expect("tempdir");

@@ -30,6 +30,8 @@ pub(super) fn validate_result(arguments: Value, global: &Global) -> Result<Vec<S
         repair: args.repair == Some(true),
         judge: JudgeChoice::Model { model: None, when: None, timeout: None },
         record: false,
+        // The answer carries the report, as `--report` writes it.
+        is_full_summary: true,
         ..Run::default()
     };
     let ran = run.execute(&step, document(&args.result), Some(&repo))?;
