@@ -227,7 +227,33 @@ class Codex(Agent):
                      told=["PATH_NOT_FOUND", "src/"]),
                 Step("view_image of a missing path is denied with a suggestion",
                      ("view_image", {"path": str(self.repo / "src" / "mian.rs")}),
-                     told=["PATH_NOT_FOUND", "src/main.rs"])]
+                     told=["PATH_NOT_FOUND", "src/main.rs"]),
+                *self.apply_patch_scenarios()]
+
+    def apply_patch_scenarios(self):
+        """`apply_patch` as Codex 0.169.0 runs it, through its shell (it offers no patch tool
+        of its own; its instructions say to run `apply_patch` with a heredoc): what follows
+        the envelope is checked, and the envelope may not update or delete the policy."""
+        repo = self.repo
+        policy = repo / ".patchgate.toml"
+        kept = lambda: policy.is_file() and policy.read_text() == POLICY  # noqa: E731
+        no_hooks = lambda: git(repo, "config", "core.hooksPath", check=False).stdout == ""  # noqa
+        heredoc = "apply_patch <<'EOF'\n*** Begin Patch\n{}*** End Patch\nEOF\n"
+        add = heredoc.format("*** Add File: notes.txt\n+hi\n")
+        update = heredoc.format("*** Update File: .patchgate.toml\n@@\n-" + POLICY
+                                + "+excluded = []\n")
+        delete = heredoc.format("*** Delete File: .patchgate.toml\n")
+        return [
+            Step("an apply_patch heredoc followed by a hook bypass is refused whole",
+                 self.shell(add + "git config core.hooksPath /dev/null"), told=["HOOK_BYPASS"],
+                 holds=lambda: no_hooks() and not (repo / "notes.txt").exists()),
+            Step("an apply_patch heredoc followed by removing the policy is refused",
+                 self.shell(add + "rm .patchgate.toml"), told=["PROTECTED_PATH"], holds=kept),
+            Step("an apply_patch heredoc updating the policy is refused",
+                 self.shell(update), told=["PROTECTED_PATH"], holds=kept),
+            Step("an apply_patch heredoc deleting the policy is refused",
+                 self.shell(delete), told=["PROTECTED_PATH"], holds=kept),
+        ]
 
 
 class Cline(Agent):
@@ -360,6 +386,12 @@ def scenarios(agent):
         real_read(),
         Step("a shell command on a misspelled file is denied", agent.shell("cat src/mian.rs"),
              told=["PATH_NOT_FOUND", "src/main.rs"]),
+        real_read(),
+        Step("a new file is written", agent.write("src/string_utils.py", "X = 1\n"),
+             not_told=["PATH_NOT_FOUND"],
+             holds=lambda: (repo / "src" / "string_utils.py").exists()),
+        Step("the file just written (untracked) is suggested at the next miss",
+             agent.read("lib/string_utils.py"), told=["PATH_NOT_FOUND", "src/string_utils.py"]),
         real_read(),
         *agent.extra(),
         real_read(),

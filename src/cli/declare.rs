@@ -111,6 +111,14 @@ fn list_field(file: &str, what: &str, field: &str) -> Result<Vec<String>, CliErr
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
         CliError::new(ErrorCode::InvalidJson, format!("the {what} '{file}' is not JSON: {e}"))
     })?;
+    let keys = value.as_object().into_iter().flat_map(|o| o.keys().map(String::as_str));
+    if let Some((key, _)) = patchgate::json::case_variant(keys, &[field]) {
+        let message = format!(
+            "the {what} '{file}' names '{key}', which readers that ignore case take for \
+             '{field}'; spell the field exactly"
+        );
+        return Err(CliError::new(ErrorCode::CaseVariantKey, message));
+    }
     let list = value.get(field).and_then(serde_json::Value::as_array).ok_or_else(|| {
         CliError::new(
             ErrorCode::MissingField,

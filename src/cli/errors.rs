@@ -74,6 +74,9 @@ impl From<LandError> for CliError {
                 ErrorCode::WorktreeDirty
             }
             LandError::Write(WorktreeError::Interrupted) => ErrorCode::Interrupted,
+            LandError::Write(WorktreeError::SubmoduleNeedsIndex { .. }) => {
+                ErrorCode::SubmoduleNeedsIndex
+            }
             LandError::Write(WorktreeError::Incomplete { .. }) => ErrorCode::RollbackIncomplete,
             LandError::Write(WorktreeError::Journal(scratch::JournalError::Pending { .. })) => {
                 ErrorCode::InterruptedApply

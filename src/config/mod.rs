@@ -130,7 +130,7 @@ impl Config {
     /// `excluded`, compiled once: the first call compiles, later calls (the validate pipeline,
     /// the hook, the guard) share the set or the glob that does not compile.
     pub fn excluded_globs(&self) -> Result<&PathSet, &GlobError> {
-        self.excluded_globs.get_or_init(|| PathSet::new(&self.excluded)).as_ref()
+        self.excluded_globs.get_or_init(|| PathSet::excluding(&self.excluded)).as_ref()
     }
 
     /// A [`ConfigError::Invalid`] about this policy file; quoted parts of `message` that are

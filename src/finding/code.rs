@@ -141,6 +141,9 @@ codes! {
     CheckCode {
         /// `schema`: a key named twice.
         DuplicateKey => "duplicate_key",
+        /// `schema`: a known field spelt in another case (`Patch`), which Go's and .NET's
+        /// readers take for the field itself.
+        CaseVariantKey => "case_variant_key",
         /// `schema`: not JSON.
         NotJson => "not_json",
         /// `schema`: JSON, but not an object.
@@ -293,6 +296,9 @@ codes! {
         IndexMismatch => "index_mismatch",
         /// A binary entry accepted on its full index ids, its content unchecked.
         BinaryUnchecked => "binary_unchecked",
+        /// A submodule update accepted on its old commit; what its new commit brings is not
+        /// checked.
+        SubmoduleUnchecked => "submodule_unchecked",
         /// `--check-cmd` passed.
         CheckCmdPassed => "check_cmd_passed",
         /// The rejected result was kept for `patchgate review`.

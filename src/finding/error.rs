@@ -23,6 +23,9 @@ codes! {
         MissingField => "missing_field",
         /// A JSON input names a key twice.
         DuplicateKey => "duplicate_key",
+        /// A JSON input names a key twice in different case (`filesWritten` and
+        /// `fileswritten`), so which one counts is unclear.
+        CaseVariantKey => "case_variant_key",
         /// `.patchgate.toml` does not parse, or holds an unknown key or a bad value.
         InvalidConfig => "invalid_config",
         /// A `--base` that does not resolve, an `expect` regex that does not compile.
@@ -102,6 +105,8 @@ codes! {
         /// `apply`: the write stopped and its rollback could not undo a step; the journal is
         /// kept for `apply --recover`.
         RollbackIncomplete => "rollback_incomplete",
+        /// `apply`: the patch moves a submodule, which only the index can record; pass --index.
+        SubmoduleNeedsIndex => "submodule_needs_index",
         /// `mcp`: the Model Context Protocol session could not start or ended badly.
         Mcp => "mcp",
         /// The policy in force cannot be read: a symbolic link, a directory or FIFO, over 1 MiB,
@@ -124,6 +129,7 @@ impl ErrorCode {
                 | Self::InvalidJson
                 | Self::MissingField
                 | Self::DuplicateKey
+                | Self::CaseVariantKey
                 | Self::InvalidConfig
                 | Self::InvalidInput
                 | Self::Input

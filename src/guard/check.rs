@@ -82,23 +82,33 @@ pub(super) struct Checker {
 impl Checker {
     pub fn check(&mut self, arg: &PathArg) -> io::Result<Standing> {
         let lexical = lexical_join(&arg.base, &arg.raw);
-        let (ancestor, rest) = existing_ancestor(&lexical)?;
+        let (ancestor, rest) = existing_ancestor(&lexical, false)?;
         let real = rest.iter().fold(ancestor.clone(), |p, c| p.join(c));
+        // Where the path lands with every link on it followed, dangling ones too: a write
+        // through `link -> /outside/new` creates `/outside/new`.
+        let (landing, landing_missing) = if rest.is_empty() {
+            (real.clone(), 0)
+        } else {
+            let (found, below) = existing_ancestor(&lexical, true)?;
+            (below.iter().fold(found, |p, c| p.join(c)), below.len())
+        };
         let roots = if arg.role == Role::LinkTarget { &self.workspace } else { &self.roots };
-        if !roots.iter().any(|root| real.starts_with(root)) {
-            return Ok(Standing::Outside(real));
+        if !roots.iter().any(|root| landing.starts_with(root)) {
+            return Ok(Standing::Outside(landing));
         }
         let exists = rest.is_empty() || self.is_created(&real);
         let standing = match arg.role {
-            Role::Existing | Role::Directory | Role::Entry if exists => {
+            Role::Existing | Role::Modify | Role::Directory | Role::Entry | Role::Extract
+                if exists =>
+            {
                 Standing::Fine { is_real: true }
             }
-            Role::Existing | Role::Directory | Role::Entry => {
+            Role::Existing | Role::Modify | Role::Directory | Role::Entry | Role::Extract => {
                 Standing::Missing(Missing { real, ancestor, is_parent_gone: false })
             }
             Role::Create => {
                 let parent_exists =
-                    rest.len() <= 1 || real.parent().is_some_and(|p| self.is_created(p));
+                    landing_missing <= 1 || real.parent().is_some_and(|p| self.is_created(p));
                 if !parent_exists {
                     return Ok(Standing::Missing(Missing { real, ancestor, is_parent_gone: true }));
                 }
@@ -133,23 +143,61 @@ pub(super) fn resolve_entry(arg: &PathArg) -> io::Result<PathBuf> {
     let (Some(parent), Some(name)) = (lexical.parent(), lexical.file_name()) else {
         return Ok(lexical);
     };
-    let (ancestor, rest) = existing_ancestor(parent)?;
+    let (ancestor, rest) = existing_ancestor(parent, false)?;
     Ok(rest.iter().fold(ancestor, |p, c| p.join(c)).join(name))
 }
 
+/// Where a write to `arg` lands: every link followed, a dangling one too.
+pub(super) fn resolve_all(arg: &PathArg) -> io::Result<PathBuf> {
+    let (ancestor, rest) = existing_ancestor(&lexical_join(&arg.base, &arg.raw), true)?;
+    Ok(rest.iter().fold(ancestor, |p, c| p.join(c)))
+}
+
+/// Links followed at most while resolving one path, as the kernel's `ELOOP` limit.
+const MAX_LINKS: usize = 40;
+
 /// The closest existing ancestor of `path` (itself when it exists), canonicalised, and the
-/// missing components below it.
-fn existing_ancestor(path: &Path) -> io::Result<(PathBuf, Vec<std::ffi::OsString>)> {
+/// missing components below it. With `follows_dangling`, a dangling link on the way is
+/// followed to where it points (`echo x > link` creates the link's target, which may lie
+/// outside the workspace); without, it counts as missing, as a reader sees it.
+fn existing_ancestor(
+    path: &Path,
+    follows_dangling: bool,
+) -> io::Result<(PathBuf, Vec<std::ffi::OsString>)> {
+    let mut path = path.to_owned();
+    for _ in 0..=MAX_LINKS {
+        match ancestor_or_link(&path, follows_dangling)? {
+            Walk::Found(real, rest) => return Ok((real, rest)),
+            Walk::Link(next) => path = next,
+        }
+    }
+    Err(io::Error::other(format!("'{}': too many levels of symbolic links", path.display())))
+}
+
+/// One walk up from `path`: the existing ancestor, or the path again through a dangling link.
+enum Walk {
+    Found(PathBuf, Vec<std::ffi::OsString>),
+    Link(PathBuf),
+}
+
+fn ancestor_or_link(path: &Path, follows_dangling: bool) -> io::Result<Walk> {
     let mut rest = Vec::new();
     let mut current = path;
     loop {
         match std::fs::canonicalize(current) {
             Ok(real) => {
                 rest.reverse();
-                return Ok((real, rest));
+                return Ok(Walk::Found(real, rest));
             }
             Err(e) if is_missing(&e) => {}
             Err(e) => return Err(e),
+        }
+        // Only an entry that exists as a link reads as one; its parent exists.
+        if let Some(target) = follows_dangling.then(|| std::fs::read_link(current).ok()).flatten() {
+            let parent = std::fs::canonicalize(current.parent().unwrap_or(Path::new("/")))?;
+            let mut next = normalise(&parent.join(target));
+            next.extend(rest.iter().rev());
+            return Ok(Walk::Link(next));
         }
         let Some(name) = current.file_name() else {
             return Err(io::Error::new(io::ErrorKind::NotFound, "no existing ancestor"));
@@ -157,6 +205,22 @@ fn existing_ancestor(path: &Path) -> io::Result<(PathBuf, Vec<std::ffi::OsString
         rest.push(name.to_owned());
         current = current.parent().unwrap_or(Path::new("/"));
     }
+}
+
+/// `path` with `.` dropped and `..` taken lexically (a link's target is read from its parent,
+/// which exists and is resolved).
+fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn is_missing(e: &io::Error) -> bool {

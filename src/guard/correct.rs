@@ -29,7 +29,7 @@ pub(super) fn target(
         Correct::All => true,
     };
     let expects_existing =
-        matches!(missed.arg.role, Role::Existing | Role::Directory | Role::Entry);
+        matches!(missed.arg.role, Role::Existing | Role::Modify | Role::Directory | Role::Entry);
     let [only] = missed.suggested.as_slice() else { return None };
     if !(can_rewrite && allowed && expects_existing) {
         return None;

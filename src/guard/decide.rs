@@ -5,7 +5,7 @@
 
 use super::check::{self, Missing, Rejection, Standing};
 use super::shell::{self, ShellFinding};
-use super::{PathArg, Role, ToolCall, ToolKind, envelope, protect};
+use super::{PathArg, Role, ToolCall, ToolKind, envelope, manifest, protect};
 use crate::config::{LimitExceeded, Limits, check_limit};
 use crate::contract::ArgPolicy;
 use std::io;
@@ -19,6 +19,12 @@ pub(super) trait Facts {
     /// The workspace-relative path `arg` names (its directory resolved, its last component
     /// not followed), when it is inside the workspace.
     fn workspace_relative(&self, arg: &PathArg) -> Option<String>;
+    /// The workspace-relative path a write to `arg` lands in: every link followed, dangling
+    /// ones too, when that is inside the workspace.
+    fn resolved_relative(&self, arg: &PathArg) -> Option<String>;
+    /// The workspace's `package.json`, when husky installs the repository's hooks (a `.husky`
+    /// directory at the root).
+    fn husky_manifest(&self) -> Option<String>;
     /// Whether the hook manager whose protected entry is `entry` runs patchgate in the
     /// workspace (true for `.patchgate.toml`, and whenever that cannot be read).
     fn runs_gate(&self, entry: &str) -> bool;
@@ -73,16 +79,14 @@ fn expand(call: &ToolCall) -> Plan {
         plan.operands.extend(envelope::paths(patch, &call.cwd));
     }
     if let Some(command) = &call.command {
-        if envelope::is_shell_envelope(command) {
-            plan.operands.extend(envelope::paths(command, &call.command_dir));
-        } else {
-            let analysed = shell::analyse(command, &call.command_dir);
-            plan.operands.extend(analysed.operands);
-            plan.finding = analysed.bypass;
-            plan.manager_writes = analysed.manager_writes;
-            plan.is_discovery |= analysed.is_discovery;
-            plan.is_read_only = analysed.is_read_only;
-        }
+        // `apply_patch <<'EOF' ... EOF` (Codex runs its patch tool through the shell too) is a
+        // command like any other: its envelope is its heredoc, and what follows it is read.
+        let analysed = shell::analyse(command, &call.command_dir);
+        plan.operands.extend(analysed.operands);
+        plan.finding = analysed.bypass;
+        plan.manager_writes = analysed.manager_writes;
+        plan.is_discovery |= analysed.is_discovery;
+        plan.is_read_only = analysed.is_read_only;
     }
     plan
 }
@@ -128,6 +132,9 @@ pub(super) fn decide(
     }
     if let Some((arg, entry)) = protected_write(call, &plan.operands, facts) {
         return refuse(verdict, Refusal::Protected(arg, entry));
+    }
+    if let Some(arg) = husky_manifest_write(call, &plan.operands, facts) {
+        return refuse(verdict, Refusal::Protected(arg, manifest::HUSKY_SETTINGS));
     }
     for arg in &plan.operands {
         let standing = facts
@@ -185,6 +192,37 @@ fn missing_shell_dir(call: &ToolCall, facts: &mut dyn Facts) -> io::Result<Optio
     }
 }
 
+/// Whether `arg` is written: every argument of a file tool that writes, the operands a shell
+/// command creates, changes or removes.
+fn is_write(call: &ToolCall, arg: &PathArg) -> bool {
+    match call.kind {
+        ToolKind::Write => true,
+        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory | Role::Entry),
+        _ => false,
+    }
+}
+
+/// A write to `package.json` in a repository whose hooks husky installs (and runs patchgate): by a file tool, when
+/// the manifest it leaves changes husky's settings; by a shell command, always (its content is
+/// unseen).
+fn husky_manifest_write(
+    call: &ToolCall,
+    operands: &[PathArg],
+    facts: &dyn Facts,
+) -> Option<PathArg> {
+    let names = |arg: &&PathArg| {
+        let rel = [facts.workspace_relative(arg), facts.resolved_relative(arg)];
+        rel.iter().flatten().any(|r| r == manifest::MANIFEST)
+    };
+    let arg = operands.iter().filter(|a| is_write(call, a)).find(names)?;
+    let before = facts.husky_manifest().filter(|_| facts.runs_gate(".husky"))?;
+    if call.kind == ToolKind::Write {
+        let after = manifest::after(&call.input, &before)?;
+        return manifest::changes_husky(&before, &after).then(|| arg.clone());
+    }
+    Some(arg.clone())
+}
+
 /// A write (a file tool, or a shell operand the command creates or removes) to an entry that
 /// configures the gate.
 fn protected_write(
@@ -192,13 +230,14 @@ fn protected_write(
     operands: &[PathArg],
     facts: &dyn Facts,
 ) -> Option<(PathArg, &'static str)> {
-    let writes = |arg: &&PathArg| match call.kind {
-        ToolKind::Write => true,
-        ToolKind::Shell => !matches!(arg.role, Role::Existing | Role::Directory | Role::Entry),
-        _ => false,
-    };
-    operands.iter().filter(writes).find_map(|arg| {
-        let entry = protect::protected(&facts.workspace_relative(arg)?)?;
+    operands.iter().filter(|a| is_write(call, a)).find_map(|arg| {
+        let entry = if arg.role == Role::Extract {
+            protect::protected_below(&facts.workspace_relative(arg)?)?
+        } else {
+            // The entry as named, and, through a link, the file the write lands in.
+            let named = facts.workspace_relative(arg).and_then(|rel| protect::protected(&rel));
+            named.or_else(|| protect::protected(&facts.resolved_relative(arg)?))?
+        };
         facts.runs_gate(entry).then(|| (arg.clone(), entry))
     })
 }
@@ -232,6 +271,14 @@ mod tests {
         fn workspace_relative(&self, arg: &PathArg) -> Option<String> {
             let real = check::lexical_join(&arg.base, &arg.raw);
             Some(real.strip_prefix("/w").ok()?.to_str()?.to_owned())
+        }
+
+        fn resolved_relative(&self, arg: &PathArg) -> Option<String> {
+            self.workspace_relative(arg)
+        }
+
+        fn husky_manifest(&self) -> Option<String> {
+            None
         }
 
         fn runs_gate(&self, entry: &str) -> bool {

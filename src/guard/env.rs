@@ -58,6 +58,14 @@ impl Env {
         }
     }
 
+    /// Note that files may appear or go (a call that writes runs): the snapshot of the files
+    /// on disk is checked again at the next miss.
+    pub fn mark_tree_stale(&self) {
+        if let Some(state) = &self.state_dir {
+            super::tree::mark_stale(&super::tree::location(state, &self.list_root));
+        }
+    }
+
     /// Apply `event` to the call's session; the count after it (`None` without a session or a
     /// place to keep it).
     pub fn record(&self, call: &ToolCall, event: &Event) -> Result<Option<u32>, String> {
@@ -95,11 +103,13 @@ pub(super) fn session_only(call: &ToolCall, options: &Options) -> Env {
     let root = repo.as_ref().and_then(git2::Repository::workdir).unwrap_or(&start).to_owned();
     let (policy, limits) = load_policy(&root).unwrap_or_default();
     let state_dir = options.state_dir.clone().or_else(|| default_state_dir(repo.as_ref()));
+    // As `load` resolves it: the snapshot of the files on disk is found by this path.
+    let list_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     Env {
         workspace: vec![root.clone()],
         allowed: vec![root.clone()],
         repo,
-        list_root: root,
+        list_root,
         cwd_real: None,
         policy,
         limits,

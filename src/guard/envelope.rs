@@ -14,7 +14,7 @@ use super::{PathArg, Role};
 use std::path::Path;
 
 /// Every path the envelope names: added files and move targets may be new (their parent must
-/// exist), updated and deleted files must exist.
+/// exist), updated and deleted files must exist (and are changed).
 #[must_use]
 pub(super) fn paths(envelope: &str, cwd: &Path) -> Vec<PathArg> {
     let mut out = Vec::new();
@@ -23,9 +23,9 @@ pub(super) fn paths(envelope: &str, cwd: &Path) -> Vec<PathArg> {
         let (role, rest) = if let Some(rest) = line.strip_prefix("*** Add File: ") {
             (Role::Create, rest)
         } else if let Some(rest) = line.strip_prefix("*** Update File: ") {
-            (Role::Existing, rest)
+            (Role::Modify, rest)
         } else if let Some(rest) = line.strip_prefix("*** Delete File: ") {
-            (Role::Existing, rest)
+            (Role::Modify, rest)
         } else if let Some(rest) = line.strip_prefix("*** Move to: ") {
             (Role::Create, rest)
         } else {
@@ -37,11 +37,4 @@ pub(super) fn paths(envelope: &str, cwd: &Path) -> Vec<PathArg> {
         }
     }
     out
-}
-
-/// Whether a shell command is an `apply_patch` invocation carrying an envelope (Codex runs
-/// `apply_patch <<'EOF' ... EOF` through its shell tool too).
-#[must_use]
-pub(super) fn is_shell_envelope(command: &str) -> bool {
-    command.trim_start().starts_with("apply_patch") && command.contains("*** Begin Patch")
 }

@@ -1,5 +1,6 @@
-//! The repository's file list for suggestions: the git index when there is one (cached under
-//! the state directory, keyed by the index file's identity), else a gitignore-aware walk.
+//! The repository's file list for suggestions: the git index (cached under the state
+//! directory, keyed by the index file's identity), beside the files on disk it does not list
+//! (`tree`).
 //!
 //! Each kind (files, directories) is one [`Index`] and one cache file: a header line
 //! (`<key> <length of the names part> <length table>`), the names part, the directories part. A
@@ -13,8 +14,6 @@ use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
-/// Entries at most: a walk of something that is not really a project stops here.
-const WALK_LIMIT: usize = 200_000;
 const FILES_CACHE: &str = "files-v5.cache";
 const DIRS_CACHE: &str = "dirs-v5.cache";
 /// git's mode of a gitlink (a submodule: a directory of another repository).
@@ -28,7 +27,7 @@ pub(super) enum Kind {
 }
 
 impl Kind {
-    fn cache_file(self) -> &'static str {
+    pub(super) fn cache_file(self) -> &'static str {
         match self {
             Self::Files => FILES_CACHE,
             Self::Dirs => DIRS_CACHE,
@@ -36,7 +35,7 @@ impl Kind {
     }
 
     /// The index of this kind over the files `paths`.
-    fn index<S: AsRef<str>>(self, paths: &[S]) -> Index {
+    pub(super) fn index<S: AsRef<str>>(self, paths: &[S]) -> Index {
         match self {
             Self::Files => Index::new(paths.iter().map(AsRef::as_ref)),
             Self::Dirs => Index::new(dirs_of(paths).into_iter()),
@@ -72,7 +71,10 @@ fn is_ancestor(dir: &str, path: &str) -> bool {
 }
 
 /// The index's entries of `kind`, from the cache when the index has not changed since it was
-/// written, else rebuilt (and cached) for `kind` alone.
+/// written, else rebuilt (and cached) for `kind` alone. One guard rebuilds at a time: the
+/// others, right after a `git add` when an agent's calls arrive together, read the list as it
+/// was (one file out of date at worst) instead of each reading the whole index again, or wait
+/// for the new one when there is none.
 pub(super) fn from_git(
     repo: &git2::Repository,
     cache_dir: Option<&Path>,
@@ -88,15 +90,28 @@ pub(super) fn from_git(
         meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
         meta.ino()
     );
-    let cache = cache_dir.map(|dir| dir.join(kind.cache_file()));
-    if let Some(index) = cache.as_deref().and_then(|file| read_cache(file, &key, query_len)) {
+    let Some(dir) = cache_dir else { return build(repo, &index_path, kind) };
+    let cache = dir.join(kind.cache_file());
+    if let Some(index) = read_cache(&cache, Some(&key), query_len) {
         return Ok(index);
     }
-    let index = build(repo, &index_path, kind)?;
-    if let Some(file) = cache {
-        // A cache that cannot be written only costs time on the next miss.
-        let _ = write_cache(&file, &key, &index);
+    let lock = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::File::create(dir.join(format!("{}.lock", kind.cache_file()))));
+    if let Ok(lock) = &lock {
+        if lock.try_lock().is_err() {
+            if let Some(old) = read_cache(&cache, None, query_len) {
+                return Ok(old);
+            }
+            // Nothing to read meanwhile: wait for the one being built.
+            let _ = lock.lock();
+        }
+        if let Some(index) = read_cache(&cache, Some(&key), query_len) {
+            return Ok(index);
+        }
     }
+    let index = build(repo, &index_path, kind)?;
+    // A cache that cannot be written only costs time on the next miss.
+    let _ = write_cache(&cache, &key, &index);
     Ok(index)
 }
 
@@ -129,14 +144,15 @@ fn build(repo: &git2::Repository, index_path: &Path, kind: Kind) -> Result<Index
     Ok(kind.index(&paths))
 }
 
-fn read_cache(path: &Path, key: &str, query_len: usize) -> Option<Index> {
+/// The index cached in `path` when it was written under `key` (any key: `None`).
+pub(super) fn read_cache(path: &Path, key: Option<&str>, query_len: usize) -> Option<Index> {
     let file = std::fs::File::open(path).ok()?;
     let mut reader = std::io::BufReader::new(&file);
     let mut header = String::new();
     reader.read_line(&mut header).ok()?;
     let (rest, lengths) = header.trim_end().rsplit_once(' ')?;
     let (cached_key, names_len) = rest.rsplit_once(' ')?;
-    if cached_key != key {
+    if key.is_some_and(|key| cached_key != key) {
         return None;
     }
     let names_len: usize = names_len.parse().ok()?;
@@ -144,7 +160,7 @@ fn read_cache(path: &Path, key: &str, query_len: usize) -> Option<Index> {
     Index::on_disk(file, (header.len() as u64, names_len), lengths, query_len)
 }
 
-fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
+pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
     let Some((names, dirs)) = index.parts() else { return Ok(()) };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -156,16 +172,38 @@ fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A gitignore-aware walk of `root` (hidden files skipped, as editors do).
-pub(super) fn from_walk(root: &Path, kind: Kind) -> Index {
-    let mut paths = Vec::new();
-    for entry in ignore::WalkBuilder::new(root).build().flatten().take(WALK_LIMIT) {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        if let Some(rel) = entry.path().strip_prefix(root).ok().and_then(Path::to_str) {
-            paths.push(rel.to_owned());
+/// Whether the index lists a path (any stage, `git add -N` ones too): a test for files found
+/// on disk, reading the index once, at its first use.
+pub(super) fn tracked(repo: &git2::Repository) -> impl Fn(&str) -> bool + '_ {
+    let loaded: std::cell::OnceCell<Tracked> = std::cell::OnceCell::new();
+    move |path: &str| loaded.get_or_init(|| Tracked::load(repo)).contains(path)
+}
+
+enum Tracked {
+    /// The index read directly.
+    Read(crate::repo::index::Index),
+    /// An index the direct reader leaves to libgit2 (split, sparse, conflicts).
+    Libgit2(Option<git2::Index>),
+}
+
+impl Tracked {
+    fn load(repo: &git2::Repository) -> Self {
+        let data = std::fs::read(repo.path().join("index")).unwrap_or_default();
+        match crate::repo::index::parse(&data) {
+            Some(index) => Self::Read(index),
+            None => Self::Libgit2(repo.index().ok()),
         }
     }
-    kind.index(&paths)
+
+    fn contains(&self, path: &str) -> bool {
+        match self {
+            Self::Read(index) => {
+                index.find(path.as_bytes()).is_some()
+                    || index.intent_to_add.iter().any(|e| index.path(e) == path.as_bytes())
+            }
+            Self::Libgit2(index) => index.as_ref().is_some_and(|index| {
+                (0..=3).any(|stage| index.get_path(Path::new(path), stage).is_some())
+            }),
+        }
+    }
 }

@@ -26,6 +26,7 @@ mod env;
 mod envelope;
 mod files;
 pub mod install;
+mod manifest;
 mod post_tool;
 mod protect;
 mod refusal;
@@ -35,6 +36,7 @@ pub mod session;
 mod shell;
 pub mod suggest;
 mod tool;
+mod tree;
 
 #[cfg(test)]
 mod tests;
@@ -65,8 +67,11 @@ pub struct Options {
 /// What a path argument is for, which decides what "missing" means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
-    /// Read, edit, delete: the path must exist.
+    /// Read: the path must exist.
     Existing,
+    /// Edit or delete (an `apply_patch` update or deletion): the path must exist, and the call
+    /// changes it.
+    Modify,
     /// A directory to list or search in: must exist.
     Directory,
     /// A file or directory to search in (Claude Code's `Grep.path`): must exist; suggestions
@@ -82,6 +87,10 @@ pub enum Role {
     /// The target of a symbolic link the call makes: it must stay inside the workspace itself
     /// (not merely an extra root), so no link leads a later write out of the repository.
     LinkTarget,
+    /// A directory the call writes files into that it does not name (`tar x`, `unzip`, a
+    /// `git apply` of a patch it cannot see): it must exist, and may not hold what configures
+    /// the gate.
+    Extract,
 }
 
 /// One path argument to check, in the order the tool would use them.
@@ -127,7 +136,9 @@ codes! {
         PathOutsideWorkspace => "PATH_OUTSIDE_WORKSPACE",
         /// An argument-rejection pattern (traversal, encoding, `.git`, control bytes).
         InvalidAgentInput => "INVALID_AGENT_INPUT",
-        /// A command that skips git hooks (`git commit --no-verify`, `core.hooksPath`).
+        /// A command that skips git hooks or makes commits no hook sees (`git commit
+        /// --no-verify`, `core.hooksPath`, `git stash create`), or runs a shell script the
+        /// guard cannot read (`base64 -d | sh`).
         HookBypass => "HOOK_BYPASS",
         /// patchgate could not evaluate the call and the policy fails closed.
         GuardError => "GUARD_ERROR",

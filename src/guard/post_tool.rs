@@ -18,6 +18,11 @@ pub(super) fn run(call: &ToolCall, env: &Env) -> Outcome {
     let Stage::PostTool { event, failed, output } = &call.stage else {
         return Outcome::quiet(Some(call.protocol));
     };
+    if call.kind.is_write() {
+        // The call ran: what it created is on disk now (a check before it ran may have come
+        // too early for a miss that raced it).
+        env.mark_tree_stale();
+    }
     let mut answer = Outcome {
         reply: Reply::PostTool(event.clone()),
         ..Outcome::new(Some(call.protocol), None)

@@ -56,8 +56,7 @@ const GIT_READERS: &[&str] = &[
     "commit",
 ];
 
-use crate::path::LEFTHOOK_FILES;
-pub(super) use crate::path::protected;
+pub(super) use crate::path::{protected, protected_below};
 use std::path::{Path, PathBuf};
 
 /// The protected entry a shell word names, by its last components (`.patchgate.toml`,
@@ -88,8 +87,16 @@ pub(super) fn runs_gate(root: &Path, entry: &str) -> bool {
         return true;
     }
     let mut files: Vec<PathBuf> = Vec::new();
-    if LEFTHOOK_FILES.contains(&entry) {
-        files.extend(LEFTHOOK_FILES.iter().map(|f| root.join(f)));
+    if entry.contains("lefthook") {
+        // Any file of lefthook's family can run (or switch off) the hook: every configuration
+        // name and the scripts under its source directories.
+        files.extend(crate::path::lefthook_configs().iter().map(|f| root.join(f)));
+        for dir in [".lefthook", ".lefthook-local"] {
+            match below(&root.join(dir), 3) {
+                Ok(found) => files.extend(found),
+                Err(_) => return true,
+            }
+        }
     } else if entry == ".husky" {
         match below(&root.join(entry), 3) {
             Ok(found) => files = found,
@@ -129,6 +136,16 @@ pub(super) fn reason(entry: &str) -> String {
     format!(
         "would change {entry}, which configures the gate itself (patchgate's policy or the hooks \
          that run it); an agent may read it but not change it: ask the user to make this change"
+    )
+}
+
+/// The reason given for a command that writes files it does not name into a directory that
+/// holds `entry`.
+pub(super) fn unseen_reason(entry: &str) -> String {
+    format!(
+        "writes files patchgate cannot see into a directory that holds {entry}, which \
+         configures the gate itself (an archive or a patch whose content it cannot read); \
+         extract or apply into a subdirectory, name the files, or give the patch as a file"
     )
 }
 

@@ -4,8 +4,8 @@
 use super::check::{self, Missing};
 use super::decide::Refusal;
 use super::env::Env;
-use super::suggest::suggest;
-use super::{Denial, DenyCode, PathArg, Role, files, protect};
+use super::suggest::{Index, suggest_all};
+use super::{Denial, DenyCode, PathArg, Role, files, protect, tree};
 use crate::config::LimitExceeded;
 use crate::contract::RejectedPattern;
 use std::fmt::Write as _;
@@ -33,11 +33,18 @@ pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
         Refusal::Command(finding) => {
             let code = finding.code;
             let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
-            Denial::simple(code, message, None)
+            let mut denial = Denial::simple(code, message, None);
+            denial.rejected_pattern = finding.pattern;
+            denial
         }
         Refusal::Pattern(arg, rejection) => pattern_denial(&arg, &rejection),
         Refusal::Protected(arg, entry) => {
-            let message = format!("PROTECTED_PATH: '{}' {}.", arg.raw, protect::reason(entry));
+            let reason = if arg.role == Role::Extract {
+                protect::unseen_reason(entry)
+            } else {
+                protect::reason(entry)
+            };
+            let message = format!("PROTECTED_PATH: '{}' {reason}.", arg.raw);
             Denial::simple(DenyCode::ProtectedPath, message, Some(arg.raw))
         }
         Refusal::Outside(arg, real) => outside_denial(&arg, &real, env),
@@ -122,7 +129,7 @@ fn missing_denial(arg: &PathArg, missing: &Missing, suggested: &[PathBuf], env: 
 /// argument whose last component has no extension.
 fn wants_directory(arg: &PathArg) -> bool {
     match arg.role {
-        Role::Directory => true,
+        Role::Directory | Role::Extract => true,
         Role::Entry => {
             let name = arg.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
             !name.trim_start_matches('.').contains('.')
@@ -216,20 +223,37 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
     let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return Vec::new() };
     let Some(relative) = relative.to_str() else { return Vec::new() };
     let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
-    let index = match &env.repo {
-        Some(repo) => {
-            let query_len = super::suggest::query_len(relative);
-            files::from_git(repo, env.state_dir.as_deref(), kind, query_len).unwrap_or_default()
-        }
-        None => files::from_walk(&env.list_root, kind),
-    };
+    let lists = file_lists(env, kind, super::suggest::query_len(relative));
+    let lists: Vec<&Index> = lists.iter().collect();
     // The file list names a dangling link as a file: never suggest the path that was missing.
-    suggest(&index, relative, env.policy.suggestion_limit.max(2) + 1)
+    suggest_all(&lists, relative, env.policy.suggestion_limit.max(2) + 1)
         .iter()
         .map(|s| env.list_root.join(s))
         .filter(|s| *s != missing.real)
         .take(env.policy.suggestion_limit.max(2))
         .collect()
+}
+
+/// The lists a miss is matched against: the git index's files, and the files on disk it does
+/// not list (outside a repository, every file on disk).
+fn file_lists(env: &Env, kind: files::Kind, query_len: usize) -> Vec<Index> {
+    let mut lists = Vec::new();
+    if let Some(repo) = &env.repo {
+        let state = env.state_dir.as_deref();
+        lists.push(files::from_git(repo, state, kind, query_len).unwrap_or_default());
+    }
+    let tracked = env.repo.as_ref().map(files::tracked);
+    let walk = tree::Walk {
+        root: &env.list_root,
+        tracked: tracked.as_ref().map(|f| f as &dyn Fn(&str) -> bool),
+        extra_rules: env.repo.iter().map(|r| r.path().join("info/exclude")).collect(),
+    };
+    let on_disk = match &env.state_dir {
+        Some(state) => tree::index(&tree::location(state, &env.list_root), &walk, kind, query_len),
+        None => Some(kind.index(&tree::files(&walk))),
+    };
+    lists.extend(on_disk);
+    lists
 }
 
 /// `denial` worded for a call that still reads its other files (Cline's `read_files`, which

@@ -174,6 +174,21 @@ impl Facts for Checker {
         rel.to_str().map(str::to_owned)
     }
 
+    fn husky_manifest(&self) -> Option<String> {
+        let root = self.workspace.first()?;
+        root.join(".husky").is_dir().then_some(())?;
+        let path = root.join(super::manifest::MANIFEST);
+        let meta = std::fs::metadata(&path).ok()?;
+        (meta.is_file() && meta.len() <= 1 << 20).then_some(())?;
+        std::fs::read_to_string(path).ok()
+    }
+
+    fn resolved_relative(&self, arg: &PathArg) -> Option<String> {
+        let resolved = check::resolve_all(arg).ok()?;
+        let rel = self.workspace.iter().find_map(|root| resolved.strip_prefix(root).ok())?;
+        rel.to_str().map(str::to_owned)
+    }
+
     fn runs_gate(&self, entry: &str) -> bool {
         // No workspace to read: the entry counts as the gate's (fail closed).
         self.workspace.is_empty()
@@ -210,7 +225,12 @@ fn corrected(call: &ToolCall, env: &Env, correction: Correction) -> Outcome {
 
 fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
     if let Some(correction) = correction(call, env, &decision) {
+        env.mark_tree_stale();
         return corrected(call, env, correction);
+    }
+    if decision.denial.is_none() && !decision.is_read_only && call.kind.is_write() {
+        // It may create files: the next miss looks at the tree again.
+        env.mark_tree_stale();
     }
     let is_not_found = decision.denial.as_ref().is_some_and(|d| d.code == DenyCode::PathNotFound);
     let event = match decision.missed {

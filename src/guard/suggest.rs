@@ -283,6 +283,13 @@ fn basename(path: &str) -> &str {
 /// first.
 #[must_use]
 pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
+    suggest_all(&[index], requested, limit)
+}
+
+/// [`suggest`] over several indexes at once (the git index's files and those on disk it does
+/// not list); a path in more than one counts once.
+#[must_use]
+pub fn suggest_all(indexes: &[&Index], requested: &str, limit: usize) -> Vec<String> {
     let requested = requested.trim_end_matches('/');
     let query = basename(requested);
     if query.is_empty() {
@@ -291,15 +298,17 @@ pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
     let query = Query::new(query);
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
     let mut ranked: Vec<(bool, f64, String)> = Vec::new();
-    for (name, location) in index.near(query.name.len()) {
-        let Some(name_score) = name_score(&query, name) else {
-            continue;
-        };
-        for entry in index.paths(name, location) {
-            let dirs: Vec<&str> = parent_components(&entry).collect();
-            let score =
-                NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
-            ranked.push((name_score >= EXACT, score, entry));
+    for index in indexes {
+        for (name, location) in index.near(query.name.len()) {
+            let Some(name_score) = name_score(&query, name) else {
+                continue;
+            };
+            for entry in index.paths(name, location) {
+                let dirs: Vec<&str> = parent_components(&entry).collect();
+                let score =
+                    NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
+                ranked.push((name_score >= EXACT, score, entry));
+            }
         }
     }
     ranked.sort_by(|a, b| {
@@ -308,6 +317,7 @@ pub fn suggest(index: &Index, requested: &str, limit: usize) -> Vec<String> {
             .then(a.2.len().cmp(&b.2.len()))
             .then(a.2.cmp(&b.2))
     });
+    ranked.dedup_by(|a, b| a.2 == b.2);
     ranked.into_iter().take(limit).map(|(_, _, e)| e).collect()
 }
 

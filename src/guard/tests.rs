@@ -210,9 +210,9 @@ fn apply_patch_envelopes_name_their_files() {
         found,
         [
             ("new.rs", Role::Create),
-            ("src/a.rs", Role::Existing),
+            ("src/a.rs", Role::Modify),
             ("src/b.rs", Role::Create),
-            ("old.rs", Role::Existing),
+            ("old.rs", Role::Modify),
         ]
     );
 }
@@ -249,4 +249,129 @@ fn seed_003_patterns_are_rejected_in_path_arguments() {
     // A valid path passes unchanged, absolute or not.
     assert_eq!(pattern("/home/user/file.txt"), None);
     assert_eq!(pattern("src/a.rs"), None);
+}
+
+/// The tree's files matching `name` (any directory), from the snapshot under `state`.
+fn tree_has(root: &Path, state: &Path, name: &str) -> Vec<String> {
+    let walk = super::tree::Walk { root, tracked: None, extra_rules: Vec::new() };
+    let dir = super::tree::location(state, root);
+    let index = super::tree::index(&dir, &walk, super::files::Kind::Files, name.len()).unwrap();
+    suggest(&index, &format!("nowhere/{name}"), 10)
+        .into_iter()
+        .filter(|p| p.ends_with(&format!("/{name}")) || p == name)
+        .collect()
+}
+
+#[test]
+fn the_tree_snapshot_follows_changes_once_marked_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, state) = (dir.path().join("w"), dir.path().join("state"));
+    std::fs::create_dir_all(root.join("src/deep")).unwrap();
+    std::fs::write(root.join("src/deep/old.py"), "").unwrap();
+    assert_eq!(tree_has(&root, &state, "old.py"), ["src/deep/old.py"]);
+    // A file created while the snapshot is fresh and nothing marked it: not seen yet.
+    std::fs::write(root.join("src/new.py"), "").unwrap();
+    assert!(tree_has(&root, &state, "new.py").is_empty());
+    // A call that writes ran: its directory is read again (and only it).
+    super::tree::mark_stale(&super::tree::location(&state, &root));
+    assert_eq!(tree_has(&root, &state, "new.py"), ["src/new.py"]);
+    assert_eq!(tree_has(&root, &state, "old.py"), ["src/deep/old.py"]);
+    // A new directory is walked, a removed one forgotten.
+    std::fs::create_dir_all(root.join("lib/pkg")).unwrap();
+    std::fs::write(root.join("lib/pkg/util.py"), "").unwrap();
+    std::fs::remove_dir_all(root.join("src/deep")).unwrap();
+    super::tree::mark_stale(&super::tree::location(&state, &root));
+    assert_eq!(tree_has(&root, &state, "util.py"), ["lib/pkg/util.py"]);
+    assert!(tree_has(&root, &state, "old.py").is_empty());
+    // A changed ignore file: walked again, the ignored directory is gone.
+    std::fs::write(root.join(".gitignore"), "lib/\n").unwrap();
+    super::tree::mark_stale(&super::tree::location(&state, &root));
+    assert!(tree_has(&root, &state, "util.py").is_empty());
+    std::fs::write(root.join(".gitignore"), "other/\n").unwrap();
+    super::tree::mark_stale(&super::tree::location(&state, &root));
+    assert_eq!(tree_has(&root, &state, "util.py"), ["lib/pkg/util.py"]);
+}
+
+#[test]
+fn a_file_created_in_the_same_clock_tick_as_the_walk_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, state) = (dir.path().join("w"), dir.path().join("state"));
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/old.py"), "").unwrap();
+    let walked_at = std::fs::metadata(root.join("src")).unwrap().modified().unwrap();
+    assert_eq!(tree_has(&root, &state, "old.py"), ["src/old.py"]);
+    // The kernel's clock did not tick between the walk and the new file: the directory's time
+    // is the one the walk saw.
+    std::fs::write(root.join("src/new.py"), "").unwrap();
+    std::fs::File::open(root.join("src")).unwrap().set_modified(walked_at).unwrap();
+    super::tree::mark_stale(&super::tree::location(&state, &root));
+    assert_eq!(tree_has(&root, &state, "new.py"), ["src/new.py"]);
+}
+
+#[test]
+fn a_tree_snapshot_naming_paths_outside_the_root_is_walked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, state) = (dir.path().join("w"), dir.path().join("state"));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("a.py"), "").unwrap();
+    std::fs::create_dir_all(dir.path().join("secret")).unwrap();
+    std::fs::write(dir.path().join("secret/key.pem"), "").unwrap();
+    assert_eq!(tree_has(&root, &state, "a.py"), ["a.py"]);
+    let snapshot = super::tree::location(&state, &root);
+    // What code the agent runs could write: a directory above the root, a file outside it.
+    for poisoned in ["g1\nD\t0\t..\n", "g2\nD\t0\t\nF\t../secret/key.pem\n"] {
+        std::fs::write(snapshot.join("state"), poisoned).unwrap();
+        super::tree::mark_stale(&snapshot);
+        assert!(tree_has(&root, &state, "key.pem").is_empty(), "{poisoned:?}");
+        assert_eq!(tree_has(&root, &state, "a.py"), ["a.py"]);
+    }
+}
+
+#[test]
+fn the_files_on_disk_a_repository_does_not_list_are_git_s_untracked_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .current_dir(&root)
+            .args(args)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    git(&["init", "-q"]);
+    for (path, text) in [
+        ("tracked.rs", ""),
+        ("src/lib.rs", ""),
+        (".gitignore", "*.log\n/target/\n!keep.log\n"),
+        ("src/.gitignore", "gen_*\n"),
+        ("src/gen_a.rs", ""),
+        ("src/new.rs", ""),
+        ("keep.log", ""),
+        ("drop.log", ""),
+        ("target/debug/x", ""),
+        (".env", ""),
+        ("docs/deep/new.md", ""),
+        ("excluded/x.txt", ""),
+    ] {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    std::fs::write(root.join(".git/info/exclude"), "excluded/\n").unwrap();
+    git(&["add", "tracked.rs", "src/lib.rs"]);
+    let repo = git2::Repository::open(&root).unwrap();
+    let tracked = super::files::tracked(&repo);
+    let walk = super::tree::Walk {
+        root: &root,
+        tracked: Some(&tracked),
+        extra_rules: vec![root.join(".git/info/exclude")],
+    };
+    let mut ours = super::tree::files(&walk);
+    ours.sort();
+    let mut theirs: Vec<String> =
+        git(&["ls-files", "-o", "--exclude-standard"]).lines().map(str::to_owned).collect();
+    theirs.sort();
+    assert_eq!(ours, theirs);
 }

@@ -4,6 +4,11 @@
 //!
 //! [`decode`] reads a document once: the value and the first repeated key come from the same
 //! pass, so a caller never parses an input (a result can carry a patch of megabytes) twice.
+//!
+//! A key that is a known field spelt in another case (`{"patch": "a", "Patch": "b"}`) is the
+//! same attack by other means: Go's `encoding/json` and .NET's case-insensitive readers match
+//! keys without regard to case and keep the last, so [`case_variant`] finds such keys for the
+//! callers that know their fields.
 
 mod in_place;
 
@@ -41,6 +46,29 @@ pub fn decode(bytes: &[u8]) -> Decoded {
 #[must_use]
 pub fn duplicate_key(bytes: &[u8]) -> Option<String> {
     decode(bytes).duplicate
+}
+
+/// The first key of `keys` that is not one of `known` but equals one of them when case is
+/// ignored the way Go's `encoding/json` and .NET's `OrdinalIgnoreCase` ignore it, with the
+/// known key it stands for: `("Patch", "patch")`, `("fileſWritten", "filesWritten")` (Go
+/// folds the long s into `s`), `("fılesWritten", "filesWritten")` (.NET upper-cases the
+/// dotless i to `I`).
+#[must_use]
+pub fn case_variant<'k, 'a>(
+    keys: impl IntoIterator<Item = &'a str>,
+    known: &[&'k str],
+) -> Option<(&'a str, &'k str)> {
+    keys.into_iter().filter(|key| !known.contains(key)).find_map(|key| {
+        let folded = fold(key);
+        known.iter().find(|k| fold(k) == folded).map(|k| (key, *k))
+    })
+}
+
+/// `text` with every character upper-cased and then lower-cased: one form for all the
+/// spellings a case-insensitive reader takes as the same (`K`, `k` and the Kelvin sign; `S`,
+/// `s` and the long s; `I` and the dotless i).
+fn fold(text: &str) -> String {
+    text.chars().flat_map(char::to_uppercase).flat_map(char::to_lowercase).collect()
 }
 
 /// A visitor that builds any JSON value at `path`, noting the first repeated key.
@@ -123,7 +151,19 @@ impl<'de> Visitor<'de> for Build<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{decode, duplicate_key};
+    use super::{case_variant, decode, duplicate_key};
+
+    #[test]
+    fn a_known_key_in_another_case_is_found_as_go_and_dotnet_read_it() {
+        let known = ["patch", "filesWritten", "mode"];
+        let found = |keys: &[&'static str]| case_variant(keys.iter().copied(), &known);
+        assert_eq!(found(&["patch", "Patch"]), Some(("Patch", "patch")));
+        assert_eq!(found(&["FILESWRITTEN"]), Some(("FILESWRITTEN", "filesWritten")));
+        assert_eq!(found(&["fileſWritten"]), Some(("fileſWritten", "filesWritten")));
+        assert_eq!(found(&["fılesWritten"]), Some(("fılesWritten", "filesWritten")));
+        assert_eq!(found(&["MODE", "mode"]), Some(("MODE", "mode")));
+        assert_eq!(found(&["patch", "mode", "extra", "patches"]), None);
+    }
 
     #[test]
     fn a_key_named_twice_is_found_at_any_depth() {

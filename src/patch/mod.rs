@@ -150,6 +150,44 @@ pub struct FilePatch<'a> {
     pub hunks: Vec<Hunk<'a>>,
 }
 
+impl<'a> FilePatch<'a> {
+    /// The commit a submodule update moves to, as `git diff` writes one: an in-place change
+    /// whose `index` line keeps mode 160000 (no mode lines, no rename or copy) and whose one
+    /// hunk replaces one `Subproject commit ID` line by another. `None` for any other entry,
+    /// a submodule added or removed among them: those need `.gitmodules` and a clone, which
+    /// `git submodule` does, not a patch.
+    #[must_use]
+    pub fn submodule_commit(&self) -> Option<&'a [u8]> {
+        let keeps_gitlink = self.operation == Operation::Modify
+            && self.old_mode.is_none()
+            && self.new_mode.is_none()
+            && self.binary.is_none()
+            && self.index.as_ref().is_some_and(|i| i.mode == Some(GITLINK_MODE));
+        let [hunk] = &self.hunks[..] else { return None };
+        if !keeps_gitlink || hunk.lines.len() != 2 {
+            return None;
+        }
+        let (old, new) = (hunk.lines.get(0)?, hunk.lines.get(1)?);
+        let is_swap = old.kind == LineKind::Remove && new.kind == LineKind::Add;
+        let is_whole = old.has_newline && new.has_newline;
+        subproject_commit(old.text).filter(|_| is_swap && is_whole)?;
+        subproject_commit(new.text)
+    }
+}
+
+/// git's mode of a gitlink: a submodule's commit recorded in the superproject's tree.
+pub const GITLINK_MODE: u32 = 0o160_000;
+
+/// The commit id of a gitlink's text as `git diff` shows it (`Subproject commit ID`, a full
+/// lowercase SHA-1 or SHA-256 id, without the newline); `None` for anything else.
+#[must_use]
+pub fn subproject_commit(text: &[u8]) -> Option<&[u8]> {
+    let id = text.strip_prefix(b"Subproject commit ")?;
+    let is_id =
+        matches!(id.len(), 40 | 64) && id.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    is_id.then_some(id)
+}
+
 impl FilePatch<'_> {
     /// The path the entry is known by: the new path, or the old one for a deletion.
     #[must_use]

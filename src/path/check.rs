@@ -2,6 +2,7 @@
 //! (NUL, control, UTF-8), then encodings (never decoding twice), then shape (absolute, `~`),
 //! then components (`..`, `.git` and its aliases).
 
+use super::alias::is_hfs_ignorable;
 use super::{PathError, PathErrorCode, RepoPath, display_bytes};
 use std::borrow::Cow;
 
@@ -207,14 +208,6 @@ fn is_ascii_git_dir(component: &[u8]) -> bool {
     let end = stream_cut.iter().rposition(|&b| !matches!(b, b'.' | b' ')).map_or(0, |i| i + 1);
     let trimmed = &stream_cut[..end];
     trimmed.eq_ignore_ascii_case(b".git") || trimmed.eq_ignore_ascii_case(b"git~1")
-}
-
-/// Code points HFS+ ignores when comparing names (git's `is_hfs_dotgit`).
-fn is_hfs_ignorable(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x200C..=0x200F | 0x202A..=0x202E | 0x206A..=0x206F | 0xFEFF
-    )
 }
 
 fn is_lookalike_separator(c: char) -> bool {

@@ -9,6 +9,7 @@
 //! compiled (globset builds a regex set, several hundred bytes of memory per pattern byte, which
 //! is why `[limits] glob_bytes` bounds their total).
 
+use super::alias::{fold_component, is_short_name_of, may_be_alias};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::collections::HashMap;
 
@@ -22,7 +23,27 @@ pub struct PathSet {
     globs: GlobSet,
     /// The index in `patterns` of each pattern in `globs`.
     glob_sources: Vec<usize>,
+    /// For a set of paths to keep out ([`PathSet::excluding`]): the patterns as a
+    /// case-insensitive file system reads them.
+    aliases: Option<Box<Aliases>>,
 }
+
+/// A set's patterns matched against every spelling a file system takes for a path
+/// ([`super::alias`]).
+#[derive(Clone, Debug)]
+struct Aliases {
+    /// Each literal pattern, folded -> its first index in `patterns`.
+    literals: HashMap<String, usize>,
+    /// The glob patterns, case-insensitive, two globs each as in the set itself.
+    globs: GlobSet,
+    /// Every literal component of the patterns, folded: the long names a short name
+    /// (`GITHUB~1`) may stand for.
+    names: Vec<String>,
+}
+
+/// Spellings of one path tried at most, past which the path is taken as matching: only a path
+/// built to multiply short names gets there.
+const MAX_SPELLINGS: usize = 256;
 
 /// A glob that does not compile.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -45,6 +66,35 @@ pub fn is_glob(pattern: &str) -> bool {
 }
 
 impl PathSet {
+    /// Compile `patterns` as paths to keep out: a path matches when any spelling a file system
+    /// takes for it does (`.GITHUB/x`, `.github./x`, `GITHUB~1/x` match `.github/**`), since on
+    /// the machine that checks it out it is the same file.
+    pub fn excluding<S: AsRef<str>>(patterns: &[S]) -> Result<Self, GlobError> {
+        let mut set = Self::new(patterns)?;
+        let mut aliases =
+            Aliases { literals: HashMap::new(), globs: GlobSet::empty(), names: Vec::new() };
+        let mut builder = GlobSetBuilder::new();
+        for (index, raw) in patterns.iter().enumerate() {
+            let pattern = normalise(raw.as_ref());
+            for component in pattern.split('/').filter(|c| !is_glob(c) && !c.is_empty()) {
+                let folded = fold_component(component).into_owned();
+                if !aliases.names.contains(&folded) {
+                    aliases.names.push(folded);
+                }
+            }
+            if is_glob(pattern) {
+                for variant in variants(pattern) {
+                    builder.add(compile(&variant, true).map_err(|e| glob_error(raw.as_ref(), &e))?);
+                }
+            } else {
+                aliases.literals.entry(fold_path(pattern)).or_insert(index);
+            }
+        }
+        aliases.globs = builder.build().map_err(|e| set.build_error(&e))?;
+        set.aliases = Some(Box::new(aliases));
+        Ok(set)
+    }
+
     /// Compile `patterns`. A leading `./` or `/` is dropped (both mean the repository root).
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> Result<Self, GlobError> {
         let mut builder = GlobSetBuilder::new();
@@ -53,39 +103,30 @@ impl PathSet {
             literals: HashMap::new(),
             globs: GlobSet::empty(),
             glob_sources: Vec::new(),
+            aliases: None,
         };
         for (index, raw) in patterns.iter().enumerate() {
             let raw = raw.as_ref();
-            let pattern =
-                raw.trim_start_matches("./").trim_start_matches('/').trim_end_matches('/');
+            let pattern = normalise(raw);
             set.patterns.push(raw.to_owned());
             if !is_glob(pattern) {
                 set.literals.entry(pattern.to_owned()).or_insert(index);
                 continue;
             }
-            for variant in [pattern.to_owned(), format!("{pattern}/**")] {
-                let glob = GlobBuilder::new(&variant)
-                    .literal_separator(true)
-                    .backslash_escape(true)
-                    .build()
-                    .map_err(|e| GlobError {
-                        pattern: raw.to_owned(),
-                        reason: e.kind().to_string(),
-                    })?;
-                builder.add(glob);
+            for variant in variants(pattern) {
+                builder.add(compile(&variant, false).map_err(|e| glob_error(raw, &e))?);
             }
             set.glob_sources.push(index);
         }
-        set.globs = builder.build().map_err(|e| GlobError {
-            pattern: set
-                .glob_sources
-                .iter()
-                .map(|&i| set.patterns[i].as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            reason: e.to_string(),
-        })?;
+        set.globs = builder.build().map_err(|e| set.build_error(&e))?;
         Ok(set)
+    }
+
+    /// The glob set as a whole did not build: every glob pattern is named.
+    fn build_error(&self, e: &globset::Error) -> GlobError {
+        let patterns: Vec<&str> =
+            self.glob_sources.iter().map(|&i| self.patterns[i].as_str()).collect();
+        GlobError { pattern: patterns.join(", "), reason: e.to_string() }
     }
 
     /// An empty set, which matches nothing.
@@ -96,34 +137,33 @@ impl PathSet {
             literals: HashMap::new(),
             globs: GlobSet::empty(),
             glob_sources: Vec::new(),
+            aliases: None,
         }
     }
 
-    /// Whether `path` (repo-relative, `/`-separated) matches any pattern.
+    /// Whether `path` (repo-relative, `/`-separated) matches any pattern (for a set made by
+    /// [`PathSet::excluding`], under any spelling).
     #[must_use]
     pub fn is_match(&self, path: &str) -> bool {
-        self.literal_match(path).is_some() || self.globs.is_match(path)
+        if self.aliases.is_some() {
+            return self.matching_pattern(path).is_some();
+        }
+        literal_match(&self.literals, path).is_some() || self.globs.is_match(path)
     }
 
-    /// The first source pattern that matches `path`, for messages.
+    /// The first source pattern that matches `path` (for a set made by [`PathSet::excluding`],
+    /// under any spelling), for messages.
     #[must_use]
     pub fn matching_pattern(&self, path: &str) -> Option<&str> {
-        // Each glob pattern compiled to two globs, in order.
-        let glob = self.globs.matches(path).first().map(|&i| self.glob_sources[i / 2]);
-        let first = match (self.literal_match(path), glob) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
+        let exact = first_match(&self.literals, &self.globs, &self.glob_sources, path);
+        let first = match (exact, &self.aliases) {
+            (Some(index), _) => index,
+            (None, Some(aliases)) if path.split('/').any(may_be_alias) => {
+                aliases.first_match(path, &self.glob_sources)?
+            }
+            (None, _) => return None,
         };
         Some(self.patterns[first].as_str())
-    }
-
-    /// The index of the first literal pattern naming `path` or a directory above it.
-    fn literal_match(&self, path: &str) -> Option<usize> {
-        if self.literals.is_empty() {
-            return None;
-        }
-        let above = path.match_indices('/').map(|(at, _)| &path[..at]);
-        std::iter::once(path).chain(above).filter_map(|p| self.literals.get(p).copied()).min()
     }
 
     /// The source patterns.
@@ -137,6 +177,95 @@ impl PathSet {
     pub fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }
+}
+
+impl Aliases {
+    /// The index of the first pattern some spelling of `path` matches.
+    fn first_match(&self, path: &str, glob_sources: &[usize]) -> Option<usize> {
+        let spellings = self.spellings(path);
+        let Some(spellings) = spellings else {
+            // Too many ways to read it: keep it out, under the first pattern.
+            return Some(0);
+        };
+        spellings
+            .iter()
+            .filter_map(|p| first_match(&self.literals, &self.globs, glob_sources, p))
+            .min()
+    }
+
+    /// `path` folded, with each short-name component (`GITHUB~1`) also read as every pattern
+    /// component it can stand for; `None` past [`MAX_SPELLINGS`].
+    fn spellings(&self, path: &str) -> Option<Vec<String>> {
+        let mut out = vec![String::new()];
+        for component in path.split('/') {
+            let folded = fold_component(component);
+            let mut choices = vec![folded.as_ref()];
+            if folded.contains('~') {
+                let long = self.names.iter().filter(|n| is_short_name_of(&folded, n));
+                choices.extend(long.map(String::as_str));
+            }
+            if out.len() * choices.len() > MAX_SPELLINGS {
+                return None;
+            }
+            out = out.iter().flat_map(|head| choices.iter().map(move |c| join(head, c))).collect();
+        }
+        Some(out)
+    }
+}
+
+fn join(head: &str, component: &str) -> String {
+    if head.is_empty() { component.to_owned() } else { format!("{head}/{component}") }
+}
+
+/// `path` with every component folded ([`fold_component`]).
+fn fold_path(path: &str) -> String {
+    path.split('/').map(fold_component).collect::<Vec<_>>().join("/")
+}
+
+/// A pattern without the leading `./` or `/` and trailing `/` that mean nothing to it.
+fn normalise(raw: &str) -> &str {
+    raw.trim_start_matches("./").trim_start_matches('/').trim_end_matches('/')
+}
+
+/// The two globs a pattern stands for: itself, and everything below it.
+fn variants(pattern: &str) -> [String; 2] {
+    [pattern.to_owned(), format!("{pattern}/**")]
+}
+
+fn compile(glob: &str, is_case_insensitive: bool) -> Result<globset::Glob, globset::Error> {
+    GlobBuilder::new(glob)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(is_case_insensitive)
+        .build()
+}
+
+fn glob_error(raw: &str, e: &globset::Error) -> GlobError {
+    GlobError { pattern: raw.to_owned(), reason: e.kind().to_string() }
+}
+
+/// The index of the first pattern (literal or glob) that matches `path`.
+fn first_match(
+    literals: &HashMap<String, usize>,
+    globs: &GlobSet,
+    glob_sources: &[usize],
+    path: &str,
+) -> Option<usize> {
+    // Each glob pattern compiled to two globs, in order.
+    let glob = globs.matches(path).first().map(|&i| glob_sources[i / 2]);
+    match (literal_match(literals, path), glob) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The index of the first literal pattern naming `path` or a directory above it.
+fn literal_match(literals: &HashMap<String, usize>, path: &str) -> Option<usize> {
+    if literals.is_empty() {
+        return None;
+    }
+    let above = path.match_indices('/').map(|(at, _)| &path[..at]);
+    std::iter::once(path).chain(above).filter_map(|p| literals.get(p).copied()).min()
 }
 
 #[cfg(test)]
@@ -244,6 +373,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_excluding_set_matches_every_spelling_of_a_path() {
+        let set = PathSet::excluding(&[".github/**", "Cargo.lock", "**/*.pem", "secrets"]).unwrap();
+        for path in [
+            ".github/workflows/ci.yml",
+            ".GITHUB/workflows/ci.yml",
+            ".GitHub/Workflows/CI.yml",
+            ".github./workflows/ci.yml",
+            ".github /workflows/ci.yml",
+            ".github::$INDEX_ALLOCATION/workflows/ci.yml",
+            ".git\u{200c}hub/workflows/ci.yml",
+            "GITHUB~1/workflows/ci.yml",
+            "github~2/x",
+            "CARGO.LOCK",
+            "Cargo.lock.",
+            "CARGO~1.LOC",
+            "keys/ID.PEM",
+            "keys/SERVER~1.PEM",
+            "Secrets/token",
+            "SECRET~1/token",
+        ] {
+            assert!(set.is_match(path), "{path}");
+        }
+        assert_eq!(set.matching_pattern("GITHUB~1/ci.yml"), Some(".github/**"));
+        assert_eq!(set.matching_pattern("x/Y.PEM"), Some("**/*.pem"));
+        for path in
+            ["github/x", ".githubx/y", "src/Cargo.lock", "GITHUB~1X/y", "src/a.rs", "README.md"]
+        {
+            assert!(!set.is_match(path), "{path}");
+        }
+        let plain = PathSet::new(&[".github/**"]).unwrap();
+        assert!(!plain.is_match(".GITHUB/x"), "an allow list keeps its exact spelling");
+    }
+
+    #[test]
+    fn an_excluding_set_answers_as_the_plain_set_for_plain_paths() {
+        let patterns = ["docs", "src/**/*.rs", "*.md", "dir/{a,b}.txt", "Mixed/Case.txt"];
+        let plain = PathSet::new(&patterns).unwrap();
+        let excluding = PathSet::excluding(&patterns).unwrap();
+        for path in ["docs/a.md", "src/x/y.rs", "README.md", "dir/a.txt", "Mixed/Case.txt", "z"] {
+            assert_eq!(plain.matching_pattern(path), excluding.matching_pattern(path), "{path}");
+        }
+        assert_eq!(excluding.matching_pattern("MIXED/case.TXT"), Some("Mixed/Case.txt"));
+    }
+
+    #[test]
+    fn a_path_of_many_short_names_is_kept_out_rather_than_expanded() {
+        let patterns: Vec<String> = (0..20).map(|i| format!("aaaaaa{i}/x")).collect();
+        let set = PathSet::excluding(&patterns).unwrap();
+        assert!(set.is_match("AAAAAA~1/x"));
+        let many = ["AAAAAA~1"; 8].join("/");
+        assert!(set.is_match(&many), "20^8 readings are not tried one by one");
     }
 
     #[test]

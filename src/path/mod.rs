@@ -13,6 +13,7 @@
 //! assert_eq!(check(".GIT/config").unwrap_err().code, PathErrorCode::GitDir);
 //! ```
 
+pub mod alias;
 mod check;
 mod glob;
 mod protected;
@@ -22,7 +23,8 @@ mod tests;
 pub use check::{check, check_bytes, find_encoded_pattern, is_git_dir_component};
 pub use glob::{GlobError, PathSet, is_glob};
 pub use protected::{
-    LEFTHOOK_FILES, PRE_COMMIT_CONFIG, is_hook_manager, manager_files, names_patchgate, protected,
+    LEFTHOOK_FILES, PRE_COMMIT_CONFIG, is_hook_manager, lefthook_configs, manager_files,
+    names_patchgate, protected, protected_below,
 };
 
 pub use crate::finding::PathErrorCode;

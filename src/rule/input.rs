@@ -226,7 +226,7 @@ impl Scope {
     /// Compile the step's globs, beside the repository's compiled `excluded` list.
     pub fn new(step: &Step, repo_excluded: &PathSet) -> Result<Self, GlobError> {
         Ok(Self {
-            excluded: PathSet::new(&step.excluded_paths)?,
+            excluded: PathSet::excluding(&step.excluded_paths)?,
             repo_excluded: repo_excluded.clone(),
             allowed: step.allowed_files.as_deref().map(PathSet::new).transpose()?,
             apply_files: step.apply_files.as_deref().map(PathSet::new).transpose()?,

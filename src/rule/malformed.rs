@@ -8,6 +8,12 @@ use super::{Input, RuleId, RulePolicy, Violation, mode_refusal};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Parsed};
 
+/// Why a gitlink entry other than a submodule update is refused, and what to do instead.
+pub const GITLINK_REFUSED: &str = "a submodule (gitlink) added, removed or changed other than by \
+     moving it to another commit; only an update (`-Subproject commit OLD`, `+Subproject commit \
+     NEW` under `index ... 160000`) is accepted: add, move or remove a submodule with \
+     `git submodule` or `git mv`";
+
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };
     let mut out = defects(input, parsed);
@@ -79,14 +85,20 @@ fn binary(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Optio
 }
 
 fn modes(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
+    // A submodule moved to another commit is what `git diff` shows for a bump: accepted
+    // (scratch checks its old commit against the base); any other gitlink entry is not.
+    let is_update = file.submodule_commit().is_some();
     let (mode, code) = [file.new_mode, file.old_mode, file.index.as_ref().and_then(|i| i.mode)]
         .into_iter()
         .flatten()
-        .find_map(|m| Some((m, mode_refusal(m, policy.allow_symlinks)?)))?;
+        .find_map(|m| {
+            let code = mode_refusal(m, policy.allow_symlinks)?;
+            (!(is_update && code == CheckCode::Gitlink)).then_some((m, code))
+        })?;
     let name = input.file_name(file);
     let why = match code {
         CheckCode::Symlink => "a symbolic link; symlinks are refused by policy",
-        CheckCode::Gitlink => "a submodule (gitlink); submodules are never patched",
+        CheckCode::Gitlink => GITLINK_REFUSED,
         _ => "not a regular file (100644) or executable (100755)",
     };
     Some(

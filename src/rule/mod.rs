@@ -47,6 +47,7 @@ mod zero_impact;
 
 pub use crate::summary::Base;
 pub use input::{Input, PatchPath, Scope, patch_paths};
+pub use malformed::GITLINK_REFUSED;
 pub use not_implemented::checks_transformation;
 pub use not_implemented::summary_wants;
 pub use policy::{RulePolicy, Strictness, mode_refusal};

@@ -52,6 +52,15 @@ pub fn check_decoded(decoded: Decoded) -> Result<ExecutorResult, (Vec<Violation>
         let message = format!("result is a JSON {found}, not an object with 'mode' and 'success'");
         return Err((vec![violation(CheckCode::NotAnObject, message)], Some(value)));
     };
+    let names: Vec<&str> = FIELDS.iter().map(|(name, _)| *name).collect();
+    if let Some((key, field)) = crate::json::case_variant(object.keys().map(String::as_str), &names)
+    {
+        let message = format!(
+            "result names '{key}', which readers that ignore case (Go's encoding/json, .NET) take \
+             for '{field}'; spell every field exactly and send it once"
+        );
+        return Err((vec![violation(CheckCode::CaseVariantKey, message)], Some(value)));
+    }
     let violations = check_object(object);
     if !violations.is_empty() {
         return Err((violations, Some(value)));

@@ -9,7 +9,7 @@ use crate::finding::CheckCode;
 use crate::finding::NoteKind;
 use crate::patch::{FilePatch, Operation};
 use crate::path::display_bytes;
-use crate::rule::{PatchPath, RuleId, Violation, mode_refusal};
+use crate::rule::{GITLINK_REFUSED, PatchPath, RuleId, Violation, mode_refusal};
 use crate::step::Expect;
 use std::collections::HashMap;
 
@@ -79,6 +79,14 @@ pub(super) fn check_file(
     };
     if let Some(content) = content {
         record_changes(base, file, content, changes)?;
+    }
+    if let (Some(commit), true) = (file.submodule_commit(), outcome.violations.len() == before) {
+        let message = format!(
+            "{name}: the submodule moves to commit {}; the commits it brings in are not checked \
+             (patchgate sees no file inside a submodule)",
+            String::from_utf8_lossy(commit)
+        );
+        outcome.notes.push(note(NoteKind::SubmoduleUnchecked, message, Some(file.span.line)));
     }
     if file.operation == Operation::Create && file.new_mode.is_none() && file.binary.is_none() {
         let message = format!(
@@ -245,7 +253,9 @@ fn check_modes(
     name: &str,
     outcome: &mut Outcome,
 ) -> Result<(), ScratchError> {
-    if let Some(entry) = preimage {
+    // A submodule update keeps its gitlink; its old commit is checked as the hunk's context.
+    let is_update = file.submodule_commit().is_some();
+    if let Some(entry) = preimage.filter(|e| !(is_update && e.mode == mode::GITLINK)) {
         refuse_mode(policy, file, entry.mode, name, outcome);
     }
     if file.operation == Operation::Delete {
@@ -285,9 +295,7 @@ fn refuse_mode(
         CheckCode::Symlink => format!(
             "{name} is a symbolic link (mode 120000); links are refused unless .patchgate.toml [rules] allow_symlinks = true"
         ),
-        CheckCode::Gitlink => {
-            format!("{name} is a submodule (mode 160000); submodule commits are never patched")
-        }
+        CheckCode::Gitlink => format!("{name} is {GITLINK_REFUSED}"),
         _ => format!(
             "{name} has mode {mode:o}; only 100644 and 100755 are accepted (no setuid, setgid or odd permissions)"
         ),

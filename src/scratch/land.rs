@@ -55,6 +55,9 @@ pub fn land(
     if let Some(change) = changes.iter().find(|c| c.content == Some(super::Content::Unkept)) {
         return Err(LandError::NotKept { path: change.path.clone() });
     }
+    if let Some(link) = changes.iter().find(|c| super::write::is_gitlink(c) && !with_index) {
+        return Err(WorktreeError::SubmoduleNeedsIndex { path: link.path.clone() }.into());
+    }
     super::journal::clean_strays(base.repo().path());
     let paths = dirty_files(base, root, changes, with_index)?;
     if !paths.is_empty() {

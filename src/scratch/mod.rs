@@ -55,7 +55,8 @@ use std::time::Duration;
 /// What the repository check lets through. `.patchgate.toml` `[scratch]` sets
 /// `check_index_ids` and `check_timeout_secs`; `allow_symlinks` and `allow_binary` are the
 /// `[rules]` keys of the same name (one switch for the rules and this check), filled in by the
-/// caller. Gitlinks (mode 160000) are always refused, as the `malformed` rule does.
+/// caller. Gitlinks (mode 160000) are refused, as the `malformed` rule does, except a submodule
+/// update ([`FilePatch::submodule_commit`](crate::patch::FilePatch::submodule_commit)).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScratchPolicy {

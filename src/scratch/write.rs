@@ -76,13 +76,15 @@ pub enum WorktreeError {
         /// What was left, and where it stopped.
         what: String,
     },
-    /// Something `apply` does not write (a submodule commit).
-    #[error("{path}: {what} cannot be applied to the worktree by patchgate; apply it with git")]
-    Unsupported {
-        /// The path.
+    /// A submodule update without `--index`: its new commit lives only in the index (git never
+    /// moves a submodule's checkout when it applies a patch), so the worktree alone cannot hold it.
+    #[error(
+        "{path} is a submodule: its new commit is recorded in the index only; apply with --index, \
+         then run 'git submodule update -- {path}' to check it out; nothing was changed"
+    )]
+    SubmoduleNeedsIndex {
+        /// The submodule's path.
         path: String,
-        /// What it is.
-        what: &'static str,
     },
 }
 
@@ -134,9 +136,11 @@ pub fn dirty_files(
             worktree.metadata(&change.path)?.is_some_and(|m| m.is_dir())
                 && worktree.holds_only(&change.path, &removed)?
         } else {
-            // Below a path removed first there is nothing once it is gone (the removed path
-            // itself is checked to be the base's file or link, so no directory hides there).
-            is_below(&change.path, &removed)
+            // A submodule's checkout is another repository, which apply never writes (nor does
+            // git); below a path removed first there is nothing once it is gone (the removed
+            // path itself is checked to be the base's file or link, so no directory hides there).
+            is_gitlink(change)
+                || is_below(&change.path, &removed)
                 || worktree_matches(&worktree, &change.path, expected.as_ref())?
         };
         if index_differs || !matches {
@@ -156,6 +160,11 @@ fn expected_entry(
         Some(e) if !e.is_tree() && e.mode != mode::GITLINK => Some((e.mode, base.blob(e.oid)?)),
         _ => None,
     })
+}
+
+/// Whether `change` moves a submodule: recorded in the index, never written to the worktree.
+pub(super) fn is_gitlink(change: &FileChange) -> bool {
+    change.mode == Some(mode::GITLINK)
 }
 
 /// The paths the patch removes (deletions, rename sources).
@@ -233,6 +242,9 @@ pub fn apply_to_worktree(
     let worktree = open(root)?;
     let git_dir = base.repo().path();
     let signals = SignalGuard::install()?;
+    let staged = changes;
+    let changes: Vec<FileChange> = changes.iter().filter(|c| !is_gitlink(c)).cloned().collect();
+    let changes = changes.as_slice();
     let names = plan_names(changes);
     let steps = planned_steps(&worktree, changes, &names)?;
     let plan = Plan { run: String::new(), phase: Phase::Prepare, with_index, steps };
@@ -240,7 +252,7 @@ pub fn apply_to_worktree(
     #[cfg(test)]
     BEFORE_WRITE.with(|hook| hook.borrow().as_ref().map(|f| f()));
     let mut tx = Transaction::new(signals.flag());
-    let write = Write { base, worktree: &worktree, changes, names: &names };
+    let write = Write { base, worktree: &worktree, changes, staged, names: &names };
     let result = write_all(&write, &mut tx, &mut journal);
     match result {
         Ok(()) => {
@@ -282,7 +294,7 @@ fn write_all(
     w.commit(tx)?;
     if journal.plan().with_index {
         tx.step()?;
-        update_index(w.base.repo(), w.changes)?;
+        update_index(w.base.repo(), w.staged)?;
     }
     journal.advance(Phase::Finish)?;
     Ok(())
@@ -355,7 +367,10 @@ fn file_name(path: &str) -> &str {
 struct Write<'a> {
     base: &'a BaseTree<'a>,
     worktree: &'a Worktree,
+    /// What the worktree phases write: every change but the submodules'.
     changes: &'a [FileChange],
+    /// What the index gets: every change.
+    staged: &'a [FileChange],
     names: &'a [Names],
 }
 
@@ -406,12 +421,6 @@ impl Write<'_> {
                 continue;
             };
             tx.step()?;
-            if mode == mode::GITLINK {
-                return Err(WorktreeError::Unsupported {
-                    path: change.path.clone(),
-                    what: "a submodule commit",
-                });
-            }
             let bytes = content.read(self.base, &change.path)?;
             let entry = if mode == mode::SYMLINK {
                 if !link_stays_inside(&change.path, &bytes) {
@@ -465,6 +474,7 @@ pub(super) fn update_index(
     for change in changes {
         let path = Path::new(&change.path);
         match &change.content {
+            Some(content) if is_gitlink(change) => stage_gitlink(&mut index, change, content)?,
             Some(content) => {
                 index.add_path(path).map_err(fail)?;
                 check_staged(&index, change, content)?;
@@ -473,6 +483,28 @@ pub(super) fn update_index(
         }
     }
     index.write().map_err(fail)
+}
+
+/// Record a submodule's new commit in the index as `git apply --index` does: the entry the
+/// base had (checked clean), with the new id; the submodule's checkout is not touched.
+fn stage_gitlink(
+    index: &mut git2::Index,
+    change: &FileChange,
+    content: &Content,
+) -> Result<(), WorktreeError> {
+    let fail = |reason: String| WorktreeError::Index { reason };
+    let Content::Bytes(bytes) = content else {
+        return Err(fail(format!("no submodule commit was kept for '{}'", change.path)));
+    };
+    let text = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let id = crate::patch::subproject_commit(text)
+        .and_then(|id| git2::Oid::from_str(&String::from_utf8_lossy(id)).ok())
+        .ok_or_else(|| fail(format!("'{}' is not a submodule commit", change.path)))?;
+    let mut entry = index
+        .get_path(Path::new(&change.path), 0)
+        .ok_or_else(|| fail(format!("'{}' is not in the index", change.path)))?;
+    entry.id = id;
+    index.add(&entry).map_err(|e| fail(e.message().to_owned()))
 }
 
 /// libgit2 stages a file by reading it again by path: make sure what it read is what was

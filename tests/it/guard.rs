@@ -525,6 +525,29 @@ fn the_file_list_cache_follows_the_index() {
 }
 
 #[test]
+fn files_just_written_are_suggested_when_untracked_and_not_ignored() {
+    let repo = project();
+    repo.write(".gitignore", "build/\n");
+    let miss = || call(&repo, "new", "read_file", &json!({"file_path": "lib/string_utils.py"}));
+    // The first miss makes both lists: the index's, and the files on disk it does not list.
+    assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
+    // The agent writes the file: the call is allowed and marks the files on disk as changed.
+    let write = call(&repo, "new", "write_file", &json!({"file_path": "src/string_utils.py"}));
+    assert_eq!(code(&write), 0);
+    repo.write("src/string_utils.py", "");
+    repo.write("build/string_utils.py", "");
+    assert_eq!(json(&miss())["error"]["suggestions"], json!(["src/string_utils.py"]));
+    // A shell command's file, reported after it ran: seen at the next miss too.
+    repo.write("tools/string_utils.py", "");
+    let after = json!({"session_id": "new", "cwd": root(&repo), "transcript_path": "/t.jsonl",
+        "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "python3 gen.py"}, "tool_response": {"stdout": ""}});
+    assert_eq!(code(&guard(&repo, "claude-code", &after.to_string())), 0);
+    let suggestions = json(&miss())["error"]["suggestions"].clone();
+    assert_eq!(suggestions, json!(["src/string_utils.py", "tools/string_utils.py"]));
+}
+
+#[test]
 fn a_closed_stdout_still_blocks_a_denied_call() {
     let repo = project();
     let root = root(&repo);

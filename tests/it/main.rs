@@ -1,7 +1,9 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod alias;
 mod batch;
+mod case_keys;
 mod ci;
 mod contract;
 mod conventions;
@@ -12,6 +14,7 @@ mod escape_git;
 mod guard;
 mod guard_install;
 mod guard_policy;
+mod guard_shell;
 mod hook;
 mod hook_install;
 mod journal;
@@ -26,6 +29,7 @@ mod repair;
 mod review;
 mod scratch;
 mod server;
+mod submodule;
 mod support;
 mod trusted;
 mod validate;

@@ -1,119 +1,13 @@
 //! Per-command rules: which words of a simple command are files, and what the command does
 //! with them. Options that take a value are listed so their values are not mistaken for files;
-//! commands not listed here are not checked.
+//! commands not listed here are not checked. Writers, archives and patches are in `write`, what
+//! runs other commands in `indirect`, `git` in `git`.
 
+use super::args::{Grammar, grammar, is_assignment, parse, skip_options, strip_prefix};
 use super::lex::Word;
-use super::{Ctx, git};
+use super::{Ctx, git, indirect, write};
 use crate::guard::Role;
 use std::path::{Path, PathBuf};
-
-/// Options and operands of one command line.
-#[derive(Debug, Default)]
-pub(super) struct Parsed<'a> {
-    pub operands: Vec<&'a Word>,
-    /// Every option seen, as written up to any `=` (`-f`, `-r`, `--force`); short clusters are
-    /// split (`-rf` gives `-r`, `-f`).
-    pub flags: Vec<String>,
-    /// Options with their values (`-t DIR`, `--target-directory=DIR`).
-    pub values: Vec<(String, Word)>,
-}
-
-impl Parsed<'_> {
-    pub fn has(&self, names: &[&str]) -> bool {
-        self.flags.iter().any(|f| names.contains(&f.as_str()))
-    }
-
-    fn value(&self, names: &[&str]) -> Option<&Word> {
-        self.values.iter().find(|(n, _)| names.contains(&n.as_str())).map(|(_, w)| w)
-    }
-}
-
-/// How to read a command's options.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Grammar {
-    /// Short options that take a value (`"nc"` for `head -n 5`).
-    pub short_values: &'static str,
-    /// Long options that take a value as the next word.
-    pub long_values: &'static [&'static str],
-    /// Stop reading options at the first operand (interpreters: the rest belongs to the script).
-    pub is_posix: bool,
-}
-
-const fn grammar(short_values: &'static str, long_values: &'static [&'static str]) -> Grammar {
-    Grammar { short_values, long_values, is_posix: false }
-}
-
-/// Split `args` into options and operands.
-pub(super) fn parse(args: &[Word], grammar: Grammar) -> Parsed<'_> {
-    let mut out = Parsed::default();
-    let mut at = 0;
-    let mut only_operands = false;
-    while at < args.len() {
-        let word = &args[at];
-        at += 1;
-        let text = word.text.as_str();
-        if only_operands || text == "-" || !text.starts_with('-') || !word.is_literal {
-            out.operands.push(word);
-            only_operands |= grammar.is_posix;
-            continue;
-        }
-        if text == "--" {
-            only_operands = true;
-        } else if let Some(long) = text.strip_prefix("--") {
-            at += parse_long(long, args.get(at), grammar, &mut out);
-        } else {
-            at += parse_short(&text[1..], args.get(at), grammar, &mut out);
-        }
-    }
-    out
-}
-
-fn parse_long(long: &str, next: Option<&Word>, grammar: Grammar, out: &mut Parsed<'_>) -> usize {
-    let (name, attached) = match long.split_once('=') {
-        Some((name, value)) => (format!("--{name}"), Some(value)),
-        None => (format!("--{long}"), None),
-    };
-    out.flags.push(name.clone());
-    if let Some(value) = attached {
-        out.values.push((name, Word { text: value.to_owned(), is_literal: true }));
-        return 0;
-    }
-    match next {
-        Some(value) if grammar.long_values.contains(&name.as_str()) => {
-            out.values.push((name, value.clone()));
-            1
-        }
-        _ => 0,
-    }
-}
-
-fn parse_short(
-    cluster: &str,
-    next: Option<&Word>,
-    grammar: Grammar,
-    out: &mut Parsed<'_>,
-) -> usize {
-    for (i, c) in cluster.char_indices() {
-        let name = format!("-{c}");
-        out.flags.push(name.clone());
-        if !grammar.short_values.contains(c) {
-            continue;
-        }
-        let rest = &cluster[i + c.len_utf8()..];
-        if !rest.is_empty() {
-            out.values.push((name, Word { text: rest.to_owned(), is_literal: true }));
-            return 0;
-        }
-        return match next {
-            Some(value) => {
-                out.values.push((name, value.clone()));
-                1
-            }
-            None => 0,
-        };
-    }
-    0
-}
 
 /// Analyse one simple command. `is_chained`: a `cd` here affects the commands after it.
 pub(super) fn dispatch(words: &[Word], is_chained: bool, ctx: &mut Ctx) {
@@ -123,9 +17,12 @@ pub(super) fn dispatch(words: &[Word], is_chained: bool, ctx: &mut Ctx) {
         return;
     }
     let name = first.text.rsplit('/').next().unwrap_or(&first.text);
-    // `./run.sh`, `bin/tool`: the program itself is a workspace file.
-    if first.text.contains('/') && !first.text.starts_with('/') {
-        ctx.add(first, Role::Existing);
+    // `./run.sh`, `bin/tool`: the program itself is a workspace file, and may be a script.
+    if first.text.contains('/') {
+        if !first.text.starts_with('/') {
+            ctx.add(first, Role::Existing);
+        }
+        indirect::executed(first, ctx);
     }
     run_rule(name, args, is_chained, ctx);
 }
@@ -142,55 +39,22 @@ fn run_rule(name: &str, args: &[Word], is_chained: bool, ctx: &mut Ctx) {
         }
         "git" => git::check(args, ctx),
         "patchgate" => patchgate_rule(args, ctx),
+        "xargs" => indirect::xargs(args, ctx),
+        "eval" => indirect::eval(args, ctx),
+        "alias" => indirect::alias(args, ctx),
+        "apply_patch" | "applypatch" => indirect::apply_patch(args, ctx),
+        "source" | "." => {
+            let parsed = parse(args, Grammar { is_posix: true, ..Grammar::default() });
+            if let Some(file) = parsed.operands.first() {
+                ctx.add(file, Role::Existing);
+                indirect::script_file(file, ctx);
+            }
+        }
+        _ if write::rule(name, args, ctx) => {}
         _ if file_rule(name, args, ctx) => {}
         _ if interpreter_rule(name, args, ctx) => {}
         _ => discovery_rule(name, args, ctx),
     }
-}
-
-/// The program a command line runs (its name without directories) and its arguments, past
-/// assignments and wrappers (`sudo`, `env`, `time`).
-pub(super) fn program(words: &[Word]) -> Option<(&str, &[Word])> {
-    let (first, args) = strip_prefix(words)?.split_first()?;
-    Some((first.text.rsplit('/').next().unwrap_or(&first.text), args))
-}
-
-/// Leading words that only wrap the real command; `None` when the rest cannot be analysed.
-fn strip_prefix(mut words: &[Word]) -> Option<&[Word]> {
-    loop {
-        let (first, rest) = words.split_first()?;
-        if is_assignment(first) {
-            words = rest;
-            continue;
-        }
-        words = match first.text.as_str() {
-            "then" | "do" | "else" | "elif" | "if" | "while" | "until" | "!" | "{" | "}" | "fi"
-            | "done" | "esac" | "time" | "nohup" | "exec" | "builtin" | "command" => rest,
-            "for" | "case" | "function" | "select" | "xargs" | "watch" | "parallel" | "eval"
-            | "trap" | "alias" => return None,
-            "sudo" | "doas" => skip_options(rest, grammar("ugCDhprTtU", &["--user", "--group"])),
-            "env" => skip_options(rest, grammar("uCS", &["--unset", "--chdir"])),
-            "nice" | "ionice" => skip_options(rest, grammar("ncpt", &["--adjustment"])),
-            "stdbuf" => skip_options(rest, grammar("ioe", &[])),
-            "timeout" => {
-                skip_options(rest, grammar("sk", &["--signal", "--kill-after"])).get(1..)?
-            }
-            _ => return Some(words),
-        };
-    }
-}
-
-fn skip_options(words: &[Word], grammar: Grammar) -> &[Word] {
-    let parsed = parse(words, Grammar { is_posix: true, ..grammar });
-    let used = words.len() - parsed.operands.len();
-    &words[used..]
-}
-
-fn is_assignment(word: &Word) -> bool {
-    let Some((name, _)) = word.text.split_once('=') else { return false };
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Commands that read, edit, remove or create files.
@@ -198,7 +62,7 @@ fn file_rule(name: &str, args: &[Word], ctx: &mut Ctx) -> bool {
     match name {
         "cat" | "less" | "more" | "wc" | "nl" | "tac" | "stat" | "md5sum" | "sha1sum"
         | "sha256sum" | "sha512sum" | "file" | "bat" | "batcat" | "strings" | "dos2unix"
-        | "source" | "." | "rmdir" | "unlink" | "shred" | "cut" => {
+        | "rmdir" | "unlink" | "shred" | "cut" => {
             read_all(args, grammar("dfcb", &[]), ctx);
         }
         "head" | "tail" => read_all(args, grammar("ncs", &["--lines", "--bytes"]), ctx),
@@ -241,18 +105,30 @@ fn file_rule(name: &str, args: &[Word], ctx: &mut Ctx) -> bool {
     true
 }
 
-/// `patchgate hook install|uninstall` and `patchgate declare` change how commits are checked:
-/// the user's business, not the agent's.
+/// `patchgate hook install|uninstall`, `guard install|uninstall`, `declare` and `review
+/// apply|drop` change how changes are checked or override a rejection: the user's business,
+/// not the agent's. The subcommand is found past the global options (`--repo DIR`, `-q`) and
+/// their values, wherever it stands.
 fn patchgate_rule(args: &[Word], ctx: &mut Ctx) {
     let words: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-    let mut rest = words.iter().skip_while(|w| w.starts_with('-'));
-    let refused = match (rest.next(), rest.next()) {
-        (Some(&"hook"), Some(&("install" | "uninstall"))) => {
-            "changes which git hooks run patchgate"
+    let operands: Vec<&str> = words.iter().copied().filter(|w| !w.starts_with('-')).collect();
+    let refused = operands.iter().enumerate().find_map(|(at, word)| {
+        let next = operands.get(at + 1).copied();
+        match (*word, next) {
+            ("hook", Some("install" | "uninstall")) => {
+                Some("changes which git hooks run patchgate")
+            }
+            ("guard", Some("install" | "uninstall")) => {
+                Some("changes which agent hooks run patchgate's guard")
+            }
+            ("declare", _) => Some("changes the declaration the commit hook checks against"),
+            ("review", Some("apply" | "drop")) => {
+                Some("overrides or drops a rejected result, which a person decides")
+            }
+            _ => None,
         }
-        (Some(&"declare"), _) => "changes the declaration the commit hook checks against",
-        _ => return,
-    };
+    });
+    let Some(refused) = refused else { return };
     let reason = format!("{refused}; an agent may not do that: ask the user");
     ctx.refuse(format!("patchgate {}", words.join(" ")), reason);
 }
@@ -266,7 +142,10 @@ fn read_all(args: &[Word], grammar: Grammar, ctx: &mut Ctx) {
 fn scripted(args: &[Word], grammar: Grammar, script_opts: &[&str], ctx: &mut Ctx) {
     let parsed = parse(args, grammar);
     let skip = usize::from(!parsed.has(script_opts));
-    ctx.add_all(parsed.operands.into_iter().skip(skip), Role::Existing);
+    // `-i` edits the files in place (`-i.bak` keeps a copy).
+    let is_in_place = parsed.flags.iter().any(|f| f == "-i" || f == "--in-place");
+    let role = if is_in_place { Role::Modify } else { Role::Existing };
+    ctx.add_all(parsed.operands.into_iter().skip(skip), role);
 }
 
 fn awk(args: &[Word], ctx: &mut Ctx) {
@@ -277,20 +156,8 @@ fn awk(args: &[Word], ctx: &mut Ctx) {
 }
 
 fn copy_or_move(args: &[Word], ctx: &mut Ctx) {
-    let target = ["-t", "--target-directory"];
     let parsed = parse(args, grammar("tS", &["--target-directory", "--suffix"]));
-    if let Some(dir) = parsed.value(&target) {
-        ctx.add(dir, Role::Directory);
-        ctx.add_all(parsed.operands, Role::Existing);
-        return;
-    }
-    match parsed.operands.split_last() {
-        Some((dest, sources)) if !sources.is_empty() => {
-            ctx.add_all(sources.iter().copied(), Role::Existing);
-            ctx.add(dest, Role::Create);
-        }
-        _ => ctx.add_all(parsed.operands, Role::Existing),
-    }
+    write::sources_and_destination(&parsed, ctx);
 }
 
 /// `ln [-s] TARGET... LINK|DIR`: a symbolic link's target must stay inside the workspace,
@@ -353,7 +220,10 @@ fn interpreter_rule(name: &str, args: &[Word], ctx: &mut Ctx) -> bool {
         "node" | "nodejs" | "tsx" | "ts-node" | "bun" => {
             ("rep", &["-e", "-p", "--eval", "--print"])
         }
-        "bash" | "sh" | "zsh" | "dash" | "ksh" => ("oOc", &["-c", "-s"]),
+        _ if indirect::is_shell(base) => {
+            indirect::shell(base, args, ctx);
+            return true;
+        }
         "ruby" | "perl" => ("IrCx", &["-e", "-E"]),
         "php" => ("cd", &["-r"]),
         "Rscript" => ("", &["-e"]),
@@ -369,9 +239,7 @@ fn interpreter_rule(name: &str, args: &[Word], ctx: &mut Ctx) -> bool {
     };
     let long = &["--require", "--import", "--loader"];
     let parsed = parse(args, Grammar { short_values: values, long_values: long, is_posix: true });
-    if let Some(script) = parsed.values.iter().find(|(n, _)| n == "-c" && base.ends_with("sh")) {
-        ctx.nested(&script.1);
-    } else if parsed.values.iter().any(|(n, w)| n == "-m" && w.text == "pytest") {
+    if parsed.values.iter().any(|(n, w)| n == "-m" && w.text == "pytest") {
         let after =
             args.iter().position(|w| w.text == "pytest").map_or(&[][..], |i| &args[i + 1..]);
         pytest(after, ctx);
@@ -436,7 +304,10 @@ fn discovery_rule(name: &str, args: &[Word], ctx: &mut Ctx) {
         "ls" | "exa" | "eza" => parse(args, grammar("IwT", &["--ignore", "--width"])).operands,
         "tree" => parse(args, grammar("LPIo", &["--filelimit"])).operands,
         "du" => parse(args, grammar("dBt", &["--max-depth", "--exclude"])).operands,
-        "find" => args.iter().take_while(|w| !w.text.starts_with(['-', '(', '!'])).collect(),
+        "find" => {
+            indirect::find_exec(args, ctx);
+            args.iter().take_while(|w| !w.text.starts_with(['-', '(', '!'])).collect()
+        }
         "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "fd" | "fdfind" | "locate"
         | "git-ls-files" => Vec::new(),
         _ => return,

@@ -3,7 +3,9 @@
 //! quotes respected; each word is then unquoted by `shell-words`.
 //!
 //! Words whose value depends on expansion (`$VAR`, `$(...)`, backticks, globs, braces) are kept
-//! but marked non-literal: the guard never guesses what they expand to.
+//! as written but marked non-literal (`expand` reads what it can of them). What the shell runs
+//! besides the words is kept with the command that runs it: the scripts of command and process
+//! substitutions, and heredoc bodies (its standard input).
 
 /// One word of a command, unquoted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,8 +23,10 @@ pub(crate) enum RedirectKind {
     Read,
     /// `>`, `>>`, `&>`, `>|`, `<>`: creates or appends.
     Write,
-    /// `>&N`, `<&N`, heredocs and here-strings: no file.
+    /// `>&N`, `<&N`: no file.
     Other,
+    /// `<<<`: the word is the command's standard input.
+    HereString,
 }
 
 /// A simple command: words and redirections.
@@ -30,6 +34,32 @@ pub(crate) enum RedirectKind {
 pub(crate) struct Command {
     pub words: Vec<Word>,
     pub redirects: Vec<(RedirectKind, Word)>,
+    /// The scripts of the command substitutions (`$(...)`, backticks) and process
+    /// substitutions (`<(...)`) in its words and redirections, in order.
+    pub substitutions: Vec<String>,
+    /// Its heredocs (`<<EOF`), in order.
+    pub heredocs: Vec<Heredoc>,
+}
+
+/// A heredoc's body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Heredoc {
+    /// The lines between the operator's line and the delimiter, each ending in a newline.
+    pub body: String,
+    /// Whether the delimiter was quoted (`<<'EOF'`): the body is then taken as it is, with no
+    /// expansion (an unquoted one runs the substitutions it holds).
+    pub is_quoted: bool,
+}
+
+impl Command {
+    /// What the command reads on standard input when the script itself gives it: its last
+    /// heredoc, or a here-string (`<<< 'text'`) whose word is literal.
+    pub fn stdin_text(&self) -> Option<&str> {
+        let here_string = self.redirects.iter().rev().find_map(|(kind, word)| {
+            (*kind == RedirectKind::HereString && word.is_literal).then_some(word.text.as_str())
+        });
+        self.heredocs.last().map(|h| h.body.as_str()).or(here_string)
+    }
 }
 
 /// What follows a command.
@@ -52,7 +82,9 @@ struct Lexer {
     is_literal: bool,
     has_word: bool,
     pending: Option<(RedirectKind, bool)>,
-    heredocs: Vec<String>,
+    /// Heredocs opened on the current line: delimiter, whether it was quoted, and the index in
+    /// `out` of the command that reads it.
+    heredocs: Vec<(String, bool, usize)>,
     command: Command,
     out: Vec<(Command, Sep)>,
 }
@@ -94,7 +126,7 @@ impl Lexer {
             ' ' | '\t' | '\r' => self.end_word(),
             '\n' => {
                 self.end_command(Sep::Seq);
-                self.skip_heredoc_bodies();
+                self.read_heredoc_bodies();
             }
             ';' | '(' | ')' => self.end_command(Sep::Seq),
             '&' => self.ampersand(),
@@ -142,6 +174,10 @@ impl Lexer {
                 }
             } else if quote == '"' && (c == '$' || c == '`') {
                 self.is_literal = false;
+                if c == '`' || self.peek(0) == Some('(') {
+                    let close = if c == '`' { '`' } else { ')' };
+                    self.substitution(close);
+                }
             }
         }
         // Unterminated quote: the word cannot be read reliably.
@@ -149,21 +185,48 @@ impl Lexer {
     }
 
     /// `$VAR`, `${...}`, `$(...)`, `` `...` ``: kept whole (nested parentheses included) so the
-    /// operators inside do not split the command.
+    /// operators inside do not split the command; the script of a command substitution is kept.
     fn expansion(&mut self, first: char) {
         self.push_dynamic(first);
-        let close = match (first, self.peek(0)) {
-            ('`', _) => '`',
-            ('$', Some('(')) => ')',
-            ('$', Some('{')) => '}',
-            _ => return,
-        };
-        let open = if close == '`' { '\0' } else { self.chars[self.at] };
-        let mut depth = 1usize;
-        if close != '`' {
-            self.raw.push(open);
-            self.at += 1;
+        match (first, self.peek(0)) {
+            ('`', _) => self.substitution('`'),
+            ('$', Some('(')) => self.substitution(')'),
+            ('$', Some('{')) => {
+                self.enclosed('{', '}');
+            }
+            _ => {}
         }
+    }
+
+    /// A command substitution whose opening (`(` still to read, or the backtick just read) is
+    /// at hand: taken into the word, its script kept (an arithmetic `$((...))` runs nothing).
+    fn substitution(&mut self, close: char) {
+        let script = if close == '`' {
+            let start = self.at;
+            while let Some(c) = self.peek(0) {
+                self.at += 1;
+                self.raw.push(c);
+                if c == '`' {
+                    break;
+                }
+            }
+            let end = self.at.saturating_sub(1).max(start);
+            self.chars[start..end].iter().collect()
+        } else {
+            self.enclosed('(', ')')
+        };
+        if !script.starts_with('(') {
+            self.command.substitutions.push(script);
+        }
+    }
+
+    /// Text from the `open` at hand to its matching `close`, both taken into the word; returns
+    /// what lies between them.
+    fn enclosed(&mut self, open: char, close: char) -> String {
+        self.raw.push(open);
+        self.at += 1;
+        let start = self.at;
+        let mut depth = 1usize;
         while let Some(c) = self.peek(0) {
             self.at += 1;
             self.raw.push(c);
@@ -172,10 +235,11 @@ impl Lexer {
             } else if c == close {
                 depth -= 1;
                 if depth == 0 {
-                    return;
+                    return self.chars[start..self.at - 1].iter().collect();
                 }
             }
         }
+        self.chars[start..].iter().collect()
     }
 
     fn skip_comment(&mut self) {
@@ -220,6 +284,14 @@ impl Lexer {
     }
 
     fn redirect(&mut self, first: char) {
+        if self.peek(0) == Some('(') {
+            // A process substitution, `<(cmd)`: a word (a path the command opens) whose
+            // script runs.
+            self.push_dynamic(first);
+            let script = self.enclosed('(', ')');
+            self.command.substitutions.push(script);
+            return;
+        }
         // `2>` / `10<`: a numeric word right before the operator is its descriptor.
         if self.has_word && self.is_literal && self.raw.chars().all(|c| c.is_ascii_digit()) {
             self.raw.clear();
@@ -235,7 +307,7 @@ impl Lexer {
             ('<', Some('<')) => {
                 self.at += 1;
                 match self.peek(0) {
-                    Some('<') => (self.advance_with(RedirectKind::Other), false),
+                    Some('<') => (self.advance_with(RedirectKind::HereString), false),
                     Some('-') => (self.advance_with(RedirectKind::Other), true),
                     _ => (RedirectKind::Other, true),
                 }
@@ -255,11 +327,15 @@ impl Lexer {
         if !self.has_word {
             return;
         }
-        let word = unquote(&std::mem::take(&mut self.raw), self.is_literal);
+        let raw = std::mem::take(&mut self.raw);
+        let is_quoted = raw.contains(['\'', '"', '\\']);
+        let word = unquote(&raw, self.is_literal);
         self.has_word = false;
         self.is_literal = true;
         match self.pending.take() {
-            Some((RedirectKind::Other, true)) => self.heredocs.push(word.text),
+            Some((RedirectKind::Other, true)) => {
+                self.heredocs.push((word.text, is_quoted, self.out.len()));
+            }
             Some((kind, _)) => self.command.redirects.push((kind, word)),
             None => self.command.words.push(word),
         }
@@ -279,9 +355,11 @@ impl Lexer {
         self.out.push((command, sep));
     }
 
-    /// After a newline, drop the bodies of heredocs opened on the line just ended.
-    fn skip_heredoc_bodies(&mut self) {
-        for delimiter in std::mem::take(&mut self.heredocs) {
+    /// After a newline, read the bodies of heredocs opened on the line just ended, and give
+    /// each to the command that reads it.
+    fn read_heredoc_bodies(&mut self) {
+        for (delimiter, is_quoted, owner) in std::mem::take(&mut self.heredocs) {
+            let mut body = String::new();
             while self.at < self.chars.len() {
                 let end = self.chars[self.at..]
                     .iter()
@@ -292,9 +370,56 @@ impl Lexer {
                 if line.trim_start_matches('\t').trim_end() == delimiter {
                     break;
                 }
+                body.push_str(&line);
+                body.push('\n');
+            }
+            if let Some((command, _)) = self.out.get_mut(owner) {
+                command.heredocs.push(Heredoc { body, is_quoted });
             }
         }
     }
+}
+
+/// The scripts of the command substitutions (`$(...)`, backticks) in `text` read as an
+/// unquoted heredoc body reads it: quotes there are text, substitutions run.
+pub(crate) fn substitutions_in(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < chars.len() {
+        match chars[at] {
+            '\\' => at += 2,
+            '`' => {
+                let end = chars[at + 1..]
+                    .iter()
+                    .position(|&c| c == '`')
+                    .map_or(chars.len(), |p| at + 1 + p);
+                out.push(chars[at + 1..end].iter().collect());
+                at = end + 1;
+            }
+            '$' if chars.get(at + 1) == Some(&'(') && chars.get(at + 2) != Some(&'(') => {
+                let mut depth = 0usize;
+                let mut end = chars.len();
+                for (i, c) in chars.iter().enumerate().skip(at + 1) {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = i;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                out.push(chars[at + 2..end].iter().collect());
+                at = end + 1;
+            }
+            _ => at += 1,
+        }
+    }
+    out
 }
 
 fn unquote(raw: &str, is_literal: bool) -> Word {

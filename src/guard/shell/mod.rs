@@ -1,27 +1,46 @@
-//! File operands of shell commands.
+//! File operands of shell commands, and the commands that walk around the gate.
 //!
-//! [`analyse`] splits a script into simple commands ([`lex`]), strips what only wraps a
-//! command (assignments, `sudo`, `env`, `time`, `then`/`do`), follows `cd X &&`, and asks the
-//! per-command rules ([`command`]) which words are files and what the command does with them.
-//! Anything it does not understand is left alone: a false deny costs the agent a turn.
+//! [`analyse`] splits a script into simple commands ([`lex`]), reads what the script itself says
+//! about its words ([`expand`]: variables it set, brace lists, globs matched against the
+//! directory as the shell would, the git directory), strips what only wraps a command
+//! (assignments, `sudo`, `env`, `time`, `then`/`do`), follows `cd X &&`, and asks the
+//! per-command rules ([`command`], [`git`], [`write`], [`indirect`]) which words are files and
+//! what the command does with them. What a command runs besides its words is read too: command
+//! and process substitutions, heredocs and pipes fed to a shell or to `apply_patch`, `eval`,
+//! `xargs`, shell scripts run from a file ([`indirect`]). Hook-environment variables (`HOME`,
+//! `GIT_CONFIG_GLOBAL`, `HUSKY`, ...) set for a git command that runs hooks are refused ([`env`]).
+//!
+//! Anything it does not understand is left alone: a false deny costs the agent a turn. What a
+//! program other than the shell does (a Python script, a Makefile, `npm run`) is never seen;
+//! the commit hook and the server's check judge what it changed.
 
+mod args;
 mod command;
+mod env;
+mod expand;
 mod git;
+mod indirect;
 mod lex;
 #[cfg(test)]
 mod tests;
+mod write;
 
 use super::{DenyCode, PathArg, Role, protect};
+use expand::{Expansion, Scope};
 use lex::{RedirectKind, Sep, Word};
 use std::path::{Path, PathBuf};
+
+/// Scripts inside scripts (`bash -c`, substitutions, `eval`, script files) read at most this
+/// deep; a deeper one is refused rather than left unread.
+const MAX_DEPTH: usize = 8;
 
 /// What a shell command means to the guard.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ShellPlan {
     /// File operands, in command order.
     pub operands: Vec<PathArg>,
-    /// Why the command skips git hooks, when it does (`git commit --no-verify`), or changes
-    /// patchgate's policy.
+    /// Why the command walks around the gate (skips hooks with `git commit --no-verify`,
+    /// changes patchgate's policy, names the git directory through a glob), when it does.
     pub bypass: Option<ShellFinding>,
     /// Each hook manager's configuration the command changes (`rm .pre-commit-config.yaml`):
     /// refused where that manager runs patchgate, which only the file system tells.
@@ -36,15 +55,30 @@ pub struct ShellPlan {
 /// A refusal the command line earns without looking at any file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShellFinding {
-    /// `HOOK_BYPASS` (the command skips the hooks) or `PROTECTED_PATH` (it changes what
-    /// configures the gate).
+    /// `HOOK_BYPASS` (the command skips the hooks, or runs what the guard cannot read),
+    /// `PROTECTED_PATH` (it changes what configures the gate) or `INVALID_AGENT_INPUT` (it
+    /// names the git directory through a glob or a substitution).
     pub code: DenyCode,
     /// The command as written, for the message.
     pub command: String,
     /// Why it is refused and what to do instead.
     pub reason: String,
+    /// The argument-rejection pattern, for `INVALID_AGENT_INPUT` (`git_dir`).
+    pub pattern: Option<crate::contract::RejectedPattern>,
     /// For `PROTECTED_PATH`: the protected entry it changes.
     pub entry: Option<&'static str>,
+}
+
+/// What a command reads on standard input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Stdin {
+    /// The agent's own (no pipe, no heredoc).
+    Inherited,
+    /// Text the script gives it: a heredoc, a here-string, or what `echo`/`printf`/`cat` before
+    /// a pipe print.
+    Text(String),
+    /// Another command's output, which only running it would tell.
+    Unknown,
 }
 
 /// State while walking one script.
@@ -52,9 +86,22 @@ pub(super) struct Ctx {
     /// The directory relative operands resolve against; `None` after `cd` to somewhere unknown.
     cwd: Option<PathBuf>,
     plan: ShellPlan,
+    /// Variables the script set.
+    scope: Scope,
+    /// The standard input of the command being analysed.
+    stdin: Stdin,
+    /// How many scripts this one is nested in.
+    depth: usize,
+    /// Hook-environment variables set, and git commands that run hooks, so far.
+    hooks: env::HookEnv,
 }
 
 impl Ctx {
+    fn new(cwd: Option<PathBuf>, depth: usize, scope: Scope) -> Self {
+        let plan = ShellPlan { is_read_only: true, ..ShellPlan::default() };
+        Self { cwd, plan, scope, stdin: Stdin::Inherited, depth, hooks: env::HookEnv::default() }
+    }
+
     /// Record `word` as a file operand with `role`, unless its value is not known literally.
     fn add(&mut self, word: &Word, role: Role) {
         let text = word.text.as_str();
@@ -106,24 +153,44 @@ impl Ctx {
             let path = PathBuf::from(&text);
             path.is_absolute().then_some(path)
         });
+        self.scope.pwd = self.cwd.as_ref().map(|c| c.display().to_string());
     }
 
-    /// `bash -c SCRIPT`: analyse the inner script in the current directory.
-    fn nested(&mut self, script: &Word) {
-        if !script.is_literal {
+    /// A script run in the current directory (`bash -c`, a substitution, `eval`, a heredoc fed
+    /// to a shell): its operands, findings and hook environment become this script's.
+    fn nested(&mut self, script: &str) {
+        self.nested_as(script, true);
+    }
+
+    /// A script the command runs whose file operands are not this command line's to check (a
+    /// script file: it may create what it uses): only its findings count.
+    fn nested_findings(&mut self, script: &str) {
+        self.nested_as(script, false);
+    }
+
+    fn nested_as(&mut self, script: &str, keeps_operands: bool) {
+        if self.depth >= MAX_DEPTH {
+            let reason = format!(
+                "runs scripts nested more than {MAX_DEPTH} deep, further than patchgate reads; \
+                 run the innermost commands themselves"
+            );
+            self.refuse(script.chars().take(80).collect(), reason);
             return;
         }
-        let Some(cwd) = self.cwd.clone() else { return };
-        let inner = analyse(&script.text, &cwd);
-        self.plan.is_read_only &= inner.is_read_only;
-        self.plan.operands.extend(inner.operands);
-        self.plan.is_discovery |= inner.is_discovery;
-        if let Some(finding) = inner.bypass
+        let mut inner = Ctx::new(self.cwd.clone(), self.depth + 1, self.scope.clone());
+        inner.run(script);
+        self.plan.is_read_only &= inner.plan.is_read_only;
+        if keeps_operands {
+            self.plan.operands.extend(inner.plan.operands);
+        }
+        self.plan.is_discovery |= inner.plan.is_discovery;
+        self.hooks.merge(inner.hooks);
+        if let Some(finding) = inner.plan.bypass
             && self.plan.bypass.is_none()
         {
             self.plan.bypass = Some(finding);
         }
-        self.plan.manager_writes.extend(inner.manager_writes);
+        self.plan.manager_writes.extend(inner.plan.manager_writes);
     }
 
     fn refuse(&mut self, command: String, reason: String) {
@@ -132,7 +199,8 @@ impl Ctx {
 
     fn refuse_as(&mut self, code: DenyCode, command: String, reason: String) {
         if self.plan.bypass.is_none() {
-            self.plan.bypass = Some(ShellFinding { code, command, reason, entry: None });
+            self.plan.bypass =
+                Some(ShellFinding { code, command, reason, pattern: None, entry: None });
         }
     }
 
@@ -145,7 +213,7 @@ impl Ctx {
             .iter()
             .filter(|(kind, _)| *kind == RedirectKind::Write)
             .filter_map(|(_, target)| protect::named(&target.text));
-        let is_writer = command::program(&command.words).is_some_and(|(program, args)| {
+        let is_writer = args::program(&command.words).is_some_and(|(program, args)| {
             let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
             !protect::is_reader(program, &args)
         });
@@ -153,35 +221,123 @@ impl Ctx {
             command.words.iter().filter(|_| is_writer).filter_map(|w| protect::named(&w.text));
         let entries: Vec<&'static str> = redirected.chain(named).collect();
         for entry in entries {
-            let (command, reason) = (written(command), protect::reason(entry));
-            if crate::path::is_hook_manager(entry) {
-                let code = DenyCode::ProtectedPath;
-                let finding = ShellFinding { code, command, reason, entry: Some(entry) };
-                self.plan.manager_writes.push(finding);
-            } else {
-                self.refuse_as(DenyCode::ProtectedPath, command, reason);
-            }
+            self.changes_protected(entry, written(command));
         }
     }
 
-    /// Refuse settings that point git at other hooks from the environment or the config:
-    /// `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`/`KEY`/`VALUE`, `git config core.hooksPath`.
-    fn hooks_redirect(&mut self, command: &lex::Command) {
-        let found = command.words.iter().find(|w| {
-            let text = w.text.to_ascii_lowercase();
-            text.contains("core.hookspath")
-                || ["git_config_parameters=", "git_config_count=", "git_config_key_"]
-                    .iter()
-                    .any(|v| text.starts_with(v) || text.contains(&format!(" {v}")))
-        });
-        if let Some(word) = found {
-            let reason = format!(
-                "sets '{}', which can point git at other hooks than the repository's; commit \
-                 with the repository's hooks",
-                word.text
-            );
-            self.refuse(written(command), reason);
+    /// `command` changes the protected `entry`: refused now for the policy, recorded for a
+    /// hook manager (refused later where that manager runs patchgate).
+    pub(super) fn changes_protected(&mut self, entry: &'static str, command: String) {
+        let reason = protect::reason(entry);
+        if crate::path::is_hook_manager(entry) {
+            let code = DenyCode::ProtectedPath;
+            let entry = Some(entry);
+            let finding = ShellFinding { code, command, reason, pattern: None, entry };
+            self.plan.manager_writes.push(finding);
+        } else {
+            self.refuse_as(DenyCode::ProtectedPath, command, reason);
         }
+    }
+
+    /// Refuse a word that names the git directory through a glob or a substitution (`.gi?`,
+    /// `$(git rev-parse --git-dir)`): the path checks see only literal words.
+    fn git_dir_glob(&mut self, raw: &str, expansion: &Expansion) {
+        let names_git = match expansion {
+            Expansion::Globs(globs) => globs.iter().any(|g| g.has_component_matching(".git")),
+            Expansion::Words(_) | Expansion::Unknown => false,
+        };
+        if names_git && self.plan.bypass.is_none() {
+            self.plan.bypass = Some(ShellFinding {
+                code: DenyCode::InvalidAgentInput,
+                command: raw.to_owned(),
+                reason: "names the git directory (the glob matches '.git'), which agents may \
+                         never touch; use git commands"
+                    .to_owned(),
+                pattern: Some(crate::contract::RejectedPattern::GitDir),
+                entry: None,
+            });
+        }
+    }
+
+    /// The command with its words and redirection targets expanded where the script says
+    /// what they are ([`expand`]), each value a literal word.
+    fn expanded(&mut self, mut command: lex::Command) -> lex::Command {
+        let mut words = Vec::with_capacity(command.words.len());
+        for word in std::mem::take(&mut command.words) {
+            words.extend(self.expand_word(word));
+        }
+        command.words = words;
+        for (_, target) in &mut command.redirects {
+            let mut values = self.expand_word(target.clone());
+            if values.len() == 1 {
+                *target = values.remove(0);
+            }
+        }
+        command
+    }
+
+    fn expand_word(&mut self, word: Word) -> Vec<Word> {
+        if word.is_literal {
+            return vec![word];
+        }
+        let expansion = expand::expand(&word.text, &self.scope);
+        self.git_dir_glob(&word.text, &expansion);
+        let literal = |text: String| Word { text, is_literal: true };
+        match expansion {
+            Expansion::Words(values) => values.into_iter().map(literal).collect(),
+            Expansion::Globs(globs) => {
+                let Some(cwd) = &self.cwd else { return vec![word] };
+                let paths: Vec<String> = globs.iter().flat_map(|g| g.paths(cwd)).collect();
+                if paths.is_empty() { vec![word] } else { paths.into_iter().map(literal).collect() }
+            }
+            Expansion::Unknown => vec![word],
+        }
+    }
+
+    /// Analyse `script`, command by command.
+    fn run(&mut self, script: &str) {
+        let mut piped: Option<Stdin> = None;
+        for (command, sep) in lex::lex(script) {
+            let command = self.expanded(command);
+            self.stdin = match (command.stdin_text(), piped.take()) {
+                (Some(text), _) => Stdin::Text(text.to_owned()),
+                (None, piped) => {
+                    indirect::stdin_file(&command, self).or(piped).unwrap_or(Stdin::Inherited)
+                }
+            };
+            self.plan.is_read_only &= only_reads(&command);
+            for (kind, target) in &command.redirects {
+                match kind {
+                    RedirectKind::Write => self.add(target, Role::Create),
+                    RedirectKind::Read => self.add(target, Role::Existing),
+                    RedirectKind::Other | RedirectKind::HereString => {}
+                }
+            }
+            indirect::substitutions(&command, self);
+            self.simple(&command, matches!(sep, Sep::And | Sep::Seq));
+            if sep == Sep::Pipe {
+                piped = Some(indirect::stdout_of(&command, self));
+            }
+        }
+    }
+}
+
+impl Ctx {
+    /// The rules for one simple command, its words expanded and its standard input known.
+    fn simple(&mut self, command: &lex::Command, is_chained: bool) {
+        env::note(command, self);
+        command::dispatch(&command.words, is_chained, self);
+        // After the per-command rules, whose reasons are more specific.
+        env::hooks_redirect(command, self);
+        self.protect(command);
+    }
+
+    /// A command line another command runs (`xargs`, `find -exec`), with no standard input.
+    fn run_words(&mut self, words: Vec<Word>) {
+        let stdin = std::mem::replace(&mut self.stdin, Stdin::Inherited);
+        let command = lex::Command { words, ..lex::Command::default() };
+        self.simple(&command, false);
+        self.stdin = stdin;
     }
 }
 
@@ -200,7 +356,7 @@ fn written(command: &lex::Command) -> String {
 /// Whether `command` only reads: a known reader (or `cd`), with no redirection into a file.
 fn only_reads(command: &lex::Command) -> bool {
     let writes = command.redirects.iter().any(|(kind, _)| *kind == RedirectKind::Write);
-    let Some((program, args)) = command::program(&command.words) else { return !writes };
+    let Some((program, args)) = args::program(&command.words) else { return !writes };
     let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
     !writes && (matches!(program, "cd" | "pushd") || protect::is_reader(program, &args))
 }
@@ -220,22 +376,9 @@ fn expand_tilde(text: &str) -> Option<String> {
 /// The file operands, hook bypasses and discovery commands of `script`, run in `cwd`.
 #[must_use]
 pub fn analyse(script: &str, cwd: &Path) -> ShellPlan {
-    let plan = ShellPlan { is_read_only: true, ..ShellPlan::default() };
-    let mut ctx = Ctx { cwd: Some(cwd.to_owned()), plan };
-    for (command, sep) in lex::lex(script) {
-        ctx.plan.is_read_only &= only_reads(&command);
-        for (kind, target) in &command.redirects {
-            match kind {
-                RedirectKind::Write => ctx.add(target, Role::Create),
-                RedirectKind::Read => ctx.add(target, Role::Existing),
-                RedirectKind::Other => {}
-            }
-        }
-        let is_cd_chain = matches!(sep, Sep::And | Sep::Seq);
-        command::dispatch(&command.words, is_cd_chain, &mut ctx);
-        // After the per-command rules, whose reasons are more specific.
-        ctx.hooks_redirect(&command);
-        ctx.protect(&command);
-    }
+    let scope = Scope { pwd: Some(cwd.display().to_string()), ..Scope::default() };
+    let mut ctx = Ctx::new(Some(cwd.to_owned()), 0, scope);
+    ctx.run(script);
+    env::finish(&mut ctx);
     ctx.plan
 }

@@ -74,7 +74,14 @@ fn cd_changes_the_base_of_later_operands() {
 
 #[test]
 fn expansions_globs_and_home_are_not_guessed() {
-    assert!(raws("cat $(find . -name x) *.py ${A}/b `pwd`/c src/{a,b}.rs ~other/x").is_empty());
+    // A brace list is known; the rest only running the script would tell (the substitution's
+    // own command, `find .`, is read as a command of its own).
+    assert_eq!(
+        raws("cat $(find . -name x) *.py ${A}/b `pwd`/c src/{a,b}.rs ~other/x"),
+        [".", "src/a.rs", "src/b.rs"]
+    );
+    assert_eq!(raws("P=src/a.rs; cat $P \"$P\".bak"), ["src/a.rs", "src/a.rs.bak"]);
+    assert!(raws("P=src/a.rs cat $P").is_empty(), "a prefix assignment is not seen by $P");
 }
 
 #[test]
@@ -195,4 +202,38 @@ fn git_commands_that_keep_hooks_pass() {
 fn a_refused_command_is_quoted_with_where_it_writes() {
     let finding = analyse("printf '' > .patchgate.toml", Path::new("/w")).bypass.unwrap();
     assert_eq!(finding.command, "printf '' > .patchgate.toml");
+}
+
+#[test]
+fn heredocs_substitutions_and_pipes_are_read_where_they_run() {
+    let script = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n\
+                  *** End Patch\nEOF\ncat b.txt";
+    let ops = operands(script);
+    assert_eq!(ops[0], ("src/a.rs".into(), Role::Modify, "/w".into()));
+    assert_eq!(ops[1].0, "b.txt");
+    assert!(bypasses("cat <<EOF\n$(git commit -n -m x)\nEOF"), "an unquoted body runs");
+    assert!(!bypasses("cat <<'EOF'\n$(git commit -n -m x)\nEOF"), "a quoted one is text");
+    assert!(bypasses("diff <(git commit -n -m x) a"));
+    assert!(bypasses("echo \"$(git commit --no-verify)\""));
+    assert!(bypasses("printf 'git commit -n\\n' | sh"));
+    assert!(bypasses("sh <<< 'git commit -n'"));
+    assert!(!bypasses("printf 'ls\\n' | sh"));
+}
+
+#[test]
+fn loops_variables_and_braces_give_the_words_they_stand_for() {
+    assert_eq!(raws("for f in a.txt b.txt; do cat $f; done"), ["a.txt", "b.txt"]);
+    assert_eq!(raws("export D=src; cat ${D}/x.rs"), ["src/x.rs"]);
+    assert_eq!(raws("cat {a,b}/c.txt"), ["a/c.txt", "b/c.txt"]);
+    assert!(raws("for f in $(ls); do cat $f; done").is_empty());
+}
+
+#[test]
+fn nesting_past_the_limit_is_refused() {
+    let mut script = "true".to_owned();
+    for _ in 0..10 {
+        script = format!("bash -c {}", shell_words::quote(&script));
+    }
+    assert!(bypasses(&script));
+    assert!(!bypasses("bash -c 'bash -c \"echo hi\"'"));
 }

@@ -1,0 +1,351 @@
+//! The files on disk that the git index does not list (as `git ls-files -o --exclude-standard`
+//! would: untracked and not ignored), or outside a repository every file: what an agent just
+//! created is a suggestion at its next miss.
+//!
+//! Walking the tree at every miss would cost a hundred milliseconds on a large repository, so a
+//! snapshot is kept under the state directory (`tree-<root hash>/state`): the files, every
+//! directory walked with its modification time, and the ignore files that shaped the walk. A
+//! file created, removed or renamed changes its directory's modification time, so the snapshot
+//! is brought up to date by a `stat` of each directory and a read of the ones that changed
+//! (git's untracked cache works the same way), never a new walk unless an ignore file changed.
+//! Even the `stat`s are skipped while nothing can have changed: the guard marks the snapshot
+//! stale when it lets a call that may write run ([`mark_stale`]), and checks it anyway once it
+//! is [`MAX_AGE`] old, for changes made outside the agent.
+//!
+//! The snapshot lives where code the agent runs can write, so what is read back is checked:
+//! only clean relative paths (no `..`, nothing absolute) are walked or suggested, and at most
+//! [`WALK_LIMIT`] entries.
+
+use super::files::Kind;
+use super::suggest::Index;
+use std::io::{BufRead as _, Write as _};
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+/// Entries at most: a walk of something that is not really a project stops here.
+pub(super) const WALK_LIMIT: usize = 200_000;
+/// A snapshot checked longer ago than this is checked again at the next miss.
+pub(super) const MAX_AGE: Duration = Duration::from_secs(30);
+/// A time closer to the walk than this may hide a change made in the same clock tick.
+const RACY_WINDOW: i128 = 2_000_000_000;
+/// What a racy time is kept as: no file's time.
+const RACY: i128 = -1;
+const STATE: &str = "state";
+const STALE: &str = "stale";
+
+/// Where the snapshot of `root` lives.
+pub(super) fn location(state_dir: &Path, root: &Path) -> PathBuf {
+    let hash = git2::Oid::hash_object(git2::ObjectType::Blob, root.as_os_str().as_encoded_bytes())
+        .map_or_else(|_| "0".repeat(12), |oid| oid.to_string()[..12].to_owned());
+    state_dir.join(format!("tree-{hash}"))
+}
+
+/// Note that the files under the snapshot at `dir` may have changed (a call that writes is
+/// about to run, or ran): the next miss checks the directories again.
+pub(super) fn mark_stale(dir: &Path) {
+    // Only an existing snapshot can be stale; a missing one is walked at the next miss anyway.
+    if dir.is_dir() {
+        let _ = std::fs::File::create(dir.join(STALE));
+    }
+}
+
+/// The snapshot on disk.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct State {
+    /// Changes with every rebuild: the key of the indexes built from it.
+    generation: String,
+    /// Ignore files with their modification time; a change means a new walk.
+    rules: Vec<(PathBuf, i128)>,
+    /// Directories walked (relative; `""` is the root) with their modification time, sorted.
+    dirs: Vec<(String, i128)>,
+    /// The files found (relative), sorted.
+    files: Vec<String>,
+}
+
+/// How to walk one tree.
+pub(super) struct Walk<'a> {
+    /// The top of the tree.
+    pub root: &'a Path,
+    /// The git index's paths, when the tree is a repository's worktree: those files are left out
+    /// (the index's own list has them) and git's ignore rules apply.
+    pub tracked: Option<&'a dyn Fn(&str) -> bool>,
+    /// Ignore files outside the tree (`.git/info/exclude`, `core.excludesFile`).
+    pub extra_rules: Vec<PathBuf>,
+}
+
+/// The index of `kind` over the tree's files, brought up to date first when it may be stale.
+pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -> Option<Index> {
+    let generation = current_generation(dir, walk)?;
+    let key = format!("tree {generation}");
+    let cache = dir.join(kind.cache_file());
+    if let Some(index) = super::files::read_cache(&cache, Some(&key), query_len) {
+        return Some(index);
+    }
+    let state = read_state(&dir.join(STATE))?;
+    let index = kind.index(&state.files);
+    let _ = super::files::write_cache(&cache, &key, &index);
+    Some(index)
+}
+
+/// The tree's files, walked now (no place to keep a snapshot).
+pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
+    full_walk(walk).files
+}
+
+/// The generation of an up-to-date snapshot: the one on disk when nothing may have changed, else
+/// refreshed. One guard refreshes at a time and the others wait for it, then take what it found:
+/// a refresh is a `stat` per directory, cheaper than reading the snapshot twice.
+fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
+    let state_path = dir.join(STATE);
+    if let Some(generation) = fresh_generation(dir) {
+        return Some(generation);
+    }
+    std::fs::create_dir_all(dir).ok()?;
+    let lock = std::fs::File::create(dir.join("lock")).ok()?;
+    lock.lock().ok()?;
+    if let Some(generation) = fresh_generation(dir) {
+        return Some(generation);
+    }
+    // Before the checks: a write that runs while they do marks the snapshot stale again.
+    let _ = std::fs::remove_file(dir.join(STALE));
+    let old = read_state(&state_path);
+    let state = match old {
+        Some(old) if unchanged(&old, walk) => {
+            let _ = touch(&state_path);
+            return Some(old.generation);
+        }
+        Some(old) => refresh(&old, walk),
+        None => full_walk(walk),
+    };
+    write_state(&state_path, &state).ok()?;
+    Some(state.generation)
+}
+
+/// The snapshot's generation when nothing may have changed since it was checked: no call that
+/// writes marked it, and it was checked less than [`MAX_AGE`] ago.
+fn fresh_generation(dir: &Path) -> Option<String> {
+    let state_path = dir.join(STATE);
+    let is_fresh = !dir.join(STALE).exists()
+        && std::fs::metadata(&state_path)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
+    if is_fresh { read_generation(&state_path) } else { None }
+}
+
+/// Whether no ignore file and no directory changed.
+fn unchanged(state: &State, walk: &Walk<'_>) -> bool {
+    state.rules.iter().all(|(path, time)| mtime(path) == Some(*time))
+        && state.dirs.iter().all(|(dir, time)| mtime(&walk.root.join(dir)) == Some(*time))
+}
+
+/// The snapshot with the changed directories read again; a new walk when an ignore file
+/// changed (what is ignored may have changed anywhere below it).
+fn refresh(old: &State, walk: &Walk<'_>) -> State {
+    if old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
+        return full_walk(walk);
+    }
+    let changed: Vec<&str> = old
+        .dirs
+        .iter()
+        .filter(|(dir, time)| mtime(&walk.root.join(dir)) != Some(*time))
+        .map(|(dir, _)| dir.as_str())
+        .collect();
+    let (present, gone): (Vec<&str>, Vec<&str>) =
+        changed.iter().partition(|dir| walk.root.join(dir).is_dir());
+    let mut files: Vec<String> =
+        old.files.iter().filter(|f| !changed.contains(&parent(f))).cloned().collect();
+    let mut dirs: Vec<(String, i128)> = old
+        .dirs
+        .iter()
+        .filter(|(dir, _)| !changed.contains(&dir.as_str()))
+        .filter(|(dir, _)| !gone.iter().any(|g| is_within(dir, g)))
+        .cloned()
+        .collect();
+    let mut rules = old.rules.clone();
+    for dir in present {
+        let found = walk_from(walk, dir, &old.dirs);
+        if found.rules.iter().any(|r| !rules.iter().any(|(p, _)| p == &r.0)) {
+            return full_walk(walk);
+        }
+        files.extend(found.files);
+        dirs.extend(found.dirs);
+    }
+    rules.sort_unstable();
+    finish(files, dirs, rules)
+}
+
+/// Every file below the root.
+fn full_walk(walk: &Walk<'_>) -> State {
+    let found = walk_from(walk, "", &[]);
+    let mut rules = found.rules;
+    for path in &walk.extra_rules {
+        if let Some(time) = settled_mtime(path) {
+            rules.push((path.clone(), time));
+        }
+    }
+    finish(found.files, found.dirs, rules)
+}
+
+fn finish(
+    mut files: Vec<String>,
+    mut dirs: Vec<(String, i128)>,
+    mut rules: Vec<(PathBuf, i128)>,
+) -> State {
+    files.sort_unstable();
+    files.dedup();
+    dirs.sort_unstable();
+    dirs.dedup_by(|a, b| a.0 == b.0);
+    rules.sort_unstable();
+    rules.dedup_by(|a, b| a.0 == b.0);
+    State { generation: new_generation(), rules, dirs, files }
+}
+
+/// What a walk of `start` (relative to the root) found. Directories already in `known` are
+/// left out with what is below them: each is checked on its own.
+fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
+    let mut found = State::default();
+    let is_repo = walk.tracked.is_some();
+    let root = walk.root.to_path_buf();
+    let top = if start.is_empty() { root.clone() } else { root.join(start) };
+    let known: std::collections::HashSet<PathBuf> =
+        known.iter().map(|(dir, _)| root.join(dir)).filter(|dir| *dir != top).collect();
+    let mut builder = ignore::WalkBuilder::new(&top);
+    // Outside a repository hidden entries are left out, as editors do, but never an ignore
+    // file: a change to one must be seen.
+    builder
+        .hidden(false)
+        .ignore(false)
+        .parents(true)
+        .git_global(is_repo)
+        .git_exclude(is_repo)
+        .require_git(false)
+        .filter_entry(move |entry| {
+            let name = entry.file_name();
+            let is_hidden = entry.depth() > 0
+                && name.as_encoded_bytes().starts_with(b".")
+                && name != ".gitignore";
+            name != ".git" && (is_repo || !is_hidden) && !known.contains(entry.path())
+        });
+    for entry in builder.build().flatten().take(WALK_LIMIT) {
+        let Some(rel) = entry.path().strip_prefix(&root).ok().and_then(Path::to_str) else {
+            continue;
+        };
+        // The kind comes from the directory entry: only directories and ignore files cost a
+        // `stat`.
+        let Some(kind) = entry.file_type() else { continue };
+        if kind.is_dir() {
+            if let Some(time) = settled_mtime(entry.path()) {
+                found.dirs.push((rel.to_owned(), time));
+            }
+            continue;
+        }
+        if !(kind.is_file() || kind.is_symlink()) {
+            continue;
+        }
+        if entry.file_name() == ".gitignore"
+            && let Some(time) = settled_mtime(entry.path())
+        {
+            found.rules.push((entry.path().to_path_buf(), time));
+        }
+        if !walk.tracked.is_some_and(|tracked| tracked(rel)) {
+            found.files.push(rel.to_owned());
+        }
+    }
+    found
+}
+
+fn mtime(path: &Path) -> Option<i128> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    Some(i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()))
+}
+
+/// The modification time of `path` to keep in the snapshot. The kernel stamps times from a
+/// clock that ticks every few milliseconds, so a file created in the same tick as the walk
+/// leaves its directory's time as the walk saw it (git's "racy" entries): a time that recent
+/// is kept as [`RACY`], which no time matches, so the next check reads that directory (or
+/// ignore file) again.
+fn settled_mtime(path: &Path) -> Option<i128> {
+    let time = mtime(path)?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX));
+    Some(if now - time < RACY_WINDOW { RACY } else { time })
+}
+
+fn touch(path: &Path) -> std::io::Result<()> {
+    std::fs::File::options().write(true).open(path)?.set_modified(std::time::SystemTime::now())
+}
+
+fn new_generation() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{nanos:x}-{:x}", std::process::id())
+}
+
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// Whether `dir` is `top` or below it (`""` is the root, above everything).
+fn is_within(dir: &str, top: &str) -> bool {
+    top.is_empty() || dir == top || dir.strip_prefix(top).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// A relative path that stays below the root: what the state may hold.
+fn is_clean(path: &str) -> bool {
+    !path.contains(['\n', '\0', '\t'])
+        && Path::new(path).components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+// ---- the state file: `generation`, then `R<TAB>mtime<TAB>path`, `D...`, `F<TAB>path` lines ----
+
+fn read_generation(path: &Path) -> Option<String> {
+    let mut line = String::new();
+    std::io::BufReader::new(std::fs::File::open(path).ok()?).read_line(&mut line).ok()?;
+    let generation = line.trim_end();
+    (!generation.is_empty()).then(|| generation.to_owned())
+}
+
+fn read_state(path: &Path) -> Option<State> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    let mut state = State { generation: lines.next()?.to_owned(), ..State::default() };
+    for line in lines.take(3 * WALK_LIMIT) {
+        let mut fields = line.splitn(3, '\t');
+        match (fields.next(), fields.next(), fields.next()) {
+            (Some("R"), Some(time), Some(rule)) => {
+                state.rules.push((PathBuf::from(rule), time.parse().ok()?));
+            }
+            (Some("D"), Some(time), Some(dir)) if dir.is_empty() || is_clean(dir) => {
+                state.dirs.push((dir.to_owned(), time.parse().ok()?));
+            }
+            (Some("F"), Some(file), None) if is_clean(file) => state.files.push(file.to_owned()),
+            _ => return None,
+        }
+    }
+    Some(state)
+}
+
+fn write_state(path: &Path, state: &State) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut out = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(dir)?);
+    writeln!(out, "{}", state.generation)?;
+    for (rule, time) in &state.rules {
+        if let Some(rule) = rule.to_str().filter(|r| !r.contains(['\n', '\t'])) {
+            writeln!(out, "R\t{time}\t{rule}")?;
+        }
+    }
+    for (dir, time) in &state.dirs {
+        writeln!(out, "D\t{time}\t{dir}")?;
+    }
+    for file in state.files.iter().filter(|f| is_clean(f)) {
+        writeln!(out, "F\t{file}")?;
+    }
+    out.into_inner()
+        .map_err(std::io::IntoInnerError::into_error)?
+        .persist(path)
+        .map_err(|e| e.error)?;
+    Ok(())
+}
