@@ -14,8 +14,8 @@ It understands the part of JSON Schema that schemars writes for patchgate's type
 
 from __future__ import annotations
 
-import keyword
 import json
+import keyword
 import sys
 from pathlib import Path
 
@@ -215,38 +215,44 @@ def py_class(name: str, schema: dict) -> list[str]:
     """A TypedDict; keys that may be left out are `NotRequired` (from typing_extensions below
     Python 3.11, so the file works from Python 3.9 on)."""
     check_keys(schema, {"type", "properties", "required", "additionalProperties"})
+    if any(keyword.iskeyword(key) for key in schema["properties"]):
+        return py_functional_class(name, schema)
     required = set(schema.get("required", []))
-    fields = []
+    lines = [f"class {name}(TypedDict):"]
+    doc = describe(schema)
+    if doc:
+        lines.append(f'    """{doc}"""')
+        lines.append("")
     for key, sub in schema["properties"].items():
         if not key.isidentifier():
             sys.exit(f"schema_types: key {key!r} of {name} is not a Python identifier")
         hint = py_type(sub)
-        fields.append((key, hint if key in required else f"NotRequired[{hint}]", describe(sub)))
-    doc = describe(schema)
-    if any(keyword.iskeyword(key) for key, _, _ in fields):
-        return py_functional_class(name, doc, fields)
-    lines = [f"class {name}(TypedDict):"]
-    if doc:
-        lines.append(f'    """{doc}"""')
-        lines.append("")
-    for key, hint, field_doc in fields:
+        if key not in required:
+            hint = f"NotRequired[{hint}]"
         lines.append(f"    {key}: {hint}")
-        if field_doc:
-            lines.append(f'    """{field_doc}"""')
+        doc = describe(sub)
+        if doc:
+            lines.append(f'    """{doc}"""')
     return lines
 
 
-def py_functional_class(name: str, doc: str, fields: list[tuple[str, str, str]]) -> list[str]:
-    """A TypedDict with a key that is a Python keyword (`from`): only the functional syntax
-    can name it; each field's description becomes a comment."""
+def py_functional_class(name: str, schema: dict) -> list[str]:
+    """A TypedDict with a key no class body can hold (`from`: a Python keyword), in the
+    functional form; each key's description becomes a comment."""
     if not name:
-        sys.exit("schema_types: a narrowed variant has a key that is a Python keyword")
-    lines = [f'{name} = TypedDict("{name}", {{']
-    for key, hint, field_doc in fields:
-        if field_doc:
-            lines.append(f"    # {field_doc}")
-        lines.append(f'    "{key}": {hint},')
+        sys.exit("schema_types: a tagged object with a Python keyword as a key")
+    required = set(schema.get("required", []))
+    lines = [f"{name} = TypedDict(\"{name}\", {{"]
+    for key, sub in schema["properties"].items():
+        hint = py_type(sub)
+        if key not in required:
+            hint = f"NotRequired[{hint}]"
+        doc = describe(sub)
+        if doc:
+            lines.append(f"    # {doc}")
+        lines.append(f"    {key!r}: {hint},")
     lines.append("})")
+    doc = describe(schema)
     if doc:
         lines.append(f'"""{doc}"""')
     return lines

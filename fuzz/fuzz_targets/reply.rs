@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     // A root that does not exist: the fuzzer must not probe the real file system.
     let root = Path::new("/nonexistent/patchgate-fuzz-root");
     for allow_preamble in [false, true] {
-        let options = ExecutorOptions { allow_preamble, strict_paths: true };
+        let options = ExecutorOptions { allow_preamble, strict_paths: true, max_paths: None };
         let out = check_executor_output(data, root, options);
         assert_eq!(out.ok, out.violations.is_empty());
         lines_inside(&out.violations, data);

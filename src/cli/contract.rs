@@ -1,6 +1,6 @@
 //! `patchgate contract executor-output` and `contract agent`, and the root and `[contract]` policy every contract command reads.
 
-use super::{CliError, CliResult, Format, Global, Stream, read_input};
+use super::{CliError, CliResult, Format, Global, Stream, policy_limits, read_input_within};
 use patchgate::config::Config;
 use patchgate::contract::{
     AgentExpect, ArgPolicy, ContractConfig, ExecutorOptions, check_agent_reply,
@@ -83,9 +83,13 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 
 fn run_executor(args: &ExecutorArgs, global: &Global) -> CliResult {
     let root = sandbox_root(args.root.as_deref(), global)?;
-    let bytes = read_input(&args.reply, "reply")?;
-    let options =
-        ExecutorOptions { allow_preamble: args.allow_preamble, strict_paths: args.strict_paths };
+    let limits = policy_limits(global.repo.as_deref())?;
+    let bytes = read_input_within(&args.reply, "reply", &limits)?;
+    let options = ExecutorOptions {
+        allow_preamble: args.allow_preamble,
+        strict_paths: args.strict_paths,
+        max_paths: Some(limits.files),
+    };
     let outcome = check_executor_output(&bytes, &root, options);
     match global.format.unwrap_or(Format::Json) {
         Format::Json => global.print_json(&outcome),
@@ -94,6 +98,12 @@ fn run_executor(args: &ExecutorArgs, global: &Global) -> CliResult {
         }
     }
     Ok(if outcome.ok { Exit::Accepted } else { Exit::Rejected })
+}
+
+/// The reply, within `[limits] patch_bytes`: a reply carries no more than a result does, and
+/// every path it lists is held and filtered.
+fn read_reply(arg: &str, global: &Global) -> Result<Vec<u8>, CliError> {
+    read_input_within(arg, "reply", &policy_limits(global.repo.as_deref())?)
 }
 
 /// `--root DIR` when given (it must be a directory), else [`root`].
@@ -128,7 +138,7 @@ struct AgentArgs {
 
 fn run_agent(args: &AgentArgs, global: &Global) -> CliResult {
     let policy = policy(global)?;
-    let bytes = read_input(&args.reply, "reply")?;
+    let bytes = read_reply(&args.reply, global)?;
     let expect = AgentExpect { agent: args.agent.clone(), operation: args.operation.clone() };
     let outcome = check_agent_reply(&bytes, &expect, &policy);
     match global.format.unwrap_or(Format::Json) {

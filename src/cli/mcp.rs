@@ -98,7 +98,7 @@ impl ServerHandler for Server {
         let answered = match request.name.as_ref() {
             "validate_result" => tools::validate_result(arguments, &self.global),
             "repair_patch" => tools::repair_patch(arguments, &self.global),
-            "parse_patch" => tools::parse_patch(arguments),
+            "parse_patch" => tools::parse_patch(arguments, &self.global),
             "check_paths" => tools::check_paths(arguments, &self.global),
             other => {
                 let message = format!("no tool named '{other}'");

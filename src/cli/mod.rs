@@ -41,7 +41,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub(crate) use input::read_input;
+pub(crate) use input::{limit_error, policy_limits, read_input, read_input_within};
 pub(crate) use terminal::{ColorChoice, Stream};
 
 /// The gate between LLM coding agents and a git repository.

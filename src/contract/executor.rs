@@ -58,6 +58,9 @@ pub struct ExecutorOptions {
     pub allow_preamble: bool,
     /// Make every filtered path a violation (the specification only filters them out).
     pub strict_paths: bool,
+    /// The most paths one list may hold (the CLI passes `[limits] files`); a longer list is a
+    /// `limit_exceeded` violation and is not filtered. `None`: no bound.
+    pub max_paths: Option<usize>,
 }
 
 /// The paths filtered from each list, or how many (the specification's `filtered_count`).
@@ -159,6 +162,16 @@ impl ExecutorOutcome {
     ) -> PerList<Vec<String>> {
         let mut kept = PerList::default();
         for key in PATH_KEYS {
+            let len = value.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+            if let Some(max) = options.max_paths.filter(|&max| len > max) {
+                let message = format!(
+                    "'{key}' lists {len} paths, over the limit of {max} ([limits] files in \
+                     .patchgate.toml; raise it if this reply is intended)"
+                );
+                let finding = Finding::new(ReplyCode::LimitExceeded, message);
+                violations.push(finding.line(lines.of(key)).pointer(format!("/{key}")));
+                continue;
+            }
             let Some(paths) = string_list(value.get(key)) else { continue };
             let filter = filter_paths(&paths, root);
             if options.strict_paths {

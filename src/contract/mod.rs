@@ -99,6 +99,8 @@ codes! {
         SummaryNotOneSentence => "summary_not_one_sentence",
         /// A reported path that fails the path checks (with `--strict-paths`).
         FilteredPath => "filtered_path",
+        /// An executor reply's path list over `[limits] files`.
+        LimitExceeded => "limit_exceeded",
         /// Warning: CRLF line ends.
         CrlfLineEndings => "crlf_line_endings",
         /// Warning: a byte order mark.

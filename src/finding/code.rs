@@ -97,6 +97,12 @@ codes! {
         SkippedText => "skipped_text",
         /// Empty lines after the last hunk, up to the end of the input.
         TrailingBlankLines => "trailing_blank_lines",
+        /// Whitespace-only lines outside any file entry (before the first, between entries,
+        /// after the last): dropped, as `git apply` skips them.
+        BlankOutsideEntry => "blank_outside_entry",
+        /// Context lines (` ` lines, empty or whitespace-only) after a hunk whose counts are
+        /// used up, up to the next file entry or the end: dropped, as `git apply` drops them.
+        ContextAfterHunk => "context_after_hunk",
         /// Lenient mode: markdown fence lines were skipped.
         MarkdownFence => "markdown_fence",
     }
@@ -307,6 +313,8 @@ codes! {
         RejectionNotRecorded => "rejection_not_recorded",
         /// `--repair` could not repair a defect; the result was judged as sent.
         RepairRefused => "repair_refused",
+        /// `--repair` took the result JSON out of the reply around it (a fence, chat text).
+        RepairedResultJson => "repaired_result_json",
         /// `--repair` recounted a hunk.
         RepairedRecount => "repaired_recount",
         /// `--repair` moved a hunk to where its lines are.
@@ -321,6 +329,14 @@ codes! {
         RepairedTrailingBlankLines => "repaired_trailing_blank_lines",
         /// `--repair` added a final newline.
         RepairedFinalNewline => "repaired_final_newline",
+        /// `--repair` set aside whitespace-only context lines at a hunk's edges.
+        RepairedTrimContext => "repaired_trim_context",
+        /// `--repair` took out a hunk without an added or removed line.
+        RepairedContextOnlyHunk => "repaired_context_only_hunk",
+        /// `--repair` removed whitespace-only lines outside the file entries.
+        RepairedBlankOutsideEntry => "repaired_blank_outside_entry",
+        /// `--repair` removed context lines past a hunk's counts.
+        RepairedContextAfterHunk => "repaired_context_after_hunk",
     }
 }
 
@@ -341,6 +357,15 @@ codes! {
         TrailingBlankLines => "trailing_blank_lines",
         /// The final `\n` added after a context, removed or header line.
         FinalNewline => "final_newline",
+        /// Whitespace-only context lines at a hunk's edges that the base does not have there set
+        /// aside, the fewest that give the hunk a place.
+        TrimContext => "trim_context",
+        /// A complete hunk without an added or removed line taken out: it changes nothing.
+        ContextOnlyHunk => "context_only_hunk",
+        /// Whitespace-only lines outside the file entries removed (git skips them).
+        BlankOutsideEntry => "blank_outside_entry",
+        /// Context lines past a hunk's counts removed (git drops them).
+        ContextAfterHunk => "context_after_hunk",
     }
 }
 
@@ -356,6 +381,10 @@ impl RepairKind {
             Self::GitHeader => NoteKind::RepairedGitHeader,
             Self::TrailingBlankLines => NoteKind::RepairedTrailingBlankLines,
             Self::FinalNewline => NoteKind::RepairedFinalNewline,
+            Self::TrimContext => NoteKind::RepairedTrimContext,
+            Self::ContextOnlyHunk => NoteKind::RepairedContextOnlyHunk,
+            Self::BlankOutsideEntry => NoteKind::RepairedBlankOutsideEntry,
+            Self::ContextAfterHunk => NoteKind::RepairedContextAfterHunk,
         }
     }
 }

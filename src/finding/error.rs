@@ -112,6 +112,9 @@ codes! {
         /// The policy in force cannot be read: a symbolic link, a directory or FIFO, over 1 MiB,
         /// not UTF-8, or a read error; never taken as "no policy".
         PolicyUnreadable => "policy_unreadable",
+        /// `parse`'s patch (and `mcp parse_patch`'s) or a `contract` reply is over one of
+        /// HEAD's `[limits]` (`patch_bytes`; for a patch also `files`, `hunks`, `paths`).
+        LimitExceeded => "limit_exceeded",
     }
 }
 
@@ -144,6 +147,7 @@ impl ErrorCode {
                 | Self::InvalidAgentInput
                 | Self::NotARepository
                 | Self::BareRepository
+                | Self::LimitExceeded
         )
     }
 }

@@ -26,6 +26,11 @@ impl<'a> Raw<'a> {
     }
 }
 
+/// An empty or whitespace-only line (`\r` included): what git skips outside the entries.
+pub(super) fn is_blank(text: &[u8]) -> bool {
+    text.iter().all(u8::is_ascii_whitespace)
+}
+
 /// Counts of line endings, with the first line of each kind.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Endings {
@@ -101,12 +106,22 @@ impl<'a> Cursor<'a> {
     pub fn peek_nth(&self, n: usize) -> Option<Raw<'a>> {
         let mut raw = self.peek()?;
         for _ in 0..n {
-            let start = raw.span.offset + raw.text.len() + 1;
-            let rest = self.input.get(start..).filter(|r| !r.is_empty())?;
-            let text = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
-            raw = Raw { text, span: Span { offset: start, line: raw.span.line + 1 } };
+            raw = self.line_after(raw)?;
         }
         Some(raw)
+    }
+
+    /// The line after `raw` (a line of this input), computed on demand.
+    pub fn line_after(&self, raw: Raw<'a>) -> Option<Raw<'a>> {
+        let start = raw.span.offset + raw.text.len() + 1;
+        let rest = self.input.get(start..).filter(|r| !r.is_empty())?;
+        let text = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        Some(Raw { text, span: Span { offset: start, line: raw.span.line + 1 } })
+    }
+
+    /// The lines from `raw` on, computed on demand (for looking ahead without moving).
+    pub fn lines_from(&self, raw: Raw<'a>) -> impl Iterator<Item = Raw<'a>> + '_ {
+        std::iter::successors(Some(raw), |&line| self.line_after(line))
     }
 
     /// The line after the current one.

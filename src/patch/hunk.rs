@@ -2,7 +2,7 @@
 //! line is whatever its first byte says while the counts allow it, so a removed `-- x` line
 //! (written `--- x`) is never taken for a file header.
 
-use super::cursor::Raw;
+use super::cursor::{Raw, is_blank};
 use super::parse::{Parser, quote_input};
 use super::{DefectCode, FilePatch, Hunk, LineKind, Lines, Warning, WarningCode};
 
@@ -123,7 +123,7 @@ impl<'a> Parser<'a, '_> {
                 return;
             }
         }
-        self.leftover();
+        self.leftover(file);
     }
 
     fn hunk_header(&mut self, line: Raw<'a>) -> Option<Hunk<'a>> {
@@ -330,9 +330,11 @@ impl<'a> Parser<'a, '_> {
             Some(line) => format!("another header starts at line {}", line.span.line),
             None => "the input ends".to_owned(),
         };
+        let (has_old, has_new) = self.body_holds(hunk);
         let message = format!(
-            "hunk `{}` is short: {what} with {old} preimage and {new} postimage line(s) still due; fix the counts or restore the lines",
-            quote_input(hunk_header_text(self, hunk))
+            "hunk `{}` is short: {what} with {old} preimage and {new} postimage line(s) still due (the body holds {has_old} old and {has_new} new); write `{}` if nothing is missing, else restore the lines",
+            quote_input(hunk_header_text(self, hunk)),
+            self.fitting_header(hunk)
         );
         self.defect(DefectCode::HunkTooShort, hunk.span, message);
     }
@@ -349,9 +351,11 @@ impl<'a> Parser<'a, '_> {
             LineKind::Context => "context",
         };
         let message = format!(
-            "hunk `{}` has more {side} lines than its counts allow, at `{}`; fix the counts",
-            quote_input(hunk_header_text(self, hunk)),
-            quote_input(line.text)
+            "{} (the {side} line `{}` at line {} is past them); write `{}`",
+            self.counts_and_body(hunk),
+            quote_input(line.text),
+            line.span.line,
+            self.fitting_header(hunk)
         );
         self.defect(DefectCode::HunkTooLong, line.span, message);
     }
@@ -365,47 +369,122 @@ impl<'a> Parser<'a, '_> {
         self.defect(DefectCode::ContextOnlyHunk, hunk.span, message);
     }
 
-    /// Hunk-like lines after the last hunk's counts are used up: `git apply` drops them.
-    fn leftover(&mut self) {
-        let Some(line) = self.cur.peek() else { return };
+    /// The lines after the last hunk's counts are used up, up to the next file entry or the
+    /// end. `git apply` drops them all, so they are judged by what would be lost: a run of
+    /// context (empty, whitespace-only or ` ` lines) followed by the next entry, text or the
+    /// end loses nothing and is dropped with a note; a `+`, `-` or `\` line would be silently
+    /// lost (a defect, with the counts that fit the body); and a run followed by the entry's
+    /// next `@@` makes git refuse that hunk as a fragment without a header (a defect too).
+    fn leftover(&mut self, file: &FilePatch<'a>) {
+        let Some(first) = self.cur.peek() else { return };
+        let Some(hunk) = file.hunks.last() else { return };
         if self.cur.rest_is_blank() {
-            // Only empty lines up to the end (a patch string ending in "\n\n"): nothing can be
-            // dropped that changes the result, so say it and read on.
+            // Only empty lines up to the end (a patch string ending in "\n\n").
             let message = "the patch ends with empty line(s) after its last hunk; they are ignored"
                 .to_owned();
             self.out.warnings.push(Warning {
                 code: WarningCode::TrailingBlankLines,
                 message,
-                span: line.span,
+                span: first.span,
             });
             while self.cur.peek().is_some() {
                 self.cur.bump();
             }
             return;
         }
-        let is_hunk_like = match line.first() {
-            Some(b' ' | b'+') | None => true,
-            Some(b'-') => line.trimmed() != b"-- " && !self.is_traditional_start(line),
-            Some(b'\\') => {
-                let message = "`\\ No newline at end of file` after a complete hunk; it can only follow a body line".to_owned();
-                self.defect(DefectCode::MisplacedNoNewline, line.span, message);
-                self.skip_to_entry();
-                return;
-            }
-            _ => false,
-        };
-        if is_hunk_like {
-            let message = if line.text.is_empty() {
-                "a blank line follows a hunk whose counts are used up; git reads it as an empty context line and drops it: remove it or fix the counts".to_owned()
-            } else {
-                format!(
-                    "`{}` follows a hunk whose counts are used up (git would drop it); fix the hunk counts",
-                    quote_input(line.text)
-                )
-            };
-            self.defect(DefectCode::HunkTooLong, line.span, message);
+        if first.first() == Some(b'\\') {
+            let message = "`\\ No newline at end of file` after a complete hunk; it can only follow a body line".to_owned();
+            self.defect(DefectCode::MisplacedNoNewline, first.span, message);
             self.skip_to_entry();
+            return;
         }
+        let run: Vec<Raw<'a>> =
+            self.cur.lines_from(first).take_while(|l| is_context_like(l.text)).collect();
+        let next = run.last().map_or(Some(first), |&last| self.cur.line_after(last));
+        match next.filter(|&n| self.is_body_past_counts(n)) {
+            Some(line) if line.trimmed().starts_with(b"@@") => self.before_next_hunk(hunk, &run),
+            Some(line) => self.change_past_counts(hunk, line),
+            None => self.drop_context(hunk, &run),
+        }
+    }
+
+    /// A line that belongs to a hunk body (a change or a marker) or starts the next hunk:
+    /// git would not skip it as text outside the entries.
+    fn is_body_past_counts(&self, line: Raw<'a>) -> bool {
+        match line.first() {
+            Some(b'+' | b'\\') => true,
+            Some(b'@') => line.text.starts_with(b"@@"),
+            Some(b'-') => line.trimmed() != b"-- " && !self.is_pair_at(line),
+            _ => false,
+        }
+    }
+
+    /// `--- x` followed by `+++ y`: a traditional entry starts at `line`.
+    fn is_pair_at(&self, line: Raw<'a>) -> bool {
+        line.text.starts_with(b"--- ")
+            && self.cur.line_after(line).is_some_and(|n| n.text.starts_with(b"+++ "))
+    }
+
+    /// Context past the counts, then the next entry, text or the end: dropped with a note.
+    fn drop_context(&mut self, hunk: &Hunk<'a>, run: &[Raw<'a>]) {
+        let Some(first) = run.first() else { return };
+        if run.iter().all(|l| is_blank(l.text)) {
+            for line in run {
+                self.notes.blank_outside.add(line.span);
+            }
+        } else {
+            let shown: Vec<String> =
+                run.iter().take(3).map(|l| format!("`{}`", quote_input(l.text))).collect();
+            let more = if run.len() > 3 { ", ..." } else { "" };
+            let message = format!(
+                "{} context line(s) after hunk `{}`, whose counts are used up ({}{more}), dropped as git drops them; if they belong to the hunk, write `{}`",
+                run.len(),
+                quote_input(hunk_header_text(self, hunk)),
+                shown.join(", "),
+                self.fitting_header(hunk)
+            );
+            let warning =
+                Warning { code: WarningCode::ContextAfterHunk, message, span: first.span };
+            self.out.warnings.push(warning);
+        }
+        for _ in run {
+            self.cur.bump();
+        }
+    }
+
+    /// A `+`, `-` or `\` line past the counts: git would silently drop a change.
+    fn change_past_counts(&mut self, hunk: &Hunk<'a>, line: Raw<'a>) {
+        let message = format!(
+            "{} (`{}` at line {} follows them, and git would drop it); write `{}`",
+            self.counts_and_body(hunk),
+            quote_input(line.text),
+            line.span.line,
+            self.fitting_header(hunk)
+        );
+        self.defect(DefectCode::HunkTooLong, line.span, message);
+        self.skip_to_entry();
+    }
+
+    /// Lines between a hunk whose counts are used up and the next `@@` of the entry: git
+    /// stops reading the entry there and refuses the next hunk.
+    fn before_next_hunk(&mut self, hunk: &Hunk<'a>, run: &[Raw<'a>]) {
+        let Some(first) = run.first() else { return };
+        let what = if run.iter().all(|l| is_blank(l.text)) {
+            "remove them".to_owned()
+        } else {
+            format!(
+                "remove them, or, if they are context of the hunk, write `{}`",
+                self.fitting_header(hunk)
+            )
+        };
+        let message = format!(
+            "{} line(s) from `{}` on lie between hunk `{}`, whose counts are used up, and the next hunk, which git then refuses as a fragment without a header; {what}",
+            run.len(),
+            quote_input(first.text),
+            quote_input(hunk_header_text(self, hunk))
+        );
+        self.defect(DefectCode::HunkTooLong, first.span, message);
+        self.skip_to_entry();
     }
 
     /// Hunks of one file must ascend and not overlap; a `\ No newline` must be in the last.
@@ -434,6 +513,59 @@ impl<'a> Parser<'a, '_> {
         );
         self.defect(code, hunk.span, message);
     }
+}
+
+impl<'a> Parser<'a, '_> {
+    /// What the body of `hunk` holds when read without its counts: every body line up to
+    /// the next header, `@@` or text. Whitespace-only lines at its end may be separators or
+    /// junk a model wrote as much as context: they count only as far as the header's old-side
+    /// count reaches (the base, which alone could tell, is `repair`'s to read). Returns the
+    /// old-side and new-side line counts.
+    fn body_holds(&self, hunk: &Hunk<'a>) -> (u64, u64) {
+        let header = Raw { text: hunk_header_text(self, hunk), span: hunk.span };
+        let mut kinds: Vec<(LineKind, bool)> = Vec::new();
+        for line in self.cur.lines_from(header).skip(1) {
+            let kind = match line.first() {
+                _ if is_blank(line.text) => LineKind::Context,
+                Some(b' ') => LineKind::Context,
+                Some(b'+') => LineKind::Add,
+                Some(b'-') if !self.is_pair_at(line) => LineKind::Remove,
+                Some(b'\\') => continue,
+                _ => break,
+            };
+            kinds.push((kind, is_blank(line.text)));
+        }
+        let blanks =
+            kinds.iter().rev().take_while(|&&(k, blank)| k == LineKind::Context && blank).count();
+        let count = |kinds: &[(LineKind, bool)], gone: LineKind| {
+            kinds.iter().filter(|&&(k, _)| k != gone).count() as u64
+        };
+        let core = &kinds[..kinds.len() - blanks];
+        let (old, new) = (count(core, LineKind::Add), count(core, LineKind::Remove));
+        let kept = hunk.old_count.saturating_sub(old).min(blanks as u64);
+        (old + kept, new + kept)
+    }
+
+    /// `the header says -5,7 +5,9 but the body holds 6 old and 8 new line(s)`.
+    fn counts_and_body(&self, hunk: &Hunk<'a>) -> String {
+        let (old, new) = self.body_holds(hunk);
+        format!(
+            "the header says -{},{} +{},{} but the body holds {old} old and {new} new line(s)",
+            hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count
+        )
+    }
+
+    /// The `@@` line whose counts fit the body (see [`Parser::body_holds`]).
+    fn fitting_header(&self, hunk: &Hunk<'a>) -> String {
+        let (old, new) = self.body_holds(hunk);
+        let header = super::hunk_header((hunk.old_start, old), (hunk.new_start, new), b"");
+        quote_input(&header)
+    }
+}
+
+/// A line that could be context of a hunk: empty, whitespace-only, or starting with a space.
+fn is_context_like(text: &[u8]) -> bool {
+    text.first() == Some(&b' ') || is_blank(text)
 }
 
 /// The `@@` line of a hunk, for messages.

@@ -31,7 +31,7 @@ mod tests;
 
 pub use defect::{Defect, DefectCode, Warning, WarningCode};
 pub use lines::{Iter as LinesIter, Lines};
-pub use render::render;
+pub use render::{hunk_header, render};
 
 use serde::Serialize;
 

@@ -33,6 +33,7 @@ pub(super) struct Notes {
     pub signature: Tally,
     pub skipped: Tally,
     pub fences: Tally,
+    pub blank_outside: Tally,
 }
 
 /// The parser's state.
@@ -194,6 +195,12 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn top_level(&mut self, line: Raw<'a>) {
+        if super::cursor::is_blank(line.text) {
+            // git skips it; nothing it could hold changes what is applied.
+            self.notes.blank_outside.add(line.span);
+            self.cur.bump();
+            return;
+        }
         match self.classify(line) {
             Start::Git => self.git_entry(),
             Start::Traditional => self.traditional_entry(),
@@ -315,6 +322,13 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn emit_warnings(&mut self) {
+        self.emit_line_ending_warning();
+        self.emit_tally_warnings();
+        self.out.warnings.sort_by_key(|w| w.span.offset);
+    }
+
+    /// `crlf` or `mixed_line_endings`, at the first CRLF line.
+    fn emit_line_ending_warning(&mut self) {
         let e = self.cur.endings;
         if let Some(first) = e.first_crlf {
             let (code, message) = if e.lf == 0 {
@@ -325,6 +339,11 @@ impl<'a> Parser<'a, '_> {
             };
             self.out.warnings.push(Warning { code, message, span: first });
         }
+    }
+
+    /// One warning per kind of line the parser skipped or read leniently, with their number,
+    /// at the first.
+    fn emit_tally_warnings(&mut self) {
         let n = self.notes;
         let tallies = [
             (
@@ -363,6 +382,12 @@ impl<'a> Parser<'a, '_> {
                 "markdown fence line skipped",
                 "markdown fence lines skipped",
             ),
+            (
+                n.blank_outside,
+                WarningCode::BlankOutsideEntry,
+                "whitespace-only line outside the file entries dropped, as git skips it",
+                "whitespace-only lines outside the file entries dropped, as git skips them",
+            ),
         ];
         for (tally, code, one, many) in tallies {
             if let Some(span) = tally.first {
@@ -371,7 +396,6 @@ impl<'a> Parser<'a, '_> {
                 self.out.warnings.push(Warning { code, message, span });
             }
         }
-        self.out.warnings.sort_by_key(|w| w.span.offset);
     }
 }
 

@@ -134,16 +134,25 @@ fn range(start: u64, count: u64, out: &mut Vec<u8>) {
     }
 }
 
-fn render_hunk(hunk: &Hunk<'_>, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"@@ -");
-    range(hunk.old_start, hunk.old_count, out);
+/// A hunk's `@@` line without its newline, as git writes it (a count of 1 omitted): what the
+/// renderer writes, and the header the parser's and the repair's messages propose.
+#[must_use]
+pub fn hunk_header(old: (u64, u64), new: (u64, u64), section: &[u8]) -> Vec<u8> {
+    let mut out = b"@@ -".to_vec();
+    range(old.0, old.1, &mut out);
     out.extend_from_slice(b" +");
-    range(hunk.new_start, hunk.new_count, out);
+    range(new.0, new.1, &mut out);
     out.extend_from_slice(b" @@");
-    if !hunk.section.is_empty() {
+    if !section.is_empty() {
         out.push(b' ');
-        out.extend_from_slice(hunk.section);
+        out.extend_from_slice(section);
     }
+    out
+}
+
+fn render_hunk(hunk: &Hunk<'_>, out: &mut Vec<u8>) {
+    let old = (hunk.old_start, hunk.old_count);
+    out.extend_from_slice(&hunk_header(old, (hunk.new_start, hunk.new_count), hunk.section));
     out.push(b'\n');
     for body in &hunk.lines {
         let prefix: &[u8] = match body.kind {

@@ -10,7 +10,9 @@
 //! refused: an added line may be missing, and nothing can check that.
 
 use super::{Refusal, RepairKind, Step, Work, file_name};
-use crate::patch::{DefectCode, FilePatch, Hunk, LineKind, Parsed, WarningCode, parse};
+use crate::patch::{
+    DefectCode, FilePatch, Hunk, LineKind, Parsed, WarningCode, hunk_header, parse,
+};
 use crate::path::display_bytes;
 
 /// Where a hunk sits: its entry and its 0-based index there.
@@ -41,19 +43,8 @@ impl Numbers {
 
     /// The `@@` line, git style (a count of 1 omitted), keeping the section text and a `\r`.
     fn header(self, section: &[u8], crlf: bool) -> Vec<u8> {
-        let range = |start: u64, count: u64| {
-            if count == 1 { format!("{start}") } else { format!("{start},{count}") }
-        };
-        let mut out = format!(
-            "@@ -{} +{} @@",
-            range(self.old_start, self.old_count),
-            range(self.new_start, self.new_count)
-        )
-        .into_bytes();
-        if !section.is_empty() {
-            out.push(b' ');
-            out.extend_from_slice(section);
-        }
+        let old = (self.old_start, self.old_count);
+        let mut out = hunk_header(old, (self.new_start, self.new_count), section);
         if crlf {
             out.push(b'\r');
         }
@@ -155,7 +146,11 @@ fn unbounded(work: &Work<'_, '_>, stated: Numbers) -> Numbers {
 /// traditional entry's `---`/`+++` pair, without empty lines at the end. Only the hunk and the
 /// rest of its entry (up to line `end`) are parsed, under a stand-in file header: a body never
 /// reads past its entry.
-fn read_body(work: &Work<'_, '_>, hunk: &Hunk<'_>, end: usize) -> Vec<(LineKind, usize)> {
+pub(super) fn read_body(
+    work: &Work<'_, '_>,
+    hunk: &Hunk<'_>,
+    end: usize,
+) -> Vec<(LineKind, usize)> {
     const HEADER: &[u8] = b"--- a/probe\n+++ b/probe\n";
     let first = hunk.span.line;
     let mut probe = HEADER.to_vec();

@@ -24,18 +24,23 @@
 //! assert!(outcome.patch.unwrap().ends_with(b"@@ -1 +1,2 @@\n-old\n+new\n+more\n"));
 //! ```
 
+mod context_only;
 mod header;
 mod hunks;
+mod past;
 mod proof;
 mod relocate;
+mod reply;
 mod result;
 mod surround;
 #[cfg(test)]
 mod tests;
 mod text;
+mod trim;
 
 pub use crate::finding::RepairKind;
 use crate::finding::{CheckCode, Code};
+pub use reply::Unwrapped;
 pub use result::{Repaired, repair_result};
 
 use crate::patch::{Defect, DefectCode, ParseOptions, Parsed, parse};
@@ -142,6 +147,18 @@ impl Outcome {
                 format!("removed {} after hunks of {name}", plural(lines, "blank line"))
             }
             RepairKind::FinalNewline => "added the final newline".to_owned(),
+            RepairKind::BlankOutsideEntry => {
+                format!("removed {} outside the file entries", plural(lines, "blank line"))
+            }
+            RepairKind::ContextAfterHunk => {
+                format!("removed {} past the counts of {name}", plural(lines, "context line"))
+            }
+            RepairKind::ContextOnlyHunk => {
+                format!("removed {} of {name} that changed nothing", plural(count, "hunk"))
+            }
+            RepairKind::TrimContext => {
+                format!("set aside {} of {name}", plural(lines, "blank context line"))
+            }
         }
     }
 }
@@ -271,7 +288,8 @@ impl<'a, 'b> Work<'a, 'b> {
 
     /// The first fixer that claims a defect; a refusal of the first defect when none does.
     fn fix(&mut self, parsed: &Parsed<'_>) -> Step {
-        let fixers: [Fixer; 4] = [header::fix, surround::fix, hunks::fix, hunks::final_newline];
+        let fixers: [Fixer; 5] =
+            [header::fix, surround::fix, context_only::fix, hunks::fix, hunks::final_newline];
         for fixer in fixers {
             match fixer(self, parsed) {
                 Step::Pass => {}
@@ -299,7 +317,7 @@ impl<'a, 'b> Work<'a, 'b> {
                 return Ok(step);
             }
         }
-        Ok(Step::Pass)
+        past::fix(self, parsed)
     }
 
     /// Record a repair made at line `n` of the working copy.

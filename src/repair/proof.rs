@@ -99,16 +99,28 @@ fn same_lines(work: &Work<'_, '_>, parsed: &Parsed<'_>) -> Result<usize, String>
     Ok(ours.len())
 }
 
-/// The hunk's `@@` line and body (with `\` markers) are consecutive lines of the agent's.
+/// The hunk's body (with `\` markers) is a run of consecutive lines of the agent's, and its
+/// `@@` line is the agent's, with only whitespace-only context lines (set aside by
+/// `trim_context`) between the two.
 fn contiguous(work: &Work<'_, '_>, hunk: &Hunk<'_>) -> Result<(), String> {
     let Some(last) = hunk.lines.last() else { return Ok(()) };
     let end = last.line + usize::from(!last.has_newline);
     let first = hunk.span.line;
     let origin = |n: usize| work.doc.get(n).and_then(|l| l.origin);
-    let start = origin(first).ok_or_else(|| format!("hunk at line {first} was inserted"))?;
-    for n in first..=end {
-        if origin(n) != Some(start + (n - first)) {
-            return Err(format!("the hunk at line {first} is not a run of the agent's lines"));
+    let not_a_run = || format!("the hunk at line {first} is not a run of the agent's lines");
+    let header = origin(first).ok_or_else(|| format!("hunk at line {first} was inserted"))?;
+    let start = origin(first + 1).ok_or_else(not_a_run)?;
+    let input = input_lines(work.input);
+    let is_blank_context = |i: usize| {
+        let text = input.get(i).copied().unwrap_or_default();
+        text.first().is_none_or(|&b| b == b' ') && text.iter().all(u8::is_ascii_whitespace)
+    };
+    if start <= header || !(header + 1..start).all(is_blank_context) {
+        return Err(not_a_run());
+    }
+    for n in first + 1..=end {
+        if origin(n) != Some(start + (n - first - 1)) {
+            return Err(not_a_run());
         }
     }
     Ok(())

@@ -248,13 +248,15 @@ fn blank_lines_after_complete_hunks_are_separators() {
     let one = change_at("@@ -8,5 +8,6 @@");
     let two = "diff --git a/g.txt b/g.txt\n--- a/g.txt\n+++ b/g.txt\n@@ -1 +1 @@\n-a\n+b\n";
     let outcome = run(&format!("{one}\n{two}\n\n"), None);
-    assert_eq!(kinds(&outcome), [RepairKind::TrailingBlankLines, RepairKind::TrailingBlankLines]);
+    let removed = [RepairKind::TrailingBlankLines, RepairKind::BlankOutsideEntry];
+    assert_eq!(kinds(&outcome), removed);
     assert_eq!(repaired(&outcome), format!("{one}{two}"));
-    // After an entry without hunks the parser calls them text; still no hunk can go on there.
+    // After an entry without hunks, and before the first entry, likewise.
     let renamed =
         "diff --git a/o.txt b/p.txt\nsimilarity index 100%\nrename from o.txt\nrename to p.txt\n";
-    let outcome = run(&format!("{renamed}\n\n{two}"), None);
-    assert_eq!(kinds(&outcome), [RepairKind::TrailingBlankLines]);
+    let outcome = run(&format!("\n \n{renamed}\n\t\n{two}"), None);
+    assert_eq!(kinds(&outcome), [RepairKind::BlankOutsideEntry]);
+    assert_eq!(outcome.repairs[0].lines, 4);
     assert_eq!(repaired(&outcome), format!("{renamed}{two}"));
 }
 
@@ -292,6 +294,106 @@ fn a_patch_needing_too_many_repairs_is_refused() {
     let patch = format!("{HEAD}{}", hunks.concat());
     let outcome = run(&patch, None);
     assert_eq!(refusal(&outcome), "too_many_defects");
+}
+
+#[test]
+fn blank_context_the_base_lacks_is_set_aside_at_either_edge() {
+    let (_dir, base) = repo(&[("f.txt", &numbered(20))]);
+    // Counted junk at the end (Claude's shape): the hunk fits once it is set aside.
+    let junk_end = change_at("@@ -8,6 +8,7 @@") + " \n";
+    let outcome = run(&junk_end, Some(&base));
+    assert_eq!(kinds(&outcome), [RepairKind::TrimContext]);
+    assert_eq!(repaired(&outcome), change_at("@@ -8,5 +8,6 @@"));
+    // A blank line above the hunk that the file does not have there.
+    let junk_start = change_at("@@ -7,6 +7,7 @@").replace("@@\n", "@@\n \n");
+    let outcome = run(&junk_start, Some(&base));
+    assert_eq!(kinds(&outcome), [RepairKind::TrimContext]);
+    assert_eq!(repaired(&outcome), change_at("@@ -8,5 +8,6 @@"));
+    assert_eq!(outcome.summary(), "set aside 1 blank context line of f.txt");
+    // A blank line the file does have is context, and stays.
+    let (_dir, blank) = repo(&[("f.txt", &numbered(20).replace("line 13\n", "\n"))]);
+    assert!(run(&junk_end, Some(&blank)).repairs.is_empty());
+}
+
+#[test]
+fn a_counted_junk_line_is_set_aside_at_the_stated_line_rather_than_followed_elsewhere() {
+    // Whole, the hunk's context (`  }`, `}`, a blank line) is at lines 1 and 4, as in any file
+    // of repeated blocks; git would move it to the nearest. Without the junk line it is
+    // exactly at its stated line 7, at the end of the file.
+    let (_dir, repo) = repo(&[("f.txt", "  }\n}\n\n  }\n}\n\n  }\n}\n")]);
+    let patch = format!("{HEAD}@@ -7,3 +7,5 @@\n   }}\n }}\n+\n+more\n \n");
+    let outcome = run(&patch, Some(&repo));
+    assert_eq!(kinds(&outcome), [RepairKind::TrimContext]);
+    assert_eq!(repaired(&outcome), format!("{HEAD}@@ -7,2 +7,4 @@\n   }}\n }}\n+\n+more\n"));
+}
+
+#[test]
+fn a_junk_line_between_two_hunks_is_set_aside_against_the_base() {
+    let (_dir, repo) = repo(&[("f.txt", &numbered(20))]);
+    let second = "@@ -16,3 +17,3 @@\n line 16\n-line 17\n+line seventeen\n line 18\n";
+    let patch = format!("{} \n{second}", change_at("@@ -8,5 +8,6 @@"));
+    let outcome = run(&patch, Some(&repo));
+    assert_eq!(kinds(&outcome), [RepairKind::Recount, RepairKind::TrimContext]);
+    assert_eq!(repaired(&outcome), format!("{}{second}", change_at("@@ -8,5 +8,6 @@")));
+}
+
+#[test]
+fn context_past_the_counts_is_counted_where_the_base_confirms_it() {
+    // Under-counted: no trailing context within the counts, so git anchors the hunk at the
+    // end of the file and refuses it; the lines past the counts are the file's next lines.
+    let (_dir, repo) = repo(&[("f.txt", &numbered(20))]);
+    let patch = change_at("@@ -8,3 +8,4 @@") + " \n";
+    let outcome = run(&patch, Some(&repo));
+    assert_eq!(kinds(&outcome), [RepairKind::BlankOutsideEntry, RepairKind::Recount]);
+    assert_eq!(repaired(&outcome), change_at("@@ -8,5 +8,6 @@"));
+    // Without a base they are removed, as git drops them.
+    let outcome = run(&patch, None);
+    assert_eq!(kinds(&outcome), [RepairKind::ContextAfterHunk]);
+    assert_eq!(
+        repaired(&outcome),
+        change_at("@@ -8,3 +8,4 @@").replace(" line 11\n line 12\n", "")
+    );
+}
+
+#[test]
+fn a_context_only_hunk_is_taken_out_only_when_its_counts_fit() {
+    let (_dir, repo) = repo(&[("f.txt", &numbered(20))]);
+    let idle = "@@ -2,2 +2,2 @@\n line 2\n line 3\n";
+    let patch = format!("{HEAD}{idle}{}", &change_at("@@ -8,5 +8,6 @@")[HEAD.len()..]);
+    let outcome = run(&patch, Some(&repo));
+    assert_eq!(kinds(&outcome), [RepairKind::ContextOnlyHunk]);
+    assert_eq!(repaired(&outcome), change_at("@@ -8,5 +8,6 @@"));
+    // A header promising an added line the body lacks: the shape of a hunk whose one added
+    // line was lost.
+    let lost = patch.replace("@@ -2,2 +2,2 @@", "@@ -2,2 +2,3 @@");
+    assert_eq!(refusal(&run(&lost, Some(&repo))), "hunk_too_short");
+}
+
+#[test]
+fn bare_paths_under_strip_0_are_proven() {
+    let (_dir, repo) = repo(&[("f.txt", &numbered(20))]);
+    let bare = change_at("@@ -8,5 +8,6 @@").replace("a/f.txt", "f.txt").replace("b/f.txt", "f.txt");
+    let options = Options { parse: crate::patch::ParseOptions { strip: 0, ..Default::default() } };
+    let ctx = Context { repo: Some(&repo), base: "HEAD" };
+    let outcome = repair(bare.as_bytes(), &ctx, &options).unwrap();
+    assert_eq!(repaired(&outcome), bare);
+    let recounted = bare.replace("@@ -8,5 +8,6 @@", "@@ -8,4 +8,4 @@");
+    let outcome = repair(recounted.as_bytes(), &ctx, &options).unwrap();
+    assert_eq!(repaired(&outcome), bare);
+}
+
+#[test]
+fn a_result_in_a_json_fence_after_prose_is_taken_out_and_repaired() {
+    let (_dir, repo) = repo(&[("f.txt", &numbered(20))]);
+    let result = serde_json::json!({"mode": "apply", "success": true, "patch": change_at("@@ -8,4 +8,4 @@"),
+        "filesWritten": ["f.txt"], "filesTouched": ["f.txt"], "summary": "ten"});
+    let reply = format!("Done, here is my result:\n\n```json\n{result:#}\n```\n");
+    let ctx = Context { repo: Some(&repo), base: "HEAD" };
+    let repaired = repair_result(reply.as_bytes(), &ctx, &Options::default()).unwrap().unwrap();
+    assert_eq!(repaired.unwrapped.as_ref().map(|u| (u.line, u.is_fenced)), Some((4, true)));
+    let value: serde_json::Value = serde_json::from_slice(&repaired.result).unwrap();
+    assert_eq!(value["patch"], change_at("@@ -8,5 +8,6 @@"));
+    assert_eq!(value["summary"], "ten");
 }
 
 /// Mutations of real-shaped patches: lines dropped, emptied, doubled, replaced by chat or a

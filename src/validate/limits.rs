@@ -16,7 +16,7 @@ pub(super) fn check_step(limits: &Limits, step: &Step) -> Result<(), LimitExceed
 }
 
 /// Size and longest line of the raw patch text, before parsing; `what` names the patch.
-pub(super) fn check_text(limits: &Limits, text: &[u8], what: &str) -> Result<(), LimitExceeded> {
+pub fn check_text(limits: &Limits, text: &[u8], what: &str) -> Result<(), LimitExceeded> {
     check("patch_bytes", limits.patch_bytes, text.len(), || {
         format!("the size in bytes of {what}")
     })?;
@@ -39,7 +39,7 @@ pub(super) fn check_text(limits: &Limits, text: &[u8], what: &str) -> Result<(),
 }
 
 /// File entries, hunks per entry, and the paths each entry names.
-pub(super) fn check_parsed(limits: &Limits, patch: &Patch<'_>) -> Result<(), LimitExceeded> {
+pub fn check_parsed(limits: &Limits, patch: &Patch<'_>) -> Result<(), LimitExceeded> {
     check("files", limits.files, patch.files.len(), || "the number of file entries".into())?;
     patch.files.iter().try_for_each(|file| check_file(limits, file))
 }

@@ -43,6 +43,7 @@ mod tests;
 
 pub use apply::{Applied, ApplyError, apply};
 pub use judge::{JudgeError, JudgeOptions, JudgeVerdict, run_judge};
+pub use limits::{check_parsed as check_patch_entries, check_text as check_patch_text};
 pub use overrule::{OverrideError, OverrideOutcome, apply_override};
 pub use pipeline::{validate, validate_owned};
 pub use run::{At, JudgeChoice, Ran, Run};

@@ -1,7 +1,7 @@
 //! `[limits]` through the real binary: each over-limit input is refused with a reason that
 //! names the setting, before the costly work, and raising the setting lets it through.
 
-use crate::support::{TestRepo, code, json};
+use crate::support::{TestRepo, code, json, run_with_stdin};
 use serde_json::{Value, json};
 use std::process::Output;
 
@@ -159,4 +159,86 @@ fn a_policy_error_quotes_no_piece_of_a_huge_line() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(".patchgate.toml"), "names the file: {stderr}");
     assert!(stderr.len() < 400 && !stderr.contains("aaaa"), "{stderr}");
+}
+
+/// `patchgate parse` of `patch` on stdin and from a file, in `repo`.
+fn parse_both(repo: &TestRepo, patch: &str) -> [Output; 2] {
+    let file = repo.path().join("p.diff");
+    std::fs::write(&file, patch).expect("write patch");
+    let from_file = repo.patchgate().args(["parse", "--format", "json"]).arg(&file).output();
+    let stdin =
+        run_with_stdin(repo.patchgate().args(["parse", "--format", "json", "-"]), patch.as_bytes());
+    [stdin, from_file.expect("run patchgate")]
+}
+
+#[test]
+fn parse_is_bounded_by_heads_limits_not_the_worktrees() {
+    let repo = repo_with("[limits]\nfiles = 1\n");
+    // The worktree's policy is not the one in force: an input cannot raise its own bound.
+    repo.write(".patchgate.toml", "[limits]\nfiles = 100\n");
+    for out in parse_both(&repo, TWO_FILES) {
+        assert_eq!(code(&out), 2, "{}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(json(&out)["error"]["code"], "limit_exceeded");
+        let message = json(&out)["error"]["message"].as_str().unwrap().to_owned();
+        assert!(message.contains("[limits] files") && message.contains("is 2"), "{message}");
+    }
+    let repo = repo_with("[limits]\npatch_bytes = 100\n");
+    for out in parse_both(&repo, TWO_FILES) {
+        assert_eq!(code(&out), 2);
+        let message = json(&out)["error"]["message"].as_str().unwrap().to_owned();
+        assert!(message.contains("[limits] patch_bytes"), "{message}");
+    }
+    let [stdin, file] = parse_both(&repo_with("[limits]\nfiles = 2\n"), TWO_FILES);
+    assert_eq!((code(&stdin), code(&file)), (0, 0));
+    assert_eq!(json(&file)["data"]["files"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn contract_replies_are_bounded_in_bytes_and_paths_per_list() {
+    let reply = |paths: &[&str]| {
+        let object = json!({"status": "completed", "files_created": paths, "files_updated": [],
+            "changes": [], "neededChanges": true, "summary": "Added the files."});
+        format!("```json\n{object}\n```\n")
+    };
+    let run = |repo: &TestRepo, text: &str| {
+        let file = repo.path().join("reply.txt");
+        std::fs::write(&file, text).expect("write reply");
+        repo.patchgate().args(["contract", "executor-output"]).arg(&file).output().expect("run")
+    };
+    let repo = repo_with("[limits]\nfiles = 2\n");
+    let out = run(&repo, &reply(&["a.txt", "b.txt", "c.txt"]));
+    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    let data = &json(&out)["data"];
+    assert_eq!(data["violations"][0]["code"], "limit_exceeded", "{data}");
+    assert!(data["violations"][0]["message"].as_str().unwrap().contains("[limits] files"));
+    assert_eq!(code(&run(&repo, &reply(&["a.txt", "b.txt"]))), 0);
+    let repo = repo_with("[limits]\npatch_bytes = 64\n");
+    let out = run(&repo, &reply(&["a.txt"]));
+    assert_eq!(code(&out), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[limits] patch_bytes"));
+    let agent = repo.path().join("reply.txt");
+    let out = repo.patchgate().args(["contract", "agent", "--agent", "x"]).arg(&agent).output();
+    assert_eq!(code(&out.expect("run")), 2, "the agent reply is bounded too");
+}
+
+#[test]
+fn the_mcp_parse_tool_is_bounded_as_parse_is() {
+    let repo = repo_with("[limits]\nfiles = 1\n");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "parse_patch", "arguments": {"patch": TWO_FILES}}});
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let input = format!("{init}\n{initialized}\n{call}\n");
+    let out = run_with_stdin(repo.patchgate().arg("mcp"), input.as_bytes());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let answer: Value = stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|v| v["id"] == 2)
+        .unwrap_or_else(|| panic!("no answer to the call: {stdout}"));
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().expect("a text block");
+    assert!(text.contains("limit_exceeded") && text.contains("[limits] files"), "{text}");
 }

@@ -1,6 +1,7 @@
 //! The one integration-test binary: runs the real `patchgate` binary against throwaway git
 //! repositories and asserts exit codes and parsed JSON.
 
+mod agent_shapes;
 mod alias;
 mod batch;
 mod case_keys;

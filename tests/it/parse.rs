@@ -81,16 +81,18 @@ fn parse_reads_standard_input_without_a_file_argument() {
 }
 
 /// A patch file above the size read into a huge-page buffer (4 MB) parses exactly as the
-/// same bytes from standard input, which are read the plain way.
+/// same bytes from standard input, which are read the plain way. Its entries stay within the
+/// default `[limits] files` (20,000), as `parse` applies them.
 #[test]
 fn a_large_patch_file_parses_as_the_same_bytes_from_standard_input() {
     use std::fmt::Write as _;
     let mut patch = String::new();
     let mut i = 0;
+    let context = "context line of a real length, as source code has ".repeat(4);
     while patch.len() < 5 << 20 {
         let _ =
             write!(patch, "diff --git a/f{i} b/f{i}\n--- a/f{i}\n+++ b/f{i}\n@@ -1,3 +1,3 @@\n");
-        let _ = write!(patch, " context {i}\n-old line {i}\n+new line {i}\n tail {i}\n");
+        let _ = write!(patch, " {context}{i}\n-old line {i}\n+new line {i}\n tail {i}\n");
         i += 1;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -104,4 +106,5 @@ fn a_large_patch_file_parses_as_the_same_bytes_from_standard_input() {
     assert_eq!(data(&from_file)["files"], data(&from_stdin)["files"]);
     assert_eq!(data(&from_file)["added"], data(&from_stdin)["added"]);
     assert_eq!(data(&from_file)["added"].as_u64(), Some(i as u64));
+    assert!(i > 10_000, "{i} entries: still a large patch");
 }

@@ -164,10 +164,10 @@ export interface Note {
 export type NoteCode = WarningCode | CheckCode | NoteKind;
 
 /** Stable warning codes. */
-export type WarningCode = "crlf" | "mixed_line_endings" | "blank_context_without_space" | "mail_preamble" | "binary" | "signature" | "skipped_text" | "trailing_blank_lines" | "markdown_fence";
+export type WarningCode = "crlf" | "mixed_line_endings" | "blank_context_without_space" | "mail_preamble" | "binary" | "signature" | "skipped_text" | "trailing_blank_lines" | "blank_outside_entry" | "context_after_hunk" | "markdown_fence";
 
 /** The codes of the notes the pipeline, the repository check, a repair and the review store write themselves (a parser warning or a weak finding keeps its own code). */
-export type NoteKind = "unknown_field" | "apply_run_unknown" | "repository_checks_skipped" | "hunk_offset" | "mode_defaulted" | "index_mismatch" | "binary_unchecked" | "submodule_unchecked" | "check_cmd_passed" | "rejection_recorded" | "rejection_not_recorded" | "repair_refused" | "repaired_recount" | "repaired_relocate" | "repaired_blank_context" | "repaired_unfence" | "repaired_git_header" | "repaired_trailing_blank_lines" | "repaired_final_newline";
+export type NoteKind = "unknown_field" | "apply_run_unknown" | "repository_checks_skipped" | "hunk_offset" | "mode_defaulted" | "index_mismatch" | "binary_unchecked" | "submodule_unchecked" | "check_cmd_passed" | "rejection_recorded" | "rejection_not_recorded" | "repair_refused" | "repaired_result_json" | "repaired_recount" | "repaired_relocate" | "repaired_blank_context" | "repaired_unfence" | "repaired_git_header" | "repaired_trailing_blank_lines" | "repaired_final_newline" | "repaired_trim_context" | "repaired_context_only_hunk" | "repaired_blank_outside_entry" | "repaired_context_after_hunk";
 
 /** The judge's part in a report: who was asked, what it answered, and what that cost. */
 export interface JudgeRun {
@@ -399,7 +399,7 @@ export interface EnvelopeError {
 }
 
 /** An error's stable code (the JSON envelope's `error.code`). */
-export type ErrorCode = "usage" | "invalid_step" | "unreadable_input" | "not_utf8" | "invalid_json" | "missing_field" | "duplicate_key" | "case_variant_key" | "invalid_config" | "invalid_input" | "input" | "content_too_long" | "policy" | "declaration" | "invalid_id" | "unknown_id" | "ambiguous_id" | "no_patch" | "invalid_pattern" | "hooks_managed" | "INVALID_AGENT_INPUT" | "not_a_repository" | "bare_repository" | "no_repository" | "repository" | "io" | "git" | "install" | "not_restored" | "settings" | "declaration_store" | "corrupt_entry" | "review" | "judge_failed" | "cannot_apply" | "worktree_dirty" | "unsafe_path" | "write_failed" | "interrupted" | "interrupted_apply" | "recover_failed" | "journal_refused" | "recover_incomplete" | "rollback_incomplete" | "submodule_needs_index" | "mcp" | "policy_unreadable";
+export type ErrorCode = "usage" | "invalid_step" | "unreadable_input" | "not_utf8" | "invalid_json" | "missing_field" | "duplicate_key" | "case_variant_key" | "invalid_config" | "invalid_input" | "input" | "content_too_long" | "policy" | "declaration" | "invalid_id" | "unknown_id" | "ambiguous_id" | "no_patch" | "invalid_pattern" | "hooks_managed" | "INVALID_AGENT_INPUT" | "not_a_repository" | "bare_repository" | "no_repository" | "repository" | "io" | "git" | "install" | "not_restored" | "settings" | "declaration_store" | "corrupt_entry" | "review" | "judge_failed" | "cannot_apply" | "worktree_dirty" | "unsafe_path" | "write_failed" | "interrupted" | "interrupted_apply" | "recover_failed" | "journal_refused" | "recover_incomplete" | "rollback_incomplete" | "submodule_needs_index" | "mcp" | "policy_unreadable" | "limit_exceeded";
 
 /** A non-fatal finding in an envelope. */
 export interface Notice {

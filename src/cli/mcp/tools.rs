@@ -5,7 +5,7 @@ use super::super::contract::sandbox_root;
 use super::super::{CliError, Global, envelope_json};
 use patchgate::contract::filter_paths;
 use patchgate::finding::ErrorCode;
-use patchgate::patch::{ParseOptions, parse};
+use patchgate::patch::ParseOptions;
 use patchgate::report::mcp::{CheckPathsArgs, ParsePatchArgs, RepairPatchArgs, ValidateResultArgs};
 use patchgate::report::{
     Envelope, Meta, ParseSummary, PathsReport, RepairReport, report_json, to_json_line,
@@ -52,11 +52,12 @@ pub(super) fn repair_patch(arguments: Value, global: &Global) -> Result<Vec<Stri
     Ok(vec![envelope_json("repair", &RepairReport::new(&outcome))])
 }
 
-/// `parse_patch`: what `parse --format json` prints.
-pub(super) fn parse_patch(arguments: Value) -> Result<Vec<String>, CliError> {
+/// `parse_patch`: what `parse --format json` prints, within the same `[limits]`.
+pub(super) fn parse_patch(arguments: Value, global: &Global) -> Result<Vec<String>, CliError> {
     let args: ParsePatchArgs = read_arguments(arguments)?;
-    let parsed =
-        parse(args.patch.as_bytes(), &parse_options(args.strip, args.lenient == Some(true)));
+    let limits = super::super::policy_limits(global.repo.as_deref())?;
+    let options = parse_options(args.strip, args.lenient == Some(true));
+    let parsed = super::super::parse::parse_within(args.patch.as_bytes(), &options, &limits)?;
     Ok(vec![envelope_json("parse", &ParseSummary::new(&parsed))])
 }
 

@@ -136,3 +136,42 @@ fn render_keeps_a_traditional_entry_after_a_header_only_one_apart() {
     assert_eq!(again.patch.files.len(), 2);
     assert_eq!(again.patch.files[1].path(), b"f");
 }
+
+/// `(code, line)` of every warning.
+fn warnings(parsed: &crate::patch::Parsed<'_>) -> Vec<(WarningCode, usize)> {
+    parsed.warnings.iter().map(|w| (w.code, w.span.line)).collect()
+}
+
+#[test]
+fn blank_lines_outside_the_entries_are_dropped_with_a_note() {
+    // As SWE-agent sends every patch (a leading newline), with blank and whitespace-only lines
+    // between and after the entries: git skips them all.
+    let text = b"\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n\t\n  \ndiff --git a/g b/g\nnew file mode 100644\nindex 0000000..e69de29\n \n";
+    let parsed = ok(text);
+    assert_eq!(parsed.patch.files.len(), 2);
+    assert_eq!(parsed.patch.files[0].hunks[0].lines.len(), 2);
+    assert_eq!(warnings(&parsed), [(WarningCode::BlankOutsideEntry, 1)]);
+    assert!(
+        parsed.warnings[0].message.starts_with("4 whitespace-only lines"),
+        "{:?}",
+        parsed.warnings
+    );
+}
+
+#[test]
+fn context_past_the_counts_is_dropped_with_a_note() {
+    // Claude's shapes: a junk ` ` line after a hunk whose counts are right, and an
+    // under-counted hunk whose last context lines run past its counts. git drops both.
+    let junk = ok(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n \n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-x\n+y\n");
+    assert_eq!(warnings(&junk), [(WarningCode::BlankOutsideEntry, 7)]);
+    assert_eq!(junk.patch.files[0].hunks[0].lines.len(), 3);
+    let under = ok(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n d\n \n");
+    assert_eq!(warnings(&under), [(WarningCode::ContextAfterHunk, 7)]);
+    let message = &under.warnings[0].message;
+    assert!(message.starts_with("2 context line(s) after hunk `@@ -1,2 +1,2 @@`"), "{message}");
+    assert!(
+        message.contains("(` d`, ` `)") && message.ends_with("write `@@ -1,3 +1,3 @@`"),
+        "{message}"
+    );
+    assert_eq!(under.patch.files[0].hunks[0].lines.len(), 3, "what git applies");
+}

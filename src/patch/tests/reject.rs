@@ -28,12 +28,62 @@ fn hunk_counts_decide() {
     assert_eq!(with_head("@@ -1,2 +1,2 @@\n-a\n+b\n"), [(HunkTooShort, 4)]);
     assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n+c\n"), [(HunkTooLong, 7)]);
     assert_eq!(with_head("@@ -1 +1 @@\n-a\n-b\n+c\n"), [(HunkTooLong, 6)]);
-    // A blank line with more hunk lines after it is a miscount; blank lines up to the end of
-    // the input are only a warning (see `trailing_blank_lines_are_a_warning`).
-    assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n\n+c\n"), [(HunkTooLong, 7)]);
+    // A change past the counts, even after context, is one git would drop: the defect points
+    // at it. Blank lines up to the end of the input are only a warning (see
+    // `trailing_blank_lines_are_a_warning`), context up to the next entry a note (see
+    // `accept::context_past_the_counts_is_dropped_with_a_note`).
+    assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n\n+c\n"), [(HunkTooLong, 8)]);
+    assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n x\n-c\n"), [(HunkTooLong, 8)]);
+    assert_eq!(
+        with_head("@@ -1 +1 @@\n-a\n+b\n x\n\\ No newline at end of file\n"),
+        [(HunkTooLong, 8)]
+    );
     assert_eq!(with_head("@@ -1 +1 @@\n-a\n+b\n\n"), []);
     assert_eq!(with_head("@@ -1,2 +1,2 @@\n-a\n+b\nx\n"), [(BadLinePrefix, 7)]);
     assert_eq!(with_head("@@ -1 +1 @@\n a\n"), [(ContextOnlyHunk, 4)]);
+}
+
+#[test]
+fn every_count_reason_gives_the_counts_that_fit() {
+    let message = |body: &str| {
+        let text = format!("{HEAD}{body}");
+        parse(text.as_bytes(), &ParseOptions::default()).defects[0].message.clone()
+    };
+    // Past the counts: the body read to the next header, a junk blank line at its end not
+    // counted beyond the header's old side.
+    let past = message("@@ -5,2 +5,2 @@\n a\n-b\n+c\n d\n+e\n \n");
+    assert!(
+        past.contains("the header says -5,2 +5,2 but the body holds 3 old and 4 new"),
+        "{past}"
+    );
+    assert!(past.contains("`+e` at line 9") && past.ends_with("write `@@ -5,3 +5,4 @@`"), "{past}");
+    let short = message("@@ -5,3 +5,3 @@\n a\n-b\n+c\ndiff --git a/g b/g\n");
+    assert!(
+        short.contains("body holds 2 old and 2 new") && short.contains("`@@ -5,2 +5,2 @@`"),
+        "{short}"
+    );
+    let miscount = message("@@ -1 +1 @@\n-a\n-b\n+c\n");
+    assert!(miscount.ends_with("write `@@ -1,2 +1 @@`"), "{miscount}");
+}
+
+#[test]
+fn lines_between_hunks_past_the_counts_are_a_defect() {
+    // git stops reading the entry at the blank line and refuses the next `@@` as a fragment
+    // without a header: accepting it would be laxer than git.
+    let body = "@@ -1 +1 @@\n-a\n+b\n \n@@ -5 +5 @@\n-c\n+d\n";
+    assert_eq!(with_head(body), [(HunkTooLong, 7)]);
+    let text = format!("{HEAD}@@ -1 +1 @@\n-a\n+b\n x\n@@ -5 +5 @@\n-c\n+d\n");
+    let message = &parse(text.as_bytes(), &ParseOptions::default()).defects[0].message;
+    assert!(
+        message.ends_with("if they are context of the hunk, write `@@ -1,2 +1,2 @@`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn prose_outside_the_entries_stays_a_defect() {
+    let text = format!("\nHere is the fix:\n\n{HEAD}@@ -1 +1 @@\n-a\n+b\n \nHope this helps!\n");
+    assert_eq!(defects(text.as_bytes()), [(Garbage, 2), (Garbage, 11)]);
 }
 
 #[test]

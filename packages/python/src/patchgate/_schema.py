@@ -255,11 +255,11 @@ NoteCode = Union["WarningCode", "CheckCode", "NoteKind"]
 """A note's stable code: a parser warning's, a finding's that did not reject, or the pipeline's own."""
 
 
-WarningCode = Union[Literal["crlf"], Literal["mixed_line_endings"], Literal["blank_context_without_space"], Literal["mail_preamble"], Literal["binary"], Literal["signature"], Literal["skipped_text"], Literal["trailing_blank_lines"], Literal["markdown_fence"]]
+WarningCode = Union[Literal["crlf"], Literal["mixed_line_endings"], Literal["blank_context_without_space"], Literal["mail_preamble"], Literal["binary"], Literal["signature"], Literal["skipped_text"], Literal["trailing_blank_lines"], Literal["blank_outside_entry"], Literal["context_after_hunk"], Literal["markdown_fence"]]
 """Stable warning codes."""
 
 
-NoteKind = Union[Literal["unknown_field"], Literal["apply_run_unknown"], Literal["repository_checks_skipped"], Literal["hunk_offset"], Literal["mode_defaulted"], Literal["index_mismatch"], Literal["binary_unchecked"], Literal["submodule_unchecked"], Literal["check_cmd_passed"], Literal["rejection_recorded"], Literal["rejection_not_recorded"], Literal["repair_refused"], Literal["repaired_recount"], Literal["repaired_relocate"], Literal["repaired_blank_context"], Literal["repaired_unfence"], Literal["repaired_git_header"], Literal["repaired_trailing_blank_lines"], Literal["repaired_final_newline"]]
+NoteKind = Union[Literal["unknown_field"], Literal["apply_run_unknown"], Literal["repository_checks_skipped"], Literal["hunk_offset"], Literal["mode_defaulted"], Literal["index_mismatch"], Literal["binary_unchecked"], Literal["submodule_unchecked"], Literal["check_cmd_passed"], Literal["rejection_recorded"], Literal["rejection_not_recorded"], Literal["repair_refused"], Literal["repaired_result_json"], Literal["repaired_recount"], Literal["repaired_relocate"], Literal["repaired_blank_context"], Literal["repaired_unfence"], Literal["repaired_git_header"], Literal["repaired_trailing_blank_lines"], Literal["repaired_final_newline"], Literal["repaired_trim_context"], Literal["repaired_context_only_hunk"], Literal["repaired_blank_outside_entry"], Literal["repaired_context_after_hunk"]]
 """The codes of the notes the pipeline, the repository check, a repair and the review store write themselves (a parser warning or a weak finding keeps its own code)."""
 
 
@@ -366,13 +366,13 @@ TrivialForm = Union[Literal["empty"], Literal["nothing"], Literal["constant"], L
 
 IdentifierRename = TypedDict("IdentifierRename", {
     # The name replaced.
-    "from": str,
+    'from': str,
     # The name written instead.
-    "to": str,
+    'to': str,
     # How many times the changed lines replace it.
-    "count": int,
+    'count': int,
     # Lines of the file after the patch that still hold the old name, at most 20.
-    "left_on": NotRequired[List[int]],
+    'left_on': NotRequired[List[int]],
 })
 """An identifier the changed lines replace by another."""
 
@@ -514,7 +514,7 @@ class EnvelopeError(TypedDict):
     """One human line: what is wrong and what to do."""
 
 
-ErrorCode = Union[Literal["usage"], Literal["invalid_step"], Literal["unreadable_input"], Literal["not_utf8"], Literal["invalid_json"], Literal["missing_field"], Literal["duplicate_key"], Literal["case_variant_key"], Literal["invalid_config"], Literal["invalid_input"], Literal["input"], Literal["content_too_long"], Literal["policy"], Literal["declaration"], Literal["invalid_id"], Literal["unknown_id"], Literal["ambiguous_id"], Literal["no_patch"], Literal["invalid_pattern"], Literal["hooks_managed"], Literal["INVALID_AGENT_INPUT"], Literal["not_a_repository"], Literal["bare_repository"], Literal["no_repository"], Literal["repository"], Literal["io"], Literal["git"], Literal["install"], Literal["not_restored"], Literal["settings"], Literal["declaration_store"], Literal["corrupt_entry"], Literal["review"], Literal["judge_failed"], Literal["cannot_apply"], Literal["worktree_dirty"], Literal["unsafe_path"], Literal["write_failed"], Literal["interrupted"], Literal["interrupted_apply"], Literal["recover_failed"], Literal["journal_refused"], Literal["recover_incomplete"], Literal["rollback_incomplete"], Literal["submodule_needs_index"], Literal["mcp"], Literal["policy_unreadable"]]
+ErrorCode = Union[Literal["usage"], Literal["invalid_step"], Literal["unreadable_input"], Literal["not_utf8"], Literal["invalid_json"], Literal["missing_field"], Literal["duplicate_key"], Literal["case_variant_key"], Literal["invalid_config"], Literal["invalid_input"], Literal["input"], Literal["content_too_long"], Literal["policy"], Literal["declaration"], Literal["invalid_id"], Literal["unknown_id"], Literal["ambiguous_id"], Literal["no_patch"], Literal["invalid_pattern"], Literal["hooks_managed"], Literal["INVALID_AGENT_INPUT"], Literal["not_a_repository"], Literal["bare_repository"], Literal["no_repository"], Literal["repository"], Literal["io"], Literal["git"], Literal["install"], Literal["not_restored"], Literal["settings"], Literal["declaration_store"], Literal["corrupt_entry"], Literal["review"], Literal["judge_failed"], Literal["cannot_apply"], Literal["worktree_dirty"], Literal["unsafe_path"], Literal["write_failed"], Literal["interrupted"], Literal["interrupted_apply"], Literal["recover_failed"], Literal["journal_refused"], Literal["recover_incomplete"], Literal["rollback_incomplete"], Literal["submodule_needs_index"], Literal["mcp"], Literal["policy_unreadable"], Literal["limit_exceeded"]]
 """An error's stable code (the JSON envelope's `error.code`)."""
 
 
