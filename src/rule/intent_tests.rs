@@ -25,7 +25,7 @@ fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
     let input = Input::new(&step, &result, Some(&parsed), None, &scope);
     let found = evaluate(&input, &RulePolicy::default());
     let codes = found.violations.iter().map(|v| v.code.to_string()).collect();
-    let notes = found.notes.iter().map(|n| n.code.clone()).collect();
+    let notes = found.notes.iter().map(|n| n.code.to_string()).collect();
     (codes, notes)
 }
 
