@@ -49,7 +49,7 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,5}?(?:
-            formatting | format | whitespace | white\s+space | indentation | indent | line\s+endings?
+            formatting | format | whitespaces? | white\s+spaces? | indentation | indent | line\s+endings?
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
           | tabs\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs | (?:cargo\s+)?fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8
           | yapf | isort | ruff\s+format | stylua | ktlint | standardrb
@@ -77,6 +77,24 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
         out.push(kind);
     }
     out
+}
+
+/// The file a step's first line is only about: an editing verb and one path, and at most a
+/// pull-request reference (`Update okio/src/Buffer.kt`, `Update PULL_REQUEST_TEMPLATE.md (#2672)`,
+/// what a web editor writes). Such a step asks for some edit of that file and states no kind.
+pub(super) fn edited_file(description: &str) -> Option<&str> {
+    let line = description.trim_start().lines().next()?.trim();
+    let mut words = line.split_whitespace();
+    let (verb, path) = (words.next()?, words.next()?);
+    let is_reference = |w: &str| {
+        w.strip_prefix("(#")
+            .and_then(|w| w.strip_suffix(')'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let is_rest_empty = words.next().is_none_or(is_reference) && words.next().is_none();
+    let is_path = path.contains('.') && !path.ends_with('.');
+    (is_rest_empty && is_path && is_editing_verb(&base_form(&verb.to_ascii_lowercase())))
+        .then_some(path)
 }
 
 /// A conventional commit's type (or scope), or a word that states a kind used as one (`typo:`,
@@ -285,7 +303,20 @@ fn is_editing_verb(verb: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Kind, kinds};
+    use super::{Kind, edited_file, kinds};
+
+    #[test]
+    fn a_first_line_that_is_only_a_verb_and_a_path_names_the_file_edited() {
+        assert_eq!(edited_file("Update okio/src/Buffer.kt"), Some("okio/src/Buffer.kt"));
+        assert_eq!(
+            edited_file("Update PULL_REQUEST_TEMPLATE.md (#2672)\n\nbody"),
+            Some("PULL_REQUEST_TEMPLATE.md")
+        );
+        assert_eq!(edited_file("Fix the crash in parser.rs"), None);
+        assert_eq!(edited_file("Update parser.rs to handle tabs"), None);
+        assert_eq!(edited_file("Update dependencies"), None);
+        assert_eq!(edited_file("Frobnicate parser.rs"), None);
+    }
 
     #[test]
     fn phrasings_that_state_the_kind() {
@@ -309,6 +340,7 @@ mod tests {
             ("Enhance the documentation of the builder", Kind::Document),
             ("Trim trailing white space throughout the project", Kind::Format),
             ("Unindent the body of the macro", Kind::Format),
+            ("fix: removing multiple/trailing/leading whitespaces", Kind::Format),
             ("Add a thread-safety note to the `Client` class docstring", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));

@@ -262,7 +262,9 @@ fn superficial_change(
         ChangeKind::Whitespace if has(Kind::Format) || has(Kind::Document) => return None,
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace", true),
         ChangeKind::Comment
-            if has(Kind::Document) || edits_what_the_step_names(patch, description) =>
+            if has(Kind::Document)
+                || edits_what_the_step_names(patch, description)
+                || edits_only_the_file_named(input, patch, description) =>
         {
             return None;
         }
@@ -289,6 +291,18 @@ fn superficial_change(
     .at(None, patch.files.first().map(|f| f.span.line));
     let is_strong = is_strong && !found.is_by_lines;
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// Whether the step's first line is only "update FILE" ([`ask::edited_file`]) and the patch
+/// changes that file alone: the step states no kind, so a comment edit of that file may be all
+/// it asks (a pull-request template, a doc comment edited in a web editor).
+fn edits_only_the_file_named(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> bool {
+    let Some(named) = ask::edited_file(description) else { return false };
+    let is_named = |f: &crate::patch::FilePatch<'_>| {
+        let name = input.file_name(f);
+        name == named || name.ends_with(&format!("/{named}"))
+    };
+    patch.files.iter().all(is_named)
 }
 
 /// Whether the lines the patch removes (the comment it edits) hold the words of the step's

@@ -295,6 +295,14 @@ fn not_implemented_whitespace_and_comment_only() {
     )]);
     assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&comment))), ["comment_only"]);
     assert!(run(&step("Update the comment on x"), &r, Some(&comment)).is_empty());
+    // "Update FILE" states no kind: a comment edit of exactly that file may be all it asks.
+    assert!(run(&step("Update src/a.rs (#12)"), &r, Some(&comment)).is_empty());
+    assert!(run(&step("Update a.rs"), &r, Some(&comment)).is_empty());
+    assert_eq!(codes(&run(&step("Update src/b.rs"), &r, Some(&comment))), ["comment_only"]);
+    assert_eq!(
+        codes(&run(&step("Update src/a.rs to cache x"), &r, Some(&comment))),
+        ["comment_only"]
+    );
     let py = parsed(vec![file(
         "m.py",
         1,
