@@ -1,0 +1,76 @@
+//! Fuzz `apply --recover` with any bytes as the journal `<git-dir>/patchgate/apply-journal.json`,
+//! in a fresh repository per input whose run file `apply-run.<32 zeros>` is there and unlocked
+//! (the journal's claim to a run can be true, so recovery gets past the run check and obeys or
+//! refuses the steps).
+//!
+//! The worktree holds files born before the run, among them names patchgate gives its own
+//! temporary and backup files, and a directory beside the repository holds a canary: whatever
+//! the journal says, recovery never panics, never removes, moves or changes any of them, and
+//! never writes outside the repository. They are hard links to files made once per process, so
+//! their birth time is well before every run's even where the clock is coarse.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The run id every input may name.
+const RUN: &str = "00000000000000000000000000000000";
+
+/// Files born before the run: worktree paths, and `../outside/canary` beside the repository.
+const BEFORE: &[&str] = &[
+    "a.txt",
+    "src/lib.rs",
+    "src/.lib.rs.patchgate-0123456789abcdef.tmp",
+    "src/.lib.rs.patchgate-0123456789abcdef.bak",
+    ".a.txt.patchgate-fedcba9876543210.tmp",
+    ".a.txt.patchgate-fedcba9876543210.bak",
+    "docs/x.md",
+    "../outside/canary",
+];
+
+/// The template the files of [`BEFORE`] are linked from, made once.
+fn template() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir =
+            std::env::temp_dir().join(format!("patchgate-fuzz-journal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let files = dir.join("template");
+        std::fs::create_dir_all(&files).expect("template");
+        for (i, _) in BEFORE.iter().enumerate() {
+            std::fs::write(files.join(i.to_string()), format!("before the run {i}\n"))
+                .expect("file");
+        }
+        // Coarse clocks give files made in the same tick the same birth time.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        dir
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let top = template();
+    let case = top.join("case");
+    let _ = std::fs::remove_dir_all(&case);
+    let root = case.join("repo");
+    let repo = git2::Repository::init(&root).expect("init");
+    for (i, rel) in BEFORE.iter().enumerate() {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
+        std::fs::hard_link(top.join("template").join(i.to_string()), &path).expect("link");
+    }
+    let dir = repo.path().join("patchgate");
+    std::fs::create_dir_all(&dir).expect("journal dir");
+    std::fs::write(dir.join(format!("apply-run.{RUN}")), b"").expect("run file");
+    std::fs::write(dir.join("apply-journal.json"), data).expect("journal");
+    let _ = patchgate::scratch::recover(&repo, &root);
+    for (i, rel) in BEFORE.iter().enumerate() {
+        let bytes = std::fs::read(root.join(rel)).unwrap_or_else(|e| {
+            panic!("recovery removed or moved '{rel}', born before the run: {e}")
+        });
+        assert_eq!(bytes, format!("before the run {i}\n").into_bytes(), "recovery changed '{rel}'");
+    }
+    for rel in ["HEAD", "config"] {
+        assert!(repo.path().join(rel).is_file(), "recovery removed .git/{rel}");
+    }
+});
