@@ -15,6 +15,7 @@ It understands the part of JSON Schema that schemars writes for patchgate's type
 from __future__ import annotations
 
 import json
+import keyword
 import sys
 from pathlib import Path
 
@@ -214,6 +215,8 @@ def py_class(name: str, schema: dict) -> list[str]:
     """A TypedDict; keys that may be left out are `NotRequired` (from typing_extensions below
     Python 3.11, so the file works from Python 3.9 on)."""
     check_keys(schema, {"type", "properties", "required", "additionalProperties"})
+    if any(keyword.iskeyword(key) for key in schema["properties"]):
+        return py_functional_class(name, schema)
     required = set(schema.get("required", []))
     lines = [f"class {name}(TypedDict):"]
     doc = describe(schema)
@@ -230,6 +233,28 @@ def py_class(name: str, schema: dict) -> list[str]:
         doc = describe(sub)
         if doc:
             lines.append(f'    """{doc}"""')
+    return lines
+
+
+def py_functional_class(name: str, schema: dict) -> list[str]:
+    """A TypedDict with a key no class body can hold (`from`: a Python keyword), in the
+    functional form; each key's description becomes a comment."""
+    if not name:
+        sys.exit("schema_types: a tagged object with a Python keyword as a key")
+    required = set(schema.get("required", []))
+    lines = [f"{name} = TypedDict(\"{name}\", {{"]
+    for key, sub in schema["properties"].items():
+        hint = py_type(sub)
+        if key not in required:
+            hint = f"NotRequired[{hint}]"
+        doc = describe(sub)
+        if doc:
+            lines.append(f"    # {doc}")
+        lines.append(f"    {key!r}: {hint},")
+    lines.append("})")
+    doc = describe(schema)
+    if doc:
+        lines.append(f'"""{doc}"""')
     return lines
 
 

@@ -346,17 +346,17 @@ TrivialForm = Union[Literal["empty"], Literal["nothing"], Literal["constant"], L
 """The kinds of trivial body."""
 
 
-class IdentifierRename(TypedDict):
-    """An identifier the changed lines replace by another."""
-
-    from: str
-    """The name replaced."""
-    to: str
-    """The name written instead."""
-    count: int
-    """How many times the changed lines replace it."""
-    left_on: NotRequired[List[int]]
-    """Lines of the file after the patch that still hold the old name, at most 20."""
+IdentifierRename = TypedDict("IdentifierRename", {
+    # The name replaced.
+    'from': str,
+    # The name written instead.
+    'to': str,
+    # How many times the changed lines replace it.
+    'count': int,
+    # Lines of the file after the patch that still hold the old name, at most 20.
+    'left_on': NotRequired[List[int]],
+})
+"""An identifier the changed lines replace by another."""
 
 
 class NameCount(TypedDict):
