@@ -3,7 +3,7 @@
 import collections
 import json
 
-from .corpus import case, git, subject_of
+from .corpus import case, git, subject_of, with_policy
 
 KINDS = ("message", "subject")
 
@@ -36,8 +36,8 @@ def apply_case(binary, repo, commit, parent, subject, result, scratch):
     """`apply --index` of one commit onto its parent; None when the outcome is exactly git's."""
     import subprocess
 
-    git(repo, "checkout", "-q", "-f", "--detach", parent)
-    git(repo, "clean", "-q", "-fdx", "-e", ".patchgate.toml")
+    git(repo, "checkout", "-q", "-f", "--detach", with_policy(repo, parent))
+    git(repo, "clean", "-q", "-fdx")
     step = {"id": commit[:12], "description": subject, "mode": "apply"}
     step_file, result_file = scratch / f"{commit}.step", scratch / f"{commit}.res"
     step_file.write_text(json.dumps(step))
@@ -51,12 +51,13 @@ def apply_case(binary, repo, commit, parent, subject, result, scratch):
         reason = (proc.stdout + proc.stderr).decode(errors="replace").strip()
         return {"codes": [f"exit {proc.returncode}"], "reason": reason}
     problems = []
-    if git(repo, "write-tree").strip() != git(repo, "rev-parse", f"{commit}^{{tree}}").strip():
+    expected = git(repo, "rev-parse", f"{with_policy(repo, commit)}^{{tree}}").strip()
+    if git(repo, "write-tree").strip() != expected:
         problems.append("index tree differs from the commit's")
     status = git(repo, "status", "--porcelain", "--untracked-files=all", "--ignored").decode(errors="replace")
     # Staged changes have a blank second column; anything else is a worktree difference or an
     # untracked or ignored file left behind.
-    left = [l for l in status.splitlines() if l[3:] != ".patchgate.toml" and l[1] != " "]
+    left = [l for l in status.splitlines() if l[1] != " "]
     if left:
         problems.append(f"worktree differs from the index: {left[:3]}")
     return {"codes": ["wrong"], "reason": "; ".join(problems)} if problems else None

@@ -5,6 +5,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import threading
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 POLICY = "[rules]\nallow_symlinks = true\nallow_binary = true\n"
@@ -32,8 +33,24 @@ def clone(bundle, into):
         check=True,
         capture_output=True,
     )
-    # The policy lives beside the repository, as a team's own .patchgate.toml would.
-    (into / ".patchgate.toml").write_text(POLICY)
+
+
+def with_policy(repo, commit):
+    """A child of `commit` whose tree is `commit`'s plus the bench's `.patchgate.toml` at the root.
+
+    patchgate reads the policy from the base tree (never the worktree, which the judged change
+    could write), so a team's policy is part of the commit a step names; the corpus's commits hold
+    none, and a change that does not touch the policy validates against this commit as against
+    `commit` itself."""
+    blob = git(repo, "hash-object", "-w", "--stdin", stdin=POLICY.encode()).decode().strip()
+    entries = [e for e in git(repo, "ls-tree", "-z", commit).split(b"\0")
+               if e and not e.endswith(b"\t.patchgate.toml")]
+    entries.append(f"100644 blob {blob}\t.patchgate.toml".encode())
+    tree = git(repo, "mktree", "-z", stdin=b"\0".join(entries) + b"\0").decode().strip()
+    ident = {f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER")
+             for what, value in (("NAME", "accuracy"), ("EMAIL", "accuracy@localhost"))}
+    return git(repo, "commit-tree", tree, "-p", commit, "-m", "the bench's policy",
+               env=ident).decode().strip()
 
 
 def window(repo, skip, count):
@@ -97,9 +114,19 @@ class Runner:
 
     def __init__(self, binary, scratch):
         self.binary, self.scratch = binary, scratch
+        self._bases, self._lock = {}, threading.Lock()
         scratch.mkdir(parents=True, exist_ok=True)
 
+    def policy_base(self, repo, base):
+        """[`with_policy`] of `base`, made once per (repository, base)."""
+        with self._lock:
+            key = (str(repo), base)
+            if key not in self._bases:
+                self._bases[key] = with_policy(repo, base)
+            return self._bases[key]
+
     def validate(self, repo, tag, step, result):
+        step = {**step, "base": self.policy_base(repo, step["base"])}
         stem = self.scratch / tag.replace("/", "_")
         step_file, result_file, report_file = (stem.with_suffix(s) for s in (".step", ".res", ".rep"))
         step_file.write_text(json.dumps(step))

@@ -12,7 +12,8 @@ mod common;
 
 use common::{Fixture, SIDE, expand_ids};
 use libfuzzer_sys::fuzz_target;
-use patchgate::hook::receive::{check_push, parse_updates, server_policy};
+use patchgate::hook::receive::{check_push, parse_updates};
+use patchgate::hook::server::server_policy;
 use std::collections::HashSet;
 
 thread_local! {
@@ -36,7 +37,7 @@ fn run(fx: &Fixture, stdin: &str) {
         assert!(fields[1].eq_ignore_ascii_case(&id(update.new)) || update.new.is_none());
     }
     let repo = fx.open();
-    let policy = server_policy(&repo).expect("the base's policy reads");
+    let policy = server_policy(&repo).expect("the base's policy reads").policy;
     let Ok(checks) = check_push(&repo, &updates, &policy) else { return };
     let mut seen = HashSet::new();
     for check in &checks {

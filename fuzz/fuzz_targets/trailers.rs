@@ -15,7 +15,8 @@ use common::{Fixture, SIDE};
 use git2::{Oid, Repository, Signature, Time};
 use libfuzzer_sys::fuzz_target;
 use patchgate::declare::{Declaration, check_pattern, from_message, trailer_lines};
-use patchgate::hook::receive::{RefUpdate, check_push, server_policy};
+use patchgate::hook::receive::{RefUpdate, check_push};
+use patchgate::hook::server::server_policy;
 
 struct Memory {
     fixture: Fixture,
@@ -58,7 +59,7 @@ fn run(m: &Memory, pick: usize, message: &[u8]) {
     let Ok(oid) = repo.commit(None, &me, &me, text, &side.tree().expect("tree"), &[&base]) else {
         return;
     };
-    let policy = server_policy(repo).expect("the base's policy reads");
+    let policy = server_policy(repo).expect("the base's policy reads").policy;
     let update = RefUpdate { old: None, new: Some(oid), name: "refs/heads/fuzz".into() };
     let checks = check_push(repo, &[update], &policy);
     let Ok(checks) = checks else { return };
