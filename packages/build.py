@@ -30,7 +30,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NPM = ROOT / "packages" / "npm"
 PYTHON = ROOT / "packages" / "python"
-BINARY = ROOT / "target" / "release" / "patchgate"
 # The npm platform package this machine can build, keyed like the main package's PLATFORMS.
 NPM_PLATFORMS = {("Linux", "x86_64"): ("linux-x64", "linux", "x64")}
 
@@ -48,15 +47,25 @@ def version() -> str:
         return tomllib.load(f)["package"]["version"]
 
 
+def target_dir() -> Path:
+    """Where cargo builds: `CARGO_TARGET_DIR`, a `build.target-dir` in cargo's configuration, else
+    target/ (asked of cargo itself, so this script and maturin read the same binary)."""
+    listing = run(["cargo", "metadata", "--no-deps", "--format-version", "1"])
+    return Path(json.loads(listing)["target_directory"])
+
+
 def release_binary(skip: bool) -> Path:
+    binary = target_dir() / "release" / "patchgate"
     if not skip:
         started = time.monotonic()
         run(["cargo", "build", "--release", "--locked", "--bin", "patchgate"])
         print(f"build: release build took {time.monotonic() - started:.0f} s", flush=True)
-    if not BINARY.is_file():
-        sys.exit(f"build: {BINARY} is missing; run without --skip-cargo")
-    print(f"build: {BINARY.relative_to(ROOT)} is {BINARY.stat().st_size:,} bytes", flush=True)
-    return BINARY
+    if not binary.is_file():
+        fix = ("build it with 'cargo build --release --locked', or run without --skip-cargo"
+               if skip else "cargo reported success but wrote no binary there")
+        sys.exit(f"build: {binary} is missing; {fix}")
+    print(f"build: {binary} is {binary.stat().st_size:,} bytes", flush=True)
+    return binary
 
 
 def stage(src: Path, dest: Path) -> Path:
@@ -121,7 +130,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "target" / "packages")
     parser.add_argument("--skip-cargo", action="store_true",
-                        help="reuse target/release/patchgate as it is")
+                        help="reuse the release binary cargo last built (under CARGO_TARGET_DIR "
+                             "when set) as it is")
     args = parser.parse_args()
     run([sys.executable, str(ROOT / "packages" / "schema_types.py"), "--check"])
     binary = release_binary(args.skip_cargo)

@@ -46,9 +46,9 @@
 //! - [`finding`] (violations, notes, verdicts, and every stable code table) and [`json`]
 //!   (strict JSON input, read once);
 //! - [`path`] (path safety, glob sets);
-//! - [`step`] (the step and result types), [`config`] (`.patchgate.toml`, read once), [`repo`]
-//!   (opening the repository, reading its index file), [`patch`] (the strict unified-diff
-//!   parser), [`declare`] (declarations);
+//! - [`config`] (`.patchgate.toml`, read once, with its `[limits]`);
+//! - [`step`] (the step and result types), [`repo`] (opening the repository, reading its index
+//!   file), [`patch`] (the strict unified-diff parser), [`declare`] (declarations);
 //! - [`rule`] (the eight rules of the executor contract) and [`contract`] (agent reply
 //!   contracts and argument checks);
 //! - [`scratch`] (the base tree: apply and roll back in memory, the all-or-nothing worktree
@@ -71,6 +71,7 @@ pub mod json;
 pub mod path;
 
 pub mod config;
+
 pub mod declare;
 pub mod patch;
 pub mod repo;

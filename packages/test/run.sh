@@ -12,6 +12,17 @@ unset PATCHGATE_BINARY
 started=$SECONDS
 lap() { echo "packages: $1 ($((SECONDS - started)) s so far)"; }
 
+# The build reads the binary where cargo writes it: under CARGO_TARGET_DIR when that is set.
+if out=$(CARGO_TARGET_DIR="$work/elsewhere" python3 packages/build.py --skip-cargo \
+        --out "$work/none" 2>&1); then
+    echo "packages: build.py --skip-cargo passed with no binary in CARGO_TARGET_DIR" >&2
+    exit 1
+fi
+grep -qF "$work/elsewhere/release/patchgate is missing; build it with" <<<"$out" || {
+    echo "packages: build.py did not look in CARGO_TARGET_DIR: $out" >&2
+    exit 1
+}
+
 python3 -m venv "$work/build"
 "$work/build/bin/pip" install --quiet --disable-pip-version-check maturin
 "$work/build/bin/python" packages/build.py --out "$work/out"
@@ -19,7 +30,9 @@ lap "built"
 # What both packages ship: the release binary, at most 26 MB (the grammars' parse tables are most
 # of it; PHP, C# and Swift are left to features for this; the MCP server and the batch mode added
 # about 1.8 MB, 25.50 MB in all when they landed; see docs/packaging.md).
-size=$(stat -c %s "$root/target/release/patchgate")
+target=$(cargo metadata --no-deps --format-version 1 |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+size=$(stat -c %s "$target/release/patchgate")
 echo "packages: the release binary is $size bytes"
 if (( size > 26000000 )); then
     echo "packages: the release binary is over 26 MB ($size bytes): look at what grew" >&2

@@ -179,6 +179,72 @@ test("a step it cannot read rejects with exit 2", async () => {
   );
 });
 
+test("a string naming a file is refused with the fix", async () => {
+  const step = path.join(FIXTURES, "validate", "undeclared", "step.json");
+  await assert.rejects(
+    patchgate.validate(step, "{}", { noRepo: true, cwd: tempDir() }),
+    (error) =>
+      error.exitCode === 2 && error.code === "usage" && error.message.includes("fs.readFileSync("),
+  );
+});
+
+test("an error names the text passed in, not a temporary file", async () => {
+  await assert.rejects(
+    patchgate.validate("step.json", "{}", { noRepo: true, cwd: tempDir() }),
+    (error) =>
+      error.message.includes("the step passed in") && !error.message.includes(os.tmpdir()),
+  );
+});
+
+test("repair judges and applies the repaired result", async () => {
+  const step = { description: "In a.txt change two to 2 and add 2.5", mode: "apply" };
+  // Right lines, counts too small, inside a fence.
+  const patch =
+    "```diff\ndiff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n" +
+    "@@ -1,3 +1,3 @@\n one\n-two\n+2\n+2.5\n three\n```\n";
+  const result = {
+    mode: "apply",
+    success: true,
+    patch,
+    filesWritten: ["a.txt"],
+    filesTouched: ["a.txt"],
+    summary: "changed a.txt",
+  };
+  const repo = makeRepo({ "a.txt": "one\ntwo\nthree\nfour\nfive\n" });
+  const plain = await patchgate.validate(step, result, { repo, record: false });
+  assert.equal(plain.valid, false);
+  const repaired = await patchgate.validate(step, result, { repo, record: false, repair: true });
+  assert.ok(repaired.reason.startsWith("accepted after repair: "), repaired.reason);
+  const applied = await patchgate.apply(step, result, { repo, repair: true });
+  assert.equal(applied.valid, true, applied.reason);
+  assert.equal(fs.readFileSync(path.join(repo, "a.txt"), "utf8"), "one\n2\n2.5\nthree\nfour\nfive\n");
+});
+
+test("the model judge's options reach the binary", async () => {
+  const dir = path.join(FIXTURES, "validate", "accepted");
+  const step = fs.readFileSync(path.join(dir, "step.json"));
+  const result = fs.readFileSync(path.join(dir, "result.json"));
+  const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+  delete process.env.OPENAI_API_KEY;
+  delete process.env.OPENAI_BASE_URL;
+  try {
+    const plain = await patchgate.validate(step, result, { noRepo: true, cwd: tempDir() });
+    assert.equal(plain.valid, true, plain.reason);
+    await assert.rejects(
+      patchgate.validate(step, result, {
+        noRepo: true,
+        cwd: tempDir(),
+        judgeModel: "openai:gpt-4o-mini",
+        judgeWhen: "always",
+      }),
+      (error) => error.exitCode === 3 && error.code === "judge_failed",
+    );
+  } finally {
+    if (saved.key !== undefined) process.env.OPENAI_API_KEY = saved.key;
+    if (saved.url !== undefined) process.env.OPENAI_BASE_URL = saved.url;
+  }
+});
+
 test("apply writes an accepted result and nothing of a rejected one", async () => {
   const repo = makeRepo({ "README.md": "demo\n" });
   const load = (name, file) => readJson(path.join(FIXTURES, "validate", name, file));

@@ -110,6 +110,62 @@ class Validate(unittest.TestCase):
         self.assertEqual((caught.exception.exit_code, caught.exception.code), (2, "invalid_step"))
         self.assertIn("step", caught.exception.message)
 
+    def test_a_str_naming_a_file_is_refused_with_the_fix(self) -> None:
+        case = FIXTURES / "validate" / "undeclared"
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(patchgate.PatchgateError) as caught:
+                patchgate.validate(str(case / "step.json"), case / "result.json",
+                                   no_repo=True, cwd=tmp)
+        self.assertEqual((caught.exception.exit_code, caught.exception.code), (2, "usage"))
+        self.assertIn("pass pathlib.Path(", caught.exception.message)
+
+    def test_an_error_names_the_text_not_a_temporary_file(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(patchgate.PatchgateError) as caught:
+                patchgate.validate("step.json", b"{}", no_repo=True, cwd=tmp)
+        self.assertIn("the step passed as text", caught.exception.message)
+        self.assertNotIn(tempfile.gettempdir(), caught.exception.message)
+
+    def test_repair_judges_the_repaired_result(self) -> None:
+        step: patchgate.Step = {"description": "In a.txt change two to 2 and add 2.5",
+                                "mode": "apply"}
+        # Right lines, counts too small, inside a fence.
+        patch = ("```diff\ndiff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n"
+                 "@@ -1,3 +1,3 @@\n one\n-two\n+2\n+2.5\n three\n```\n")
+        result: patchgate.ExecutorResult = {
+            "mode": "apply", "success": True, "patch": patch, "filesWritten": ["a.txt"],
+            "filesTouched": ["a.txt"], "summary": "changed a.txt"}
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = make_repo(Path(tmp), {"a.txt": "one\ntwo\nthree\nfour\nfive\n"})
+            plain = patchgate.validate(step, result, repo=repo, record=False)
+            repaired = patchgate.validate(step, result, repo=repo, record=False, repair=True)
+            applied = patchgate.apply(step, result, repo=repo, repair=True)
+            written = (repo / "a.txt").read_text()
+        self.assertFalse(plain["valid"])
+        self.assertTrue(repaired["reason"].startswith("accepted after repair: "),
+                        repaired["reason"])
+        self.assertTrue(applied["valid"], applied["reason"])
+        self.assertEqual(written, "one\n2\n2.5\nthree\nfour\nfive\n")
+
+    def test_the_model_judge_options_reach_the_binary(self) -> None:
+        case = FIXTURES / "validate" / "accepted"
+        saved = {k: os.environ.pop(k) for k in ("OPENAI_API_KEY", "OPENAI_BASE_URL")
+                 if k in os.environ}
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                plain = patchgate.validate(case / "step.json", case / "result.json",
+                                           no_repo=True, cwd=tmp)
+                with self.assertRaises(patchgate.PatchgateError) as caught:
+                    patchgate.validate(case / "step.json", case / "result.json", no_repo=True,
+                                       cwd=tmp, judge_model="openai:gpt-4o-mini",
+                                       judge_when="always")
+        finally:
+            os.environ.update(saved)
+        self.assertTrue(plain["valid"], plain["reason"])
+        self.assertEqual((caught.exception.exit_code, caught.exception.code),
+                         (3, "judge_failed"))
+        self.assertIn("OPENAI_API_KEY", caught.exception.message)
+
     def test_no_repository_raises_with_exit_3(self) -> None:
         case = FIXTURES / "validate" / "accepted"
         with tempfile.TemporaryDirectory() as tmp:

@@ -122,7 +122,8 @@ fn read_id(raw: Option<&RawValue>) -> Result<ItemId, LineError> {
 /// A step object, or a string holding one, read as `validate --step` reads a step file.
 fn read_step(raw: &RawValue) -> Result<Step, LineError> {
     let text = string_or_raw(raw);
-    crate::validate::read_step(text.as_bytes()).map_err(|e| LineError::new(e.code(), e.to_string()))
+    crate::validate::read_step(text.as_bytes())
+        .map_err(|e| LineError::new(e.code().as_str(), e.to_string()))
 }
 
 /// A string's text (a step's JSON text, an executor's raw answer), or an object's own bytes.

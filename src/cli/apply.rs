@@ -5,6 +5,7 @@ use super::common::{
     self, InputArgs, RepairArgs, ScratchArgs, StripArgs, print_verdict, write_report,
 };
 use super::{CliError, CliResult, Format, Global};
+use patchgate::finding::ErrorCode;
 use patchgate::report::{Envelope, Exit, report_json, to_json_line};
 use patchgate::scratch::{self, Recovery};
 
@@ -43,10 +44,13 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     }
     if let Some(path) = scratch::pending_apply(repo.path()) {
         let e = scratch::JournalError::Pending { path };
-        return Err(CliError::failure("interrupted_apply", e.to_string()));
+        return Err(CliError::new(ErrorCode::InterruptedApply, e.to_string()));
     }
     let Some(input) = &args.input else {
-        return Err(CliError::input("usage", "apply needs --step and --result (or --recover)"));
+        return Err(CliError::new(
+            ErrorCode::Usage,
+            "apply needs --step and --result (or --recover)",
+        ));
     };
     let (step, result) = input.read()?;
     let run = common::run_of(&args.strip, &args.scratch, &args.repair);
@@ -65,11 +69,11 @@ fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> 
     let outcome = scratch::recover(repo, root).map_err(|e| {
         let code = match e {
             scratch::WorktreeError::Journal(scratch::JournalError::Refused { .. }) => {
-                "journal_refused"
+                ErrorCode::JournalRefused
             }
-            _ => "recover_failed",
+            _ => ErrorCode::RecoverFailed,
         };
-        CliError::failure(code, e.to_string())
+        CliError::new(code, e.to_string())
     })?;
     let (name, message) = match outcome.recovery {
         Recovery::RolledBack => (
@@ -90,7 +94,7 @@ fn recover(repo: &git2::Repository, root: &std::path::Path, global: &Global) -> 
             kept.len(),
             kept.join(", ")
         );
-        return Err(CliError::failure("recover_incomplete", message));
+        return Err(CliError::new(ErrorCode::RecoverIncomplete, message));
     }
     let replaced = outcome.replaced_index.as_ref().map(|p| p.display().to_string());
     match global.format.unwrap_or(Format::Json) {

@@ -8,6 +8,7 @@ use super::validate;
 use super::{CliError, CliResult, Global};
 use patchgate::batch::{self, ItemId, Line, LineError, Lines, Parallel, Session, read_item};
 use patchgate::config::Config;
+use patchgate::finding::ErrorCode;
 use patchgate::report::{Exit, batch_error, batch_verdict, message};
 use patchgate::review::Recording;
 use patchgate::scratch::rev_of;
@@ -46,8 +47,8 @@ struct Tally {
 pub(crate) fn run(args: &validate::Args, file: &str, global: &Global) -> CliResult {
     validate::check_repo_flags(args, global)?;
     if global.format == Some(super::Format::Text) {
-        return Err(CliError::input(
-            "usage",
+        return Err(CliError::new(
+            ErrorCode::Usage,
             "--batch answers in JSON Lines, one per result; drop --format text (or judge one \
              result with --step and --result for text diagnostics)",
         ));
@@ -69,8 +70,8 @@ pub(crate) fn run(args: &validate::Args, file: &str, global: &Global) -> CliResu
     });
     progress.finish();
     if let Some(e) = lines.error() {
-        return Err(CliError::failure(
-            "unreadable_input",
+        return Err(CliError::new(
+            ErrorCode::Io,
             format!("cannot read the batch input '{file}' past the answers written: {e}"),
         ));
     }
@@ -79,7 +80,7 @@ pub(crate) fn run(args: &validate::Args, file: &str, global: &Global) -> CliResu
 }
 
 /// The input, buffered, and its size when it is a regular file (for the progress bar). An
-/// input that cannot be opened is the run's failure (exit 3): nothing can be answered.
+/// input that cannot be opened is refused (exit 2, as a step file that cannot be read).
 fn open(file: &str) -> Result<(Box<dyn BufRead + Send>, Option<u64>), CliError> {
     const BUFFER: usize = 1 << 16;
     if file == "-" {
@@ -87,8 +88,8 @@ fn open(file: &str) -> Result<(Box<dyn BufRead + Send>, Option<u64>), CliError> 
     }
     let opened = std::fs::File::open(file).and_then(|f| Ok((f.metadata()?, f)));
     let (metadata, handle) = opened.map_err(|e| {
-        CliError::failure(
-            "unreadable_input",
+        CliError::new(
+            ErrorCode::UnreadableInput,
             format!("cannot read the batch input '{file}': {e}; pass a JSON Lines file or '-'"),
         )
     })?;
@@ -121,7 +122,7 @@ impl<'a> Plan<'a> {
             (_, true) => None,
             (Some(dir), false) => Some(dir.clone()),
             (None, false) => Some(std::env::current_dir().map_err(|e| {
-                CliError::failure("io", format!("cannot read the current directory: {e}"))
+                CliError::new(ErrorCode::Io, format!("cannot read the current directory: {e}"))
             })?),
         };
         let mut run = validate::run_of(args);
@@ -186,8 +187,8 @@ type Judged = Result<(ItemId, patchgate::Report, Recording), LineError>;
 /// A failure to judge one line, kept with the code and exit code it would have had alone.
 fn failed(e: ValidateError) -> LineError {
     let e = CliError::from(e);
-    let error = LineError::new(e.code, e.message);
-    if e.exit == Exit::InputRefused { error } else { error.failing() }
+    let error = LineError::new(e.code.as_str(), e.message.clone());
+    if e.exit() == Exit::InputRefused { error } else { error.failing() }
 }
 
 impl Tally {

@@ -1,9 +1,11 @@
-//! `patchgate check-arg --type TYPE VALUE`: seed 003's hallucinated-argument rejection and seed
-//! 004's input validation, as one command printing the seed-003 envelope.
+//! `patchgate check-arg --type TYPE VALUE`: the argument-rejection requirement's
+//! hallucinated-argument rejection and the agent contract's input validation, as one command
+//! printing the `INVALID_AGENT_INPUT` envelope.
 
 use super::values::code_parser;
 use super::{CliError, CliResult, Format, Global, contract};
 use patchgate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, check_allowed_dir};
+use patchgate::finding::ErrorCode;
 use patchgate::report::{Exit, arg_envelope, message, to_json_line};
 
 // Arguments of `patchgate check-arg`.
@@ -63,7 +65,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 /// The per-call options, refusing options that do not belong to the type (exit 2).
 fn options(args: &Args, ty: ArgType, policy: &ArgPolicy) -> Result<ArgOptions, CliError> {
     let misplaced = |flag: &str, owner: ArgType| {
-        CliError::input("usage", format!("{flag} only applies to --type {owner}, not --type {ty}"))
+        CliError::new(
+            ErrorCode::Usage,
+            format!("{flag} only applies to --type {owner}, not --type {ty}"),
+        )
     };
     if args.expect_kind.is_some() && ty != ArgType::TicketId {
         return Err(misplaced("--expect-kind", ArgType::TicketId));
@@ -78,8 +83,8 @@ fn options(args: &Args, ty: ArgType, policy: &ArgPolicy) -> Result<ArgOptions, C
         && !policy.ticket_kinds().any(|k| k == kind)
     {
         let kinds: Vec<&str> = policy.ticket_kinds().collect();
-        return Err(CliError::input(
-            "usage",
+        return Err(CliError::new(
+            ErrorCode::Usage,
             format!(
                 "unknown ticket kind '{kind}' for --expect-kind; use one of: {}",
                 kinds.join(", ")
@@ -88,8 +93,8 @@ fn options(args: &Args, ty: ArgType, policy: &ArgPolicy) -> Result<ArgOptions, C
     }
     for dir in &args.allow_dir {
         check_allowed_dir(dir).map_err(|r| {
-            CliError::input(
-                "usage",
+            CliError::new(
+                ErrorCode::Usage,
                 format!("--allow-dir '{dir}' is not a usable directory: {}", r.message),
             )
         })?;

@@ -3,6 +3,7 @@
 
 use super::errors::one_line;
 use super::{CliError, Format, Global, Stream, read_input};
+use patchgate::finding::ErrorCode;
 use patchgate::report::{verdict_json, verdict_text};
 use patchgate::validate::{self, Outcome, Ran, Run};
 use std::path::{Path, PathBuf};
@@ -10,10 +11,10 @@ use std::path::{Path, PathBuf};
 // `--step` and `--result`, which `validate` (of one result) and `apply` read the same way.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
-    /// The orchestrator's step JSON (`schemas/step.schema.json`), or `-` for stdin.
+    /// The orchestrator's step JSON (`patchgate schema step`), or `-` for stdin.
     #[arg(long, value_name = "STEP")]
     pub step: String,
-    /// The executor's result JSON (`schemas/execute-step.schema.json`), or `-` for stdin.
+    /// The executor's result JSON (`patchgate schema execute-step`), or `-` for stdin.
     #[arg(long, value_name = "RESULT")]
     pub result: String,
 }
@@ -32,10 +33,13 @@ impl InputArgs {
     /// executor mistake is a verdict, judged later).
     pub fn read(&self) -> Result<(patchgate::step::Step, Vec<u8>), CliError> {
         if self.step == "-" && self.result == "-" {
-            return Err(CliError::input("usage", "only one of --step and --result can be '-'"));
+            return Err(CliError::new(
+                ErrorCode::Usage,
+                "only one of --step and --result can be '-'",
+            ));
         }
         let step = validate::read_step(&read_input(&self.step, "step")?).map_err(|e| {
-            CliError::input("invalid_step", format!("{} (in '{}')", one_line(&e), self.step))
+            CliError::new(ErrorCode::InvalidStep, format!("{} (in '{}')", one_line(&e), self.step))
         })?;
         Ok((step, read_input(&self.result, "result")?))
     }
@@ -84,8 +88,8 @@ impl RepairArgs {
     pub fn write(&self, ran: &Ran<'_>) -> Result<(), CliError> {
         let Some(path) = &self.repaired_out else { return Ok(()) };
         std::fs::write(path, ran.judged_result()).map_err(|e| {
-            CliError::failure(
-                "io",
+            CliError::new(
+                ErrorCode::Io,
                 format!("cannot write the repaired result to '{}': {e}", path.display()),
             )
         })
@@ -107,8 +111,8 @@ pub(super) fn print_verdict(outcome: &Outcome<'_>, global: &Global, origin: &str
 /// `--report FILE`: the full report as indented JSON.
 pub(super) fn write_report(path: &Path, json: &str) -> Result<(), CliError> {
     std::fs::write(path, format!("{json}\n")).map_err(|e| {
-        CliError::failure(
-            "io",
+        CliError::new(
+            ErrorCode::Io,
             format!("cannot write the report to '{}': {e}; check the directory", path.display()),
         )
     })

@@ -6,6 +6,7 @@ use patchgate::contract::{
     AgentExpect, ArgPolicy, ContractConfig, ExecutorOptions, check_agent_reply,
     check_executor_output,
 };
+use patchgate::finding::ErrorCode;
 use patchgate::report::{Exit, executor_text, findings_text};
 use std::path::{Path, PathBuf};
 
@@ -16,8 +17,8 @@ pub(crate) fn root(global: &Global) -> Result<PathBuf, CliError> {
     let start = match &global.repo {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| {
-            CliError::failure(
-                "io",
+            CliError::new(
+                ErrorCode::Io,
                 format!("cannot read the current directory: {e}; pass --repo DIR"),
             )
         })?,
@@ -113,8 +114,8 @@ pub(crate) fn sandbox_root(given: Option<&Path>, global: &Global) -> Result<Path
     if dir.is_dir() {
         return Ok(dir.to_path_buf());
     }
-    Err(CliError::input(
-        "usage",
+    Err(CliError::new(
+        ErrorCode::Usage,
         format!(
             "--root '{}' is not a directory; pass the sandbox root the paths are relative to",
             dir.display()

@@ -2,6 +2,7 @@
 
 use super::{CliError, CliResult, Format, Global, read_input};
 use patchgate::declare::{Declaration, Store, check_patterns, literal, trailer_lines};
+use patchgate::finding::ErrorCode;
 use patchgate::report::declare::{DeclarationReport, declaration_text};
 use patchgate::report::{Exit, message};
 
@@ -35,7 +36,10 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let adding =
         !args.patterns.is_empty() || !args.from_result.is_empty() || !args.from_step.is_empty();
     if adding && (args.show || args.clear || args.trailer) {
-        return Err(CliError::input("usage", "--show, --clear and --trailer take no patterns"));
+        return Err(CliError::new(
+            ErrorCode::Usage,
+            "--show, --clear and --trailer take no patterns",
+        ));
     }
     let repo = patchgate::hook::staged::open(global.repo.as_deref()).map_err(CliError::from)?;
     let store = Store::new(repo.path());
@@ -52,8 +56,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
         if args.show {
             return show(&store, None, false, global);
         }
-        return Err(CliError::input(
-            "usage",
+        return Err(CliError::new(
+            ErrorCode::Usage,
             "nothing to declare; pass paths or globs, --from-result RESULT or --from-step STEP \
              (or --show, --clear, --trailer)",
         ));
@@ -88,8 +92,11 @@ fn collect(
         out.push((format!("step:{file}"), list_field(file, "step", "allowedFiles")?));
     }
     for (_, patterns) in &mut out {
-        *patterns = check_patterns(patterns, limits)
-            .map_err(|e| CliError::input(e.code, format!("{e}; declare repo-relative paths")))?;
+        *patterns = check_patterns(patterns, limits).map_err(|e| {
+            let message = format!("{e}; declare repo-relative paths");
+            CliError::new(ErrorCode::InvalidPattern, message)
+                .with("rejected_pattern", e.code.as_str())
+        })?;
     }
     Ok(out)
 }
@@ -99,10 +106,10 @@ fn list_field(file: &str, what: &str, field: &str) -> Result<Vec<String>, CliErr
     let bytes = read_input(file, what)?;
     if let Some(key) = patchgate::json::duplicate_key(&bytes) {
         let message = format!("the {what} '{file}' names '{key}' twice; give each field once");
-        return Err(CliError::input("duplicate_key", message));
+        return Err(CliError::new(ErrorCode::DuplicateKey, message));
     }
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-        CliError::input("invalid_json", format!("the {what} '{file}' is not JSON: {e}"))
+        CliError::new(ErrorCode::InvalidJson, format!("the {what} '{file}' is not JSON: {e}"))
     })?;
     let keys = value.as_object().into_iter().flat_map(|o| o.keys().map(String::as_str));
     if let Some((key, _)) = patchgate::json::case_variant(keys, &[field]) {
@@ -110,18 +117,21 @@ fn list_field(file: &str, what: &str, field: &str) -> Result<Vec<String>, CliErr
             "the {what} '{file}' names '{key}', which readers that ignore case take for \
              '{field}'; spell the field exactly"
         );
-        return Err(CliError::input("case_variant_key", message));
+        return Err(CliError::new(ErrorCode::CaseVariantKey, message));
     }
     let list = value.get(field).and_then(serde_json::Value::as_array).ok_or_else(|| {
-        CliError::input(
-            "missing_field",
+        CliError::new(
+            ErrorCode::MissingField,
             format!("the {what} '{file}' has no '{field}' list; declare the paths explicitly"),
         )
     })?;
     list.iter()
         .map(|v| {
             v.as_str().map(str::to_owned).ok_or_else(|| {
-                CliError::input("invalid_json", format!("'{field}' in '{file}' holds a non-string"))
+                CliError::new(
+                    ErrorCode::InvalidJson,
+                    format!("'{field}' in '{file}' holds a non-string"),
+                )
             })
         })
         .collect()

@@ -1,9 +1,10 @@
-//! Every library error as the CLI reports it, in one place: which ones are refused input
-//! (exit 2) and which mean patchgate could not do its job (exit 3), with their stable codes.
+//! Every library error as the CLI reports it, in one place, with its stable code (which says
+//! whether it is refused input, exit 2, or patchgate could not do its job, exit 3).
 
 use super::CliError;
 use patchgate::config::ConfigError;
 use patchgate::contract::{ContractError, TooLong};
+use patchgate::finding::ErrorCode;
 use patchgate::hook::HookError;
 use patchgate::repair::RepairError;
 use patchgate::repo::RepoError;
@@ -13,12 +14,7 @@ use patchgate::validate::{ApplyError, OverrideError, ValidateError};
 
 impl From<&ValidateError> for CliError {
     fn from(e: &ValidateError) -> Self {
-        let message = one_line(e);
-        if e.is_input_refused() {
-            Self::input(e.code(), message)
-        } else {
-            Self::failure(e.code(), message)
-        }
+        Self::new(e.code(), one_line(e))
     }
 }
 
@@ -31,30 +27,20 @@ impl From<ValidateError> for CliError {
 /// A bad policy or input is refused (2), the rest is a failure (3).
 impl From<HookError> for CliError {
     fn from(e: HookError) -> Self {
-        let code = e.code();
-        match e {
-            HookError::Config(_) | HookError::Policy { .. } | HookError::Input { .. } => {
-                Self::input(code, e.to_string())
-            }
-            _ => Self::failure(code, e.to_string()),
-        }
+        Self::new(e.code(), e.to_string())
     }
 }
 
 impl From<patchgate::declare::StoreError> for CliError {
     fn from(e: patchgate::declare::StoreError) -> Self {
-        Self::failure("declaration_store", e.to_string())
+        Self::new(ErrorCode::DeclarationStore, e.to_string())
     }
 }
 
 /// A bad id is the user's input (2), the rest is ours (3).
 impl From<&ReviewError> for CliError {
     fn from(e: &ReviewError) -> Self {
-        if e.is_input() {
-            Self::input(e.code(), e.to_string())
-        } else {
-            Self::failure(e.code(), e.to_string())
-        }
+        Self::new(e.code(), e.to_string())
     }
 }
 
@@ -69,9 +55,9 @@ impl From<&ScratchError> for CliError {
     fn from(e: &ScratchError) -> Self {
         match e {
             ScratchError::BadBase { .. } | ScratchError::BadExpect { .. } => {
-                Self::input("invalid_input", e.to_string())
+                Self::new(ErrorCode::InvalidInput, e.to_string())
             }
-            _ => Self::failure("repository", e.to_string()),
+            _ => Self::new(ErrorCode::Repository, e.to_string()),
         }
     }
 }
@@ -82,25 +68,29 @@ impl From<LandError> for CliError {
         let code = match &e {
             LandError::Scratch(inner) => return Self::from(inner),
             LandError::DoesNotApply { .. } => {
-                return Self::failure("cannot_apply", format!("cannot apply: {e}"));
+                return Self::new(ErrorCode::CannotApply, format!("cannot apply: {e}"));
             }
             LandError::Dirty { .. } | LandError::Write(WorktreeError::Changed { .. }) => {
-                "worktree_dirty"
+                ErrorCode::WorktreeDirty
             }
-            LandError::Write(WorktreeError::Interrupted) => "interrupted",
-            LandError::Write(WorktreeError::SubmoduleNeedsIndex { .. }) => "submodule_needs_index",
-            LandError::Write(WorktreeError::Incomplete { .. }) => "rollback_incomplete",
+            LandError::Write(WorktreeError::Interrupted) => ErrorCode::Interrupted,
+            LandError::Write(WorktreeError::SubmoduleNeedsIndex { .. }) => {
+                ErrorCode::SubmoduleNeedsIndex
+            }
+            LandError::Write(WorktreeError::Incomplete { .. }) => ErrorCode::RollbackIncomplete,
             LandError::Write(WorktreeError::Journal(scratch::JournalError::Pending { .. })) => {
-                "interrupted_apply"
+                ErrorCode::InterruptedApply
             }
             LandError::Write(WorktreeError::Refused(refused)) => match refused {
-                PathRefused::BeyondLink { .. } | PathRefused::LinkOutside { .. } => "unsafe_path",
-                PathRefused::NotADirectory { .. } => "worktree_dirty",
-                _ => "write_failed",
+                PathRefused::BeyondLink { .. } | PathRefused::LinkOutside { .. } => {
+                    ErrorCode::UnsafePath
+                }
+                PathRefused::NotADirectory { .. } => ErrorCode::WorktreeDirty,
+                _ => ErrorCode::WriteFailed,
             },
-            _ => "write_failed",
+            _ => ErrorCode::WriteFailed,
         };
-        Self::failure(code, e.to_string())
+        Self::new(code, e.to_string())
     }
 }
 
@@ -110,7 +100,7 @@ impl From<ApplyError> for CliError {
         match e {
             ApplyError::Validate(e) => Self::from(e),
             ApplyError::Land(e) => Self::from(e),
-            other => Self::failure("write_failed", other.to_string()),
+            other => Self::new(ErrorCode::WriteFailed, other.to_string()),
         }
     }
 }
@@ -122,23 +112,22 @@ impl From<OverrideError> for CliError {
             OverrideError::Repo(e) => Self::from(e),
             OverrideError::Config(e) => Self::from(e),
             OverrideError::Step(_) | OverrideError::Run(_) => {
-                Self::failure("corrupt_entry", e.to_string())
+                Self::new(ErrorCode::CorruptEntry, e.to_string())
             }
             OverrideError::Validate(e) => Self::from(e).context("cannot re-validate"),
             OverrideError::Land(e) => Self::from(e),
-            other => Self::failure("review", other.to_string()),
+            other => Self::new(ErrorCode::Review, other.to_string()),
         }
     }
 }
 
-/// A `.patchgate.toml` that does not parse, or holds a bad value, is refused input.
 /// A policy that does not parse is refused input (2); one that cannot be read (a link, a
 /// FIFO, over 1 MiB, a read error) means patchgate cannot do its job (3), never "no policy".
 impl From<ConfigError> for CliError {
     fn from(e: ConfigError) -> Self {
         match e {
-            ConfigError::Read { .. } => Self::failure("policy_unreadable", one_line(&e)),
-            _ => Self::input("invalid_config", one_line(&e)),
+            ConfigError::Read { .. } => Self::new(ErrorCode::PolicyUnreadable, one_line(&e)),
+            _ => Self::new(ErrorCode::InvalidConfig, one_line(&e)),
         }
     }
 }
@@ -146,21 +135,17 @@ impl From<ConfigError> for CliError {
 /// A bad `[contract]` table (a pattern that does not compile) is refused input too.
 impl From<ContractError> for CliError {
     fn from(e: ContractError) -> Self {
-        Self::input("invalid_config", one_line(&e))
+        Self::new(ErrorCode::InvalidConfig, one_line(&e))
     }
 }
 
-/// A repository patchgate needs and cannot open or use: it could not do its job. A directory
-/// the user named with `--repo` that is not a repository is their input: [`named_repo`].
+/// A repository that could not be opened, with the code that says why: a directory `--repo`
+/// named that is no repository (or a bare one) is refused input; none around the current
+/// directory means patchgate could not do its job here.
 impl From<RepoError> for CliError {
     fn from(e: RepoError) -> Self {
-        Self::failure("repository", e.message)
+        Self::new(e.code, e.message)
     }
-}
-
-/// `--repo DIR` where DIR is no repository: refused input.
-pub(super) fn named_repo(e: RepoError) -> CliError {
-    CliError::input("repository", e.message)
 }
 
 /// A repair that could not be evaluated fails as the repository check does.
@@ -173,13 +158,13 @@ impl From<RepairError> for CliError {
 /// The model judge could not be set up (a missing key, an unknown provider).
 impl From<patchgate::judge::JudgeError> for CliError {
     fn from(e: patchgate::judge::JudgeError) -> Self {
-        Self::failure("judge_failed", e.to_string())
+        Self::new(ErrorCode::JudgeFailed, e.to_string())
     }
 }
 
 impl From<TooLong> for CliError {
     fn from(e: TooLong) -> Self {
-        Self::input("content_too_long", e.to_string())
+        Self::new(ErrorCode::ContentTooLong, e.to_string())
     }
 }
 

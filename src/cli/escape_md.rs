@@ -1,9 +1,10 @@
-//! `patchgate escape-md [TEXT|-] [--sanitize] [--max-length N]`: seed 004's `escape_markdown`
-//! (and `sanitize_user_input` first with `--sanitize`) for orchestrators that render agent text
-//! into markdown reports.
+//! `patchgate escape-md [TEXT|-] [--sanitize] [--max-length N]`: the agent contract's
+//! `escape_markdown` (and `sanitize_user_input` first with `--sanitize`) for orchestrators that
+//! render agent text into markdown reports.
 
 use super::{CliError, CliResult, Format, Global, contract, read_input};
 use patchgate::contract::{DEFAULT_MAX_LENGTH, escape_markdown, sanitize};
+use patchgate::finding::ErrorCode;
 use patchgate::report::{Envelope, Exit, to_json_line};
 
 // Arguments of `patchgate escape-md`.
@@ -23,8 +24,9 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let text = if args.text == "-" {
-        String::from_utf8(read_input("-", "text")?)
-            .map_err(|_| CliError::input("not_utf8", "the text on standard input is not UTF-8"))?
+        String::from_utf8(read_input("-", "text")?).map_err(|_| {
+            CliError::new(ErrorCode::NotUtf8, "the text on standard input is not UTF-8")
+        })?
     } else {
         args.text.clone()
     };

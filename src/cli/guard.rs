@@ -3,6 +3,7 @@
 use super::values::optional_code_parser;
 use super::{CliError, CliResult, Format, Global};
 use clap::builder::TypedValueParser;
+use patchgate::finding::ErrorCode;
 use patchgate::guard::{self, Options, Protocol};
 use patchgate::report::guard::render;
 use patchgate::report::{Exit, message};
@@ -74,8 +75,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     }
     if global.format == Some(Format::Text) {
         // A text line where an agent expects its protocol's JSON could read as "allow".
-        return Err(CliError::input(
-            "usage",
+        return Err(CliError::new(
+            ErrorCode::Usage,
             "guard answers in the agent's protocol (JSON on stdout; see --protocol), never as \
              text: drop --format text, and pipe the answer through `jq` to read it",
         ));

@@ -2,6 +2,7 @@
 
 use super::values::code_parser;
 use super::{CliError, CliResult, Format, Global};
+use patchgate::finding::ErrorCode;
 use patchgate::guard::install::{self, Agent, Context, InstallError, Locations, Scope};
 use patchgate::report::Exit;
 use patchgate::report::guard_install::{InstallReport, install_text};
@@ -40,10 +41,10 @@ fn agents() -> impl clap::builder::TypedValueParser<Value = Option<Agent>> {
 impl From<InstallError> for CliError {
     fn from(e: InstallError) -> Self {
         let code = match e {
-            InstallError::Settings { .. } => "settings",
-            _ => "io",
+            InstallError::Settings { .. } => ErrorCode::Settings,
+            _ => ErrorCode::Io,
         };
-        Self::failure(code, format!("{e}; nothing was changed"))
+        Self::new(code, format!("{e}; nothing was changed"))
     }
 }
 
@@ -56,7 +57,10 @@ pub(crate) fn run(args: &Args, remove: bool, global: &Global) -> CliResult {
     };
     let home =
         std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).ok_or_else(|| {
-            CliError::failure("io", "HOME is not set; set it to the home whose agents to set up")
+            CliError::new(
+                ErrorCode::Io,
+                "HOME is not set; set it to the home whose agents to set up",
+            )
         })?;
     let ctx = Context { locations: Locations::from_env(project(global)?, home), binary: binary()? };
     let outcome = if remove {
@@ -76,24 +80,28 @@ pub(crate) fn run(args: &Args, remove: bool, global: &Global) -> CliResult {
 /// The project: `--repo`, else the repository around the current directory, else that
 /// directory.
 fn project(global: &Global) -> Result<PathBuf, CliError> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| CliError::failure("io", format!("cannot read the current directory: {e}")))?;
+    let cwd = std::env::current_dir().map_err(|e| {
+        CliError::new(ErrorCode::Io, format!("cannot read the current directory: {e}"))
+    })?;
     let start = global.repo.clone().unwrap_or(cwd);
     let root = patchgate::repo::discover(Some(&start))
         .ok()
         .and_then(|repo| repo.workdir().map(Path::to_path_buf))
         .unwrap_or(start);
     std::fs::canonicalize(&root).map_err(|e| {
-        CliError::failure("io", format!("cannot resolve the project '{}': {e}", root.display()))
+        CliError::new(
+            ErrorCode::Io,
+            format!("cannot resolve the project '{}': {e}", root.display()),
+        )
     })
 }
 
 /// What the hooks run: `patchgate` when the first one on `PATH` is this binary (the settings
 /// then survive a reinstall elsewhere), else this binary's absolute path.
 fn binary() -> Result<String, CliError> {
-    let this = std::env::current_exe()
-        .and_then(std::fs::canonicalize)
-        .map_err(|e| CliError::failure("io", format!("cannot locate the patchgate binary: {e}")))?;
+    let this = std::env::current_exe().and_then(std::fs::canonicalize).map_err(|e| {
+        CliError::new(ErrorCode::Io, format!("cannot locate the patchgate binary: {e}"))
+    })?;
     let on_path = std::env::var_os("PATH").and_then(|path| {
         std::env::split_paths(&path)
             .map(|dir| dir.join("patchgate"))
@@ -103,7 +111,7 @@ fn binary() -> Result<String, CliError> {
         return Ok("patchgate".to_owned());
     }
     this.to_str().map(str::to_owned).ok_or_else(|| {
-        CliError::failure("io", "the patchgate binary's path is not UTF-8; put it on PATH")
+        CliError::new(ErrorCode::Io, "the patchgate binary's path is not UTF-8; put it on PATH")
     })
 }
 

@@ -2,6 +2,7 @@
 
 use super::values::code_parser;
 use super::{CliError, CliResult, Format, Global};
+use patchgate::finding::ErrorCode;
 use patchgate::hook::install::{InstallOutcome, detect_managers, hooks_dir, status};
 use patchgate::hook::receive::{check_push, parse_updates};
 use patchgate::hook::server::{check_policy_ref, server_policy};
@@ -85,9 +86,9 @@ fn run_hook(hook: HookName, global: &Global) -> CliResult {
 
 fn run_receive(repo: &git2::Repository, global: &Global) -> CliResult {
     let mut input = String::new();
-    std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|e| CliError::input("input", format!("cannot read pre-receive's stdin: {e}")))?;
+    std::io::stdin().read_to_string(&mut input).map_err(|e| {
+        CliError::new(ErrorCode::Input, format!("cannot read pre-receive's stdin: {e}"))
+    })?;
     let updates = parse_updates(&input).map_err(CliError::from)?;
     let server = server_policy(repo).map_err(CliError::from)?;
     let refused = check_policy_ref(repo, &server, &updates).map_err(CliError::from)?;
@@ -111,9 +112,9 @@ fn run_install(hooks: &[HookName], force: bool, global: &Global) -> CliResult {
     let repo = patchgate::repo::discover(global.repo.as_deref())
         .map_err(|e| CliError::from(HookError::from(e)))?;
     let names = chosen(hooks, &repo)?;
-    let binary = std::env::current_exe()
-        .and_then(std::fs::canonicalize)
-        .map_err(|e| CliError::failure("io", format!("cannot locate the patchgate binary: {e}")))?;
+    let binary = std::env::current_exe().and_then(std::fs::canonicalize).map_err(|e| {
+        CliError::new(ErrorCode::Io, format!("cannot locate the patchgate binary: {e}"))
+    })?;
     let outcome = install::install(&repo, &names, &binary, force).map_err(CliError::from)?;
     let (report, exit) = match outcome {
         InstallOutcome::Done(dir, actions) => (ActionReport::done(&dir, &actions), Exit::Accepted),
@@ -144,7 +145,7 @@ fn print_actions(report: &ActionReport, global: &Global) {
         Format::Json => {
             let envelope = Envelope::of(report, global.meta()).with_warnings(report.notices());
             super::print_envelope(&match &failure {
-                Some((code, message)) => envelope.refused(code, message),
+                Some((code, message)) => envelope.refused(*code, message),
                 None => envelope,
             });
         }

@@ -4,6 +4,7 @@
 use super::CliError;
 use patchgate::bigbuf;
 use patchgate::config::{Config, LimitExceeded, Limits};
+use patchgate::finding::ErrorCode;
 use std::io::Read;
 use std::path::Path;
 
@@ -58,7 +59,7 @@ fn over_limit(limit: usize, size: usize, what: &str) -> Result<(), CliError> {
 
 /// An input over one of the `[limits]`: refused input (exit 2); the message names the setting.
 pub(crate) fn limit_error(e: &LimitExceeded) -> CliError {
-    CliError::input(LimitExceeded::CODE, e.to_string())
+    CliError::new(ErrorCode::LimitExceeded, e.to_string())
 }
 
 /// The `[limits]` in force for a command that judges no step: those of `HEAD`'s
@@ -78,12 +79,15 @@ pub(crate) fn policy_limits(repo: Option<&Path>) -> Result<Limits, CliError> {
 }
 
 fn stdin_error(what: &str, e: &std::io::Error) -> CliError {
-    CliError::input("unreadable_input", format!("cannot read the {what} from standard input: {e}"))
+    CliError::new(
+        ErrorCode::UnreadableInput,
+        format!("cannot read the {what} from standard input: {e}"),
+    )
 }
 
 fn file_error(arg: &str, what: &str, e: &std::io::Error) -> CliError {
-    CliError::input(
-        "unreadable_input",
+    CliError::new(
+        ErrorCode::UnreadableInput,
         format!("cannot read the {what} '{arg}': {e}; pass an existing file or '-' for stdin"),
     )
 }

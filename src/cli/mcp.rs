@@ -8,6 +8,7 @@
 mod tools;
 
 use super::{CliError, CliResult, Global};
+use patchgate::finding::ErrorCode;
 use patchgate::report::Exit;
 use patchgate::report::mcp::MCP_TOOLS;
 use rmcp::model::{
@@ -34,16 +35,16 @@ pub(crate) fn run(_args: &Args, global: &Global) -> CliResult {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| CliError::failure("io", format!("cannot start the MCP server: {e}")))?;
+        .map_err(|e| CliError::new(ErrorCode::Io, format!("cannot start the MCP server: {e}")))?;
     let server = Server { global: global.clone(), tools: tool_list()? };
     runtime.block_on(async move {
         let running = server.serve(rmcp::transport::stdio()).await.map_err(|e| {
-            CliError::failure("mcp", format!("the MCP client did not initialize: {e}"))
+            CliError::new(ErrorCode::Mcp, format!("the MCP client did not initialize: {e}"))
         })?;
         running
             .waiting()
             .await
-            .map_err(|e| CliError::failure("mcp", format!("the MCP session ended badly: {e}")))
+            .map_err(|e| CliError::new(ErrorCode::Mcp, format!("the MCP session ended badly: {e}")))
     })?;
     Ok(Exit::Accepted)
 }
@@ -55,7 +56,10 @@ fn tool_list() -> Result<Vec<Tool>, CliError> {
         .map(|tool| {
             let schema: serde_json::Map<String, serde_json::Value> =
                 serde_json::from_str(tool.schema).map_err(|e| {
-                    CliError::failure("mcp", format!("the schema of {} is broken: {e}", tool.name))
+                    CliError::new(
+                        ErrorCode::Mcp,
+                        format!("the schema of {} is broken: {e}", tool.name),
+                    )
                 })?;
             Ok(Tool::new(tool.name, tool.description, Arc::new(schema)))
         })

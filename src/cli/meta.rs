@@ -1,7 +1,9 @@
 //! `patchgate completions SHELL` and `patchgate man DIR`: generated from the clap definitions,
-//! so they never drift from the commands.
+//! so they never drift from the commands; `patchgate schema NAME`: the JSON Schemas, generated
+//! from the types (for pip and npm users, who have no `schemas/` folder).
 
 use super::{CliError, CliResult};
+use patchgate::finding::ErrorCode;
 use patchgate::report::Exit;
 use std::path::PathBuf;
 
@@ -21,6 +23,35 @@ pub(crate) struct ManArgs {
     dir: PathBuf,
 }
 
+// Arguments of `patchgate schema`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SchemaArgs {
+    /// The schema to print (`step`, `execute-step`, `report`, ...); without it, the names.
+    #[arg(value_name = "NAME")]
+    name: Option<String>,
+}
+
+pub(crate) fn schema(args: &SchemaArgs) -> CliResult {
+    let schemas = patchgate::report::json_schemas();
+    let names: Vec<&str> =
+        schemas.iter().map(|(file, _)| file.trim_end_matches(".schema.json")).collect();
+    let Some(wanted) = &args.name else {
+        out!("{}\n", names.join("\n"));
+        return Ok(Exit::Accepted);
+    };
+    let wanted = wanted.trim_end_matches(".json").trim_end_matches(".schema");
+    match names.iter().position(|name| *name == wanted) {
+        Some(i) => {
+            out!("{}\n", schemas[i].1);
+            Ok(Exit::Accepted)
+        }
+        None => Err(CliError::new(
+            ErrorCode::Usage,
+            format!("no schema named '{wanted}'; the schemas are: {}", names.join(", ")),
+        )),
+    }
+}
+
 pub(crate) fn completions(args: &CompletionsArgs, command: &mut clap::Command) -> Exit {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, command, "patchgate", &mut script);
@@ -30,8 +61,8 @@ pub(crate) fn completions(args: &CompletionsArgs, command: &mut clap::Command) -
 
 pub(crate) fn man(args: &ManArgs, command: &clap::Command) -> CliResult {
     let fail = |e: std::io::Error| {
-        CliError::failure(
-            "io",
+        CliError::new(
+            ErrorCode::Io,
             format!("cannot write man pages into '{}': {e}", args.dir.display()),
         )
     };

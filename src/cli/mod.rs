@@ -35,6 +35,7 @@ mod validate;
 mod values;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use patchgate::finding::ErrorCode;
 use patchgate::report::{Envelope, Exit, Meta, Notice, message, to_json_line, to_json_pretty};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -170,31 +171,42 @@ enum Command {
     Completions(meta::CompletionsArgs),
     /// Write the man pages (patchgate.1 and one per command) into DIR.
     Man(meta::ManArgs),
+    /// Print the JSON Schema NAME (step, execute-step, report, verdict, ...); no NAME: the names.
+    Schema(meta::SchemaArgs),
     /// Serve patchgate's checks to an agent over stdio as Model Context Protocol tools (judge a
     /// result, repair or parse a patch, check paths), in the repository of --repo or the
     /// current directory.
     Mcp(mcp::Args),
 }
 
-/// A command that could not run: exit 2 (input refused) or 3 (could not do its job).
+/// A command that could not run: exit 2 (input refused) or 3 (could not do its job), as its
+/// code says ([`ErrorCode::is_input_refused`]), so a kind of failure exits alike everywhere.
 #[derive(Debug)]
 pub(crate) struct CliError {
-    pub exit: Exit,
     /// Stable code for the JSON envelope (`usage`, `io`, `repository`, ...).
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// One human line: what is wrong and what to do.
     pub message: String,
+    /// Fields the code documents (`rejected_pattern` of `invalid_pattern`).
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 impl CliError {
-    /// The input itself is refused (exit 2).
-    pub fn input(code: &'static str, message: impl Into<String>) -> Self {
-        Self { exit: Exit::InputRefused, code, message: message.into() }
+    /// An error with its code and one line saying what to do.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), extra: serde_json::Map::new() }
     }
 
-    /// patchgate could not do its job (exit 3).
-    pub fn failure(code: &'static str, message: impl Into<String>) -> Self {
-        Self { exit: Exit::Failure, code, message: message.into() }
+    /// The exit code: 2 when the input is refused, else 3.
+    pub fn exit(&self) -> Exit {
+        if self.code.is_input_refused() { Exit::InputRefused } else { Exit::Failure }
+    }
+
+    /// The same error with a field its code documents.
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl Into<serde_json::Value>) -> Self {
+        self.extra.insert(key.to_owned(), value.into());
+        self
     }
 
     /// The same error, its message prefixed with what was being done.
@@ -256,7 +268,7 @@ fn full_command() -> clap::Command {
         A::augment_args(command.defer(|c| c))
     }
     type Expand = fn(clap::Command) -> clap::Command;
-    let adds: [(&str, Expand); 15] = [
+    let adds: [(&str, Expand); 16] = [
         ("validate", add::<validate::Args>),
         ("apply", add::<apply::Args>),
         ("hook", add::<hook::Args>),
@@ -271,6 +283,7 @@ fn full_command() -> clap::Command {
         ("escape-md", add::<escape_md::Args>),
         ("completions", add::<meta::CompletionsArgs>),
         ("man", add::<meta::ManArgs>),
+        ("schema", add::<meta::SchemaArgs>),
         ("mcp", add::<mcp::Args>),
     ];
     adds.into_iter().fold(Cli::command(), |top, (name, add)| top.mut_subcommand(name, add))
@@ -305,6 +318,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Guard(args) => guard::run(&args, &global),
         Command::Completions(args) => Ok(meta::completions(&args, &mut full_command())),
         Command::Man(args) => meta::man(&args, &full_command()),
+        Command::Schema(args) => meta::schema(&args),
         Command::Mcp(args) => mcp::run(&args, &global),
     };
     match outcome {
@@ -312,15 +326,11 @@ pub(crate) fn main() -> ExitCode {
         Err(err) => {
             eprintln!("{}", message::line(message::Level::Error, &err.message));
             if global.format == Some(Format::Json) {
-                let env = Envelope::failure(
-                    err.code,
-                    &err.message,
-                    serde_json::Map::new(),
-                    global.meta(),
-                );
+                let extra = err.extra.clone();
+                let env = Envelope::failure(err.code, &err.message, extra, global.meta());
                 outln!("{}", to_json_line(&env));
             }
-            ExitCode::from(err.exit.code())
+            ExitCode::from(err.exit().code())
         }
     }
 }

@@ -1,4 +1,5 @@
-//! `patchgate paths --root DIR PATH...`: seed 000's `validateFilePaths` as a command.
+//! `patchgate paths --root DIR PATH...`: the executor output contract's `validateFilePaths` as a
+//! command.
 
 use super::{CliResult, Format, Global, Stream, contract::sandbox_root};
 use patchgate::contract::filter_paths;

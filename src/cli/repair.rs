@@ -1,8 +1,8 @@
 //! `patchgate repair PATCH`: repair what is provably safe to repair, print the repaired patch
 //! (stdout or `--output`) and what was repaired (stderr, or the JSON document).
 
-use super::errors::named_repo;
 use super::{CliError, CliResult, Format, Global, Stream, read_input};
+use patchgate::finding::ErrorCode;
 use patchgate::patch::ParseOptions;
 use patchgate::repair::{self, Context, Options, Outcome};
 use patchgate::report::{Exit, RepairReport, repair_text};
@@ -37,8 +37,8 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let outcome = repair::repair(&bytes, &ctx, &options)?;
     if let (Some(path), Some(patch)) = (&args.output, &outcome.patch) {
         std::fs::write(path, patch).map_err(|e| {
-            CliError::failure(
-                "io",
+            CliError::new(
+                ErrorCode::Io,
                 format!("cannot write the repaired patch to '{}': {e}", path.display()),
             )
         })?;
@@ -53,15 +53,18 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
 fn open_repo(args: &Args, global: &Global) -> Result<Option<git2::Repository>, CliError> {
     if args.no_repo {
         if global.repo.is_some() {
-            return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
+            return Err(CliError::new(
+                ErrorCode::Usage,
+                "--repo and --no-repo contradict each other",
+            ));
         }
         return Ok(None);
     }
     match &global.repo {
-        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(named_repo),
+        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(CliError::from),
         None => patchgate::repo::discover(None).map(Some).map_err(|_| {
-            CliError::failure(
-                "no_repository",
+            CliError::new(
+                ErrorCode::NoRepository,
                 "no git repository here, so the repair cannot be checked against its base: pass \
                  --repo DIR, or --no-repo to repair without a base",
             )

@@ -5,6 +5,7 @@ mod output;
 
 use super::{CliError, CliResult, Format, Global, Stream};
 use output::{emit, show_paged};
+use patchgate::finding::ErrorCode;
 use patchgate::report::review::{
     ActionOutcome, annotate, list_ids, list_rows, list_text, show_text,
 };
@@ -146,7 +147,9 @@ impl<'a> Filter<'a> {
             None => None,
         };
         let since = match args.since.as_deref() {
-            Some(text) => Some(parse_since(text, now).map_err(|m| CliError::input("usage", m))?),
+            Some(text) => {
+                Some(parse_since(text, now).map_err(|m| CliError::new(ErrorCode::Usage, m))?)
+            }
             None => None,
         };
         Ok(Self { rule, step: args.step.as_deref(), since })
@@ -161,7 +164,10 @@ impl<'a> Filter<'a> {
 
 pub(super) fn unknown_rule(name: &str) -> CliError {
     let known: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-    CliError::input("usage", format!("unknown rule '{name}'; the rules are {}", known.join(", ")))
+    CliError::new(
+        ErrorCode::Usage,
+        format!("unknown rule '{name}'; the rules are {}", known.join(", ")),
+    )
 }
 
 /// Whether `review` answers in JSON (its default is text).
@@ -209,8 +215,8 @@ fn export(store: &Store, args: &ExportArgs, global: &Global) -> CliResult {
     let json = is_json(global);
     let (_, entry, short) = load(store, &args.id)?;
     let mut patch = entry.patch_or_why().map(str::to_owned).map_err(|why| {
-        CliError::input(
-            "no_patch",
+        CliError::new(
+            ErrorCode::NoPatch,
             format!(
                 "nothing to export: the result of {short} {why}; see `patchgate review show {short}`"
             ),

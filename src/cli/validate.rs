@@ -1,12 +1,13 @@
 //! `patchgate validate --step STEP --result RESULT`: judge one executor result against its step
-//! and print the seed's `{"valid", "reason"}` verdict (or text diagnostics); with `--batch`,
-//! many results in one run (`super::batch`), each under the [`Run`] the same flags describe.
+//! and print the execute-step validator's `{"valid", "reason"}` verdict (or text diagnostics);
+//! with `--batch`, many results in one run (`super::batch`), each under the [`Run`] the same
+//! flags describe.
 
 use super::common::{
     self, InputArgs, RepairArgs, ScratchArgs, StripArgs, print_verdict, write_report,
 };
-use super::errors::named_repo;
 use super::{CliError, CliResult, Format, Global};
+use patchgate::finding::ErrorCode;
 use patchgate::judge::{Model, When};
 use patchgate::report::{Exit, message, report_json};
 use patchgate::validate::{JudgeChoice, Run};
@@ -63,7 +64,7 @@ pub(crate) struct Args {
 /// `--no-repo` with `--repo` is a usage error, for one result or a batch.
 pub(super) fn check_repo_flags(args: &Args, global: &Global) -> Result<(), CliError> {
     if args.no_repo && global.repo.is_some() {
-        return Err(CliError::input("usage", "--repo and --no-repo contradict each other"));
+        return Err(CliError::new(ErrorCode::Usage, "--repo and --no-repo contradict each other"));
     }
     Ok(())
 }
@@ -86,15 +87,18 @@ pub(crate) struct BatchArgs {
 pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     check_repo_flags(args, global)?;
     let Some(input) = &args.input else {
-        return Err(CliError::input("usage", "validate needs --step and --result (or --batch)"));
+        return Err(CliError::new(
+            ErrorCode::Usage,
+            "validate needs --step and --result (or --batch)",
+        ));
     };
     let (step, result) = input.read()?;
     let repo = if args.no_repo {
         None
     } else {
         let Some(repo) = open_repo(global.repo.as_deref())? else {
-            return Err(CliError::failure(
-                "no_repository",
+            return Err(CliError::new(
+                ErrorCode::NoRepository,
                 "no git repository here, so the patch cannot be checked against its base: pass \
                  --repo DIR, or --no-repo to check the patch alone",
             ));
@@ -141,7 +145,7 @@ pub(super) fn run_of(args: &Args) -> Run {
 /// is fine (the repository checks are skipped and the text report says so).
 fn open_repo(dir: Option<&Path>) -> Result<Option<git2::Repository>, CliError> {
     match dir {
-        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(named_repo),
+        Some(dir) => patchgate::repo::discover(Some(dir)).map(Some).map_err(CliError::from),
         None => Ok(patchgate::repo::discover(None).ok()),
     }
 }

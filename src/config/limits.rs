@@ -78,11 +78,6 @@ pub struct LimitExceeded {
     pub actual: usize,
 }
 
-impl LimitExceeded {
-    /// The stable code for reports.
-    pub const CODE: &'static str = "limit_exceeded";
-}
-
 /// `Err` when `actual` is over `limit`.
 pub fn check(
     setting: &'static str,

@@ -1,7 +1,7 @@
-//! Seed 004's agent envelope as types: `status` success | partial | error, `agent`, `version`,
-//! `operation` or `error_type`, `result`, `warnings`, `metadata`; the wire names the checks
-//! share ([`ERROR_TYPES`], [`WARNING_TYPES`], [`ENVELOPE_KEYS`]) and what the caller expects.
-//! The check of a reply against them is [`super::agent_reply`].
+//! The agent contract's agent envelope as types: `status` success | partial | error, `agent`,
+//! `version`, `operation` or `error_type`, `result`, `warnings`, `metadata`; the wire names the
+//! checks share ([`ERROR_TYPES`], [`WARNING_TYPES`], [`ENVELOPE_KEYS`]) and what the caller
+//! expects. The check of a reply against them is [`super::agent_reply`].
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -65,7 +65,7 @@ pub struct AgentError {
     /// The contract version (`"1.0"`).
     #[schemars(regex(pattern = r"^[0-9]+(\.[0-9]+)*$"))]
     pub version: String,
-    /// One of the seed's standard error types.
+    /// One of the specification's standard error types.
     pub error_type: AgentErrorType,
     /// A clear, user-facing description.
     #[schemars(length(min = 1))]
@@ -109,7 +109,7 @@ pub enum AgentWarningType {
     IncompleteContext,
 }
 
-/// The seed's standard error types.
+/// The specification's standard error types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentErrorType {
@@ -137,14 +137,14 @@ pub struct AgentMetadata {
     pub extra: Map<String, Value>,
 }
 
-/// The wire names of [`AgentErrorType`], in the seed's order.
+/// The wire names of [`AgentErrorType`], in the specification's order.
 pub const ERROR_TYPES: [&str; 6] =
     ["missing_file", "invalid_input", "parse_error", "access_denied", "timeout", "internal_error"];
 
 /// The wire names of [`AgentWarningType`].
 pub const WARNING_TYPES: [&str; 3] = ["missing_data", "degraded_analysis", "incomplete_context"];
 
-/// The top-level keys the seed's envelopes use.
+/// The top-level keys the specification's envelopes use.
 pub const ENVELOPE_KEYS: [&str; 12] = [
     "status",
     "agent",

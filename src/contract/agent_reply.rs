@@ -1,10 +1,11 @@
-//! Checking an agent's reply against seed 004's envelope ([`super::agent`]) and the data-type
-//! rules over the whole reply.
+//! Checking an agent's reply against the agent contract's envelope ([`super::agent`]) and the
+//! data-type rules over the whole reply.
 //!
-//! The seed's parser is `json.loads(output)`: the reply is raw JSON. A reply that is one fenced
-//! `` ```json `` block and nothing else is read too, with a `fenced_reply` warning, because models
-//! fence by habit and every orchestrator strips it; prose around the JSON is a violation.
+//! The specification's parser is `json.loads(output)`: the reply is raw JSON. A reply that is one
+//! fenced `` ```json `` block and nothing else is read too, with a `fenced_reply` warning, because
+//! models fence by habit and every orchestrator strips it; prose around the JSON is a violation.
 
+use super::ReplyCode;
 use super::agent::AgentExpect;
 use super::reply::{self, Block, ReplyOutcome as _};
 use super::{ArgPolicy, Finding, datatype};
@@ -24,7 +25,8 @@ pub struct AgentOutcome {
     pub warnings: Vec<Finding>,
 }
 
-/// Check a whole agent reply against seed 004's envelope; `policy` holds the operation registry.
+/// Check a whole agent reply against the agent contract's envelope; `policy` holds the operation
+/// registry.
 #[must_use]
 pub fn check_agent_reply(bytes: &[u8], expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutcome {
     reply::check_reply(bytes, |text| check_text(text, expect, policy))
@@ -47,8 +49,8 @@ fn check_text(text: &str, expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutc
     }
     // An `undefined` was read as null: one finding for it is enough.
     let undefined: Vec<Option<usize>> =
-        violations.iter().filter(|f| f.code == "undefined_value").map(|f| f.line).collect();
-    envelope.violations.retain(|f| f.code != "null_value" || !undefined.contains(&f.line));
+        violations.iter().filter(|f| f.code == ReplyCode::UndefinedValue).map(|f| f.line).collect();
+    envelope.violations.retain(|f| f.code != ReplyCode::NullValue || !undefined.contains(&f.line));
     violations.extend(envelope.violations);
     out.warnings.extend(envelope.warnings);
     out.status = value
@@ -83,7 +85,7 @@ fn locate(text: &str, violations: &mut Vec<Finding>, warnings: &mut Vec<Finding>
     let json: Vec<&Block> = blocks.iter().filter(|b| b.is_json()).collect();
     let Some(&block) = json.first() else {
         let message = "the reply is not JSON; answer with the JSON envelope only";
-        violations.push(Finding::at_line("not_json", message, 1));
+        violations.push(Finding::at_line(ReplyCode::NotJson, message, 1));
         return None;
     };
     if json.len() > 1 {
@@ -93,7 +95,11 @@ fn locate(text: &str, violations: &mut Vec<Finding>, warnings: &mut Vec<Finding>
             json.len(),
             lines.join(", ")
         );
-        violations.push(Finding::at_line("multiple_json_blocks", message, json[1].open_line));
+        violations.push(Finding::at_line(
+            ReplyCode::MultipleJsonBlocks,
+            message,
+            json[1].open_line,
+        ));
     }
     let outside = text.split('\n').enumerate().find(|(i, line)| {
         let n = i + 1;
@@ -102,10 +108,10 @@ fn locate(text: &str, violations: &mut Vec<Finding>, warnings: &mut Vec<Finding>
     });
     if let Some((i, _)) = outside {
         let message = "text outside the JSON; the reply must be the JSON envelope only";
-        violations.push(Finding::at_line("text_outside_json", message, i + 1));
+        violations.push(Finding::at_line(ReplyCode::TextOutsideJson, message, i + 1));
     } else {
         let message = "the JSON is fenced in a code block; the contract asks for raw JSON";
-        warnings.push(Finding::at_line("fenced_reply", message, block.open_line));
+        warnings.push(Finding::at_line(ReplyCode::FencedReply, message, block.open_line));
     }
     Some(block.clone())
 }

@@ -1,9 +1,10 @@
-//! Argument checks: declare an argument's type, get the checks (seed 003 REQ-F-045, seed 004's
-//! input sanitisation).
+//! Argument checks: declare an argument's type, get the checks (the argument-rejection requirement
+//! REQ-F-045, the agent contract's input sanitisation).
 //!
-//! [`check_arg`] is the context-free entry point the guard uses for seed 003's types (`path`,
-//! `resource_id`, `identifier`). [`ArgPolicy::check`] adds the policy-driven seed 004 types
-//! (`ticket_id`, `branch`, `operation`) and `path` restricted to allowed directories.
+//! [`check_arg`] is the context-free entry point the guard uses for the argument-rejection
+//! requirement's types (`path`, `resource_id`, `identifier`). [`ArgPolicy::check`] adds the
+//! policy-driven agent-contract types (`ticket_id`, `branch`, `operation`) and `path` restricted to
+//! allowed directories.
 
 use super::patterns::Patterns;
 use super::{ContractConfig, ContractError, branch, hallucination};
@@ -14,18 +15,21 @@ use std::collections::BTreeMap;
 codes! {
     /// A declared argument type.
     ArgType {
-        /// A file-system path; absolute paths are fine (seed 003: `/home/user/file.txt` passes).
+        /// A file-system path; absolute paths are fine (the argument-rejection requirement:
+        /// `/home/user/file.txt` passes).
         Path => "path",
         /// An opaque resource id (`usr-a1b2c3`, `projects/p1/topics/t1`): no URL syntax, no
         /// encodings, no whitespace, no leading `/`.
         ResourceId => "resource_id",
         /// A name (`user_name`, `build-42`, `alice@example.com`): a resource id without `/`.
         Identifier => "identifier",
-        /// A ticket id matching one of the configured patterns (seed 004).
+        /// A ticket id matching one of the configured patterns (the agent contract).
         TicketId => "ticket_id",
-        /// A git branch name: seed 004's rules, git's ref-name rules, the configured shapes.
+        /// A git branch name: the agent contract's rules, git's ref-name rules, the configured
+        /// shapes.
         Branch => "branch",
-        /// An operation of an agent in the configured registry (seed 004's `AGENT_OPERATIONS`).
+        /// An operation of an agent in the configured registry (the agent contract's
+        /// `AGENT_OPERATIONS`).
         Operation => "operation",
     }
 }
@@ -99,10 +103,12 @@ codes! {
         UnknownAgent => "unknown_agent",
         /// An operation the agent does not support.
         UnknownOperation => "unknown_operation",
+        /// An argument, shell command or tool call over a `[limits]` setting (the guard).
+        LimitExceeded => "limit_exceeded",
     }
 }
 
-/// Why an argument was refused: the seed-003 `INVALID_AGENT_INPUT` error's fields.
+/// Why an argument was refused: the `INVALID_AGENT_INPUT` error's fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ArgRejection {
     /// The declared type.
@@ -153,8 +159,8 @@ impl ArgOutcome {
     }
 }
 
-/// Check `value` as an argument of type `ty` with the default policy (seed 004's tables) and no
-/// options: what the guard runs on every `path`, `resource_id` or `identifier` argument.
+/// Check `value` as an argument of type `ty` with the default policy (the agent contract's tables)
+/// and no options: what the guard runs on every `path`, `resource_id` or `identifier` argument.
 ///
 /// ```
 /// use patchgate::contract::{check_arg, ArgType, RejectedPattern};
@@ -180,7 +186,7 @@ pub struct ArgOptions {
     pub agent: Option<String>,
 }
 
-/// The configurable tables behind the seed-004 types, from `.patchgate.toml` `[contract]`.
+/// The configurable tables behind the agent contract's types, from `.patchgate.toml` `[contract]`.
 #[derive(Clone, Debug)]
 pub struct ArgPolicy {
     ticket_patterns: Patterns,
@@ -189,7 +195,7 @@ pub struct ArgPolicy {
     allowed_dirs: Vec<String>,
 }
 
-/// Seed 004's `TICKET_ID_PATTERNS`, in its order.
+/// The agent contract's `TICKET_ID_PATTERNS`, in its order.
 pub const DEFAULT_TICKET_PATTERNS: [(&str, &str); 5] = [
     ("initiative", r"^INIT-\d{4}$"),
     ("epic", r"^EPIC-\d{4}\.\d+$"),
@@ -198,12 +204,12 @@ pub const DEFAULT_TICKET_PATTERNS: [(&str, &str); 5] = [
     ("bug", r"^BUG-\d{4}$"),
 ];
 
-/// Seed 004's branch shapes, with ASCII digits (`[0-9]`) where the seed's Python `\d` also
-/// matched other scripts' digits.
+/// The agent contract's branch shapes, with ASCII digits (`[0-9]`) where the specification's Python
+/// `\d` also matched other scripts' digits.
 pub const DEFAULT_BRANCH_PATTERNS: [&str; 3] =
     [r"^[A-Z]+-[0-9]+(\.[0-9]+)*$", r"^[a-z]+/[A-Z]+-[0-9]+(\.[0-9]+)*$", r"^[a-z]+/[a-z-]+$"];
 
-/// Seed 004's `AGENT_OPERATIONS`.
+/// The agent contract's `AGENT_OPERATIONS`.
 pub const DEFAULT_OPERATIONS: &[(&str, &[&str])] = &[
     ("ticket-analyzer", &["story-deep", "ticket-completeness", "hierarchy-gaps", "task-readiness"]),
     (
@@ -235,14 +241,14 @@ impl ArgPolicy {
     pub fn builtin() -> &'static Self {
         static BUILTIN: std::sync::LazyLock<ArgPolicy> = std::sync::LazyLock::new(|| {
             ArgPolicy::from_config(&ContractConfig::default())
-                .expect("the seed's own patterns compile")
+                .expect("the agent contract's own patterns compile")
         });
         &BUILTIN
     }
 
-    /// Build the policy from the `[contract]` table; a table left out keeps the seed's.
+    /// Build the policy from the `[contract]` table; a table left out keeps the specification's.
     pub fn from_config(config: &ContractConfig) -> Result<Self, ContractError> {
-        // The seed's own patterns skip the syntax check (a unit test holds them to it).
+        // The specification's own patterns skip the syntax check (a unit test holds them to it).
         let ticket_patterns = match &config.ticket_patterns {
             Some(map) => Patterns::new(
                 "ticket_patterns",
@@ -354,7 +360,7 @@ type Found = (RejectedPattern, String);
 impl ArgPolicy {
     /// The kind `value` is, or why it is no ticket id (of the expected kind).
     fn match_ticket(&self, value: &str, expect: Option<&str>) -> Result<String, Found> {
-        // Python's `\d` and `$` (the seed's) accept other scripts' digits and a trailing
+        // Python's `\d` and `$` (the specification's) accept other scripts' digits and a trailing
         // newline; ticket ids are ASCII and anchored at both ends here.
         let kinds: Vec<&str> = if value.is_ascii() {
             self.ticket_patterns.matching(value).collect()
@@ -382,8 +388,8 @@ impl ArgPolicy {
         (!ops.iter().any(|o| o == op)).then(|| (RejectedPattern::UnknownOperation, op.to_string()))
     }
 
-    /// Seed 004's `validate_file_path`, component-wise: the path must lie in (or be) one of the
-    /// allowed directories, both sides normalised the same way.
+    /// The agent contract's `validate_file_path`, component-wise: the path must lie in (or be) one
+    /// of the allowed directories, both sides normalised the same way.
     fn find_outside_dirs(&self, value: &str, extra: &[String]) -> Option<Found> {
         if self.allowed_dirs.is_empty() && extra.is_empty() {
             return None;

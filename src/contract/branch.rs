@@ -1,6 +1,6 @@
-//! Branch names: seed 004's `validate_branch_name` (empty, `..`, absolute, control characters,
-//! the allowed shapes) plus git's own ref-name rules, as `git check-ref-format --branch`
-//! applies them (refs.c `check_refname_component` and `strbuf_check_branch_ref`).
+//! Branch names: the agent contract's `validate_branch_name` (empty, `..`, absolute, control
+//! characters, the allowed shapes) plus git's own ref-name rules, as `git check-ref-format
+//! --branch` applies them (refs.c `check_refname_component` and `strbuf_check_branch_ref`).
 
 use super::RejectedPattern;
 use super::patterns::Patterns;
@@ -14,7 +14,7 @@ pub(super) fn find(name: &str, shapes: &Patterns) -> Option<(RejectedPattern, St
         .or_else(|| find_shape(name, shapes))
 }
 
-/// The seed's own checks, in its order, so its cases get its reasons.
+/// The specification's own checks, in its order, so its cases get its reasons.
 fn find_seed_rule(name: &str) -> Option<(RejectedPattern, String)> {
     if name.is_empty() {
         return Some((RejectedPattern::EmptyValue, String::new()));

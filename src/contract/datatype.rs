@@ -1,8 +1,8 @@
-//! Seed 004's "Data Types" rules, over a whole reply: scores and percentages are numbers, counts
-//! and totals are non-negative integers, booleans are not strings, nothing is `null` (arrays are
-//! `[]`). Which values are scores or counts is read from their key names.
+//! The agent contract's "Data Types" rules, over a whole reply: scores and percentages are numbers,
+//! counts and totals are non-negative integers, booleans are not strings, nothing is `null` (arrays
+//! are `[]`). Which values are scores or counts is read from their key names.
 
-use super::{Finding, escape_pointer};
+use super::{Finding, ReplyCode, escape_pointer};
 use serde_json::Value;
 
 /// Every data-type violation under `value`, which sits at `pointer`.
@@ -29,23 +29,26 @@ fn display_pointer(pointer: &str) -> &str {
 }
 
 /// The violation of one scalar under key `key`, if any.
-fn check_scalar(value: &Value, key: &str) -> Option<(&'static str, String)> {
+fn check_scalar(value: &Value, key: &str) -> Option<(ReplyCode, String)> {
     let kind = KeyKind::of(key);
     match value {
         Value::Null => Some((
-            "null_value",
+            ReplyCode::NullValue,
             "is null; use [] for an empty list, or leave out an optional field".into(),
         )),
         Value::String(s) if s.eq_ignore_ascii_case("true") || s.eq_ignore_ascii_case("false") => {
             let b = s.to_ascii_lowercase();
-            Some(("boolean_as_string", format!("is the string \"{s}\"; use the boolean {b}")))
+            Some((
+                ReplyCode::BooleanAsString,
+                format!("is the string \"{s}\"; use the boolean {b}"),
+            ))
         }
         Value::String(s) if kind != KeyKind::Other && is_numeric_text(s) => Some((
-            "number_as_string",
+            ReplyCode::NumberAsString,
             format!("is the string \"{s}\"; use the number {}", s.trim_end_matches('%')),
         )),
         Value::String(s) if kind == KeyKind::Score => Some((
-            "wrong_type",
+            ReplyCode::WrongType,
             format!("is the string \"{s}\"; scores and percentages are numbers"),
         )),
         Value::Number(n) if kind == KeyKind::Count => check_count(n),
@@ -53,14 +56,17 @@ fn check_scalar(value: &Value, key: &str) -> Option<(&'static str, String)> {
     }
 }
 
-fn check_count(n: &serde_json::Number) -> Option<(&'static str, String)> {
+fn check_count(n: &serde_json::Number) -> Option<(ReplyCode, String)> {
     if n.is_u64() {
         return None;
     }
     if n.is_i64() {
-        return Some(("negative_count", format!("is {n}; counts and totals are non-negative")));
+        return Some((
+            ReplyCode::NegativeCount,
+            format!("is {n}; counts and totals are non-negative"),
+        ));
     }
-    Some(("not_an_integer", format!("is {n}; counts and totals are whole numbers")))
+    Some((ReplyCode::NotAnInteger, format!("is {n}; counts and totals are whole numbers")))
 }
 
 /// `85`, `-3`, `0.5`, `85%`: text a number was turned into.

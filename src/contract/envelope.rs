@@ -1,8 +1,8 @@
-//! The structural rules of seed 004's envelope, by status; each finding carries its JSON
+//! The structural rules of the agent contract's envelope, by status; each finding carries its JSON
 //! pointer. The data-type rules over every value are in `datatype`.
 
 use super::agent::{AgentExpect, ENVELOPE_KEYS, ERROR_TYPES, WARNING_TYPES};
-use super::{ArgPolicy, Finding, describe, shown};
+use super::{ArgPolicy, Finding, ReplyCode, describe, shown};
 use serde_json::{Map, Value};
 
 /// Violations and warnings of the envelope's structure.
@@ -13,11 +13,11 @@ pub(super) struct Checked {
 }
 
 impl Checked {
-    fn fail(&mut self, code: &'static str, pointer: &str, message: impl Into<String>) {
+    fn fail(&mut self, code: ReplyCode, pointer: &str, message: impl Into<String>) {
         self.violations.push(Finding::new(code, message).pointer(pointer));
     }
 
-    fn warn(&mut self, code: &'static str, pointer: &str, message: impl Into<String>) {
+    fn warn(&mut self, code: ReplyCode, pointer: &str, message: impl Into<String>) {
         self.warnings.push(Finding::new(code, message).pointer(pointer));
     }
 
@@ -31,13 +31,17 @@ impl Checked {
         match map.get(key) {
             None => {
                 self.fail(
-                    "missing_field",
+                    ReplyCode::MissingField,
                     &format!("/{key}"),
                     format!("'{key}' is missing; {why}"),
                 );
             }
             Some(Value::Null) => {
-                self.fail("null_value", &format!("/{key}"), format!("'{key}' is null; {why}"));
+                self.fail(
+                    ReplyCode::NullValue,
+                    &format!("/{key}"),
+                    format!("'{key}' is null; {why}"),
+                );
             }
             Some(v) => return Some(v),
         }
@@ -56,10 +60,12 @@ impl Checked {
         let name = shown(&pointer);
         let message = match map.get(key) {
             Some(Value::String(s)) if !s.trim().is_empty() => return Some(s),
-            None => ("missing_field", format!("'{name}' is missing; {why}")),
-            Some(Value::String(_)) => ("empty_field", format!("'{name}' is empty; {why}")),
-            Some(Value::Null) => ("null_value", format!("'{name}' is null; {why}")),
-            Some(other) => ("wrong_type", format!("'{name}' is {}; {why}", describe(other))),
+            None => (ReplyCode::MissingField, format!("'{name}' is missing; {why}")),
+            Some(Value::String(_)) => (ReplyCode::EmptyField, format!("'{name}' is empty; {why}")),
+            Some(Value::Null) => (ReplyCode::NullValue, format!("'{name}' is null; {why}")),
+            Some(other) => {
+                (ReplyCode::WrongType, format!("'{name}' is {}; {why}", describe(other)))
+            }
         };
         self.fail(message.0, &pointer, message.1);
         None
@@ -70,7 +76,11 @@ impl Checked {
 pub(super) fn check(value: &Value, expect: &AgentExpect, policy: &ArgPolicy) -> Checked {
     let mut c = Checked::default();
     let Some(map) = value.as_object() else {
-        c.fail("not_an_object", "", format!("the reply is {}, not a JSON object", describe(value)));
+        c.fail(
+            ReplyCode::NotAnObject,
+            "",
+            format!("the reply is {}, not a JSON object", describe(value)),
+        );
         return c;
     };
     let status = check_status(&mut c, map);
@@ -88,7 +98,7 @@ pub(super) fn check(value: &Value, expect: &AgentExpect, policy: &ArgPolicy) -> 
         let hint = super::suggest(key, &ENVELOPE_KEYS);
         let message =
             format!("'{key}' is not part of the envelope; agent data belongs in 'result'{hint}");
-        c.warn("unknown_field", &format!("/{}", super::escape_pointer(key)), message);
+        c.warn(ReplyCode::UnknownField, &format!("/{}", super::escape_pointer(key)), message);
     }
     c
 }
@@ -98,11 +108,15 @@ fn check_status<'v>(c: &mut Checked, map: &'v Map<String, Value>) -> Option<&'v 
     match c.required(map, "status", why)? {
         Value::String(s) if matches!(s.as_str(), "success" | "partial" | "error") => Some(s),
         Value::String(s) => {
-            c.fail("invalid_status", "/status", format!("'status' is \"{s}\"; {why}"));
+            c.fail(ReplyCode::InvalidStatus, "/status", format!("'status' is \"{s}\"; {why}"));
             None
         }
         other => {
-            c.fail("wrong_type", "/status", format!("'status' is {}; {why}", describe(other)));
+            c.fail(
+                ReplyCode::WrongType,
+                "/status",
+                format!("'status' is {}; {why}", describe(other)),
+            );
             None
         }
     }
@@ -114,7 +128,7 @@ fn check_agent(c: &mut Checked, map: &Map<String, Value>, expect: &AgentExpect) 
         && agent != expect.agent
     {
         c.fail(
-            "agent_mismatch",
+            ReplyCode::AgentMismatch,
             "/agent",
             format!("'agent' is \"{agent}\"; expected \"{}\"", expect.agent),
         );
@@ -126,10 +140,14 @@ fn check_version(c: &mut Checked, map: &Map<String, Value>) {
     match c.required(map, "version", why) {
         Some(Value::String(s)) if is_version(s) => {}
         Some(Value::String(s)) => {
-            c.fail("invalid_version", "/version", format!("'version' is \"{s}\"; {why}"));
+            c.fail(ReplyCode::InvalidVersion, "/version", format!("'version' is \"{s}\"; {why}"));
         }
         Some(other) => {
-            c.fail("wrong_type", "/version", format!("'version' is {}; {why}", describe(other)));
+            c.fail(
+                ReplyCode::WrongType,
+                "/version",
+                format!("'version' is {}; {why}", describe(other)),
+            );
         }
         None => {}
     }
@@ -152,7 +170,7 @@ fn check_result(
     match c.required(map, "result", "success and partial replies carry their results in 'result'") {
         Some(Value::Object(_)) | None => {}
         Some(other) => c.fail(
-            "wrong_type",
+            ReplyCode::WrongType,
             "/result",
             format!("'result' is {}; use an object", describe(other)),
         ),
@@ -161,7 +179,11 @@ fn check_result(
         let why = "a partial reply says what is missing in at least one warning";
         match c.required(map, "warnings", why) {
             Some(Value::Array(items)) if items.is_empty() => {
-                c.fail("empty_warnings", "/warnings", format!("'warnings' is empty; {why}"));
+                c.fail(
+                    ReplyCode::EmptyWarnings,
+                    "/warnings",
+                    format!("'warnings' is empty; {why}"),
+                );
             }
             _ => {}
         }
@@ -174,7 +196,7 @@ fn check_operation(c: &mut Checked, op: &str, expect: &AgentExpect, policy: &Arg
         && op != want
     {
         c.fail(
-            "operation_mismatch",
+            ReplyCode::OperationMismatch,
             "/operation",
             format!("'operation' is \"{op}\"; \"{want}\" was requested"),
         );
@@ -186,11 +208,11 @@ fn check_operation(c: &mut Checked, op: &str, expect: &AgentExpect, policy: &Arg
                 expect.agent,
                 ops.join(", ")
             );
-            c.fail("unknown_operation", "/operation", message);
+            c.fail(ReplyCode::UnknownOperation, "/operation", message);
         }
         Some(_) => {}
         None => c.warn(
-            "unknown_agent",
+            ReplyCode::UnknownAgent,
             "/agent",
             format!("'{}' is not in the operation registry; operations not checked", expect.agent),
         ),
@@ -203,7 +225,7 @@ fn check_warnings(c: &mut Checked, map: &Map<String, Value>) {
         Some(Value::Array(items)) => items,
         Some(other) => {
             return c.fail(
-                "wrong_type",
+                ReplyCode::WrongType,
                 "/warnings",
                 format!("'warnings' is {}; use an array of warning objects", describe(other)),
             );
@@ -213,7 +235,7 @@ fn check_warnings(c: &mut Checked, map: &Map<String, Value>) {
         let at = format!("/warnings/{i}");
         let Some(w) = item.as_object() else {
             c.fail(
-                "wrong_type",
+                ReplyCode::WrongType,
                 &at,
                 format!(
                     "'{}' is {}; use an object with type, message, impact, recovery",
@@ -228,7 +250,7 @@ fn check_warnings(c: &mut Checked, map: &Map<String, Value>) {
             && !WARNING_TYPES.contains(&kind)
         {
             c.fail(
-                "invalid_warning_type",
+                ReplyCode::InvalidWarningType,
                 &format!("{at}/type"),
                 format!("'{}/type' is \"{kind}\"; use one of {types}", shown(&at)),
             );
@@ -246,7 +268,7 @@ fn check_error(c: &mut Checked, map: &Map<String, Value>) {
         && !ERROR_TYPES.contains(&kind)
     {
         c.fail(
-            "invalid_error_type",
+            ReplyCode::InvalidErrorType,
             "/error_type",
             format!("'error_type' is \"{kind}\"; use one of {types}"),
         );
@@ -256,7 +278,7 @@ fn check_error(c: &mut Checked, map: &Map<String, Value>) {
     match c.required(map, "recovery_suggestions", why) {
         Some(Value::Array(items)) if items.is_empty() => {
             c.fail(
-                "empty_recovery_suggestions",
+                ReplyCode::EmptyRecoverySuggestions,
                 "/recovery_suggestions",
                 format!("'recovery_suggestions' is empty; {why}"),
             );
@@ -269,7 +291,7 @@ fn check_error(c: &mut Checked, map: &Map<String, Value>) {
             {
                 let at = format!("/recovery_suggestions/{i}");
                 c.fail(
-                    "wrong_type",
+                    ReplyCode::WrongType,
                     &at,
                     format!(
                         "'{}' is {}; each suggestion is a non-empty string",
@@ -280,7 +302,7 @@ fn check_error(c: &mut Checked, map: &Map<String, Value>) {
             }
         }
         Some(other) => c.fail(
-            "wrong_type",
+            ReplyCode::WrongType,
             "/recovery_suggestions",
             format!("'recovery_suggestions' is {}; {why} in an array", describe(other)),
         ),
@@ -289,7 +311,7 @@ fn check_error(c: &mut Checked, map: &Map<String, Value>) {
     for key in ["context", "partial_results"] {
         if let Some(v) = map.get(key).filter(|v| !v.is_object() && !v.is_null()) {
             c.fail(
-                "wrong_type",
+                ReplyCode::WrongType,
                 &format!("/{key}"),
                 format!("'{key}' is {}; use an object", describe(v)),
             );
@@ -303,7 +325,7 @@ fn check_metadata(c: &mut Checked, map: &Map<String, Value>) {
         Some(Value::Object(meta)) => meta,
         Some(other) => {
             return c.fail(
-                "wrong_type",
+                ReplyCode::WrongType,
                 "/metadata",
                 format!("'metadata' is {}; use an object", describe(other)),
             );
@@ -313,7 +335,7 @@ fn check_metadata(c: &mut Checked, map: &Map<String, Value>) {
     let at = "/metadata/execution_time_ms";
     match meta.get("execution_time_ms") {
         None => c.fail(
-            "missing_field",
+            ReplyCode::MissingField,
             at,
             format!("'{}' is missing; report the run time in milliseconds", shown(at)),
         ),
@@ -321,7 +343,7 @@ fn check_metadata(c: &mut Checked, map: &Map<String, Value>) {
         Some(Value::Number(_) | Value::Null) => {}
         Some(Value::String(s)) if super::datatype::is_numeric_text(s) => {}
         Some(other) => c.fail(
-            "wrong_type",
+            ReplyCode::WrongType,
             at,
             format!("'{}' is {}; use a non-negative integer", shown(at), describe(other)),
         ),
@@ -331,7 +353,7 @@ fn check_metadata(c: &mut Checked, map: &Map<String, Value>) {
     {
         let at = "/metadata/error_timestamp";
         c.fail(
-            "invalid_timestamp",
+            ReplyCode::InvalidTimestamp,
             at,
             format!("'{}' is \"{ts}\"; use RFC 3339, e.g. \"2025-10-08T15:30:00Z\"", shown(at)),
         );

@@ -1,7 +1,9 @@
-//! Seed 000's JSON-only executor reply: the reply ends with exactly one `` ```json `` block holding
-//! exactly `status`, `files_created`, `files_updated`, `changes`, `neededChanges`, `summary`,
-//! with nothing after it; every path is filtered as `validateFilePaths` does.
+//! The executor output contract's JSON-only executor reply: the reply ends with exactly one ``
+//! ```json `` block holding exactly `status`, `files_created`, `files_updated`, `changes`,
+//! `neededChanges`, `summary`, with nothing after it; every path is filtered as `validateFilePaths`
+//! does.
 
+use super::ReplyCode;
 use super::paths::{FilteredPath, filter_paths};
 use super::reply::{self, ReplyOutcome as _};
 use super::{Finding, KeyLines, describe};
@@ -10,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::Path;
 
-/// The reply object (seed 000's "Output Requirements"). `neededChanges` is camelCase among
-/// `snake_case` keys because the seed says so: "Use the exact keys provided".
+/// The reply object (the executor output contract's "Output Requirements"). `neededChanges` is
+/// camelCase among `snake_case` keys because the specification says so: "Use the exact keys
+/// provided".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExecutorOutput {
@@ -41,26 +44,26 @@ pub enum ExecutorStatus {
     Failed,
 }
 
-/// The reply's path lists, in the seed's order.
+/// The reply's path lists, in the specification's order.
 pub const PATH_KEYS: [&str; 3] = ["files_created", "files_updated", "changes"];
 
-/// The keys of the reply object, in the seed's order.
+/// The keys of the reply object, in the specification's order.
 pub const EXECUTOR_KEYS: [&str; 6] =
     ["status", "files_created", "files_updated", "changes", "neededChanges", "summary"];
 
 /// What [`check_executor_output`] may tolerate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ExecutorOptions {
-    /// Accept prose before the JSON block (the seed forbids it).
+    /// Accept prose before the JSON block (the specification forbids it).
     pub allow_preamble: bool,
-    /// Make every filtered path a violation (the seed only filters them out).
+    /// Make every filtered path a violation (the specification only filters them out).
     pub strict_paths: bool,
     /// The most paths one list may hold (the CLI passes `[limits] files`); a longer list is a
     /// `limit_exceeded` violation and is not filtered. `None`: no bound.
     pub max_paths: Option<usize>,
 }
 
-/// The paths filtered from each list, or how many (the seed's `filtered_count`).
+/// The paths filtered from each list, or how many (the specification's `filtered_count`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PerList<T> {
     /// From `files_created`.
@@ -89,7 +92,8 @@ pub struct ExecutorOutcome {
     pub warnings: Vec<Finding>,
 }
 
-/// Check a whole executor reply against seed 000's contract; paths are resolved under `root`.
+/// Check a whole executor reply against the executor output contract; paths are resolved under
+/// `root`.
 #[must_use]
 pub fn check_executor_output(
     bytes: &[u8],
@@ -164,7 +168,7 @@ impl ExecutorOutcome {
                     "'{key}' lists {len} paths, over the limit of {max} ([limits] files in \
                      .patchgate.toml; raise it if this reply is intended)"
                 );
-                let finding = Finding::new(crate::config::LimitExceeded::CODE, message);
+                let finding = Finding::new(ReplyCode::LimitExceeded, message);
                 violations.push(finding.line(lines.of(key)).pointer(format!("/{key}")));
                 continue;
             }
@@ -173,7 +177,7 @@ impl ExecutorOutcome {
             if options.strict_paths {
                 violations.extend(filter.filtered.iter().map(|f| {
                     let message = format!("'{key}' lists '{}': {}", f.path, f.reason);
-                    Finding::new("filtered_path", message)
+                    Finding::new(ReplyCode::FilteredPath, message)
                         .line(lines.of(key))
                         .pointer(format!("/{key}"))
                 }));
@@ -190,7 +194,10 @@ impl ExecutorOutcome {
 fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, Vec<Finding>) {
     let Some(map) = value.as_object() else {
         let message = format!("the JSON block holds {}, not an object", describe(value));
-        return (None, vec![Finding::new("not_an_object", message).line(Some(lines.first_line))]);
+        return (
+            None,
+            vec![Finding::new(ReplyCode::NotAnObject, message).line(Some(lines.first_line))],
+        );
     };
     let mut v = Vec::new();
     for key in EXECUTOR_KEYS.iter().filter(|k| !map.contains_key(**k)) {
@@ -199,7 +206,7 @@ fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, 
             EXECUTOR_KEYS.join(", ")
         );
         v.push(
-            Finding::new("missing_key", message)
+            Finding::new(ReplyCode::MissingKey, message)
                 .line(Some(lines.first_line))
                 .pointer(format!("/{key}")),
         );
@@ -208,7 +215,7 @@ fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, 
         let message =
             format!("the key '{key}' is not allowed{}", super::suggest(key, &EXECUTOR_KEYS));
         v.push(
-            Finding::new("unknown_key", message)
+            Finding::new(ReplyCode::UnknownKey, message)
                 .line(lines.of(key))
                 .pointer(format!("/{}", super::escape_pointer(key))),
         );
@@ -219,18 +226,18 @@ fn check_shape(value: &Value, lines: &KeyLines<'_>) -> (Option<ExecutorOutput>, 
 }
 
 fn check_values(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
-    let at = |code: &'static str, key: &str, message: String| {
+    let at = |code: ReplyCode, key: &str, message: String| {
         Finding::new(code, message).line(lines.of(key)).pointer(format!("/{key}"))
     };
     match map.get("status") {
         Some(Value::String(s)) if s == "completed" || s == "failed" => {}
         Some(Value::String(s)) => v.push(at(
-            "invalid_status",
+            ReplyCode::InvalidStatus,
             "status",
             format!("'status' is \"{s}\"; use \"completed\" or \"failed\""),
         )),
         Some(other) => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             "status",
             format!("'status' is {}; use \"completed\" or \"failed\"", describe(other)),
         )),
@@ -242,12 +249,12 @@ fn check_values(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Find
     match map.get("neededChanges") {
         Some(Value::Bool(_)) | None => {}
         Some(Value::String(s)) if s == "true" || s == "false" => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             "neededChanges",
             format!("'neededChanges' is the string \"{s}\"; use the boolean {s}"),
         )),
         Some(other) => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             "neededChanges",
             format!("'neededChanges' is {}; use true or false", describe(other)),
         )),
@@ -257,7 +264,7 @@ fn check_values(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Find
 
 fn check_list(map: &Map<String, Value>, key: &str, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
     let at = |pointer: String, message: String| {
-        Finding::new("wrong_type", message).line(lines.of(key)).pointer(pointer)
+        Finding::new(ReplyCode::WrongType, message).line(lines.of(key)).pointer(pointer)
     };
     match map.get(key) {
         None => {}
@@ -281,24 +288,27 @@ fn check_list(map: &Map<String, Value>, key: &str, lines: &KeyLines<'_>, v: &mut
 }
 
 fn check_summary(map: &Map<String, Value>, lines: &KeyLines<'_>, v: &mut Vec<Finding>) {
-    let at = |code: &'static str, message: String| {
+    let at = |code: ReplyCode, message: String| {
         Finding::new(code, message).line(lines.of("summary")).pointer("/summary".to_string())
     };
     let failed = map.get("status").and_then(Value::as_str) == Some("failed");
     match map.get("summary") {
         Some(Value::String(s)) if s.trim().is_empty() => {
             let what = if failed { "why it failed" } else { "what was done" };
-            v.push(at("empty_summary", format!("'summary' is empty; say in one sentence {what}")));
+            v.push(at(
+                ReplyCode::EmptySummary,
+                format!("'summary' is empty; say in one sentence {what}"),
+            ));
         }
         Some(Value::String(s)) if s.contains('\n') => {
             v.push(at(
-                "summary_not_one_sentence",
+                ReplyCode::SummaryNotOneSentence,
                 "'summary' spans several lines; write one sentence".to_string(),
             ));
         }
         None | Some(Value::String(_)) => {}
         Some(other) => v.push(at(
-            "wrong_type",
+            ReplyCode::WrongType,
             format!("'summary' is {}; use one sentence as a string", describe(other)),
         )),
     }
@@ -317,7 +327,7 @@ fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
     {
         let message = "'summary' holds several sentences; the contract asks for one";
         w.push(
-            Finding::new("summary_multiple_sentences", message)
+            Finding::new(ReplyCode::SummaryMultipleSentences, message)
                 .line(lines.of("summary"))
                 .pointer("/summary".to_string()),
         );
@@ -330,7 +340,7 @@ fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
     if needed == Some(false) && listed {
         let message = "'neededChanges' is false but files are listed";
         w.push(
-            Finding::new("needed_changes_inconsistent", message)
+            Finding::new(ReplyCode::NeededChangesInconsistent, message)
                 .line(lines.of("neededChanges"))
                 .pointer("/neededChanges".to_string()),
         );
@@ -338,7 +348,7 @@ fn object_warnings(value: &Value, lines: &KeyLines<'_>) -> Vec<Finding> {
     if needed == Some(true) && completed && !listed {
         let message = "'neededChanges' is true and the status completed, but no file is listed";
         w.push(
-            Finding::new("needed_changes_inconsistent", message)
+            Finding::new(ReplyCode::NeededChangesInconsistent, message)
                 .line(lines.of("neededChanges"))
                 .pointer("/neededChanges".to_string()),
         );

@@ -1,5 +1,5 @@
-//! Seed 003's hallucination patterns: the checks a declared `path`, `resource_id` or
-//! `identifier` argument goes through before any side effect.
+//! The argument-rejection requirement's hallucination patterns: the checks a declared `path`,
+//! `resource_id` or `identifier` argument goes through before any side effect.
 //!
 //! Order follows the reference (CWE-22/CWE-182): bytes first (empty, NUL, control), then
 //! look-alike separators, then traversal (raw, then with backslashes, then decoded exactly
@@ -8,8 +8,8 @@
 
 use super::{ArgType, RejectedPattern};
 
-/// The first hallucination pattern in `value` for the seed-003 checks of `ty`, with the part of
-/// the input that matched. `None`: the value passes unchanged.
+/// The first hallucination pattern in `value` for the argument-rejection checks of `ty`, with the
+/// part of the input that matched. `None`: the value passes unchanged.
 pub(super) fn find(ty: ArgType, value: &str) -> Option<(RejectedPattern, String)> {
     find_bytes(value)
         .or_else(|| find_lookalike(value))

@@ -2,7 +2,7 @@
 //! found outside strings and blanked out so the rest of the reply can still be checked. Every
 //! blanked byte becomes a space (newlines kept), so line numbers stay true.
 
-use super::Finding;
+use super::{Finding, ReplyCode};
 
 /// `text` with the mistakes blanked, and one finding per mistake.
 pub(super) fn clean(text: &str, first_line: usize) -> (String, Vec<Finding>) {
@@ -26,7 +26,7 @@ pub(super) fn clean(text: &str, first_line: usize) -> (String, Vec<Finding>) {
             }
             b',' if closes_after(bytes, i + 1) => {
                 findings.push(Finding::at_line(
-                    "trailing_comma",
+                    ReplyCode::TrailingComma,
                     "trailing comma before a closing bracket; JSON allows none",
                     line,
                 ));
@@ -36,7 +36,7 @@ pub(super) fn clean(text: &str, first_line: usize) -> (String, Vec<Finding>) {
                 && !is_word_byte(bytes, i.wrapping_sub(1)) =>
             {
                 findings.push(Finding::at_line(
-                    "undefined_value",
+                    ReplyCode::UndefinedValue,
                     "'undefined' is not JSON; use [] for an empty list, or omit the field",
                     line,
                 ));
@@ -50,7 +50,11 @@ pub(super) fn clean(text: &str, first_line: usize) -> (String, Vec<Finding>) {
 }
 
 fn comment(line: usize) -> Finding {
-    Finding::at_line("json_comment", "comment in JSON; JSON has no comments, remove it", line)
+    Finding::at_line(
+        ReplyCode::JsonComment,
+        "comment in JSON; JSON has no comments, remove it",
+        line,
+    )
 }
 
 /// The index after the string starting at `start` (a `"`), honouring backslash escapes.

@@ -47,5 +47,8 @@ pub(super) fn hint(pattern: RejectedPattern) -> &'static str {
         }
         P::UnknownAgent => "name a registered agent",
         P::UnknownOperation => "pass one of the agent's operations",
+        P::LimitExceeded => {
+            "split the input, or raise the named [limits] setting if it is intended"
+        }
     }
 }

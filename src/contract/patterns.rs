@@ -1,6 +1,6 @@
 //! Named whole-value patterns from `[contract]` (ticket ids, branch shapes): checked when the
-//! policy is built, compiled on first use, so the seed-003 types (and a guard process that
-//! checks one path and exits) never pay for compiling them.
+//! policy is built, compiled on first use, so the argument-rejection types (and a guard process
+//! that checks one path and exits) never pay for compiling them.
 
 use super::ContractError;
 use regex::Regex;
@@ -28,8 +28,8 @@ impl Patterns {
         Ok(Self::trusted(named))
     }
 
-    /// Patterns known to be valid (the seed's own, checked by a unit test): parsing them again
-    /// costs a quarter of a guard call that only checks one path.
+    /// Patterns known to be valid (the specification's own, checked by a unit test): parsing them
+    /// again costs a quarter of a guard call that only checks one path.
     pub fn trusted(named: Vec<(String, String)>) -> Self {
         Self { named, compiled: OnceLock::new() }
     }

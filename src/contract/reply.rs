@@ -2,7 +2,7 @@
 //! JSON that is diagnosed precisely when it is not strict JSON (comments, trailing commas,
 //! `undefined`), with reply line numbers.
 
-use super::{Finding, KeyLines};
+use super::{Finding, KeyLines, ReplyCode};
 use serde_json::Value;
 
 /// A reply decoded to text: UTF-8, BOM removed, line endings normalised to `\n`.
@@ -19,7 +19,7 @@ pub fn decode(bytes: &[u8]) -> Result<ReplyText, Finding> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = memchr::memchr_iter(b'\n', &bytes[..e.valid_up_to()]).count() + 1;
         Finding::at_line(
-            "not_utf8",
+            ReplyCode::NotUtf8,
             format!("the reply is not UTF-8 (byte {})", e.valid_up_to()),
             line,
         )
@@ -28,7 +28,7 @@ pub fn decode(bytes: &[u8]) -> Result<ReplyText, Finding> {
     let text = match text.strip_prefix('\u{feff}') {
         Some(rest) => {
             notes.push(Finding::at_line(
-                "byte_order_mark",
+                ReplyCode::ByteOrderMark,
                 "the reply starts with a byte order mark; it was ignored",
                 1,
             ));
@@ -38,7 +38,7 @@ pub fn decode(bytes: &[u8]) -> Result<ReplyText, Finding> {
     };
     if text.contains('\r') {
         notes.push(Finding::new(
-            "crlf_line_endings",
+            ReplyCode::CrlfLineEndings,
             "the reply uses CR or CRLF line endings; read as LF",
         ));
     }
@@ -168,7 +168,10 @@ pub fn read_json(text: &str, first_line: usize) -> JsonRead {
     }
     let line = first_line + strict_error.line().saturating_sub(1);
     let message = format!("invalid JSON: {strict_error}");
-    JsonRead { value: None, findings: vec![Finding::at_line("invalid_json", message, line)] }
+    JsonRead {
+        value: None,
+        findings: vec![Finding::at_line(ReplyCode::InvalidJson, message, line)],
+    }
 }
 
 /// Keep every finding's line inside `text` (an unclosed fence on the last line has its content
@@ -249,7 +252,11 @@ pub fn json_block(text: &str, rules: JsonOnly, violations: &mut Vec<Finding>) ->
             json.len(),
             lines.join(", ")
         );
-        violations.push(Finding::at_line("multiple_json_blocks", message, json[0].open_line));
+        violations.push(Finding::at_line(
+            ReplyCode::MultipleJsonBlocks,
+            message,
+            json[0].open_line,
+        ));
     }
     check_fence(target, violations);
     check_surroundings(text, target, &json, rules, violations);
@@ -261,19 +268,19 @@ pub fn json_block(text: &str, rules: JsonOnly, violations: &mut Vec<Finding>) ->
 fn bare_json(text: &str, is_allowed: bool, violations: &mut Vec<Finding>) -> Option<Block> {
     let Some(line) = first_nonblank_line(text, 0, usize::MAX) else {
         violations.push(Finding::new(
-            "no_json_block",
+            ReplyCode::NoJsonBlock,
             "the reply is empty; it must end with a ```json block",
         ));
         return None;
     };
     if !text.trim_start().starts_with('{') {
         let message = "the reply has no ```json block; end it with the JSON object in one";
-        violations.push(Finding::new("no_json_block", message));
+        violations.push(Finding::new(ReplyCode::NoJsonBlock, message));
         return None;
     }
     if !is_allowed {
         let message = "the JSON object is not fenced; put it in a ```json block";
-        violations.push(Finding::at_line("missing_fence", message, line));
+        violations.push(Finding::at_line(ReplyCode::MissingFence, message, line));
     }
     Some(Block { info: String::new(), open_line: 0, close_line: None, content: text.to_string() })
 }
@@ -281,12 +288,12 @@ fn bare_json(text: &str, is_allowed: bool, violations: &mut Vec<Finding>) -> Opt
 fn check_fence(block: &Block, violations: &mut Vec<Finding>) {
     if block.close_line.is_none() {
         let message = "the ```json block is never closed; end it with ```";
-        violations.push(Finding::at_line("unclosed_fence", message, block.open_line));
+        violations.push(Finding::at_line(ReplyCode::UnclosedFence, message, block.open_line));
     }
     if !block.info.eq_ignore_ascii_case("json") {
         let shown = if block.info.is_empty() { "without a language" } else { block.info.as_str() };
         let message = format!("the final block is marked '{shown}'; mark it ```json");
-        violations.push(Finding::at_line("fence_language", message, block.open_line));
+        violations.push(Finding::at_line(ReplyCode::FenceLanguage, message, block.open_line));
     }
 }
 
@@ -314,13 +321,13 @@ fn check_surroundings(
             "text before the ```json block; the reply must be only the JSON block{}",
             rules.preamble_hint
         );
-        violations.push(Finding::at_line("preamble", message, line));
+        violations.push(Finding::at_line(ReplyCode::Preamble, message, line));
     }
     if let Some(close) = block.close_line
         && let Some(line) = first_nonblank_line(text, close + 1, usize::MAX)
     {
         let message = "text after the ```json block; nothing may follow it";
-        violations.push(Finding::at_line("text_after_block", message, line));
+        violations.push(Finding::at_line(ReplyCode::TextAfterBlock, message, line));
     }
 }
 

@@ -1,11 +1,12 @@
-//! Seed 004's sanitizers for agent text rendered into markdown reports.
+//! The agent contract's sanitizers for agent text rendered into markdown reports.
 
-/// Seed 004's `escape_markdown` special characters, in its order (backslash first, so the
+/// The agent contract's `escape_markdown` special characters, in its order (backslash first, so the
 /// backslashes added for the others are not escaped again).
 pub const MARKDOWN_SPECIAL: [char; 15] =
     ['\\', '`', '*', '_', '{', '}', '[', ']', '(', ')', '#', '+', '-', '.', '!'];
 
-/// Escape every markdown special character with a backslash (seed 004's `escape_markdown`).
+/// Escape every markdown special character with a backslash (the agent contract's
+/// `escape_markdown`).
 ///
 /// ```
 /// use patchgate::contract::escape_markdown;
@@ -24,10 +25,10 @@ pub fn escape_markdown(text: &str) -> String {
     out
 }
 
-/// Seed 004's default `max_length`.
+/// The agent contract's default `max_length`.
 pub const DEFAULT_MAX_LENGTH: usize = 10_000;
 
-/// Text longer than the limit (seed 004: "Content exceeds maximum length").
+/// Text longer than the limit (the agent contract: "Content exceeds maximum length").
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "content exceeds maximum length ({max_length} characters; it has {length}); shorten it or raise --max-length"
@@ -40,10 +41,10 @@ pub struct TooLong {
     pub length: usize,
 }
 
-/// Seed 004's `sanitize_user_input`: refuse content over `max_length` characters (counted as
-/// Python counts them: Unicode scalar values), remove NUL bytes, normalise CRLF and CR to LF.
-/// Beyond the seed, every other control character but TAB and LF is removed too (ESC, BEL, the
-/// C1 range): agent text shown in a terminal or a report must not carry escape sequences that
+/// The agent contract's `sanitize_user_input`: refuse content over `max_length` characters (counted
+/// as Python counts them: Unicode scalar values), remove NUL bytes, normalise CRLF and CR to LF.
+/// Beyond the specification, every other control character but TAB and LF is removed too (ESC, BEL,
+/// the C1 range): agent text shown in a terminal or a report must not carry escape sequences that
 /// rewrite what the reader sees.
 ///
 /// ```

@@ -22,6 +22,7 @@ mod tests;
 pub use store::{Store, StoreError};
 
 use crate::config::{LimitExceeded, Limits};
+use crate::finding::{PathErrorCode, code_union, codes};
 use crate::path::{PathSet, check};
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +49,33 @@ pub struct Entry {
     pub source: String,
 }
 
+codes! {
+    /// Why a declared pattern is refused, beyond the path checks of its literal parts.
+    PatternRefusal {
+        /// The pattern does not compile as a glob.
+        InvalidGlob => "invalid_glob",
+        /// `.` or empty components: write it as a plain repository-relative pattern.
+        NonCanonical => "non_canonical",
+        /// White space at the start or end, which a commit trailer would drop.
+        SurroundingWhitespace => "surrounding_whitespace",
+        /// Over a `[limits]` setting.
+        LimitExceeded => "limit_exceeded",
+        /// A backslash before something other than a glob character.
+        InvalidEscape => "invalid_escape",
+    }
+}
+
+code_union! {
+    /// Why a pattern cannot be declared: a path check's code, or a [`PatternRefusal`].
+    PatternCode {
+        /// A path check of the pattern's literal parts (`path_traversal`, `git_dir`, ...).
+        Path(PathErrorCode),
+        /// The pattern itself.
+        Pattern(PatternRefusal),
+    }
+    "Why a pattern cannot be declared: a path check's code or the pattern's own refusal."
+}
+
 /// A pattern that cannot be declared.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot declare '{pattern}': {reason}")]
@@ -55,8 +83,9 @@ pub struct Entry {
 pub struct PatternError {
     /// The pattern as given.
     pub pattern: String,
-    /// Stable code: a path-safety code (`path_traversal`, ...) or `invalid_glob`.
-    pub code: &'static str,
+    /// Stable code: a path-safety code (`path_traversal`, ...) or the pattern's own
+    /// (`invalid_glob`, ...).
+    pub code: PatternCode,
     /// Why, in one lowercase line.
     pub reason: String,
 }
@@ -101,7 +130,7 @@ impl Declaration {
             .map_err(|e| limit_error(&e, &patterns))?;
         PathSet::new(&patterns).map_err(|e| PatternError {
             pattern: e.pattern,
-            code: "invalid_glob",
+            code: PatternRefusal::InvalidGlob.into(),
             reason: e.reason,
         })
     }
@@ -145,27 +174,27 @@ pub fn literal(path: &str) -> String {
 /// Check one pattern and return its normalised form (no leading `./`, no trailing `/`). A
 /// backslash escapes the glob character after it (see [`literal`]), and only a glob character.
 pub fn check_pattern(pattern: &str) -> Result<String, PatternError> {
-    let refuse = |code: &'static str, reason: String| PatternError {
+    let refuse = |code: PatternCode, reason: String| PatternError {
         pattern: pattern.to_owned(),
         code,
         reason,
     };
     let escape = || {
         refuse(
-            "invalid_escape",
+            PatternRefusal::InvalidEscape.into(),
             "a backslash may only escape a glob character (*, ?, [, ], {, }); use '/' as the \
              separator"
                 .into(),
         )
     };
     let literal = literal_parts(pattern).ok_or_else(escape)?;
-    let checked = check(&literal).map_err(|e| refuse(e.code.as_str(), e.message))?;
+    let checked = check(&literal).map_err(|e| refuse(e.code.into(), e.message))?;
     // Normalisation drops only `./`, empty components and a trailing `/`, none of which hold
     // a glob character, so the normalised pattern's literal parts read as the checked path.
     let normalised = normalise(pattern);
     if literal_parts(&normalised).as_deref() != Some(checked.as_str()) {
         return Err(refuse(
-            "non_canonical",
+            PatternRefusal::NonCanonical.into(),
             "write it as a plain repo-relative pattern without '.' or empty components".into(),
         ));
     }
@@ -173,11 +202,12 @@ pub fn check_pattern(pattern: &str) -> Result<String, PatternError> {
     // starts or ends with white space would not come back as written.
     if normalised.trim() != normalised {
         return Err(refuse(
-            "surrounding_whitespace",
+            PatternRefusal::SurroundingWhitespace.into(),
             "remove the white space at its start or end (a commit trailer would drop it)".into(),
         ));
     }
-    PathSet::new(&[normalised.as_str()]).map_err(|e| refuse("invalid_glob", e.reason))?;
+    PathSet::new(&[normalised.as_str()])
+        .map_err(|e| refuse(PatternRefusal::InvalidGlob.into(), e.reason))?;
     Ok(normalised)
 }
 
@@ -220,7 +250,7 @@ fn limit_error<S: AsRef<str>>(e: &LimitExceeded, patterns: &[S]) -> PatternError
         }
         _ => format!("{} patterns", patterns.len()),
     };
-    PatternError { pattern, code: LimitExceeded::CODE, reason: e.to_string() }
+    PatternError { pattern, code: PatternRefusal::LimitExceeded.into(), reason: e.to_string() }
 }
 
 /// The `Patchgate-Declared: <pattern>` trailer lines for `declaration`, one per pattern.

@@ -1,8 +1,7 @@
 //! The stable code tables: every finer code a finding can carry, one [`codes!`] table each,
 //! and [`Code`], the typed code of a [`Violation`](super::Violation).
 
-use super::codes::codes;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use super::codes::{code_union, codes};
 
 codes! {
     /// Stable defect codes.
@@ -262,114 +261,146 @@ codes! {
         ExpectFailed => "expect_failed",
         /// `not-implemented`: `--check-cmd` failed or timed out.
         CheckCmdFailed => "check_cmd_failed",
+        /// `repair`: a hunk not at its stated line whose lines fit in several places.
+        AmbiguousLocation => "ambiguous_location",
+        /// `repair`: the repaired patch failed its proof.
+        RepairUnproven => "repair_unproven",
+        /// `repair`: more defects than a repair examines.
+        TooManyDefects => "too_many_defects",
     }
 }
 
-/// A violation's finer code: the parser's, the path checks', or a rule's or check's. On the
-/// wire it is the plain name (`hunk_too_short`, `path_traversal`, `outside_allowed_files`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Code {
-    /// A rule's, the repository check's or the pipeline's code.
-    Check(CheckCode),
-    /// A parser defect (the `malformed` rule, `zero-impact`'s context-only hunk).
-    Defect(DefectCode),
-    /// A path check (`scope`, `malformed`).
-    Path(PathErrorCode),
-    /// A name this version does not know: read from a stored entry another version wrote.
-    Other(String),
+code_union! {
+    /// A violation's finer code: the parser's, the path checks', or a rule's or check's. On the
+    /// wire it is the plain name (`hunk_too_short`, `path_traversal`, `outside_allowed_files`).
+    Code {
+        /// A rule's, the repository check's or the pipeline's code.
+        Check(CheckCode),
+        /// A parser defect (the `malformed` rule, `zero-impact`'s context-only hunk).
+        Defect(DefectCode),
+        /// A path check (`scope`, `malformed`).
+        Path(PathErrorCode),
+    }
+    "A finer stable code: a rule's or check's, a parser defect's, or a path check's."
 }
 
-impl Code {
-    /// The code with this wire name; a name no table holds is [`Code::Other`].
-    #[must_use]
-    pub fn from_name(name: &str) -> Self {
-        CheckCode::from_name(name)
-            .map(Self::Check)
-            .or_else(|| DefectCode::from_name(name).map(Self::Defect))
-            .or_else(|| PathErrorCode::from_name(name).map(Self::Path))
-            .unwrap_or_else(|| Self::Other(name.to_owned()))
+codes! {
+    /// The codes of the notes the pipeline, the repository check, a repair and the review store
+    /// write themselves (a parser warning or a weak finding keeps its own code).
+    NoteKind {
+        /// A field of the result the schema does not know, ignored.
+        UnknownField => "unknown_field",
+        /// A `fix_regression` step without `applyPatch`: only no-op bodies were checked.
+        ApplyRunUnknown => "apply_run_unknown",
+        /// No repository: applying, rolling back and `expect` were not checked.
+        RepositoryChecksSkipped => "repository_checks_skipped",
+        /// A hunk applied at another line than its header says.
+        HunkOffset => "hunk_offset",
+        /// A file created without a mode line gets 100644.
+        ModeDefaulted => "mode_defaulted",
+        /// The `index` line's old id is not the base blob's (the hunks applied anyway).
+        IndexMismatch => "index_mismatch",
+        /// A binary entry accepted on its full index ids, its content unchecked.
+        BinaryUnchecked => "binary_unchecked",
+        /// A submodule update accepted on its old commit; what its new commit brings is not
+        /// checked.
+        SubmoduleUnchecked => "submodule_unchecked",
+        /// `--check-cmd` passed.
+        CheckCmdPassed => "check_cmd_passed",
+        /// The rejected result was kept for `patchgate review`.
+        RejectionRecorded => "rejection_recorded",
+        /// The rejected result was not kept (no repository, over the store's bounds, an error).
+        RejectionNotRecorded => "rejection_not_recorded",
+        /// `--repair` could not repair a defect; the result was judged as sent.
+        RepairRefused => "repair_refused",
+        /// `--repair` took the result JSON out of the reply around it (a fence, chat text).
+        RepairedResultJson => "repaired_result_json",
+        /// `--repair` recounted a hunk.
+        RepairedRecount => "repaired_recount",
+        /// `--repair` moved a hunk to where its lines are.
+        RepairedRelocate => "repaired_relocate",
+        /// `--repair` restored an empty context line's space.
+        RepairedBlankContext => "repaired_blank_context",
+        /// `--repair` removed fences and chat around the diff.
+        RepairedUnfence => "repaired_unfence",
+        /// `--repair` added a `diff --git` line.
+        RepairedGitHeader => "repaired_git_header",
+        /// `--repair` removed empty lines after a hunk.
+        RepairedTrailingBlankLines => "repaired_trailing_blank_lines",
+        /// `--repair` added a final newline.
+        RepairedFinalNewline => "repaired_final_newline",
+        /// `--repair` set aside whitespace-only context lines at a hunk's edges.
+        RepairedTrimContext => "repaired_trim_context",
+        /// `--repair` took out a hunk without an added or removed line.
+        RepairedContextOnlyHunk => "repaired_context_only_hunk",
+        /// `--repair` removed whitespace-only lines outside the file entries.
+        RepairedBlankOutsideEntry => "repaired_blank_outside_entry",
+        /// `--repair` removed context lines past a hunk's counts.
+        RepairedContextAfterHunk => "repaired_context_after_hunk",
     }
+}
 
-    /// The stable wire name.
+codes! {
+    /// What kind of repair `repair` (and `--repair`) made.
+    RepairKind {
+        /// Hunk counts rewritten from the body.
+        Recount => "recount",
+        /// Start lines taken from a unique exact context match in the base file.
+        Relocate => "relocate",
+        /// The missing space of an empty context line restored.
+        BlankContext => "blank_context",
+        /// Markdown fences and chat text around the diff removed.
+        Unfence => "unfence",
+        /// A `diff --git` line added to an entry that has git's extended headers.
+        GitHeader => "git_header",
+        /// Empty lines after a hunk whose counts are used up removed.
+        TrailingBlankLines => "trailing_blank_lines",
+        /// The final `\n` added after a context, removed or header line.
+        FinalNewline => "final_newline",
+        /// Whitespace-only context lines at a hunk's edges that the base does not have there set
+        /// aside, the fewest that give the hunk a place.
+        TrimContext => "trim_context",
+        /// A complete hunk without an added or removed line taken out: it changes nothing.
+        ContextOnlyHunk => "context_only_hunk",
+        /// Whitespace-only lines outside the file entries removed (git skips them).
+        BlankOutsideEntry => "blank_outside_entry",
+        /// Context lines past a hunk's counts removed (git drops them).
+        ContextAfterHunk => "context_after_hunk",
+    }
+}
+
+impl RepairKind {
+    /// The note `--repair` leaves in the report for a repair of this kind.
     #[must_use]
-    pub fn as_str(&self) -> &str {
+    pub fn note(self) -> NoteKind {
         match self {
-            Self::Check(c) => c.as_str(),
-            Self::Defect(c) => c.as_str(),
-            Self::Path(c) => c.as_str(),
-            Self::Other(name) => name,
+            Self::Recount => NoteKind::RepairedRecount,
+            Self::Relocate => NoteKind::RepairedRelocate,
+            Self::BlankContext => NoteKind::RepairedBlankContext,
+            Self::Unfence => NoteKind::RepairedUnfence,
+            Self::GitHeader => NoteKind::RepairedGitHeader,
+            Self::TrailingBlankLines => NoteKind::RepairedTrailingBlankLines,
+            Self::FinalNewline => NoteKind::RepairedFinalNewline,
+            Self::TrimContext => NoteKind::RepairedTrimContext,
+            Self::ContextOnlyHunk => NoteKind::RepairedContextOnlyHunk,
+            Self::BlankOutsideEntry => NoteKind::RepairedBlankOutsideEntry,
+            Self::ContextAfterHunk => NoteKind::RepairedContextAfterHunk,
         }
     }
 }
 
-impl From<CheckCode> for Code {
-    fn from(code: CheckCode) -> Self {
-        Self::Check(code)
+code_union! {
+    /// A note's code: a parser warning, a weak finding of a rule that did not reject, or one of
+    /// the notes the pipeline writes itself. On the wire it is the plain name.
+    NoteCode {
+        /// A parser warning (`crlf`, `blank_context_without_space`).
+        Warning(WarningCode),
+        /// A finding reported as a note, not a rejection (`rename_partial` at `balanced`).
+        Check(CheckCode),
+        /// A note of the pipeline's own (`hunk_offset`, `repository_checks_skipped`).
+        Kind(NoteKind),
     }
-}
-
-impl From<DefectCode> for Code {
-    fn from(code: DefectCode) -> Self {
-        Self::Defect(code)
-    }
-}
-
-impl From<PathErrorCode> for Code {
-    fn from(code: PathErrorCode) -> Self {
-        Self::Path(code)
-    }
-}
-
-impl std::fmt::Display for Code {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl PartialEq<str> for Code {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Code {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl Serialize for Code {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for Code {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = std::borrow::Cow::<str>::deserialize(deserializer)?;
-        Ok(Self::from_name(&name))
-    }
-}
-
-/// On the wire a code is its plain name: one of the three tables' names (a stored entry of
-/// another version may bring a name none of them holds).
-impl schemars::JsonSchema for Code {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Code".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let tables = [
-            generator.subschema_for::<CheckCode>(),
-            generator.subschema_for::<DefectCode>(),
-            generator.subschema_for::<PathErrorCode>(),
-        ];
-        schemars::json_schema!({
-            "description": "A finer stable code: a rule's or check's, a parser defect's, or a path check's.",
-            "anyOf": tables,
-        })
-    }
+    "A note's stable code: a parser warning's, a finding's that did not reject, or the pipeline's own."
 }
 
 #[cfg(test)]

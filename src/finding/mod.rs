@@ -8,10 +8,14 @@ use serde::{Deserialize, Serialize};
 mod acceptance;
 mod code;
 mod codes;
+mod error;
 mod summary;
 pub use acceptance::{Acceptance, PatchSize};
-pub use code::{CheckCode, Code, DefectCode, PathErrorCode, WarningCode};
-pub(crate) use codes::codes;
+pub use code::{
+    CheckCode, Code, DefectCode, NoteCode, NoteKind, PathErrorCode, RepairKind, WarningCode,
+};
+pub(crate) use codes::{code_union, codes};
+pub use error::ErrorCode;
 pub use summary::{
     ChangeKind, ChangeSummary, FileOperation, FileSummary, IdentifierRename, ItemChange,
     ItemStatus, NameCount, Trivial, TrivialForm,
@@ -91,14 +95,14 @@ impl Violation {
         self
     }
 
-    /// The seed's one-line reason: `rule: message`.
+    /// The execute-step validator's one-line reason: `rule: message`.
     #[must_use]
     pub fn reason(&self) -> String {
         format!("{}: {}", self.rule, self.message)
     }
 }
 
-/// The seed 002 output contract: exactly `{"valid", "reason"}`.
+/// The execute-step validator's output contract: exactly `{"valid", "reason"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// Whether the result may be applied.
@@ -150,7 +154,7 @@ pub struct JudgeRun {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Note {
     /// Stable code (`crlf`, `hunk_offset`, `repository_checks_skipped`).
-    pub code: String,
+    pub code: NoteCode,
     /// One lowercase line.
     pub message: String,
     /// The patch line it concerns.

@@ -1,5 +1,5 @@
-//! One path argument against the filesystem: seed-003 patterns first, then containment in the
-//! workspace after resolving symlinks, then existence as the argument's [`Role`] requires.
+//! One path argument against the filesystem: argument-rejection patterns first, then containment in
+//! the workspace after resolving symlinks, then existence as the argument's [`Role`] requires.
 
 use super::{PathArg, Role};
 use crate::contract::{ArgOptions, ArgOutcome, ArgPolicy, ArgType, RejectedPattern};
@@ -10,25 +10,23 @@ use std::path::{Component, Path, PathBuf};
 /// A hallucination pattern in a path argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Rejection {
-    /// Seed-003 pattern name (`path_traversal`, `percent_encoded_segment`, `git_dir`, ...).
-    pub pattern: String,
+    /// The argument-rejection pattern (`path_traversal`, `percent_encoded_segment`, `git_dir`,
+    /// ...).
+    pub pattern: RejectedPattern,
     /// What is wrong with the input and what to do.
     pub message: String,
 }
 
-/// The seed-003 checks for a path argument: the same checks (`contract::check_arg`) that
+/// The argument-rejection checks for a path argument: the same checks (`contract::check_arg`) that
 /// `patchgate check-arg --type path` runs (absolute paths pass; traversal, encodings, control
 /// bytes and look-alike separators do not), then the guard's own workspace rules: nothing in
 /// the git directory, no `~` (file tools do not expand it).
 pub(super) fn reject_pattern(policy: &ArgPolicy, raw: &str) -> Option<Rejection> {
     if let ArgOutcome::Rejected(r) = policy.check(ArgType::Path, raw, &ArgOptions::default()) {
-        return Some(Rejection { pattern: r.pattern.as_str().to_owned(), message: r.message });
+        return Some(Rejection { pattern: r.pattern, message: r.message });
     }
     let reject = |pattern: RejectedPattern, why: &str| {
-        Some(Rejection {
-            pattern: pattern.as_str().to_owned(),
-            message: format!("path '{raw}' {why}"),
-        })
+        Some(Rejection { pattern, message: format!("path '{raw}' {why}") })
     };
     if raw.starts_with('~') {
         return reject(

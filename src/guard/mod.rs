@@ -1,8 +1,9 @@
-//! The agent tool-call guard (seed 001, with seed 003's argument checks).
+//! The agent tool-call guard (the path-hallucination and logic-loop specification, with the
+//! argument-rejection requirement's checks).
 //!
 //! An agent hook hands patchgate one tool call as JSON. [`run`] normalises it into a [`ToolCall`]
-//! whatever the agent's protocol, checks every path argument (seed-003 patterns first, then
-//! workspace containment after resolving symlinks, then existence), and answers with an
+//! whatever the agent's protocol, checks every path argument (the argument-rejection patterns
+//! first, then workspace containment after resolving symlinks, then existence), and answers with an
 //! [`Outcome`]: allow, or deny with a structured [`Denial`] (`PATH_NOT_FOUND` carries the closest
 //! existing parent, its listing and the most likely intended files). A per-session counter of
 //! consecutive hallucinated paths adds the strategy-shift instruction at the second miss (and a
@@ -45,6 +46,7 @@ pub use env::payload_limits;
 pub use run::{run, run_call, run_reader};
 pub use shell::{ShellFinding, analyse as analyse_shell};
 
+use crate::contract::RejectedPattern;
 use crate::finding::codes;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -128,11 +130,11 @@ impl ToolKind {
 codes! {
     /// Stable codes of a denial.
     DenyCode {
-        /// The path does not exist (seed 001).
+        /// The path does not exist (the path-hallucination specification).
         PathNotFound => "PATH_NOT_FOUND",
         /// The path resolves outside the workspace roots.
         PathOutsideWorkspace => "PATH_OUTSIDE_WORKSPACE",
-        /// A seed-003 hallucination pattern (traversal, encoding, `.git`, control bytes).
+        /// An argument-rejection pattern (traversal, encoding, `.git`, control bytes).
         InvalidAgentInput => "INVALID_AGENT_INPUT",
         /// A command that skips git hooks or makes commits no hook sees (`git commit
         /// --no-verify`, `core.hooksPath`, `git stash create`), or runs a shell script the
@@ -145,7 +147,7 @@ codes! {
     }
 }
 
-/// Why a call is denied: seed 001's structured error.
+/// Why a call is denied: the path-hallucination specification's structured error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Denial {
     /// Stable code.
@@ -162,8 +164,8 @@ pub struct Denial {
     pub parent_listing_omitted: usize,
     /// The most likely intended files, best first.
     pub suggestions: Vec<String>,
-    /// The seed-003 pattern name for `INVALID_AGENT_INPUT` (`path_traversal`, ...).
-    pub rejected_pattern: Option<String>,
+    /// The argument-rejection pattern for `INVALID_AGENT_INPUT` (`path_traversal`, ...).
+    pub rejected_pattern: Option<RejectedPattern>,
 }
 
 impl Denial {
@@ -373,7 +375,8 @@ pub enum GuardError {
     Environment(String),
 }
 
-/// The instruction seed 001 injects after two consecutive hallucinated paths.
+/// The instruction the path-hallucination specification injects after two consecutive hallucinated
+/// paths.
 #[must_use]
 pub fn strategy_shift_instruction(count: u32) -> String {
     format!(

@@ -7,6 +7,7 @@ use super::env::Env;
 use super::suggest::{Index, suggest_all};
 use super::{Denial, DenyCode, PathArg, Role, files, protect, tree};
 use crate::config::LimitExceeded;
+use crate::contract::RejectedPattern;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -15,9 +16,6 @@ pub(super) const BLOCKED: &str = "The tool call was blocked; retry with an exist
 /// The same, for a call that reads several files and reads the others.
 const PARTLY_BLOCKED: &str = "This file was not read (the others were); retry it with an \
                               existing path";
-
-/// The rejected-pattern name of an over-limit argument, command or payload.
-const LIMIT_PATTERN: &str = "limit_exceeded";
 
 /// A missing path argument and the existing entries it most likely meant (absolute, best
 /// first, at least two when two exist, so "exactly one" can be told apart).
@@ -36,10 +34,10 @@ pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
             let code = finding.code;
             let message = format!("{}: '{}' {}.", code.as_str(), finding.command, finding.reason);
             let mut denial = Denial::simple(code, message, None);
-            denial.rejected_pattern = finding.pattern.map(str::to_owned);
+            denial.rejected_pattern = finding.pattern;
             denial
         }
-        Refusal::Pattern(arg, rejection) => pattern_denial(&arg, rejection),
+        Refusal::Pattern(arg, rejection) => pattern_denial(&arg, &rejection),
         Refusal::Protected(arg, entry) => {
             let reason = if arg.role == Role::Extract {
                 protect::unseen_reason(entry)
@@ -64,17 +62,17 @@ pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
 /// An argument, command or payload over a `[limits]` setting.
 pub(super) fn limit_denial(path: Option<String>, exceeded: &LimitExceeded) -> Denial {
     let message = format!(
-        "INVALID_AGENT_INPUT: {exceeded} (rejected pattern: {LIMIT_PATTERN}). The tool call was \
-         blocked."
+        "INVALID_AGENT_INPUT: {exceeded} (rejected pattern: {}). The tool call was blocked.",
+        RejectedPattern::LimitExceeded
     );
     let mut denial = Denial::simple(DenyCode::InvalidAgentInput, message, path);
-    denial.rejected_pattern = Some(LIMIT_PATTERN.to_owned());
+    denial.rejected_pattern = Some(RejectedPattern::LimitExceeded);
     denial
 }
 
-/// A seed-003 pattern in an argument.
-fn pattern_denial(arg: &PathArg, rejection: check::Rejection) -> Denial {
-    let message = if rejection.message.contains(&rejection.pattern) {
+/// An argument-rejection pattern in an argument.
+fn pattern_denial(arg: &PathArg, rejection: &check::Rejection) -> Denial {
+    let message = if rejection.message.contains(rejection.pattern.as_str()) {
         format!("INVALID_AGENT_INPUT: {}.", rejection.message)
     } else {
         format!(

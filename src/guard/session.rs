@@ -41,8 +41,9 @@ pub struct SessionState {
 }
 
 impl SessionState {
-    /// The state after `event` at `now` (seconds); pure, the rule of seed 001: consecutive
-    /// misses on the same or similar paths count up, anything real or discovering resets.
+    /// The state after `event` at `now` (seconds); pure, the rule of the path-hallucination
+    /// specification: consecutive misses on the same or similar paths count up, anything real or
+    /// discovering resets.
     #[must_use]
     pub fn next(&self, event: &Event, now: u64, ttl: Duration) -> Self {
         let is_stale = now.saturating_sub(self.updated) > ttl.as_secs();

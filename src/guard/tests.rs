@@ -221,13 +221,31 @@ fn apply_patch_envelopes_name_their_files() {
 fn seed_003_patterns_are_rejected_in_path_arguments() {
     let policy = crate::contract::ArgPolicy::default();
     let pattern = |raw: &str| super::check::reject_pattern(&policy, raw).map(|r| r.pattern);
-    assert_eq!(pattern("../etc/passwd").as_deref(), Some("path_traversal"));
-    assert_eq!(pattern("src/%2e%2e/x").as_deref(), Some("path_traversal"));
-    assert_eq!(pattern("src/a%20b.rs").as_deref(), Some("percent_encoded_segment"));
-    assert_eq!(pattern("src%2fa.rs").as_deref(), Some("percent_encoded_separator"));
-    assert_eq!(pattern("~/notes.md").as_deref(), Some("home_dir"));
-    assert_eq!(pattern("/repo/.git/config").as_deref(), Some("git_dir"));
-    assert_eq!(pattern("a\u{0}b").as_deref(), Some("nul_byte"));
+    assert_eq!(
+        pattern("../etc/passwd").map(crate::contract::RejectedPattern::as_str),
+        Some("path_traversal")
+    );
+    assert_eq!(
+        pattern("src/%2e%2e/x").map(crate::contract::RejectedPattern::as_str),
+        Some("path_traversal")
+    );
+    assert_eq!(
+        pattern("src/a%20b.rs").map(crate::contract::RejectedPattern::as_str),
+        Some("percent_encoded_segment")
+    );
+    assert_eq!(
+        pattern("src%2fa.rs").map(crate::contract::RejectedPattern::as_str),
+        Some("percent_encoded_separator")
+    );
+    assert_eq!(
+        pattern("~/notes.md").map(crate::contract::RejectedPattern::as_str),
+        Some("home_dir")
+    );
+    assert_eq!(
+        pattern("/repo/.git/config").map(crate::contract::RejectedPattern::as_str),
+        Some("git_dir")
+    );
+    assert_eq!(pattern("a\u{0}b").map(crate::contract::RejectedPattern::as_str), Some("nul_byte"));
     // A valid path passes unchanged, absolute or not.
     assert_eq!(pattern("/home/user/file.txt"), None);
     assert_eq!(pattern("src/a.rs"), None);

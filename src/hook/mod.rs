@@ -341,15 +341,16 @@ impl HookError {
 
     /// Stable code for the JSON envelope.
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> crate::finding::ErrorCode {
+        use crate::finding::ErrorCode;
         match self {
-            Self::Repo(_) => "repository",
-            Self::Git { .. } => "git",
-            Self::Config(_) | Self::Policy { .. } => "policy",
-            Self::Store(_) => "declaration_store",
-            Self::Declaration(_) => "declaration",
-            Self::Input { .. } => "input",
-            Self::Install { .. } => "install",
+            Self::Repo(e) => e.code,
+            Self::Git { .. } => ErrorCode::Git,
+            Self::Config(_) | Self::Policy { .. } => ErrorCode::Policy,
+            Self::Store(_) => ErrorCode::DeclarationStore,
+            Self::Declaration(_) => ErrorCode::Declaration,
+            Self::Input { .. } => ErrorCode::Input,
+            Self::Install { .. } => ErrorCode::Install,
         }
     }
 }

@@ -14,9 +14,16 @@ use std::path::Path;
 pub fn open(repo: Option<&Path>) -> Result<Repository, HookError> {
     match repo {
         Some(dir) => Ok(crate::repo::discover(Some(dir))?),
-        None => Repository::open_from_env().map_err(|e| HookError::Git {
-            context: "open the repository from the hook environment".into(),
-            message: format!("{}; run inside a repository or pass --repo DIR", e.message()),
+        None => Repository::open_from_env().map_err(|e| {
+            let message = format!("{}; run inside a repository or pass --repo DIR", e.message());
+            if e.code() == git2::ErrorCode::NotFound {
+                // As everywhere: no repository around the current directory.
+                let code = crate::finding::ErrorCode::NoRepository;
+                HookError::Repo(crate::repo::RepoError { code, message })
+            } else {
+                let context = "open the repository from the hook environment".into();
+                HookError::Git { context, message }
+            }
         }),
     }
 }

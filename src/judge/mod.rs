@@ -117,14 +117,12 @@ impl std::str::FromStr for Model {
         let Some((provider, name)) = text.split_once(':') else {
             return Err(format!("'{text}' names no provider; {usage}"));
         };
-        let provider = match provider {
-            "openai" => Provider::OpenAi,
-            "anthropic" => Provider::Anthropic,
-            other => {
-                return Err(format!(
-                    "unknown provider '{other}' (known: openai, anthropic); {usage}"
-                ));
-            }
+        let Some(provider) = Provider::from_name(provider) else {
+            let known: Vec<&str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
+            return Err(format!(
+                "unknown provider '{provider}' (known: {}); {usage}",
+                known.join(", ")
+            ));
         };
         if name.trim().is_empty() || name.trim() != name {
             return Err(format!("'{text}' names no model; {usage}"));
@@ -269,11 +267,11 @@ pub fn should_ask(when: When, result: &ExecutorResult, notes: &[Note], is_settle
 }
 
 /// Codes of `not-implemented` findings, which become notes when too weak to reject.
-fn is_weak_signal(code: &str) -> bool {
-    use crate::finding::CheckCode as C;
-    C::from_name(code).is_some_and(|c| {
-        matches!(
-            c,
+fn is_weak_signal(code: &crate::finding::NoteCode) -> bool {
+    use crate::finding::{CheckCode as C, NoteCode};
+    matches!(
+        code,
+        NoteCode::Check(
             C::NamedFileUntouched
                 | C::RenameMissing
                 | C::RenamePartial
@@ -281,7 +279,7 @@ fn is_weak_signal(code: &str) -> bool {
                 | C::CommentOnly
                 | C::PlaceholderAdded
         )
-    })
+    )
 }
 
 /// Ask the judge `question`: from the cache when it was asked before, else from the model.

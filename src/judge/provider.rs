@@ -6,28 +6,21 @@
 
 use super::http::{self, Failure};
 use super::{JudgeError, ModelJudge, Prompt, Usage};
+use crate::finding::codes;
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
-/// Which API a model is reached through.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Provider {
-    /// OpenAI Chat Completions and compatible servers.
-    OpenAi,
-    /// Anthropic Messages.
-    Anthropic,
+codes! {
+    /// Which API a model is reached through; the name is the one in `PROVIDER:MODEL`.
+    Provider {
+        /// OpenAI Chat Completions and compatible servers.
+        OpenAi => "openai",
+        /// Anthropic Messages.
+        Anthropic => "anthropic",
+    }
 }
 
 impl Provider {
-    /// The name in `PROVIDER:MODEL`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::OpenAi => "openai",
-            Self::Anthropic => "anthropic",
-        }
-    }
-
     /// The environment variables naming the server and the key.
     #[must_use]
     pub fn env_names(self) -> (&'static str, &'static str) {

@@ -7,6 +7,7 @@ use super::cache::{self, Cache};
 use super::provider::{read_reply, request_body, server_error};
 use super::*;
 use crate::finding::Note;
+use crate::finding::NoteCode;
 use crate::patch::{ParseOptions, parse};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -37,7 +38,7 @@ fn judge(provider: Provider, settings: JudgeSettings) -> ModelJudge {
 }
 
 fn note(code: &str) -> Note {
-    Note { code: code.into(), message: format!("{code} message"), patch_line: None }
+    Note { code: NoteCode::from_name(code), message: format!("{code} message"), patch_line: None }
 }
 
 fn apply_result() -> ExecutorResult {

@@ -79,6 +79,28 @@ impl Parser<'_, '_> {
                  a/OLD b/NEW`",
             );
         }
+        let (old_name, new_name) = self.entry_names(span, h);
+        file.old_path = (!is_create).then(|| old_name.or(new_name)).flatten().map(<[u8]>::to_vec);
+        file.new_path = (!is_delete).then(|| new_name.or(old_name)).flatten().map(<[u8]>::to_vec);
+        file.old_mode = h.deleted_mode.or(h.old_mode);
+        file.new_mode = h.new_file_mode.or(h.new_mode);
+        file.operation = operation([is_rename, is_copy, is_create, is_delete]);
+        let is_mode_change =
+            h.old_mode.is_some() && h.new_mode.is_some() && h.old_mode != h.new_mode;
+        // A header-only entry never has `---`/`+++` lines: with them, hunks must follow.
+        let is_meta =
+            (is_rename || is_copy || is_create || is_delete || is_mode_change) && h.minus.is_none();
+        self.check_paths(file);
+        self.check_content(file, is_meta);
+    }
+
+    /// The entry's old and new names, as every header that states one agrees (a defect where
+    /// they do not, where `/dev/null` is missing, or where no header names a file).
+    fn entry_names<'h>(
+        &mut self,
+        span: Span,
+        h: &'h Headers,
+    ) -> (Option<&'h [u8]>, Option<&'h [u8]>) {
         let minus_span = h.minus.as_ref().map_or(span, |m| m.1);
         let mut old = Names::new();
         old.add(h.git.as_ref().map(|g| g.0.as_slice()), "`diff --git`");
@@ -98,6 +120,19 @@ impl Parser<'_, '_> {
                 self.defect(DefectCode::HeaderMismatch, minus_span, message);
             }
         }
+        self.check_dev_null(h, minus_span);
+        if old_name.is_none() && new_name.is_none() {
+            self.entry_defect(
+                DefectCode::BadPath,
+                span,
+                "git diff header lacks filename information; write `diff --git a/PATH b/PATH`",
+            );
+        }
+        (old_name, new_name)
+    }
+
+    /// A creation's `---` and a deletion's `+++` name `/dev/null`.
+    fn check_dev_null(&mut self, h: &Headers, minus_span: Span) {
         if h.new_file_mode.is_some() && side(h.minus.as_ref().map(|m| &m.0)).is_some() {
             self.entry_defect(
                 DefectCode::HeaderMismatch,
@@ -112,25 +147,6 @@ impl Parser<'_, '_> {
                 "a deleted file's `+++` line must be `+++ /dev/null`",
             );
         }
-        if old_name.is_none() && new_name.is_none() {
-            self.entry_defect(
-                DefectCode::BadPath,
-                span,
-                "git diff header lacks filename information; write `diff --git a/PATH b/PATH`",
-            );
-        }
-        file.old_path = (!is_create).then(|| old_name.or(new_name)).flatten().map(<[u8]>::to_vec);
-        file.new_path = (!is_delete).then(|| new_name.or(old_name)).flatten().map(<[u8]>::to_vec);
-        file.old_mode = h.deleted_mode.or(h.old_mode);
-        file.new_mode = h.new_file_mode.or(h.new_mode);
-        file.operation = operation([is_rename, is_copy, is_create, is_delete]);
-        let is_mode_change =
-            h.old_mode.is_some() && h.new_mode.is_some() && h.old_mode != h.new_mode;
-        // A header-only entry never has `---`/`+++` lines: with them, hunks must follow.
-        let is_meta =
-            (is_rename || is_copy || is_create || is_delete || is_mode_change) && h.minus.is_none();
-        self.check_paths(file);
-        self.check_content(file, is_meta);
     }
 
     /// Headers that exclude or require each other.

@@ -6,6 +6,16 @@ use super::cursor::{Raw, is_blank};
 use super::parse::{Parser, quote_input};
 use super::{DefectCode, FilePatch, Hunk, LineKind, Lines, Warning, WarningCode};
 
+/// What the next line of a hunk body is.
+enum Next {
+    /// A body line the counts take.
+    Line(LineKind),
+    /// A `\ No newline at end of file` marker, taken.
+    Marker,
+    /// The body ends here, after a defect.
+    Stop,
+}
+
 /// Which sides a `\ No newline at end of file` marker has closed.
 #[derive(Clone, Copy, Debug, Default)]
 struct Closed {
@@ -179,64 +189,86 @@ impl<'a> Parser<'a, '_> {
                 self.too_short(hunk, None, old, new);
                 return false;
             };
-            let kind = match line.first() {
-                Some(b' ') => LineKind::Context,
-                Some(b'+') => LineKind::Add,
-                Some(b'-') => LineKind::Remove,
-                None => {
-                    self.notes.blank_context.add(line.span);
-                    LineKind::Context
-                }
-                Some(b'\\') => {
-                    if !self.no_newline(hunk, closed, line) {
-                        return false;
-                    }
+            let kind = match self.body_kind(hunk, closed, line, (old, new)) {
+                Next::Line(kind) => kind,
+                Next::Marker => {
                     self.cur.bump();
                     continue;
                 }
-                Some(_) => {
-                    self.interrupted(hunk, line, old, new);
-                    return false;
-                }
+                Next::Stop => return false,
             };
-            let fits = match kind {
-                LineKind::Context => old > 0 && new > 0,
-                LineKind::Add => new > 0,
-                LineKind::Remove => old > 0,
-            };
-            if !fits {
-                self.miscount(hunk, line, kind, old, new);
-                return false;
-            }
-            if closed.blocks(kind) {
-                self.after_no_newline(line);
-                return false;
-            }
             match kind {
                 LineKind::Context => (old, new) = (old - 1, new - 1),
                 LineKind::Add => (new, has_change) = (new - 1, true),
                 LineKind::Remove => (old, has_change) = (old - 1, true),
             }
-            // The text after the prefix (an empty line is an empty context line: no prefix).
-            let prefix = usize::from(!line.text.is_empty());
-            let text = &line.text[prefix..];
-            if kind != LineKind::Context
-                && self.cur.may_hold_nul()
-                && memchr::memchr(0, text).is_some()
-            {
-                // Binary content smuggled into a text hunk: git would treat the file as binary.
-                let message = "a hunk line holds a NUL byte; binary content cannot travel as \
-                               text: send a binary patch (git diff --binary)"
-                    .to_owned();
-                self.defect(DefectCode::NulInText, line.span, message);
-            }
-            hunk.lines.push_text(line.span.offset + prefix, text.len(), kind);
+            self.push_body_line(hunk, line, kind);
             self.cur.bump();
         }
         if !has_change {
             self.context_only(hunk);
         }
         true
+    }
+
+    /// What the next line is to a hunk with `left` (old, new) lines still to read: a line the
+    /// counts take, a `\ No newline` marker (taken), or the end of the hunk after a defect.
+    #[inline]
+    fn body_kind(
+        &mut self,
+        hunk: &mut Hunk<'a>,
+        closed: &mut Closed,
+        line: Raw<'a>,
+        (old, new): (u64, u64),
+    ) -> Next {
+        let kind = match line.first() {
+            Some(b' ') => LineKind::Context,
+            Some(b'+') => LineKind::Add,
+            Some(b'-') => LineKind::Remove,
+            None => {
+                self.notes.blank_context.add(line.span);
+                LineKind::Context
+            }
+            Some(b'\\') => {
+                let is_ok = self.no_newline(hunk, closed, line);
+                return if is_ok { Next::Marker } else { Next::Stop };
+            }
+            Some(_) => {
+                self.interrupted(hunk, line, old, new);
+                return Next::Stop;
+            }
+        };
+        let fits = match kind {
+            LineKind::Context => old > 0 && new > 0,
+            LineKind::Add => new > 0,
+            LineKind::Remove => old > 0,
+        };
+        if !fits {
+            self.miscount(hunk, line, kind, old, new);
+            return Next::Stop;
+        }
+        if closed.blocks(kind) {
+            self.after_no_newline(line);
+            return Next::Stop;
+        }
+        Next::Line(kind)
+    }
+
+    /// Keep a body line the counts took (its text after the prefix: an empty line is an empty
+    /// context line, with no prefix).
+    #[inline]
+    fn push_body_line(&mut self, hunk: &mut Hunk<'a>, line: Raw<'a>, kind: LineKind) {
+        let prefix = usize::from(!line.text.is_empty());
+        let text = &line.text[prefix..];
+        if kind != LineKind::Context && self.cur.may_hold_nul() && memchr::memchr(0, text).is_some()
+        {
+            // Binary content smuggled into a text hunk: git would treat the file as binary.
+            let message = "a hunk line holds a NUL byte; binary content cannot travel as text: \
+                           send a binary patch (git diff --binary)"
+                .to_owned();
+            self.defect(DefectCode::NulInText, line.span, message);
+        }
+        hunk.lines.push_text(line.span.offset + prefix, text.len(), kind);
     }
 
     /// A marker right after the counts are used up belongs to the hunk's last line.

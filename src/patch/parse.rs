@@ -322,6 +322,13 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn emit_warnings(&mut self) {
+        self.emit_line_ending_warning();
+        self.emit_tally_warnings();
+        self.out.warnings.sort_by_key(|w| w.span.offset);
+    }
+
+    /// `crlf` or `mixed_line_endings`, at the first CRLF line.
+    fn emit_line_ending_warning(&mut self) {
         let e = self.cur.endings;
         if let Some(first) = e.first_crlf {
             let (code, message) = if e.lf == 0 {
@@ -332,6 +339,11 @@ impl<'a> Parser<'a, '_> {
             };
             self.out.warnings.push(Warning { code, message, span: first });
         }
+    }
+
+    /// One warning per kind of line the parser skipped or read leniently, with their number,
+    /// at the first.
+    fn emit_tally_warnings(&mut self) {
         let n = self.notes;
         let tallies = [
             (
@@ -384,7 +396,6 @@ impl<'a> Parser<'a, '_> {
                 self.out.warnings.push(Warning { code, message, span });
             }
         }
-        self.out.warnings.sort_by_key(|w| w.span.offset);
     }
 }
 

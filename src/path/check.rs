@@ -4,6 +4,7 @@
 
 use super::alias::is_hfs_ignorable;
 use super::{PathError, PathErrorCode, RepoPath, display_bytes};
+use std::borrow::Cow;
 
 /// The longest component most file systems store (ext4, APFS, NTFS: 255).
 const MAX_COMPONENT_BYTES: usize = 255;
@@ -70,71 +71,82 @@ fn check_plain(raw: &[u8]) -> Option<RepoPath> {
     (!out.is_empty()).then_some(RepoPath(out))
 }
 
-/// [`check_bytes`] for any input: every check in order.
+/// [`check_bytes`] for any input: every check in order (the bytes, the text, then each
+/// component).
 fn check_any(raw: &[u8]) -> Result<RepoPath, PathError> {
-    let fail = |code: PathErrorCode, why: &str| {
+    let fail = |(code, why): (PathErrorCode, Cow<'static, str>)| {
         let input = display_bytes(raw);
-        Err(PathError { code, message: format!("path '{input}' {why}"), input })
+        PathError { code, message: format!("path '{input}' {why}"), input }
     };
-    if raw.contains(&0) {
-        return fail(PathErrorCode::NulByte, "contains a NUL byte; remove it");
-    }
-    if raw.iter().any(|&b| b < 0x20 || b == 0x7f) {
-        return fail(
-            PathErrorCode::ControlByte,
-            "contains a control character (newline, tab, escape); name the file without it",
-        );
+    if let Some(refusal) = byte_refusal(raw) {
+        return Err(fail(refusal));
     }
     let Ok(text) = std::str::from_utf8(raw) else {
-        return fail(PathErrorCode::InvalidUtf8, "is not valid UTF-8; use a UTF-8 file name");
+        return Err(fail((
+            PathErrorCode::InvalidUtf8,
+            "is not valid UTF-8; use a UTF-8 file name".into(),
+        )));
     };
+    if let Some(refusal) = text_refusal(text) {
+        return Err(fail(refusal));
+    }
+    normalise_components(text).map_err(|(code, why)| fail((code, why.into())))
+}
+
+/// A refusal and why, as `path '...' <why>` ends.
+type Refusal = (PathErrorCode, Cow<'static, str>);
+
+/// NUL and control bytes, which no file name the agent meant holds.
+fn byte_refusal(raw: &[u8]) -> Option<Refusal> {
+    if raw.contains(&0) {
+        return Some((PathErrorCode::NulByte, "contains a NUL byte; remove it".into()));
+    }
+    raw.iter().any(|&b| b < 0x20 || b == 0x7f).then(|| {
+        let why = "contains a control character (newline, tab, escape); name the file without it";
+        (PathErrorCode::ControlByte, why.into())
+    })
+}
+
+/// What the whole text shows: encodings, look-alikes, foreign separators, absolute and home
+/// paths, shell substitutions, lengths no file system holds.
+fn text_refusal(text: &str) -> Option<Refusal> {
     if let Some(pattern) = find_encoded_pattern(text) {
         let why = format!(
             "contains the percent-encoded sequence '{pattern}'; give the plain path, not a URL-encoded one"
         );
-        return fail(PathErrorCode::PercentEncoded, &why);
+        return Some((PathErrorCode::PercentEncoded, why.into()));
     }
     if let Some(c) = text.chars().find(|c| is_lookalike_separator(*c)) {
         let why = format!(
             "contains the look-alike character U+{:04X} in place of a dot or slash; use plain ASCII",
             u32::from(c)
         );
-        return fail(PathErrorCode::LookalikeSeparator, &why);
+        return Some((PathErrorCode::LookalikeSeparator, why.into()));
     }
-    if text.contains('\\') {
-        return fail(
+    let (code, why) = if text.contains('\\') {
+        (
             PathErrorCode::Backslash,
             "contains a backslash; use '/' as the separator, relative to the repository root",
-        );
-    }
-    if is_absolute(text) {
-        return fail(
-            PathErrorCode::AbsolutePath,
-            "is absolute; give it relative to the repository root",
-        );
-    }
-    if text.contains("$(") || text.contains('`') {
-        return fail(
+        )
+    } else if is_absolute(text) {
+        (PathErrorCode::AbsolutePath, "is absolute; give it relative to the repository root")
+    } else if text.contains("$(") || text.contains('`') {
+        (
             PathErrorCode::ShellSubstitution,
             "contains '$(' or a backtick, which a shell runs as a command; name the file without it",
-        );
-    }
-    if text.len() > MAX_PATH_BYTES || text.split('/').any(|c| c.len() > MAX_COMPONENT_BYTES) {
-        return fail(
+        )
+    } else if text.len() > MAX_PATH_BYTES || text.split('/').any(|c| c.len() > MAX_COMPONENT_BYTES)
+    {
+        (
             PathErrorCode::TooLong,
             "is longer than a file system holds (255 bytes per component, 4096 in all); shorten it",
-        );
-    }
-    if text.starts_with('~') {
-        return fail(
-            PathErrorCode::HomeDir,
-            "starts with '~'; give it relative to the repository root",
-        );
-    }
-    normalise_components(text).map_err(|(code, why)| {
-        let input = display_bytes(raw);
-        PathError { code, message: format!("path '{input}' {why}"), input }
-    })
+        )
+    } else if text.starts_with('~') {
+        (PathErrorCode::HomeDir, "starts with '~'; give it relative to the repository root")
+    } else {
+        return None;
+    };
+    Some((code, why.into()))
 }
 
 fn normalise_components(text: &str) -> Result<RepoPath, (PathErrorCode, &'static str)> {

@@ -192,7 +192,7 @@ fn recount(work: &mut Work<'_, '_>, parsed: &Parsed<'_>, at: At) -> Step {
     let header = display_bytes(work.doc.text(hunk.span.line));
     let short = |why: &str| {
         Step::Refuse(Refusal {
-            code: DefectCode::HunkTooShort.as_str().to_owned(),
+            code: DefectCode::HunkTooShort.into(),
             message: format!(
                 "hunk `{header}` of {} is short: {why}; the counts are not rewritten, so send the hunk whole with its counts",
                 file_name(file)

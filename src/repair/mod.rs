@@ -38,6 +38,8 @@ mod tests;
 mod text;
 mod trim;
 
+pub use crate::finding::RepairKind;
+use crate::finding::{CheckCode, Code};
 pub use reply::Unwrapped;
 pub use result::{Repaired, repair_result};
 
@@ -47,55 +49,6 @@ use crate::scratch::{BaseTree, ScratchError};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use text::Doc;
-
-/// What kind of repair was made. The names are part of the JSON contract.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RepairKind {
-    /// Hunk counts rewritten from the body.
-    Recount,
-    /// Start lines taken from a unique exact context match in the base file.
-    Relocate,
-    /// The missing space of an empty context line restored.
-    BlankContext,
-    /// Markdown fences and chat text around the diff removed.
-    Unfence,
-    /// A `diff --git` line added to an entry that has git's extended headers.
-    GitHeader,
-    /// Empty lines after a hunk whose counts are used up removed.
-    TrailingBlankLines,
-    /// The final `\n` added after a context, removed or header line.
-    FinalNewline,
-    /// Whitespace-only context lines at a hunk's edges that the base does not have there set
-    /// aside, the fewest that give the hunk a place.
-    TrimContext,
-    /// A complete hunk without an added or removed line taken out: it changes nothing.
-    ContextOnlyHunk,
-    /// Whitespace-only lines outside the file entries removed (git skips them).
-    BlankOutsideEntry,
-    /// Context lines past a hunk's counts removed (git drops them).
-    ContextAfterHunk,
-}
-
-impl RepairKind {
-    /// The wire name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Recount => "recount",
-            Self::Relocate => "relocate",
-            Self::BlankContext => "blank_context",
-            Self::Unfence => "unfence",
-            Self::GitHeader => "git_header",
-            Self::TrailingBlankLines => "trailing_blank_lines",
-            Self::FinalNewline => "final_newline",
-            Self::TrimContext => "trim_context",
-            Self::ContextOnlyHunk => "context_only_hunk",
-            Self::BlankOutsideEntry => "blank_outside_entry",
-            Self::ContextAfterHunk => "context_after_hunk",
-        }
-    }
-}
 
 /// One repair, located in the agent's patch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -118,9 +71,9 @@ pub struct Repair {
 /// hunk that fits in several places, or the repository check's finding.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Refusal {
-    /// The stable code: a parser defect code, a repository check code, or
-    /// `ambiguous_location`.
-    pub code: String,
+    /// The stable code: a parser defect's, a repository check's, or a repair's own
+    /// (`ambiguous_location`, `repair_unproven`, `too_many_defects`).
+    pub code: Code,
     /// What is wrong and what to do.
     pub message: String,
     /// The 1-based line of the agent's patch, when known.
@@ -324,7 +277,7 @@ impl<'a, 'b> Work<'a, 'b> {
             }
         }
         Ok(Some(Refusal {
-            code: "too_many_defects".to_owned(),
+            code: CheckCode::TooManyDefects.into(),
             message: format!(
                 "the patch needs more than {MAX_ROUNDS} repairs; ask the agent for a clean diff"
             ),
@@ -385,7 +338,7 @@ impl<'a, 'b> Work<'a, 'b> {
             .iter()
             .find(|d| d.code == defect.code && d.span.line == line)
             .map_or_else(|| defect.message.clone(), |d| d.message.clone());
-        Refusal { code: defect.code.as_str().to_owned(), message, line: Some(line), file: None }
+        Refusal { code: defect.code.into(), message, line: Some(line), file: None }
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::text::input_lines;
 use super::{Proof, Refusal, Work};
+use crate::finding::CheckCode;
 use crate::patch::{Hunk, Line, LineKind, ParseOptions, Parsed, Patch, parse, render};
 use crate::scratch::{self, BaseTree, ScratchError, ScratchPolicy};
 use crate::step::Step;
@@ -39,7 +40,7 @@ pub(super) fn prove(work: &Work<'_, '_>) -> Result<Checked, ScratchError> {
 /// A failed line proof: a bug in a repair, never the agent's fault, so it is named as such.
 fn unproven(why: &str) -> Refusal {
     Refusal {
-        code: "repair_unproven".to_owned(),
+        code: CheckCode::RepairUnproven.into(),
         message: format!(
             "the repair could not prove its result ({why}); the patch is left as sent"
         ),
@@ -144,7 +145,7 @@ fn apply_in_scratch(
         .into_iter()
         .map(|v| Refusal {
             line: v.patch_line.map(|n| work.doc.input_line(n)),
-            code: v.code.as_str().to_owned(),
+            code: v.code.clone(),
             message: v.message,
             file: v.file,
         })

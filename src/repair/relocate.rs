@@ -9,6 +9,7 @@
 use super::hunks::{Numbers, rewrite};
 use super::trim::{self, Trim};
 use super::{Refusal, RepairKind, Step, Work, file_name};
+use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Hunk, Line, LineKind, Operation, Parsed};
 use crate::scratch::hunk::{TextLine, split_lines};
 use crate::scratch::{BaseTree, ScratchError, mode};
@@ -309,7 +310,7 @@ fn ambiguous(
     let shown: Vec<String> = several.iter().take(SHOWN).map(|at| (at + 1).to_string()).collect();
     let more = if several.len() > SHOWN { " and more" } else { "" };
     Refusal {
-        code: "ambiguous_location".to_owned(),
+        code: CheckCode::AmbiguousLocation.into(),
         message: format!(
             "hunk {} of {} is not at its stated line {}, and its context fits at lines {}{more} of the base, between the file's other hunks: the repair does not choose between them; give the right line numbers or more context",
             index + 1,

@@ -5,7 +5,7 @@
 
 use super::reply::{self, Unwrapped};
 use super::{Context, Options, Outcome, RepairError, repair};
-use crate::finding::{Note, Violation};
+use crate::finding::{Code, Note, NoteKind, Violation};
 use serde_json::Value;
 
 /// An executor result after `repair`.
@@ -91,7 +91,7 @@ impl Repaired {
         let mut notes = Vec::new();
         if let (Some(phrase), Some(unwrapped)) = (self.unwrapped_phrase(), &self.unwrapped) {
             notes.push(Note {
-                code: "repaired_result_json".to_owned(),
+                code: NoteKind::RepairedResultJson.into(),
                 message: format!("{phrase} (reply line {}); send the JSON alone", unwrapped.line),
                 patch_line: None,
             });
@@ -99,14 +99,14 @@ impl Repaired {
         if self.is_patch_changed() {
             // Lines of the patch as sent; the report's other lines are the repaired patch's.
             notes.extend(outcome.repairs.iter().map(|r| Note {
-                code: format!("repaired_{}", r.kind.as_str()),
+                code: r.kind.note().into(),
                 message: format!("line {} of the patch as sent: {}", r.line, r.message),
                 patch_line: None,
             }));
         }
-        let is_new = |code: &str| !violations.iter().any(|v| v.code.as_str() == code);
+        let is_new = |code: &Code| !violations.iter().any(|v| v.code == *code);
         notes.extend(outcome.refusals.iter().filter(|r| is_new(&r.code)).map(|r| Note {
-            code: "repair_refused".to_owned(),
+            code: NoteKind::RepairRefused.into(),
             message: format!("not repaired ({}): {}", r.code, r.message),
             patch_line: r.line,
         }));

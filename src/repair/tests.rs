@@ -52,7 +52,7 @@ fn repaired(outcome: &Outcome) -> &str {
 
 fn refusal(outcome: &Outcome) -> &str {
     assert!(outcome.patch.is_none(), "repaired: {:?}", outcome.repairs);
-    &outcome.refusals[0].code
+    outcome.refusals[0].code.as_str()
 }
 
 const HEAD: &str = "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n";

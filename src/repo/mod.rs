@@ -5,6 +5,7 @@
 
 pub mod index;
 
+use crate::finding::ErrorCode;
 use std::path::{Path, PathBuf};
 
 /// The repository could not be opened.
@@ -12,6 +13,9 @@ use std::path::{Path, PathBuf};
 #[error("{message}")]
 #[non_exhaustive]
 pub struct RepoError {
+    /// Why: `not_a_repository` (a directory the caller named), `no_repository` (none around the
+    /// current directory), `bare_repository`, or `io`.
+    pub code: ErrorCode,
     /// One line: what failed and what to do.
     pub message: String,
 }
@@ -21,10 +25,13 @@ pub fn discover(start: Option<&Path>) -> Result<git2::Repository, RepoError> {
     let from: PathBuf = match start {
         Some(dir) => dir.to_owned(),
         None => std::env::current_dir().map_err(|e| RepoError {
+            code: ErrorCode::Io,
             message: format!("cannot read the current directory: {e}; pass --repo DIR"),
         })?,
     };
+    let code = if start.is_some() { ErrorCode::NotARepository } else { ErrorCode::NoRepository };
     git2::Repository::discover(&from).map_err(|e| RepoError {
+        code,
         message: format!(
             "no git repository at or above '{}' ({}); run inside a repository or pass --repo DIR",
             from.display(),
@@ -36,6 +43,7 @@ pub fn discover(start: Option<&Path>) -> Result<git2::Repository, RepoError> {
 /// The working tree's root, or an error for a bare repository.
 pub fn workdir(repo: &git2::Repository) -> Result<&Path, RepoError> {
     repo.workdir().ok_or_else(|| RepoError {
+        code: ErrorCode::BareRepository,
         message: format!(
             "'{}' is a bare repository; this command needs a working tree",
             repo.path().display()

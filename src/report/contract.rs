@@ -1,19 +1,17 @@
-//! Output of the contract commands: the seed-003 envelope for argument checks, and the reports
-//! of `contract executor-output`, `contract agent` and `paths`.
+//! Output of the contract commands: the `INVALID_AGENT_INPUT` envelope for argument checks, and the
+//! reports of `contract executor-output`, `contract agent` and `paths`.
 
 use super::diagnostic::{Level, located};
 use super::{Envelope, Meta, TextOptions};
 use crate::contract::{ArgOutcome, ExecutorOutcome, FilteredPath, Finding, PathFilter};
+use crate::finding::ErrorCode;
 use crate::path::display_bytes;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 
-/// The wire code of a rejected argument (seed 003).
-pub const INVALID_AGENT_INPUT: &str = "INVALID_AGENT_INPUT";
-
-/// The seed-003 envelope for one argument check: `{"ok": true, "data": {"value": ...}}`, or
-/// `{"ok": false, "error": {"code": "INVALID_AGENT_INPUT", "message", "input_value",
+/// The `INVALID_AGENT_INPUT` envelope for one argument check: `{"ok": true, "data": {"value":
+/// ...}}`, or `{"ok": false, "error": {"code": "INVALID_AGENT_INPUT", "message", "input_value",
 /// "rejected_pattern"}}`.
 #[must_use]
 pub fn arg_envelope(outcome: &ArgOutcome, meta: Meta) -> Envelope {
@@ -26,7 +24,7 @@ pub fn arg_envelope(outcome: &ArgOutcome, meta: Meta) -> Envelope {
             let mut extra = Map::new();
             extra.insert("input_value".into(), Value::from(r.input_value.as_str()));
             extra.insert("rejected_pattern".into(), Value::from(r.pattern.as_str()));
-            Envelope::failure(INVALID_AGENT_INPUT, &r.message, extra, meta)
+            Envelope::failure(ErrorCode::InvalidAgentInput, &r.message, extra, meta)
         }
     }
 }
@@ -92,7 +90,11 @@ pub fn findings_text(
             let place = format!("{name}:{}", f.line.map(|l| format!("{l}:")).unwrap_or_default());
             let at = f.pointer.as_ref().map(|p| format!(" (at {p})")).unwrap_or_default();
             let message = format!("{}{at}", f.message);
-            let _ = writeln!(out, "{}", located(&text.palette, &place, level, f.code, &message));
+            let _ = writeln!(
+                out,
+                "{}",
+                located(&text.palette, &place, level, f.code.as_str(), &message)
+            );
         }
     }
     if text.is_quiet {

@@ -3,6 +3,7 @@
 //! ([`write_list`]), and marked under the patch's lines ([`write_patch`]), whole (`review show`)
 //! or only around the marked lines (`validate --format text`).
 
+use crate::finding::{Code, NoteCode};
 use crate::patch::{FilePatch, LineKind, ParseOptions, Parsed, parse};
 use crate::path::display_bytes;
 use crate::rule::{Note, Report, RuleId, Violation};
@@ -108,7 +109,7 @@ pub struct Annotation {
     /// The rule, for violations.
     pub rule: Option<RuleId>,
     /// The stable code.
-    pub code: String,
+    pub code: AnnotatedCode,
     /// The message, without the rule prefix.
     pub message: String,
     /// The file at fault, when known.
@@ -120,6 +121,26 @@ pub struct Annotation {
     pub line: Option<usize>,
     /// The text of that line.
     pub line_text: Option<String>,
+}
+
+/// The code of what an [`Annotation`] places: a violation's or a note's (on the wire, its
+/// plain name).
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnnotatedCode {
+    /// A violation's code.
+    Violation(Code),
+    /// A note's code.
+    Note(NoteCode),
+}
+
+impl std::fmt::Display for AnnotatedCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Violation(code) => code.fmt(f),
+            Self::Note(code) => code.fmt(f),
+        }
+    }
 }
 
 /// A patch as the renderer shows it: its lines as git numbers them, and what each line is.
@@ -167,7 +188,7 @@ pub fn annotate(report: &Report, patch: &PatchText<'_>) -> Vec<Annotation> {
         Annotation {
             severity: Severity::Error,
             rule: Some(v.rule),
-            code: v.code.to_string(),
+            code: AnnotatedCode::Violation(v.code.clone()),
             message: v.message.clone(),
             file: v.file.clone(),
             hunk: v.hunk,
@@ -184,7 +205,7 @@ fn note_annotation(note: &Note, patch: &PatchText<'_>) -> Annotation {
     Annotation {
         severity: Severity::Note,
         rule: None,
-        code: note.code.clone(),
+        code: AnnotatedCode::Note(note.code.clone()),
         message: note.message.clone(),
         file: None,
         hunk: None,
@@ -233,7 +254,11 @@ fn headline(a: &Annotation, p: &Palette) -> String {
     let rule = a.rule.map_or_else(String::new, |r| format!("{r}/"));
     // A stored entry's code is text from the file like its message (found by the review fuzz
     // target: a DEL inside a code reached the terminal).
-    format!("{style}{label}[{rule}{}]{style:#}: {}", sanitize(&a.code), sanitize(&a.message))
+    format!(
+        "{style}{label}[{rule}{}]{style:#}: {}",
+        sanitize(&a.code.to_string()),
+        sanitize(&a.message)
+    )
 }
 
 /// How much of the patch [`write_patch`] shows.

@@ -10,6 +10,7 @@
 //! `systemMessage`.
 
 use super::Exit;
+use crate::contract::RejectedPattern;
 use crate::guard::{Correction, Denial, DenyCode, Outcome, Protocol, Reply};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -123,9 +124,9 @@ pub struct GuardError {
     /// The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_value: Option<String>,
-    /// The rejected pattern's name (`INVALID_AGENT_INPUT` only: `path_traversal`, ...).
+    /// The rejected pattern (`INVALID_AGENT_INPUT` only: `path_traversal`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rejected_pattern: Option<String>,
+    pub rejected_pattern: Option<RejectedPattern>,
 }
 
 /// patchgate's own shape: `{decision, error, strategy_shift, instruction}` plus the count.
@@ -151,7 +152,7 @@ fn error_object(denial: &Denial) -> GuardError {
         parent_listing_omitted: denial.parent_listing_omitted,
         suggestions: denial.suggestions.clone(),
         input_value: if is_invalid_input { denial.path.clone() } else { None },
-        rejected_pattern: if is_invalid_input { denial.rejected_pattern.clone() } else { None },
+        rejected_pattern: if is_invalid_input { denial.rejected_pattern } else { None },
     }
 }
 

@@ -1,5 +1,6 @@
 //! Output of `patchgate hook run`: the JSON report and the text git shows when it blocks.
 
+use crate::declare::PatternCode;
 use crate::hook::receive::CommitCheck;
 use crate::hook::server::RefRefusal;
 use crate::hook::{HookName, Policy, PolicyChange, Reason, Violation};
@@ -101,8 +102,8 @@ pub struct CommitReport {
 pub struct BadTrailer {
     /// The value.
     pub pattern: String,
-    /// The path-safety code or `invalid_glob`.
-    pub code: &'static str,
+    /// The path-safety code or the pattern's own (`invalid_glob`, ...).
+    pub code: PatternCode,
     /// Why.
     pub message: String,
 }
@@ -173,7 +174,7 @@ fn commit_report(check: &CommitCheck, source: &str) -> CommitReport {
             .iter()
             .map(|e| BadTrailer {
                 pattern: e.pattern.clone(),
-                code: e.code,
+                code: e.code.clone(),
                 message: e.to_string(),
             })
             .collect(),

@@ -1,6 +1,7 @@
 //! Output of `patchgate hook install / uninstall / status`, and the snippets for hook managers.
 
-use super::Notice;
+use super::{Notice, NoticeCode};
+use crate::finding::ErrorCode;
 use crate::hook::install::{Action, HookState, HooksDir, Manager, Orphan, StateKind};
 use crate::hook::managers::Advice;
 use serde::Serialize;
@@ -52,7 +53,17 @@ pub struct ActionReport {
     pub managers: Vec<ManagerAdvice>,
     /// What the user should know (shims written into tracked files).
     pub warnings: Vec<String>,
+    /// After an install: what the hook needs next (a declaration), and the per-step command.
+    pub next: Option<String>,
 }
+
+/// Said after an install: without a declaration the hook blocks only what the policy excludes,
+/// and a declaration outlives the commit, so a multi-step loop replaces it at each step.
+pub const NEXT_DECLARE: &str = "the hook enforces only .patchgate.toml (its exclusions, and \
+    `require_declaration`) until 'patchgate declare' records what the work may change; a \
+    declaration stays until replaced, so at each step run \
+    'patchgate declare --replace --from-step step.json' (or --from-result result.json), and \
+    'patchgate declare --clear' when the work is done";
 
 /// One hook in [`ActionReport`].
 #[derive(Debug, Serialize)]
@@ -141,7 +152,14 @@ impl ActionReport {
                 dir.path.display()
             ));
         }
-        Self { hooks_dir: dir.path.display().to_string(), hooks, managers: Vec::new(), warnings }
+        let next = wrote.then(|| NEXT_DECLARE.to_owned());
+        Self {
+            hooks_dir: dir.path.display().to_string(),
+            hooks,
+            managers: Vec::new(),
+            warnings,
+            next,
+        }
     }
 
     /// A hook manager is in charge: what to add to its configuration.
@@ -159,7 +177,7 @@ impl ActionReport {
             })
             .collect();
         let hooks_dir = dir.path.display().to_string();
-        Self { hooks_dir, hooks: Vec::new(), managers, warnings: Vec::new() }
+        Self { hooks_dir, hooks: Vec::new(), managers, warnings: Vec::new(), next: None }
     }
 }
 
@@ -212,22 +230,21 @@ impl ActionReport {
     /// The envelope's warnings: [`ActionReport::warnings`] with their code.
     #[must_use]
     pub fn notices(&self) -> Vec<Notice> {
-        let notice =
-            |w: &String| Notice { code: "tracked_hooks_dir".to_owned(), message: w.clone() };
+        let notice = |w: &String| Notice { code: NoticeCode::TrackedHooksDir, message: w.clone() };
         self.warnings.iter().map(notice).collect()
     }
 
     /// Why the action is not done, as the envelope's error: a hook manager is in charge
     /// (`hooks_managed`, exit 2), or a hook could not be restored (`not_restored`, exit 3).
     #[must_use]
-    pub fn failure(&self) -> Option<(&'static str, String)> {
+    pub fn failure(&self) -> Option<(ErrorCode, String)> {
         if let Some(m) = self.managers.first() {
             let message = format!(
                 "this repository's hooks are managed by {}: add patchgate to {} as `managers` \
                  says, or install anyway with --force",
                 m.manager, m.file
             );
-            return Some(("hooks_managed", message));
+            return Some((ErrorCode::HooksManaged, message));
         }
         let kept = self.hooks.iter().find(|h| h.action == "orphan_kept")?;
         let message = format!(
@@ -235,7 +252,7 @@ impl ActionReport {
             kept.hook,
             kept.chained.as_deref().unwrap_or("")
         );
-        Some(("not_restored", message))
+        Some((ErrorCode::NotRestored, message))
     }
 }
 
@@ -267,6 +284,9 @@ pub fn action_text(report: &ActionReport) -> String {
     }
     for w in &report.warnings {
         let _ = writeln!(out, "warning: {w}");
+    }
+    if let Some(next) = &report.next {
+        let _ = writeln!(out, "next: {next}");
     }
     for m in &report.managers {
         let _ = write!(

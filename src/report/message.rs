@@ -3,7 +3,7 @@
 //! messages made from library data (a skipped store entry, a rejection kept for review).
 //! Machine-readable answers go to standard output through the other renderers.
 
-use super::Notice;
+use super::{Notice, NoticeCode};
 use crate::review::{Recording, ReviewError, Skipped};
 
 /// How loud a line is.
@@ -63,12 +63,12 @@ pub fn skipped_entry(skipped: &Skipped) -> Notice {
         ),
         None => format!("skipping '{}': {}", skipped.path.display(), skipped.reason),
     };
-    Notice { code: "skipped_entry".to_owned(), message }
+    Notice { code: NoticeCode::SkippedEntry, message }
 }
 
 /// `review apply` wrote the files, but the entry does not say who overrode what.
 #[must_use]
 pub fn override_unrecorded(error: &ReviewError) -> Notice {
     let message = format!("applied, but the override was not recorded: {error}");
-    Notice { code: "override_unrecorded".to_owned(), message }
+    Notice { code: NoticeCode::OverrideUnrecorded, message }
 }

@@ -1,4 +1,4 @@
-//! The only module that formats output: exit codes, the seed-003 envelope, JSON and text
+//! The only module that formats output: exit codes, the JSON envelope, JSON and text
 //! renderings of reports.
 
 mod batch;
@@ -18,9 +18,7 @@ mod schemas;
 mod verdict;
 
 pub use batch::{BatchAnswer, ErrorLine, LineFailure, VerdictLine, batch_error, batch_verdict};
-pub use contract::{
-    INVALID_AGENT_INPUT, PathsReport, arg_envelope, executor_text, findings_text, paths_text,
-};
+pub use contract::{PathsReport, arg_envelope, executor_text, findings_text, paths_text};
 pub use patch::{FileSummaries, FileSummary, HunkSummary, ParseSummary, parse_text};
 pub use repair::{RepairReport, repair_text};
 pub use schemas::json_schemas;
@@ -28,6 +26,7 @@ pub use verdict::{report_json, verdict_json, verdict_text};
 
 pub use diagnostic::Palette;
 
+use crate::finding::{ErrorCode, codes};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -66,10 +65,10 @@ impl Exit {
     }
 }
 
-/// The seed-003 response envelope every command's `--format json` answer is wrapped in
-/// (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers):
-/// `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set
-/// (exit 2 or 3); a rejection (exit 1) is data, as the command documents it.
+/// The response envelope of the argument-rejection requirement every command's `--format json`
+/// answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol
+/// answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is
+/// set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Envelope {
     /// Whether the command did its job: false exactly when `error` is set.
@@ -90,7 +89,7 @@ pub struct Envelope {
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct EnvelopeError {
     /// Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...).
-    pub code: String,
+    pub code: ErrorCode,
     /// One human line: what is wrong and what to do.
     pub message: String,
     /// Fields the code documents.
@@ -98,11 +97,23 @@ pub struct EnvelopeError {
     pub extra: Map<String, Value>,
 }
 
+codes! {
+    /// The codes of an envelope's warnings (what standard error says as `patchgate: warning:`).
+    NoticeCode {
+        /// `review list`: a corrupted entry was skipped.
+        SkippedEntry => "skipped_entry",
+        /// `review apply`: applied, but the override could not be recorded in the entry.
+        OverrideUnrecorded => "override_unrecorded",
+        /// `hook install`: git tracks the hooks directory, so the shims change tracked files.
+        TrackedHooksDir => "tracked_hooks_dir",
+    }
+}
+
 /// A non-fatal finding in an envelope.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Notice {
     /// Stable code (`skipped_entry`, `override_unrecorded`, ...).
-    pub code: String,
+    pub code: NoticeCode,
     /// The line standard error shows, without the `patchgate: warning: ` prefix.
     pub message: String,
 }
@@ -140,17 +151,16 @@ impl Envelope {
 
     /// A failure with `code`, `message` and extra error fields (`input_value`, ...).
     #[must_use]
-    pub fn failure(code: &str, message: &str, extra: Map<String, Value>, meta: Meta) -> Self {
-        let error = EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra };
+    pub fn failure(code: ErrorCode, message: &str, extra: Map<String, Value>, meta: Meta) -> Self {
+        let error = EnvelopeError { code, message: message.to_owned(), extra };
         Self { ok: false, data: Value::Null, error: Some(error), warnings: Vec::new(), meta }
     }
 
     /// The same envelope as a failure with `code` and `message`, its data kept: what a
     /// refusal that is also advice (`hook install` deferring to husky) says to do.
     #[must_use]
-    pub fn refused(self, code: &str, message: &str) -> Self {
-        let error =
-            EnvelopeError { code: code.to_owned(), message: message.to_owned(), extra: Map::new() };
+    pub fn refused(self, code: ErrorCode, message: &str) -> Self {
+        let error = EnvelopeError { code, message: message.to_owned(), extra: Map::new() };
         Self { ok: false, error: Some(error), ..self }
     }
 
@@ -226,7 +236,8 @@ mod tests {
         extra.insert("input_value".into(), Value::from("../etc/passwd"));
         extra.insert("rejected_pattern".into(), Value::from("path_traversal"));
         let message = "argument contains a rejected pattern";
-        let env = Envelope::failure("INVALID_AGENT_INPUT", message, extra, Meta::new("check-arg"));
+        let code = ErrorCode::InvalidAgentInput;
+        let env = Envelope::failure(code, message, extra, Meta::new("check-arg"));
         let v: Value = serde_json::from_str(&to_json_line(&env)).unwrap();
         assert_eq!(v["ok"], false);
         assert_eq!(v["data"], Value::Null);
@@ -248,7 +259,7 @@ diff --git a/bin b/bin\nBinary files a/bin and b/bin differ\ntrailing chat\n";
         let parsed = crate::patch::parse(text, &crate::patch::ParseOptions::default());
         assert!(!parsed.defects.is_empty() && !parsed.warnings.is_empty());
         let summary = ParseSummary::new(&parsed);
-        let warnings = vec![Notice { code: "w".into(), message: "m".into() }];
+        let warnings = vec![Notice { code: NoticeCode::TrackedHooksDir, message: "m".into() }];
         let meta = Meta::new("parse");
         let whole =
             to_json_pretty(&Envelope::of(&summary, meta.clone()).with_warnings(warnings.clone()));

@@ -54,7 +54,7 @@ pub fn repair_text(outcome: &Outcome, name: &str, text: &TextOptions) -> String 
     }
     for r in &outcome.refusals {
         let place = format!("{name}:{}", r.line.map(|l| format!("{l}:")).unwrap_or_default());
-        let _ = writeln!(out, "{}", located(p, &place, Level::Error, &r.code, &r.message));
+        let _ = writeln!(out, "{}", located(p, &place, Level::Error, r.code.as_str(), &r.message));
     }
     if text.is_quiet {
         return out;

@@ -1,5 +1,5 @@
-//! `patchgate validate` output: the seed's one-line verdict, the full report as JSON, and
-//! compiler-style text diagnostics pointing at the patch lines (drawn by
+//! `patchgate validate` output: the execute-step validator's one-line verdict, the full report as
+//! JSON, and compiler-style text diagnostics pointing at the patch lines (drawn by
 //! [`super::diagnostic`], as `review show` draws them).
 
 use super::TextOptions;
@@ -8,7 +8,7 @@ use crate::finding::JudgeRun;
 use crate::rule::Report;
 use std::fmt::Write as _;
 
-/// The seed 002 contract: exactly `{"valid": ..., "reason": "..."}` on one line.
+/// The execute-step validator's contract: exactly `{"valid": ..., "reason": "..."}` on one line.
 #[must_use]
 pub fn verdict_json(report: &Report) -> String {
     super::to_json_line(&report.verdict)

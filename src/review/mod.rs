@@ -118,18 +118,19 @@ impl ReviewError {
     /// Whether the error is about the user's input (an id), not the store itself.
     #[must_use]
     pub fn is_input(&self) -> bool {
-        matches!(self, Self::InvalidId(_) | Self::UnknownId(_) | Self::AmbiguousId { .. })
+        self.code().is_input_refused()
     }
 
     /// A stable code for the JSON error envelope.
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> crate::finding::ErrorCode {
+        use crate::finding::ErrorCode;
         match self {
-            Self::Io { .. } => "io",
-            Self::InvalidId(_) => "invalid_id",
-            Self::UnknownId(_) => "unknown_id",
-            Self::AmbiguousId { .. } => "ambiguous_id",
-            Self::Corrupt { .. } => "corrupt_entry",
+            Self::Io { .. } => ErrorCode::Io,
+            Self::InvalidId(_) => ErrorCode::InvalidId,
+            Self::UnknownId(_) => ErrorCode::UnknownId,
+            Self::AmbiguousId { .. } => ErrorCode::AmbiguousId,
+            Self::Corrupt { .. } => ErrorCode::CorruptEntry,
         }
     }
 }

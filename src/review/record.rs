@@ -2,6 +2,7 @@
 
 use super::{Entry, NewEntry, ReviewPolicy, SHORT_ID, Store};
 use crate::config::Config;
+use crate::finding::NoteKind;
 use crate::rule::{Note, Report};
 use crate::step::Step;
 use serde_json::Value;
@@ -35,15 +36,16 @@ impl Recording {
         let (code, message) = match self {
             Self::Off | Self::NotRejected => return None,
             Self::Recorded { id, .. } => (
-                "rejection_recorded",
+                NoteKind::RejectionRecorded,
                 format!("rejected result recorded as {id}; see `patchgate review show {id}`"),
             ),
-            Self::Skipped(reason) => ("rejection_not_recorded", reason.clone()),
-            Self::Failed(message) => {
-                ("rejection_not_recorded", format!("could not record the rejection: {message}"))
-            }
+            Self::Skipped(reason) => (NoteKind::RejectionNotRecorded, reason.clone()),
+            Self::Failed(message) => (
+                NoteKind::RejectionNotRecorded,
+                format!("could not record the rejection: {message}"),
+            ),
         };
-        Some(Note { code: code.to_owned(), message, patch_line: None })
+        Some(Note { code: code.into(), message, patch_line: None })
     }
 }
 

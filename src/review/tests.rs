@@ -174,7 +174,7 @@ fn corrupted_and_foreign_files_are_skipped_not_fatal() {
     assert_eq!(listing.entries, [good]);
     assert_eq!(listing.skipped.len(), 2);
     let err = store.load(&bad_ref).unwrap_err();
-    assert_eq!(err.code(), "corrupt_entry");
+    assert_eq!(err.code().as_str(), "corrupt_entry");
     assert!(!err.is_input());
 }
 
@@ -186,9 +186,9 @@ fn ids_resolve_by_unique_prefix() {
     assert_eq!(store.resolve(&e.id[..4]).unwrap().id, e.id);
     assert_eq!(store.resolve(&e.id.to_uppercase()[..10]).unwrap().id, e.id);
     let other = if e.id.starts_with('0') { "1111" } else { "0000" };
-    assert_eq!(store.resolve(other).unwrap_err().code(), "unknown_id");
-    assert_eq!(store.resolve("abc").unwrap_err().code(), "invalid_id");
-    assert_eq!(store.resolve("xyz12").unwrap_err().code(), "invalid_id");
+    assert_eq!(store.resolve(other).unwrap_err().code().as_str(), "unknown_id");
+    assert_eq!(store.resolve("abc").unwrap_err().code().as_str(), "invalid_id");
+    assert_eq!(store.resolve("xyz12").unwrap_err().code().as_str(), "invalid_id");
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The eight execute-step rules of seed 002 (plus `schema`), over a parsed patch, the step and
-//! the executor result. A rejection is data ([`Report`]), never an `Err`.
+//! The eight execute-step rules of the execute-step validator (plus `schema`), over a parsed patch,
+//! the step and the executor result. A rejection is data ([`Report`]), never an `Err`.
 //!
 //! Each rule lives in its own file and is a pure function of an [`Input`] and the
 //! [`RulePolicy`]. [`schema::check`] turns the raw result bytes into an

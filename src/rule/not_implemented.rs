@@ -76,7 +76,10 @@ impl Finding {
             _ => "a weak signal, not rejected at not_implemented = \"balanced\"",
         };
         Note {
-            code: self.violation.code.to_string(),
+            code: match &self.violation.code {
+                crate::finding::Code::Check(code) => (*code).into(),
+                other => crate::finding::NoteCode::Other(other.to_string()),
+            },
             message: format!("{} ({why})", self.violation.reason()),
             patch_line: self.violation.patch_line,
         }

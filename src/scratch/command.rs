@@ -14,8 +14,9 @@
 
 use super::base::BaseTree;
 use super::tree::{ScratchDir, materialize};
-use super::{FileChange, Outcome, ScratchError, code, note};
+use super::{FileChange, Outcome, ScratchError, note};
 use crate::finding::CheckCode;
+use crate::finding::NoteKind;
 use crate::rule::{RuleId, Violation};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
@@ -176,7 +177,7 @@ pub(super) fn judge(run: &CommandOutcome, cmd: &str, outcome: &mut Outcome) {
     if run.status == Some(0) {
         let ms = run.elapsed.as_millis();
         outcome.notes.push(note(
-            code::CHECK_CMD_PASSED,
+            NoteKind::CheckCmdPassed,
             format!("check command '{cmd}' passed in {ms} ms"),
             None,
         ));

@@ -4,8 +4,9 @@
 use super::base::{BaseEntry, BaseTree, mode};
 use super::hunk::{self, Mismatch};
 use super::symlink::{Plan, after_mode};
-use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, code, note, violation};
+use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, note, violation};
 use crate::finding::CheckCode;
+use crate::finding::NoteKind;
 use crate::patch::{FilePatch, Operation};
 use crate::path::display_bytes;
 use crate::rule::{GITLINK_REFUSED, PatchPath, RuleId, Violation, mode_refusal};
@@ -85,14 +86,14 @@ pub(super) fn check_file(
              (patchgate sees no file inside a submodule)",
             String::from_utf8_lossy(commit)
         );
-        outcome.notes.push(note(code::SUBMODULE_UNCHECKED, message, Some(file.span.line)));
+        outcome.notes.push(note(NoteKind::SubmoduleUnchecked, message, Some(file.span.line)));
     }
     if file.operation == Operation::Create && file.new_mode.is_none() && file.binary.is_none() {
         let message = format!(
             "{name} is created without a mode line, so it will be 100644 (not executable); an \
              executable needs 'new file mode 100755'"
         );
-        outcome.notes.push(note(code::MODE_DEFAULTED, message, Some(file.span.line)));
+        outcome.notes.push(note(NoteKind::ModeDefaulted, message, Some(file.span.line)));
     }
     Ok(())
 }
@@ -229,7 +230,7 @@ fn check_ids(
             // Agents invent ids; the hunks decide. Applied exactly, this stays a note; if they
             // do not apply, the context mismatch says what differs.
             let message = format!("{what}; the id was ignored because the hunks are checked");
-            outcome.notes.push(note(code::INDEX_MISMATCH, message, Some(file.span.line)));
+            outcome.notes.push(note(NoteKind::IndexMismatch, message, Some(file.span.line)));
         }
     }
     let claimed_mode = file.old_mode.or(file.index.as_ref().and_then(|i| i.mode));
@@ -328,7 +329,7 @@ fn binary_content(
             match git2::Oid::from_str(&String::from_utf8_lossy(index.new)) {
                 Ok(new) if old == expected => {
                     outcome.notes.push(note(
-                        code::BINARY_UNCHECKED,
+                        NoteKind::BinaryUnchecked,
                         format!(
                             "{name}: binary change accepted on its index ids; content not checked"
                         ),
@@ -388,7 +389,7 @@ fn text_content(
     }
     for offset in &placed.offsets {
         outcome.notes.push(note(
-            code::HUNK_OFFSET,
+            NoteKind::HunkOffset,
             format!(
                 "{name}: hunk {} applied {} lines {} its stated position",
                 offset.hunk,

@@ -45,28 +45,12 @@ pub fn pending_apply(git_dir: &std::path::Path) -> Option<std::path::PathBuf> {
     journal::pending(git_dir)
 }
 
+use crate::finding::NoteKind;
 use crate::patch::Patch;
 use crate::rule::{CheckCode, Note, PatchPath, RuleId, Violation};
 use crate::step::Step;
 use serde::Deserialize;
 use std::time::Duration;
-
-/// Stable note codes of this module (its violations carry [`CheckCode`]s).
-pub mod code {
-    /// Note: a hunk applied at an offset.
-    pub const HUNK_OFFSET: &str = "hunk_offset";
-    /// Note: a file created without a mode line gets 100644.
-    pub const MODE_DEFAULTED: &str = "mode_defaulted";
-    /// Note: the `index` line's old id is not the base blob's (the hunks applied anyway).
-    pub const INDEX_MISMATCH: &str = "index_mismatch";
-    /// Note: a binary entry accepted on its full index ids, content unchecked.
-    pub const BINARY_UNCHECKED: &str = "binary_unchecked";
-    /// Note: a submodule update accepted on its old commit; what its new commit brings is not
-    /// checked.
-    pub const SUBMODULE_UNCHECKED: &str = "submodule_unchecked";
-    /// Note: `--check-cmd` passed.
-    pub const CHECK_CMD_PASSED: &str = "check_cmd_passed";
-}
 
 /// What the repository check lets through. `.patchgate.toml` `[scratch]` sets
 /// `check_index_ids` and `check_timeout_secs`; `allow_symlinks` and `allow_binary` are the
@@ -295,6 +279,6 @@ fn violation(rule: RuleId, code: CheckCode, file: &str, message: String) -> Viol
     Violation::new(rule, code, message).in_file(file)
 }
 
-fn note(code: &str, message: String, patch_line: Option<usize>) -> Note {
-    Note { code: code.to_owned(), message, patch_line }
+fn note(code: NoteKind, message: String, patch_line: Option<usize>) -> Note {
+    Note { code: code.into(), message, patch_line }
 }

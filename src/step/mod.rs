@@ -4,27 +4,17 @@
 //! Both are deserialised leniently into `serde_json::Value` first by callers that must report
 //! schema violations precisely; these types are the contract those checks enforce.
 
+use crate::finding::codes;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The executor's mode for one step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Carry out the step.
-    Apply,
-    /// Fix a regression introduced by the step's earlier `apply` run.
-    FixRegression,
-}
-
-impl Mode {
-    /// The wire name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Apply => "apply",
-            Self::FixRegression => "fix_regression",
-        }
+codes! {
+    /// The executor's mode for one step.
+    Mode {
+        /// Carry out the step.
+        Apply => "apply",
+        /// Fix a regression introduced by the step's earlier `apply` run.
+        FixRegression => "fix_regression",
     }
 }
 

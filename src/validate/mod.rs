@@ -49,6 +49,7 @@ pub use pipeline::{validate, validate_owned};
 pub use run::{At, JudgeChoice, Ran, Run};
 
 use crate::config::{Config, ConfigError};
+use crate::finding::ErrorCode;
 use crate::rule::Report;
 use crate::scratch::{BaseTree, FileChange, ScratchError};
 use crate::step::Step;
@@ -167,18 +168,18 @@ impl ValidateError {
     #[must_use]
     pub fn is_input_refused(&self) -> bool {
         // A policy that cannot be read (a link, over 1 MiB) is no input mistake: exit 3.
-        matches!(self, Self::InvalidStep { .. } | Self::Config(ConfigError::Invalid { .. }))
+        self.code().is_input_refused()
     }
 
-    /// A stable code for machine-readable errors.
+    /// A stable code for machine-readable errors (which also says the exit code).
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Self::InvalidStep { .. } => "invalid_step",
-            Self::Config(ConfigError::Read { .. }) => "policy_unreadable",
-            Self::Config(_) => "invalid_config",
-            Self::Judge(_) | Self::ModelJudge(_) => "judge_failed",
-            Self::Repository { .. } => "repository",
+            Self::InvalidStep { .. } => ErrorCode::InvalidStep,
+            Self::Config(ConfigError::Read { .. }) => ErrorCode::PolicyUnreadable,
+            Self::Config(_) => ErrorCode::InvalidConfig,
+            Self::Judge(_) | Self::ModelJudge(_) => ErrorCode::JudgeFailed,
+            Self::Repository { .. } => ErrorCode::Repository,
         }
     }
 }
@@ -226,7 +227,7 @@ pub fn read_step(bytes: &[u8]) -> Result<Step, ValidateError> {
         .and_then(serde_json::from_value)
         // Only a refused step is read again: the reader's message then names line and column.
         .or_else(|_| serde_json::from_slice(bytes))
-        .map_err(|e| invalid_step(format!("{e}; the step must fit schemas/step.schema.json")))?;
+        .map_err(|e| invalid_step(format!("{e}; the step must fit `patchgate schema step`")))?;
     if step.description.trim().is_empty() {
         return Err(invalid_step("'description' is empty; say what the step changes"));
     }

@@ -7,7 +7,7 @@ use super::{
     run_judge,
 };
 use crate::config::Limits;
-use crate::finding::{CheckCode, JudgeRun, PatchSize};
+use crate::finding::{CheckCode, JudgeRun, NoteKind, PatchSize};
 use crate::json::{Decoded, Kept};
 use crate::patch::{ParseOptions, Parsed, Patch, parse};
 use crate::rule::{self, Input, Note, RulePolicy, Scope, Violation};
@@ -227,7 +227,7 @@ fn parse_apply_patch<'t>(
 fn note_unknown_fields(decoded: &Decoded, findings: &mut Findings) {
     for name in rule::schema::unknown_fields(decoded) {
         findings.notes.push(Note {
-            code: "unknown_field".into(),
+            code: NoteKind::UnknownField.into(),
             message: format!("result field '{name}' is not part of the schema and was ignored"),
             patch_line: None,
         });
@@ -239,7 +239,7 @@ fn note_unknown_fields(decoded: &Decoded, findings: &mut Findings) {
 fn note_unknown_apply_run(input: &Input<'_>, findings: &mut Findings) {
     if input.mode() == Some(crate::step::Mode::FixRegression) && input.apply_patch.is_none() {
         findings.notes.push(Note {
-            code: "apply_run_unknown".into(),
+            code: NoteKind::ApplyRunUnknown.into(),
             message: "the step has no applyPatch: only no-op bodies were checked for reversal"
                 .into(),
             patch_line: None,
@@ -250,7 +250,7 @@ fn note_unknown_apply_run(input: &Input<'_>, findings: &mut Findings) {
 fn note_warnings(parsed: Option<&Parsed<'_>>, findings: &mut Findings) {
     for w in parsed.map(|p| p.warnings.as_slice()).unwrap_or_default() {
         findings.notes.push(Note {
-            code: w.code.as_str().to_owned(),
+            code: w.code.into(),
             message: w.message.clone(),
             patch_line: Some(w.span.line),
         });

@@ -4,6 +4,7 @@
 
 use super::{Context, Findings, Options, ValidateError};
 use crate::config::Config;
+use crate::finding::NoteKind;
 use crate::rule::{Input, Note, RulePolicy, Violation};
 use crate::scratch::{self, BaseTree, FileChange, ScratchError, ScratchPolicy};
 
@@ -32,7 +33,7 @@ pub(super) fn check_repository(
 ) -> Result<RepoCheck, ValidateError> {
     let Some(base) = base else {
         findings.notes.push(Note {
-            code: "repository_checks_skipped".into(),
+            code: NoteKind::RepositoryChecksSkipped.into(),
             message: "no repository: applying, rolling back and `expect` were not checked".into(),
             patch_line: None,
         });

@@ -49,10 +49,10 @@ fn bad_step_input_is_refused() {
     let mut s = step();
     s.allowed_files = Some(vec!["src/[".into()]);
     let err = run(&s, FAILURE, &Options::default()).unwrap_err();
-    assert_eq!(err.code(), "invalid_step");
+    assert_eq!(err.code().as_str(), "invalid_step");
     let config = Config::from_toml("[rules]\nnope = 1\n", std::path::Path::new("p.toml")).unwrap();
     let ctx = Context { step: &s, result: FAILURE, config: &config, repo: None };
-    assert_eq!(validate(&ctx, &Options::default()).unwrap_err().code(), "invalid_config");
+    assert_eq!(validate(&ctx, &Options::default()).unwrap_err().code().as_str(), "invalid_config");
 }
 
 #[test]

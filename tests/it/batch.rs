@@ -173,7 +173,7 @@ fn a_bad_line_is_answered_on_its_own_and_the_run_goes_on() {
 }
 
 #[test]
-fn the_exit_code_is_0_when_every_result_is_accepted_and_3_when_the_input_cannot_be_read() {
+fn the_exit_code_is_0_when_every_result_is_accepted_and_2_when_the_input_cannot_be_opened() {
     let (repo, step, result) = repo_and_item();
     let line = json!({"id": "a", "step": step, "result": result}).to_string();
     let out = batch(&repo, &format!("{line}\n\n{line}"), &[]);
@@ -184,7 +184,7 @@ fn the_exit_code_is_0_when_every_result_is_accepted_and_3_when_the_input_cannot_
         .args(["validate", "--batch", "no-such-file.jsonl", "--format", "json"])
         .output()
         .expect("run patchgate");
-    assert_eq!(code(&out), 3);
+    assert_eq!(code(&out), 2, "as a step file that cannot be read");
     let envelope: Value = serde_json::from_slice(&out.stdout).expect("an error envelope");
     assert_eq!(envelope["error"]["code"], "unreadable_input");
     // A batch is no place for single-result arguments, nor for text diagnostics.

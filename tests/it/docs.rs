@@ -96,7 +96,12 @@ fn every_command_and_option_has_its_page() {
 
 /// The wire names of every stable code table of the library.
 fn stable_codes() -> Vec<(&'static str, Vec<&'static str>)> {
-    use patchgate::finding::{CheckCode, DefectCode, PathErrorCode, RuleId, WarningCode};
+    use patchgate::contract::{FilterReason, ReplyCode};
+    use patchgate::declare::PatternRefusal;
+    use patchgate::finding::{
+        CheckCode, DefectCode, ErrorCode, NoteKind, PathErrorCode, RepairKind, RuleId, WarningCode,
+    };
+    use patchgate::report::NoticeCode;
     fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> Vec<&'static str> {
         all.iter().map(|c| name(*c)).collect()
     }
@@ -106,6 +111,13 @@ fn stable_codes() -> Vec<(&'static str, Vec<&'static str>)> {
         ("DefectCode", names(DefectCode::ALL, DefectCode::as_str)),
         ("WarningCode", names(WarningCode::ALL, WarningCode::as_str)),
         ("PathErrorCode", names(PathErrorCode::ALL, PathErrorCode::as_str)),
+        ("NoteKind", names(NoteKind::ALL, NoteKind::as_str)),
+        ("RepairKind", names(RepairKind::ALL, RepairKind::as_str)),
+        ("ErrorCode", names(ErrorCode::ALL, ErrorCode::as_str)),
+        ("NoticeCode", names(NoticeCode::ALL, NoticeCode::as_str)),
+        ("ReplyCode", names(ReplyCode::ALL, ReplyCode::as_str)),
+        ("FilterReason", names(FilterReason::ALL, FilterReason::as_str)),
+        ("PatternRefusal", names(PatternRefusal::ALL, PatternRefusal::as_str)),
         (
             "RejectedPattern",
             names(
@@ -130,6 +142,18 @@ fn every_stable_code_is_in_the_codes_table() {
         }
     }
     assert!(missing.is_empty(), "codes missing from docs/codes.md:\n{}", missing.join("\n"));
+}
+
+/// Each error code's row gives the exit code the binary uses for it.
+#[test]
+fn the_codes_table_gives_each_error_its_exit_code() {
+    use patchgate::finding::ErrorCode;
+    let table = read(&root().join("docs/codes.md"));
+    for code in ErrorCode::ALL {
+        let exit = if code.is_input_refused() { 2 } else { 3 };
+        let row = format!("| `{code}` | error (JSON envelope `error.code`) | {exit} |");
+        assert!(table.contains(&row), "docs/codes.md: {code} should read exit {exit}");
+    }
 }
 
 fn markdown_files() -> Vec<PathBuf> {

@@ -179,3 +179,41 @@ fn a_hook_that_differs_from_its_kept_copy_is_left_for_a_person() {
     assert!(repo.path().join(".git/hooks/pre-commit.patchgate-chained").exists());
     assert_eq!(code(&pg(&repo, &["install", "--hooks", "pre-commit"])), 3);
 }
+
+#[test]
+fn install_says_the_hook_needs_a_declaration_and_the_loop_it_names_gates_each_step() {
+    let repo = TestRepo::new();
+    repo.commit(&[("src/a.rs", "a\n"), ("src/b.rs", "b\n")], "base");
+    let text = repo.patchgate().args(["hook", "install", "--hooks", "pre-commit"]).output();
+    let text = String::from_utf8(text.expect("install").stdout).expect("utf-8");
+    let command = "patchgate declare --replace --from-step step.json";
+    assert!(text.contains("until 'patchgate declare' records") && text.contains(command), "{text}");
+    let again = pg(&repo, &["install", "--hooks", "pre-commit"]);
+    assert!(data(&again)["next"].as_str().is_some_and(|n| n.contains(command)), "{again:?}");
+
+    let path = format!("{}:/usr/bin:/bin", bin_dir().display());
+    let commit = |file: &str, text: &str| {
+        repo.write(file, text);
+        repo.git(&["add", file]);
+        let out = repo.git_command(&["commit", "-q", "-m", file]).env("PATH", &path).output();
+        out.expect("git commit").status.success()
+    };
+    assert!(commit("src/b.rs", "b1\n"), "no declaration, no policy: the hook blocks nothing");
+    let step = |n: u32, file: &str| {
+        let name = format!("step{n}.json");
+        let step =
+            serde_json::json!({"description": format!("change {file}"), "allowedFiles": [file]});
+        std::fs::write(repo.path().join(&name), step.to_string()).expect("write step");
+        let args = ["declare", "--replace", "--from-step", &name];
+        assert_eq!(code(&repo.patchgate().args(args).output().expect("declare")), 0);
+        std::fs::remove_file(repo.path().join(&name)).expect("remove step");
+    };
+    step(1, "src/a.rs");
+    assert!(commit("src/a.rs", "a1\n"));
+    assert!(!commit("src/b.rs", "b2\n"), "step 1 declared only src/a.rs");
+    repo.git(&["reset", "-q", "HEAD", "src/b.rs"]);
+    step(2, "src/b.rs");
+    assert!(!commit("src/a.rs", "a2\n"), "--replace ended step 1's declaration");
+    repo.git(&["reset", "-q", "HEAD", "src/a.rs"]);
+    assert!(commit("src/b.rs", "b2\n"));
+}

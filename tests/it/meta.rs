@@ -1,7 +1,7 @@
-//! Completions and man pages, generated from the command definitions; help without seed
-//! numbers.
+//! Completions and man pages, generated from the command definitions; the JSON Schemas by name;
+//! help without seed numbers.
 
-use crate::support::{code, patchgate};
+use crate::support::{code, json, patchgate};
 
 #[test]
 fn completions_cover_every_main_command_in_each_shell() {
@@ -92,4 +92,63 @@ fn each_commands_page_and_help_agree() {
             );
         }
     }
+}
+
+/// Every command that needs a repository says so the same way: a directory `--repo` names that
+/// is no repository is refused input (exit 2, `not_a_repository`); no repository around the
+/// current directory means it cannot do its job there (exit 3, `no_repository`).
+#[test]
+fn a_missing_repository_exits_alike_in_every_command() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let step = crate::support::fixtures().join("validate/accepted/step.json");
+    let result = crate::support::fixtures().join("validate/accepted/result.json");
+    let (step, result) = (step.to_str().unwrap(), result.to_str().unwrap());
+    let commands: [&[&str]; 8] = [
+        &["validate", "--step", step, "--result", result],
+        &["apply", "--step", step, "--result", result],
+        &["repair", result],
+        &["review", "list"],
+        &["hook", "status"],
+        &["hook", "install"],
+        &["declare", "--show"],
+        &["declare", "src/a.rs"],
+    ];
+    let dir = outside.path().to_str().unwrap();
+    for args in commands {
+        let run = |extra: &[&str]| {
+            let out = patchgate()
+                .current_dir(outside.path())
+                .env("GIT_CEILING_DIRECTORIES", outside.path().parent().unwrap())
+                .args(args)
+                .args(extra)
+                .args(["--format", "json"])
+                .output()
+                .expect("run patchgate");
+            (code(&out), crate::support::json(&out)["error"]["code"].clone())
+        };
+        assert_eq!(run(&[]), (3, "no_repository".into()), "{args:?}");
+        assert_eq!(run(&["--repo", dir]), (2, "not_a_repository".into()), "{args:?} --repo");
+    }
+}
+
+#[test]
+fn schema_prints_each_published_schema_by_name_and_refuses_an_unknown_one() {
+    let names = patchgate().arg("schema").output().expect("run");
+    assert_eq!(code(&names), 0);
+    let names = String::from_utf8(names.stdout).expect("utf-8");
+    let published = patchgate::report::json_schemas();
+    assert_eq!(names.lines().count(), published.len(), "{names}");
+    for (file, text) in &published {
+        let name = file.trim_end_matches(".schema.json");
+        assert!(names.lines().any(|l| l == name), "{name} not listed: {names}");
+        for arg in [name, file] {
+            let out = patchgate().args(["schema", arg]).output().expect("run");
+            assert_eq!(code(&out), 0, "{arg}");
+            assert_eq!(String::from_utf8(out.stdout).expect("utf-8"), format!("{text}\n"));
+        }
+    }
+    let out = patchgate().args(["--format", "json", "schema", "stepp"]).output().expect("run");
+    assert_eq!(code(&out), 2);
+    let message = json(&out)["error"]["message"].as_str().expect("message").to_owned();
+    assert!(message.contains("no schema named 'stepp'") && message.contains("execute-step"));
 }

@@ -4,7 +4,8 @@ import type { ErrorLine, ExecutorResult, GenericAnswer, ItemId, Report, Step } f
 
 export * from "./schema";
 
-/** An input document: an object (serialized), or JSON text / bytes passed on as they are. */
+/** An input document: an object (serialized), or JSON text / bytes passed on as they are (to
+ * read a file, pass its bytes: `fs.readFileSync(path)`). */
 export type Input<T> = T | string | Uint8Array;
 
 /** What `validate` and `apply` resolve to: the verdict and the full report. */
@@ -37,6 +38,8 @@ export interface ScratchOptions {
   checkCmd?: string;
   /** Seconds before `checkCmd` is killed. */
   checkTimeout?: number;
+  /** Repair the patch first where that is provably safe, then judge the repaired result. */
+  repair?: boolean;
 }
 
 export interface ValidateOptions extends CommonOptions, ScratchOptions {
@@ -46,6 +49,12 @@ export interface ValidateOptions extends CommonOptions, ScratchOptions {
   record?: boolean;
   /** A judge command asked when no rule rejects (reads `{step, result}`, prints a verdict). */
   judge?: string;
+  /** Ask a language model, `PROVIDER:MODEL` (e.g. `openai:gpt-4o-mini`); the server and key
+   * come from `OPENAI_BASE_URL`, `OPENAI_API_KEY` or `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`. */
+  judgeModel?: string;
+  /** When the model judge is asked: only where the rules cannot settle the step, or always
+   * when no rule rejects. */
+  judgeWhen?: "uncertain" | "always";
   /** Seconds the judge may take. */
   judgeTimeout?: number;
 }

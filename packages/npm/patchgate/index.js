@@ -1,6 +1,7 @@
 // The typed API (types in index.d.ts): each function runs the platform's `patchgate` binary
 // once and returns its JSON. Inputs are an object (serialized here), a string of JSON text or
-// bytes (passed on as they are, so an executor's raw answer is judged byte for byte). Exit
+// bytes (passed on as they are, so an executor's raw answer is judged byte for byte); to read a
+// file pass its bytes (a string that names a file and is not JSON is refused). Exit
 // codes 0 and 1 are answers; 2 (input refused) and 3 (could not do its job) reject the promise
 // with a PatchgateError carrying the command's stable error code and one-line message.
 "use strict";
@@ -30,7 +31,7 @@ function binaryPath() {
   const platform = `${process.platform}-${process.arch}`;
   const pkg = PLATFORMS[platform];
   const fallback =
-    "build it with 'cargo install patchgate' and set PATCHGATE_BINARY to its path";
+    "build it from a patchgate checkout ('cargo install --path . --locked') and set PATCHGATE_BINARY to its path";
   if (!pkg) {
     throw new Error(
       `patchgate ships no binary for ${platform} (only ${Object.keys(PLATFORMS).join(", ")}); ${fallback}`,
@@ -64,6 +65,8 @@ function validateFlags(args, options) {
   flag(args, "--no-repo", options.noRepo);
   flag(args, "--no-record", options.record === false);
   value(args, "--judge", options.judge);
+  value(args, "--judge-model", options.judgeModel);
+  value(args, "--judge-when", options.judgeWhen);
   value(args, "--judge-timeout", options.judgeTimeout);
   scratch(args, options);
   return args;
@@ -181,20 +184,23 @@ async function judged(name, step, result, args, options) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "patchgate-"));
   try {
     const report = path.join(dir, "report.json");
+    // Each document goes through a file of this directory, gone once this returns: an error
+    // names the argument instead.
+    const texts = {};
     const argv = [
       ...command(options),
       name,
       "--step",
-      write(step, path.join(dir, "step.json")),
+      write(step, path.join(dir, "step.json"), "step", texts),
       "--result",
-      write(result, path.join(dir, "result.json")),
+      write(result, path.join(dir, "result.json"), "result", texts),
       "--report",
       report,
       ...args,
     ];
     const run = await spawned(argv, { cwd: options.cwd });
     if (run.status !== 0 && run.status !== 1) {
-      throw failure(run);
+      throw failure(run, texts);
     }
     const verdict = JSON.parse(run.stdout);
     const full = JSON.parse(fs.readFileSync(report, "utf8"));
@@ -217,6 +223,7 @@ function scratch(args, options) {
   value(args, "--strip", options.strip);
   value(args, "--check-cmd", options.checkCmd);
   value(args, "--check-timeout", options.checkTimeout);
+  flag(args, "--repair", options.repair);
 }
 
 function flag(args, name, isSet) {
@@ -238,9 +245,26 @@ function bytes(input) {
   return JSON.stringify(input);
 }
 
-function write(input, file) {
+function write(input, file, name, texts) {
+  if (typeof input === "string" && !/^\s*[{[]/.test(input) && isFile(input)) {
+    throw new PatchgateError(
+      2,
+      "usage",
+      `the ${name} '${input}' is a string, which is read as JSON text, and it names a file: ` +
+        `pass fs.readFileSync(${JSON.stringify(input)}) to read the file`,
+    );
+  }
   fs.writeFileSync(file, bytes(input));
+  texts[file] = `the ${name} passed in`;
   return file;
+}
+
+function isFile(name) {
+  try {
+    return fs.statSync(name).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Run `argv`; resolve with its exit status and its output as text. */
@@ -269,7 +293,7 @@ function spawned(argv, { cwd, env, input }) {
 
 /** The error of a run that gave no answer: the JSON envelope's code and message when there is
  * one, else the last line on stderr. */
-function failure(run) {
+function failure(run, texts = {}) {
   let code = "failed";
   let message = "";
   try {
@@ -279,6 +303,9 @@ function failure(run) {
   } catch {
     const lines = run.stderr.trim().split("\n");
     message = lines[lines.length - 1] || `patchgate exited with ${run.status}`;
+  }
+  for (const [file, what] of Object.entries(texts)) {
+    message = message.replaceAll(`'${file}'`, what).replaceAll(file, what);
   }
   const exitCode = run.status === 2 || run.status === 3 ? run.status : 3;
   return new PatchgateError(exitCode, code, message);

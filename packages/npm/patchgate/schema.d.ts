@@ -56,7 +56,7 @@ export interface AgentPartial {
   metadata: AgentMetadata;
 }
 
-/** The seed's standard error types. */
+/** The specification's standard error types. */
 export type AgentErrorType = "missing_file" | "invalid_input" | "parse_error" | "access_denied" | "timeout" | "internal_error";
 
 /** `status: error`. */
@@ -65,7 +65,7 @@ export interface AgentError {
   agent: string;
   /** The contract version (`"1.0"`). */
   version: string;
-  /** One of the seed's standard error types. */
+  /** One of the specification's standard error types. */
   error_type: AgentErrorType;
   /** A clear, user-facing description. */
   message: string;
@@ -111,7 +111,7 @@ export interface Report {
   summary?: ChangeSummary | null;
 }
 
-/** The seed 002 output contract: exactly `{"valid", "reason"}`. */
+/** The execute-step validator's output contract: exactly `{"valid", "reason"}`. */
 export interface Verdict {
   /** Whether the result may be applied. */
   valid: boolean;
@@ -142,7 +142,7 @@ export type RuleId = "schema" | "mode" | "scope" | "declared" | "reversal" | "un
 export type Code = CheckCode | DefectCode | PathErrorCode;
 
 /** The codes of the rules, the repository check and the pipeline (the parser's and the path checks' codes are [`DefectCode`] and [`PathErrorCode`]). */
-export type CheckCode = "duplicate_key" | "case_variant_key" | "not_json" | "not_an_object" | "missing_field" | "wrong_type" | "invalid_shape" | "invalid_mode" | "mode_mismatch" | "speculative_fix" | "excluded_path" | "outside_allowed_files" | "not_in_apply_files" | "protected_path" | "missing_patch" | "failure_with_patch" | "failure_with_files_written" | "failure_without_summary" | "files_touched_missing" | "files_touched_not_superset" | "file_not_in_patch" | "empty_files_written" | "added_lines_removed" | "hunk_reversed" | "body_replaced_by_constant" | "body_replaced_by_noop" | "unrelated_modules" | "test_deleted" | "test_skipped" | "assertion_removed" | "undeclared_file" | "binary_patch" | "symlink" | "gitlink" | "unsupported_mode" | "limit_exceeded" | "create_over_existing" | "missing_preimage" | "preimage_mismatch" | "type_change" | "beyond_symlink" | "file_in_the_way" | "gitmodules_symlink" | "context_mismatch" | "rollback_mismatch" | "delete_leaves_content" | "unsafe_path" | "no_changes" | "named_file_untouched" | "rename_missing" | "rename_partial" | "whitespace_only" | "comment_only" | "placeholder_added" | "judge_rejected" | "expect_failed" | "check_cmd_failed";
+export type CheckCode = "duplicate_key" | "case_variant_key" | "not_json" | "not_an_object" | "missing_field" | "wrong_type" | "invalid_shape" | "invalid_mode" | "mode_mismatch" | "speculative_fix" | "excluded_path" | "outside_allowed_files" | "not_in_apply_files" | "protected_path" | "missing_patch" | "failure_with_patch" | "failure_with_files_written" | "failure_without_summary" | "files_touched_missing" | "files_touched_not_superset" | "file_not_in_patch" | "empty_files_written" | "added_lines_removed" | "hunk_reversed" | "body_replaced_by_constant" | "body_replaced_by_noop" | "unrelated_modules" | "test_deleted" | "test_skipped" | "assertion_removed" | "undeclared_file" | "binary_patch" | "symlink" | "gitlink" | "unsupported_mode" | "limit_exceeded" | "create_over_existing" | "missing_preimage" | "preimage_mismatch" | "type_change" | "beyond_symlink" | "file_in_the_way" | "gitmodules_symlink" | "context_mismatch" | "rollback_mismatch" | "delete_leaves_content" | "unsafe_path" | "no_changes" | "named_file_untouched" | "rename_missing" | "rename_partial" | "whitespace_only" | "comment_only" | "placeholder_added" | "judge_rejected" | "expect_failed" | "check_cmd_failed" | "ambiguous_location" | "repair_unproven" | "too_many_defects";
 
 /** Stable defect codes. */
 export type DefectCode = "empty_patch" | "no_file_headers" | "fragment_without_header" | "no_hunks" | "bad_hunk_header" | "hunk_too_short" | "hunk_too_long" | "bad_line_prefix" | "misplaced_no_newline" | "missing_final_newline" | "line_number_too_large" | "hunk_out_of_order" | "hunk_overlap" | "garbage" | "markdown_fence" | "ed_script" | "normal_diff" | "context_diff" | "combined_diff" | "header_mismatch" | "missing_prefix" | "nul_in_text" | "implicit_rename" | "incomplete_rename" | "one_name_rename" | "inconsistent_headers" | "duplicate_path" | "bad_mode" | "bad_path" | "bad_binary" | "incomplete_header" | "bad_header" | "context_only_hunk";
@@ -153,12 +153,21 @@ export type PathErrorCode = "empty_path" | "absolute_path" | "home_dir" | "path_
 /** A finding that does not reject. */
 export interface Note {
   /** Stable code (`crlf`, `hunk_offset`, `repository_checks_skipped`). */
-  code: string;
+  code: NoteCode;
   /** One lowercase line. */
   message: string;
   /** The patch line it concerns. */
   patch_line?: number | null;
 }
+
+/** A note's stable code: a parser warning's, a finding's that did not reject, or the pipeline's own. */
+export type NoteCode = WarningCode | CheckCode | NoteKind;
+
+/** Stable warning codes. */
+export type WarningCode = "crlf" | "mixed_line_endings" | "blank_context_without_space" | "mail_preamble" | "binary" | "signature" | "skipped_text" | "trailing_blank_lines" | "blank_outside_entry" | "context_after_hunk" | "markdown_fence";
+
+/** The codes of the notes the pipeline, the repository check, a repair and the review store write themselves (a parser warning or a weak finding keeps its own code). */
+export type NoteKind = "unknown_field" | "apply_run_unknown" | "repository_checks_skipped" | "hunk_offset" | "mode_defaulted" | "index_mismatch" | "binary_unchecked" | "submodule_unchecked" | "check_cmd_passed" | "rejection_recorded" | "rejection_not_recorded" | "repair_refused" | "repaired_result_json" | "repaired_recount" | "repaired_relocate" | "repaired_blank_context" | "repaired_unfence" | "repaired_git_header" | "repaired_trailing_blank_lines" | "repaired_final_newline" | "repaired_trim_context" | "repaired_context_only_hunk" | "repaired_blank_outside_entry" | "repaired_context_after_hunk";
 
 /** The judge's part in a report: who was asked, what it answered, and what that cost. */
 export interface JudgeRun {
@@ -367,7 +376,7 @@ export interface ExecutorResult {
   summary?: string | null;
 }
 
-/** The seed-003 response envelope every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it. */
+/** The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it. */
 export interface Envelope {
   /** Whether the command did its job: false exactly when `error` is set. */
   ok: boolean;
@@ -384,18 +393,24 @@ export interface Envelope {
 /** The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`). */
 export interface EnvelopeError {
   /** Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...). */
-  code: string;
+  code: ErrorCode;
   /** One human line: what is wrong and what to do. */
   message: string;
 }
 
+/** An error's stable code (the JSON envelope's `error.code`). */
+export type ErrorCode = "usage" | "invalid_step" | "unreadable_input" | "not_utf8" | "invalid_json" | "missing_field" | "duplicate_key" | "case_variant_key" | "invalid_config" | "invalid_input" | "input" | "content_too_long" | "policy" | "declaration" | "invalid_id" | "unknown_id" | "ambiguous_id" | "no_patch" | "invalid_pattern" | "hooks_managed" | "INVALID_AGENT_INPUT" | "not_a_repository" | "bare_repository" | "no_repository" | "repository" | "io" | "git" | "install" | "not_restored" | "settings" | "declaration_store" | "corrupt_entry" | "review" | "judge_failed" | "cannot_apply" | "worktree_dirty" | "unsafe_path" | "write_failed" | "interrupted" | "interrupted_apply" | "recover_failed" | "journal_refused" | "recover_incomplete" | "rollback_incomplete" | "submodule_needs_index" | "mcp" | "policy_unreadable" | "limit_exceeded";
+
 /** A non-fatal finding in an envelope. */
 export interface Notice {
   /** Stable code (`skipped_entry`, `override_unrecorded`, ...). */
-  code: string;
+  code: NoticeCode;
   /** The line standard error shows, without the `patchgate: warning: ` prefix. */
   message: string;
 }
+
+/** The codes of an envelope's warnings (what standard error says as `patchgate: warning:`). */
+export type NoticeCode = "skipped_entry" | "override_unrecorded" | "tracked_hooks_dir";
 
 /** Where an envelope comes from. */
 export interface Meta {
@@ -405,7 +420,7 @@ export interface Meta {
   version: string;
 }
 
-/** The reply object (seed 000's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the seed says so: "Use the exact keys provided". */
+/** The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided". */
 export interface ExecutorOutput {
   /** `completed`, or `failed` when unsure or unable to complete. */
   status: ExecutorStatus;
@@ -459,9 +474,12 @@ export interface GuardError {
   suggestions: Array<string>;
   /** The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field). */
   input_value?: string | null;
-  /** The rejected pattern's name (`INVALID_AGENT_INPUT` only: `path_traversal`, ...). */
-  rejected_pattern?: string | null;
+  /** The rejected pattern (`INVALID_AGENT_INPUT` only: `path_traversal`, ...). */
+  rejected_pattern?: RejectedPattern | null;
 }
 
 /** Stable codes of a denial. */
 export type DenyCode = "PATH_NOT_FOUND" | "PATH_OUTSIDE_WORKSPACE" | "INVALID_AGENT_INPUT" | "HOOK_BYPASS" | "GUARD_ERROR" | "PROTECTED_PATH";
+
+/** The stable names of rejected patterns (`rejected_pattern` in the envelope). */
+export type RejectedPattern = "empty_value" | "nul_byte" | "control_character" | "path_traversal" | "backslash_traversal" | "percent_encoded_separator" | "percent_encoded_segment" | "double_encoding" | "overlong_utf8" | "encoded_shell_metacharacter" | "query_parameter" | "fragment" | "fullwidth_separator" | "whitespace" | "path_separator" | "absolute_path" | "home_dir" | "git_dir" | "outside_allowed_dirs" | "invalid_ticket_id" | "ticket_kind_mismatch" | "branch_shape" | "git_ref_forbidden_character" | "git_ref_at_brace" | "git_ref_reserved_name" | "git_ref_leading_dash" | "git_ref_slash" | "git_ref_trailing_dot" | "git_ref_dot_component" | "git_ref_lock_suffix" | "unknown_agent" | "unknown_operation" | "limit_exceeded";

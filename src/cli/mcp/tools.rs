@@ -2,9 +2,9 @@
 //! command prints (`--format json`), one text block per document.
 
 use super::super::contract::sandbox_root;
-use super::super::errors::named_repo;
 use super::super::{CliError, Global, envelope_json};
 use patchgate::contract::filter_paths;
+use patchgate::finding::ErrorCode;
 use patchgate::patch::ParseOptions;
 use patchgate::report::mcp::{CheckPathsArgs, ParsePatchArgs, RepairPatchArgs, ValidateResultArgs};
 use patchgate::report::{
@@ -22,7 +22,7 @@ use std::path::Path;
 pub(super) fn validate_result(arguments: Value, global: &Global) -> Result<Vec<String>, CliError> {
     let args: ValidateResultArgs = read_arguments(arguments)?;
     let step = patchgate::validate::read_step(&document(&args.step))
-        .map_err(|e| CliError::input("invalid_step", e.to_string()))?;
+        .map_err(|e| CliError::new(ErrorCode::InvalidStep, e.to_string()))?;
     let repo = open_repo(args.repo.as_deref(), global)?;
     let run = Run {
         strip: args.strip.unwrap_or(1),
@@ -77,7 +77,7 @@ pub(super) fn error_json(tool: &str, e: &CliError) -> String {
 
 fn read_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, CliError> {
     serde_json::from_value(arguments).map_err(|e| {
-        CliError::input("usage", format!("{e}; the tool's input schema says what it takes"))
+        CliError::new(ErrorCode::Usage, format!("{e}; the tool's input schema says what it takes"))
     })
 }
 
@@ -97,5 +97,5 @@ fn parse_options(strip: Option<usize>, is_lenient: bool) -> ParseOptions {
 /// directory it runs in).
 fn open_repo(dir: Option<&Path>, global: &Global) -> Result<git2::Repository, CliError> {
     let dir = dir.or(global.repo.as_deref());
-    patchgate::repo::discover(dir).map_err(named_repo)
+    patchgate::repo::discover(dir).map_err(CliError::from)
 }

@@ -2,6 +2,7 @@
 //! survive a closed pipe, and atomic files.
 
 use crate::cli::CliError;
+use patchgate::finding::ErrorCode;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -76,8 +77,8 @@ fn run_pager(pager: &str, text: &str) -> std::io::Result<()> {
 /// Write `bytes` to `path` all or nothing: a temporary file beside it, flushed, renamed.
 pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let fail = |e: std::io::Error| {
-        CliError::failure(
-            "io",
+        CliError::new(
+            ErrorCode::Io,
             format!("cannot write '{}': {e}; check the directory", path.display()),
         )
     };

@@ -7,7 +7,7 @@ fn check(value: &Value) -> AgentOutcome {
 }
 
 fn found(out: &AgentOutcome) -> Vec<(&'static str, &str)> {
-    out.violations.iter().map(|f| (f.code, f.pointer.as_deref().unwrap_or(""))).collect()
+    out.violations.iter().map(|f| (f.code.as_str(), f.pointer.as_deref().unwrap_or(""))).collect()
 }
 
 fn success() -> Value {
@@ -100,7 +100,7 @@ fn fenced_reply_is_read_with_a_warning() {
     let fenced = format!("```json\n{}\n```\n", success());
     let out = check_agent_reply(fenced.as_bytes(), &expect, &ArgPolicy::default());
     assert!(out.ok);
-    assert_eq!(out.warnings[0].code, "fenced_reply");
+    assert_eq!(out.warnings[0].code.as_str(), "fenced_reply");
     let prose = format!("Here is the analysis:\n{fenced}");
     let out = check_agent_reply(prose.as_bytes(), &expect, &ArgPolicy::default());
     assert_eq!(found(&out), [("text_outside_json", "")]);

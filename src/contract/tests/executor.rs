@@ -13,7 +13,7 @@ fn check(reply: &str, root: &Path) -> ExecutorOutcome {
 }
 
 fn codes(out: &ExecutorOutcome) -> Vec<&'static str> {
-    out.violations.iter().map(|f| f.code).collect()
+    out.violations.iter().map(|f| f.code.as_str()).collect()
 }
 
 const VALID: &str = "```json\n{\n  \"status\": \"completed\",\n  \"files_created\": [],\n  \"files_updated\": [\"src/a.rs\"],\n  \"changes\": [\"./src/a.rs\"],\n  \"neededChanges\": true,\n  \"summary\": \"Renamed foo to bar in src/a.rs.\"\n}\n```\n";
@@ -38,7 +38,7 @@ fn paths_are_filtered_with_reasons_not_fatal() {
     );
     let out = check(&reply, dir.path());
     assert!(out.ok);
-    let got: Vec<&str> = out.filtered.files_created.iter().map(|f| f.code).collect();
+    let got: Vec<&str> = out.filtered.files_created.iter().map(|f| f.code.as_str()).collect();
     assert_eq!(got, ["absolute_path", "home_dir", "path_traversal", "not_found", "duplicate"]);
     assert_eq!(out.filtered_count.files_created, 5);
     assert_eq!(out.reply.unwrap().files_created, ["src/a.rs"]);

@@ -1,7 +1,7 @@
 use crate::contract::reply::{blocks, decode, read_json};
 
 fn codes(findings: &[crate::contract::Finding]) -> Vec<&'static str> {
-    findings.iter().map(|f| f.code).collect()
+    findings.iter().map(|f| f.code.as_str()).collect()
 }
 
 #[test]
@@ -35,7 +35,7 @@ fn decode_normalises_line_endings_and_bom() {
     assert_eq!(text.text, "a\nb\nc");
     assert_eq!(codes(&text.notes), ["byte_order_mark", "crlf_line_endings"]);
     let err = decode(b"ok\n\xff").unwrap_err();
-    assert_eq!((err.code, err.line), ("not_utf8", Some(2)));
+    assert_eq!((err.code.as_str(), err.line), ("not_utf8", Some(2)));
 }
 
 #[test]
@@ -45,7 +45,8 @@ fn json_mistakes_are_named_with_their_lines() {
         10,
     );
     assert!(read.value.is_some());
-    let got: Vec<(&str, Option<usize>)> = read.findings.iter().map(|f| (f.code, f.line)).collect();
+    let got: Vec<(&str, Option<usize>)> =
+        read.findings.iter().map(|f| (f.code.as_str(), f.line)).collect();
     assert_eq!(
         got,
         [

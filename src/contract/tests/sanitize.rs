@@ -2,7 +2,8 @@ use crate::contract::{MARKDOWN_SPECIAL, escape_markdown, filter_paths, sanitize}
 
 #[test]
 fn escape_matches_the_seed_sequence() {
-    // The seed replaces char by char, backslash first; escaping each char once is the same.
+    // The agent contract replaces char by char, backslash first; escaping each char once is the
+    // same.
     let mut seed = String::from(r"a\b `c` *d* _e_ {f} [g](h) #i +j -k .l !m");
     let once = escape_markdown(&seed);
     for c in MARKDOWN_SPECIAL {
@@ -29,6 +30,6 @@ fn symlinks_out_of_the_root_are_filtered() {
     std::fs::write(outside.path().join("secret"), "").unwrap();
     std::os::unix::fs::symlink("missing", root.path().join("dangling")).unwrap();
     let filter = filter_paths(&["out/secret", "dangling"], root.path());
-    let got: Vec<&str> = filter.filtered.iter().map(|f| f.code).collect();
+    let got: Vec<&str> = filter.filtered.iter().map(|f| f.code.as_str()).collect();
     assert_eq!(got, ["outside_root", "not_found"]);
 }

@@ -63,8 +63,8 @@ pub struct ShellFinding {
     pub command: String,
     /// Why it is refused and what to do instead.
     pub reason: String,
-    /// The seed-003 pattern, for `INVALID_AGENT_INPUT` (`git_dir`).
-    pub pattern: Option<&'static str>,
+    /// The argument-rejection pattern, for `INVALID_AGENT_INPUT` (`git_dir`).
+    pub pattern: Option<crate::contract::RejectedPattern>,
     /// For `PROTECTED_PATH`: the protected entry it changes.
     pub entry: Option<&'static str>,
 }
@@ -253,7 +253,7 @@ impl Ctx {
                 reason: "names the git directory (the glob matches '.git'), which agents may \
                          never touch; use git commands"
                     .to_owned(),
-                pattern: Some("git_dir"),
+                pattern: Some(crate::contract::RejectedPattern::GitDir),
                 entry: None,
             });
         }

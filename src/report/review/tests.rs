@@ -79,7 +79,11 @@ fn violations_are_placed_on_their_line_hunk_or_file() {
         crate::finding::Code::from_name("no_summary"),
         "no summary",
     );
-    let note = Note { code: "crlf".into(), message: "crlf".into(), patch_line: Some(99) };
+    let note = Note {
+        code: crate::finding::WarningCode::Crlf.into(),
+        message: "crlf".into(),
+        patch_line: Some(99),
+    };
     let e = entry(vec![on_line, nowhere], vec![note]);
     let view = annotate(&e, "abcd1234");
     assert_eq!(view.annotations[0].line, Some(6));

@@ -2,8 +2,9 @@
 
 Inputs are a dict (serialized here), a `str`/`bytes` of JSON text (passed on as it is, so an
 executor's raw answer is judged byte for byte, malformed or not), or an `os.PathLike` naming a
-file. Exit codes 0 and 1 are answers; 2 (input refused) and 3 (could not do its job) raise
-`PatchgateError` with the command's stable error code and its one-line message.
+file (`pathlib.Path("step.json")`; a `str` that names a file and is not JSON is refused, since it
+was surely meant as a path). Exit codes 0 and 1 are answers; 2 (input refused) and 3 (could not
+do its job) raise `PatchgateError` with the command's stable error code and its one-line message.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import (IO, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
-                    TypedDict, Union, final)
+from typing import (IO, Any, Dict, Iterable, Iterator, List, Literal, Mapping, NamedTuple,
+                    Optional, Sequence, TypedDict, Union, final)
 
 from ._binary import find_binary
 from ._schema import ErrorLine, ExecutorResult, GenericAnswer, ItemId, Report, Step
@@ -71,9 +72,12 @@ def validate(
     base: Optional[str] = None,
     strip: Optional[int] = None,
     judge: Optional[str] = None,
+    judge_model: Optional[str] = None,
+    judge_when: Optional[Literal["uncertain", "always"]] = None,
     judge_timeout: Optional[int] = None,
     check_cmd: Optional[str] = None,
     check_timeout: Optional[int] = None,
+    repair: bool = False,
     record: bool = True,
     cwd: Optional[PathArg] = None,
     binary: Optional[PathArg] = None,
@@ -81,10 +85,16 @@ def validate(
     """Judge one executor result against its step (`patchgate validate`).
 
     `repo` is the repository to check against (default: the one around `cwd`); `no_repo`
-    checks the patch alone. `record=False` keeps a rejection out of `patchgate review`.
+    checks the patch alone. `judge` is a command asked when no rule rejects; `judge_model`
+    (`PROVIDER:MODEL`, e.g. `openai:gpt-4o-mini`) asks a language model, `judge_when` says when
+    (`uncertain` or `always`). `repair=True` repairs the patch first where that is provably
+    safe and judges the repaired result. `record=False` keeps a rejection out of
+    `patchgate review` (a recorded rejection keeps these options, so `review apply` judges it
+    again under them).
     """
-    options = _validate_flags(no_repo, record, judge, judge_timeout)
-    _scratch(options, base, strip, check_cmd, check_timeout)
+    options = _validate_flags(no_repo, record, Judge(judge, judge_model, judge_when,
+                                                     judge_timeout))
+    _scratch(options, base, strip, check_cmd, check_timeout, repair)
     return _judged("validate", step, result, options, repo, cwd, binary)
 
 
@@ -97,6 +107,8 @@ def validate_many(
     base: Optional[str] = None,
     strip: Optional[int] = None,
     judge: Optional[str] = None,
+    judge_model: Optional[str] = None,
+    judge_when: Optional[Literal["uncertain", "always"]] = None,
     judge_timeout: Optional[int] = None,
     check_cmd: Optional[str] = None,
     check_timeout: Optional[int] = None,
@@ -118,8 +130,9 @@ def validate_many(
     """
     options = ["--batch", "-", "--with-report"]
     _value(options, "--jobs", jobs)
-    options += _validate_flags(no_repo, record, judge, judge_timeout)
-    _scratch(options, base, strip, check_cmd, check_timeout)
+    options += _validate_flags(no_repo, record, Judge(judge, judge_model, judge_when,
+                                                      judge_timeout))
+    _scratch(options, base, strip, check_cmd, check_timeout, False)
     argv = _command(binary, repo) + ["validate", *options]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd)
@@ -212,15 +225,16 @@ def apply(
     strip: Optional[int] = None,
     check_cmd: Optional[str] = None,
     check_timeout: Optional[int] = None,
+    repair: bool = False,
     cwd: Optional[PathArg] = None,
     binary: Optional[PathArg] = None,
 ) -> Outcome:
     """Validate and, only if valid, write the patch into the worktree (`patchgate apply`), all
-    or nothing; `index=True` stages it too. A rejection writes nothing and returns
-    `valid: False`."""
+    or nothing; `index=True` stages it too, `repair=True` repairs it first where provably safe.
+    A rejection writes nothing and returns `valid: False`."""
     options: List[str] = []
     _flag(options, "--index", index)
-    _scratch(options, base, strip, check_cmd, check_timeout)
+    _scratch(options, base, strip, check_cmd, check_timeout, repair)
     return _judged("apply", step, result, options, repo, cwd, binary)
 
 
@@ -259,16 +273,19 @@ def _judged(
 ) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="patchgate-") as tmp:
         report = Path(tmp) / "report.json"
+        # A document passed as text goes through a file of this directory, gone once this
+        # returns: an error names the argument instead.
+        texts: Dict[str, str] = {}
         argv = _command(binary, repo) + [
             command,
-            "--step", _file(step, Path(tmp) / "step.json"),
-            "--result", _file(result, Path(tmp) / "result.json"),
+            "--step", _file(step, Path(tmp) / "step.json", "step", texts),
+            "--result", _file(result, Path(tmp) / "result.json", "result", texts),
             "--report", str(report),
             *options,
         ]
         proc = subprocess.run(argv, capture_output=True, cwd=cwd)
         if proc.returncode not in (0, 1):
-            raise _failure(proc)
+            raise _failure(proc, texts)
         verdict = json.loads(proc.stdout)
         full: Report = json.loads(report.read_text(encoding="utf-8"))
         return {"valid": verdict["valid"], "reason": verdict["reason"], "report": full}
@@ -281,14 +298,24 @@ def _command(binary: Optional[PathArg], repo: Optional[PathArg]) -> List[str]:
     return argv
 
 
-def _validate_flags(no_repo: bool, record: bool, judge: Optional[str],
-                    judge_timeout: Optional[int]) -> List[str]:
+class Judge(NamedTuple):
+    """Who is asked what no rule can decide: a command, or a model and when."""
+
+    command: Optional[str]
+    model: Optional[str]
+    when: Optional[str]
+    timeout: Optional[int]
+
+
+def _validate_flags(no_repo: bool, record: bool, judge: Judge) -> List[str]:
     """The flags `validate` and `validate --batch` share beyond the repository checks'."""
     options: List[str] = []
     _flag(options, "--no-repo", no_repo)
     _flag(options, "--no-record", not record)
-    _value(options, "--judge", judge)
-    _value(options, "--judge-timeout", judge_timeout)
+    _value(options, "--judge", judge.command)
+    _value(options, "--judge-model", judge.model)
+    _value(options, "--judge-when", judge.when)
+    _value(options, "--judge-timeout", judge.timeout)
     return options
 
 
@@ -298,11 +325,13 @@ def _scratch(
     strip: Optional[int],
     check_cmd: Optional[str],
     check_timeout: Optional[int],
+    repair: bool,
 ) -> None:
     _value(options, "--base", base)
     _value(options, "--strip", strip)
     _value(options, "--check-cmd", check_cmd)
     _value(options, "--check-timeout", check_timeout)
+    _flag(options, "--repair", repair)
 
 
 def _flag(options: List[str], name: str, is_set: bool) -> None:
@@ -323,17 +352,32 @@ def _bytes(value: Union[Mapping[str, Any], str, bytes]) -> bytes:
     return json.dumps(value).encode("utf-8")
 
 
-def _file(value: Union[Mapping[str, Any], str, bytes, "os.PathLike[str]"], path: Path) -> str:
-    """The command-line argument for one input: its own path, or a file holding its JSON."""
+def _file(
+    value: Union[Mapping[str, Any], str, bytes, "os.PathLike[str]"],
+    path: Path,
+    name: str,
+    texts: Dict[str, str],
+) -> str:
+    """The command-line argument for one input: its own path, or a file holding its JSON
+    (recorded in `texts` with how to name it in an error)."""
     if isinstance(value, os.PathLike):
         return os.fspath(value)
+    if isinstance(value, str) and not value.lstrip().startswith(("{", "[")) \
+            and os.path.isfile(value):
+        raise PatchgateError(
+            2, "usage",
+            f"the {name} '{value}' is a str, which is read as JSON text, and it names a file: "
+            f"pass pathlib.Path({value!r}) to read the file")
     path.write_bytes(_bytes(value))
+    texts[str(path)] = f"the {name} passed as text"
     return str(path)
 
 
-def _failure(proc: "subprocess.CompletedProcess[bytes]") -> PatchgateError:
+def _failure(
+    proc: "subprocess.CompletedProcess[bytes]", texts: Optional[Dict[str, str]] = None
+) -> PatchgateError:
     """The error of a run that gave no answer: the JSON envelope's code and message when there
-    is one, else the last line on stderr."""
+    is one, else the last line on stderr; a temporary file's name replaced by what it held."""
     code, message = "failed", ""
     try:
         envelope = json.loads(proc.stdout)
@@ -341,5 +385,7 @@ def _failure(proc: "subprocess.CompletedProcess[bytes]") -> PatchgateError:
     except (ValueError, KeyError, TypeError):
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         message = lines[-1] if lines else f"patchgate exited with {proc.returncode}"
+    for path, what in (texts or {}).items():
+        message = message.replace(f"'{path}'", what).replace(path, what)
     exit_code = proc.returncode if proc.returncode in (2, 3) else 3
     return PatchgateError(exit_code, code, message)

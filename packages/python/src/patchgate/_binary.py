@@ -24,8 +24,8 @@ def find_binary() -> str:
             return str(candidate)
     raise FileNotFoundError(
         f"the patchgate binary is not where this package installs it ({name} in "
-        f"{sysconfig.get_path('scripts')}); reinstall with 'pip install patchgate', or set "
-        f"{ENV} to a patchgate binary (e.g. from 'cargo install patchgate')"
+        f"{sysconfig.get_path('scripts')}); reinstall the patchgate wheel, or set {ENV} to a "
+        f"patchgate binary (built in a patchgate checkout with 'cargo install --path . --locked')"
     )
 
 

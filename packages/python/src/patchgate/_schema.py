@@ -29,6 +29,9 @@ __all__ = [
     "DefectCode",
     "PathErrorCode",
     "Note",
+    "NoteCode",
+    "WarningCode",
+    "NoteKind",
     "JudgeRun",
     "ChangeSummary",
     "FileSummary",
@@ -51,7 +54,9 @@ __all__ = [
     "ExecutorResult",
     "Envelope",
     "EnvelopeError",
+    "ErrorCode",
     "Notice",
+    "NoticeCode",
     "Meta",
     "ExecutorOutput",
     "ExecutorStatus",
@@ -59,6 +64,7 @@ __all__ = [
     "Decision",
     "GuardError",
     "DenyCode",
+    "RejectedPattern",
     "AgentSuccessTagged",
     "AgentPartialTagged",
     "AgentErrorTagged",
@@ -128,7 +134,7 @@ class AgentPartial(TypedDict):
 
 
 AgentErrorType = Union[Literal["missing_file"], Literal["invalid_input"], Literal["parse_error"], Literal["access_denied"], Literal["timeout"], Literal["internal_error"]]
-"""The seed's standard error types."""
+"""The specification's standard error types."""
 
 
 class AgentError(TypedDict):
@@ -139,7 +145,7 @@ class AgentError(TypedDict):
     version: str
     """The contract version (`"1.0"`)."""
     error_type: "AgentErrorType"
-    """One of the seed's standard error types."""
+    """One of the specification's standard error types."""
     message: str
     """A clear, user-facing description."""
     context: NotRequired[Union[Dict[str, Any], None]]
@@ -189,7 +195,7 @@ class Report(TypedDict):
 
 
 class Verdict(TypedDict):
-    """The seed 002 output contract: exactly `{"valid", "reason"}`."""
+    """The execute-step validator's output contract: exactly `{"valid", "reason"}`."""
 
     valid: bool
     """Whether the result may be applied."""
@@ -222,7 +228,7 @@ Code = Union["CheckCode", "DefectCode", "PathErrorCode"]
 """A finer stable code: a rule's or check's, a parser defect's, or a path check's."""
 
 
-CheckCode = Union[Literal["duplicate_key"], Literal["case_variant_key"], Literal["not_json"], Literal["not_an_object"], Literal["missing_field"], Literal["wrong_type"], Literal["invalid_shape"], Literal["invalid_mode"], Literal["mode_mismatch"], Literal["speculative_fix"], Literal["excluded_path"], Literal["outside_allowed_files"], Literal["not_in_apply_files"], Literal["protected_path"], Literal["missing_patch"], Literal["failure_with_patch"], Literal["failure_with_files_written"], Literal["failure_without_summary"], Literal["files_touched_missing"], Literal["files_touched_not_superset"], Literal["file_not_in_patch"], Literal["empty_files_written"], Literal["added_lines_removed"], Literal["hunk_reversed"], Literal["body_replaced_by_constant"], Literal["body_replaced_by_noop"], Literal["unrelated_modules"], Literal["test_deleted"], Literal["test_skipped"], Literal["assertion_removed"], Literal["undeclared_file"], Literal["binary_patch"], Literal["symlink"], Literal["gitlink"], Literal["unsupported_mode"], Literal["limit_exceeded"], Literal["create_over_existing"], Literal["missing_preimage"], Literal["preimage_mismatch"], Literal["type_change"], Literal["beyond_symlink"], Literal["file_in_the_way"], Literal["gitmodules_symlink"], Literal["context_mismatch"], Literal["rollback_mismatch"], Literal["delete_leaves_content"], Literal["unsafe_path"], Literal["no_changes"], Literal["named_file_untouched"], Literal["rename_missing"], Literal["rename_partial"], Literal["whitespace_only"], Literal["comment_only"], Literal["placeholder_added"], Literal["judge_rejected"], Literal["expect_failed"], Literal["check_cmd_failed"]]
+CheckCode = Union[Literal["duplicate_key"], Literal["case_variant_key"], Literal["not_json"], Literal["not_an_object"], Literal["missing_field"], Literal["wrong_type"], Literal["invalid_shape"], Literal["invalid_mode"], Literal["mode_mismatch"], Literal["speculative_fix"], Literal["excluded_path"], Literal["outside_allowed_files"], Literal["not_in_apply_files"], Literal["protected_path"], Literal["missing_patch"], Literal["failure_with_patch"], Literal["failure_with_files_written"], Literal["failure_without_summary"], Literal["files_touched_missing"], Literal["files_touched_not_superset"], Literal["file_not_in_patch"], Literal["empty_files_written"], Literal["added_lines_removed"], Literal["hunk_reversed"], Literal["body_replaced_by_constant"], Literal["body_replaced_by_noop"], Literal["unrelated_modules"], Literal["test_deleted"], Literal["test_skipped"], Literal["assertion_removed"], Literal["undeclared_file"], Literal["binary_patch"], Literal["symlink"], Literal["gitlink"], Literal["unsupported_mode"], Literal["limit_exceeded"], Literal["create_over_existing"], Literal["missing_preimage"], Literal["preimage_mismatch"], Literal["type_change"], Literal["beyond_symlink"], Literal["file_in_the_way"], Literal["gitmodules_symlink"], Literal["context_mismatch"], Literal["rollback_mismatch"], Literal["delete_leaves_content"], Literal["unsafe_path"], Literal["no_changes"], Literal["named_file_untouched"], Literal["rename_missing"], Literal["rename_partial"], Literal["whitespace_only"], Literal["comment_only"], Literal["placeholder_added"], Literal["judge_rejected"], Literal["expect_failed"], Literal["check_cmd_failed"], Literal["ambiguous_location"], Literal["repair_unproven"], Literal["too_many_defects"]]
 """The codes of the rules, the repository check and the pipeline (the parser's and the path checks' codes are [`DefectCode`] and [`PathErrorCode`])."""
 
 
@@ -237,12 +243,24 @@ PathErrorCode = Union[Literal["empty_path"], Literal["absolute_path"], Literal["
 class Note(TypedDict):
     """A finding that does not reject."""
 
-    code: str
+    code: "NoteCode"
     """Stable code (`crlf`, `hunk_offset`, `repository_checks_skipped`)."""
     message: str
     """One lowercase line."""
     patch_line: NotRequired[Union[int, None]]
     """The patch line it concerns."""
+
+
+NoteCode = Union["WarningCode", "CheckCode", "NoteKind"]
+"""A note's stable code: a parser warning's, a finding's that did not reject, or the pipeline's own."""
+
+
+WarningCode = Union[Literal["crlf"], Literal["mixed_line_endings"], Literal["blank_context_without_space"], Literal["mail_preamble"], Literal["binary"], Literal["signature"], Literal["skipped_text"], Literal["trailing_blank_lines"], Literal["blank_outside_entry"], Literal["context_after_hunk"], Literal["markdown_fence"]]
+"""Stable warning codes."""
+
+
+NoteKind = Union[Literal["unknown_field"], Literal["apply_run_unknown"], Literal["repository_checks_skipped"], Literal["hunk_offset"], Literal["mode_defaulted"], Literal["index_mismatch"], Literal["binary_unchecked"], Literal["submodule_unchecked"], Literal["check_cmd_passed"], Literal["rejection_recorded"], Literal["rejection_not_recorded"], Literal["repair_refused"], Literal["repaired_result_json"], Literal["repaired_recount"], Literal["repaired_relocate"], Literal["repaired_blank_context"], Literal["repaired_unfence"], Literal["repaired_git_header"], Literal["repaired_trailing_blank_lines"], Literal["repaired_final_newline"], Literal["repaired_trim_context"], Literal["repaired_context_only_hunk"], Literal["repaired_blank_outside_entry"], Literal["repaired_context_after_hunk"]]
+"""The codes of the notes the pipeline, the repository check, a repair and the review store write themselves (a parser warning or a weak finding keeps its own code)."""
 
 
 class JudgeRun(TypedDict):
@@ -473,7 +491,7 @@ class ExecutorResult(TypedDict):
 
 
 class Envelope(TypedDict):
-    """The seed-003 response envelope every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it."""
+    """The response envelope of the argument-rejection requirement every command's `--format json` answer is wrapped in (except `validate`'s and `apply`'s verdict line and `guard`'s protocol answers): `{"ok", "data", "error", "warnings", "meta"}`. `ok` is false exactly when `error` is set (exit 2 or 3); a rejection (exit 1) is data, as the command documents it."""
 
     ok: bool
     """Whether the command did its job: false exactly when `error` is set."""
@@ -490,19 +508,27 @@ class Envelope(TypedDict):
 class EnvelopeError(TypedDict):
     """The error of a failed command: a stable `code` and a human `message`, plus what the code documents (`input_value` and `rejected_pattern` for `INVALID_AGENT_INPUT`)."""
 
-    code: str
+    code: "ErrorCode"
     """Stable code (`usage`, `io`, `repository`, `INVALID_AGENT_INPUT`, ...)."""
     message: str
     """One human line: what is wrong and what to do."""
 
 
+ErrorCode = Union[Literal["usage"], Literal["invalid_step"], Literal["unreadable_input"], Literal["not_utf8"], Literal["invalid_json"], Literal["missing_field"], Literal["duplicate_key"], Literal["case_variant_key"], Literal["invalid_config"], Literal["invalid_input"], Literal["input"], Literal["content_too_long"], Literal["policy"], Literal["declaration"], Literal["invalid_id"], Literal["unknown_id"], Literal["ambiguous_id"], Literal["no_patch"], Literal["invalid_pattern"], Literal["hooks_managed"], Literal["INVALID_AGENT_INPUT"], Literal["not_a_repository"], Literal["bare_repository"], Literal["no_repository"], Literal["repository"], Literal["io"], Literal["git"], Literal["install"], Literal["not_restored"], Literal["settings"], Literal["declaration_store"], Literal["corrupt_entry"], Literal["review"], Literal["judge_failed"], Literal["cannot_apply"], Literal["worktree_dirty"], Literal["unsafe_path"], Literal["write_failed"], Literal["interrupted"], Literal["interrupted_apply"], Literal["recover_failed"], Literal["journal_refused"], Literal["recover_incomplete"], Literal["rollback_incomplete"], Literal["submodule_needs_index"], Literal["mcp"], Literal["policy_unreadable"], Literal["limit_exceeded"]]
+"""An error's stable code (the JSON envelope's `error.code`)."""
+
+
 class Notice(TypedDict):
     """A non-fatal finding in an envelope."""
 
-    code: str
+    code: "NoticeCode"
     """Stable code (`skipped_entry`, `override_unrecorded`, ...)."""
     message: str
     """The line standard error shows, without the `patchgate: warning: ` prefix."""
+
+
+NoticeCode = Union[Literal["skipped_entry"], Literal["override_unrecorded"], Literal["tracked_hooks_dir"]]
+"""The codes of an envelope's warnings (what standard error says as `patchgate: warning:`)."""
 
 
 class Meta(TypedDict):
@@ -515,7 +541,7 @@ class Meta(TypedDict):
 
 
 class ExecutorOutput(TypedDict):
-    """The reply object (seed 000's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the seed says so: "Use the exact keys provided"."""
+    """The reply object (the executor output contract's "Output Requirements"). `neededChanges` is camelCase among `snake_case` keys because the specification says so: "Use the exact keys provided"."""
 
     status: "ExecutorStatus"
     """`completed`, or `failed` when unsure or unable to complete."""
@@ -573,12 +599,16 @@ class GuardError(TypedDict):
     """The most likely intended files, best first."""
     input_value: NotRequired[Union[str, None]]
     """The rejected argument (`INVALID_AGENT_INPUT` only, the argument checks' envelope field)."""
-    rejected_pattern: NotRequired[Union[str, None]]
-    """The rejected pattern's name (`INVALID_AGENT_INPUT` only: `path_traversal`, ...)."""
+    rejected_pattern: NotRequired[Union["RejectedPattern", None]]
+    """The rejected pattern (`INVALID_AGENT_INPUT` only: `path_traversal`, ...)."""
 
 
 DenyCode = Union[Literal["PATH_NOT_FOUND"], Literal["PATH_OUTSIDE_WORKSPACE"], Literal["INVALID_AGENT_INPUT"], Literal["HOOK_BYPASS"], Literal["GUARD_ERROR"], Literal["PROTECTED_PATH"]]
 """Stable codes of a denial."""
+
+
+RejectedPattern = Union[Literal["empty_value"], Literal["nul_byte"], Literal["control_character"], Literal["path_traversal"], Literal["backslash_traversal"], Literal["percent_encoded_separator"], Literal["percent_encoded_segment"], Literal["double_encoding"], Literal["overlong_utf8"], Literal["encoded_shell_metacharacter"], Literal["query_parameter"], Literal["fragment"], Literal["fullwidth_separator"], Literal["whitespace"], Literal["path_separator"], Literal["absolute_path"], Literal["home_dir"], Literal["git_dir"], Literal["outside_allowed_dirs"], Literal["invalid_ticket_id"], Literal["ticket_kind_mismatch"], Literal["branch_shape"], Literal["git_ref_forbidden_character"], Literal["git_ref_at_brace"], Literal["git_ref_reserved_name"], Literal["git_ref_leading_dash"], Literal["git_ref_slash"], Literal["git_ref_trailing_dot"], Literal["git_ref_dot_component"], Literal["git_ref_lock_suffix"], Literal["unknown_agent"], Literal["unknown_operation"], Literal["limit_exceeded"]]
+"""The stable names of rejected patterns (`rejected_pattern` in the envelope)."""
 
 
 class AgentSuccessTagged(AgentSuccess):
