@@ -80,14 +80,17 @@ async function runCase(dir) {
   const argsFile = path.join(dir, "args.json");
   const args = fs.existsSync(argsFile) ? readJson(argsFile) : [];
   const judge = args.includes("--judge") ? args[args.indexOf("--judge") + 1] : undefined;
+  // The fixture's other flags, as the API takes them (the binary's test passes args.json).
+  const repair = args.includes("--repair");
+  const strip = args.includes("--strip") ? Number(args[args.indexOf("--strip") + 1]) : undefined;
   // Steps as objects, results as the executor's raw bytes: both input forms.
   const step = readJson(path.join(dir, "step.json"));
   const result = fs.readFileSync(path.join(dir, "result.json"));
   const files = caseFiles(dir);
   if (Object.keys(files).length === 0) {
-    return patchgate.validate(step, result, { noRepo: true, judge, cwd: tempDir() });
+    return patchgate.validate(step, result, { noRepo: true, judge, repair, strip, cwd: tempDir() });
   }
-  return patchgate.validate(step, result, { repo: makeRepo(files), judge, record: false });
+  return patchgate.validate(step, result, { repo: makeRepo(files), judge, repair, strip, record: false });
 }
 
 test("every validate fixture gives its recorded verdict", async () => {

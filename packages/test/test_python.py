@@ -84,6 +84,9 @@ class Validate(unittest.TestCase):
     def run_case(self, case: Path, tmp: Path) -> patchgate.Outcome:
         args = json.loads((case / "args.json").read_text()) if (case / "args.json").is_file() else []
         judge = args[args.index("--judge") + 1] if "--judge" in args else None
+        # The fixture's other flags, as the API takes them (the binary's test passes args.json).
+        repair = "--repair" in args
+        strip = int(args[args.index("--strip") + 1]) if "--strip" in args else None
         files = case_files(case)
         # Steps as dicts, results as the executor's raw text: both input forms.
         step = json.loads((case / "step.json").read_text())
@@ -91,9 +94,11 @@ class Validate(unittest.TestCase):
         if not files:
             outside = tmp / "outside"
             outside.mkdir()
-            return patchgate.validate(step, result, no_repo=True, judge=judge, cwd=outside)
+            return patchgate.validate(step, result, no_repo=True, judge=judge, repair=repair,
+                                      strip=strip, cwd=outside)
         repo = make_repo(tmp, files)
-        return patchgate.validate(step, result, repo=repo, judge=judge, record=False)
+        return patchgate.validate(step, result, repo=repo, judge=judge, repair=repair, strip=strip,
+                                  record=False)
 
     def test_a_path_is_read_as_a_file(self) -> None:
         case = FIXTURES / "validate" / "undeclared"

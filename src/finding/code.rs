@@ -253,6 +253,13 @@ codes! {
         WhitespaceOnly => "whitespace_only",
         /// `not-implemented`: the patch changes only comments.
         CommentOnly => "comment_only",
+        /// `not-implemented`: a behaviour step answered by directive comments alone
+        /// (`# type: ignore`, `// @ts-ignore`).
+        DirectiveOnly => "directive_only",
+        /// `not-implemented`: a behaviour step answered by definitions moved unchanged.
+        MoveOnly => "move_only",
+        /// `not-implemented`: a behaviour step answered by new files nothing else names alone.
+        ScriptOnly => "script_only",
         /// `not-implemented`: an added placeholder (`todo!()`, `pass`, `TODO`).
         PlaceholderAdded => "placeholder_added",
         /// `not-implemented`: the judge said no.

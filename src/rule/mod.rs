@@ -25,6 +25,8 @@
 //! assert!(found.violations.is_empty(), "{:?}", found.violations);
 //! ```
 
+mod ask;
+mod bodies;
 mod declared;
 mod input;
 mod intent;

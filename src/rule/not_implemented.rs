@@ -8,6 +8,8 @@
 //! which become notes. Post-conditions (`expect`) are checked on the patched tree in scratch;
 //! `--judge` decides what no rule can.
 
+use super::ask::{self, Kind};
+use super::bodies;
 use super::input::short_list;
 use super::pattern::Pattern;
 use super::superficial::superficial;
@@ -16,28 +18,6 @@ use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
 use crate::summary::{self, ChangeKind, ChangeSummary, Wants, noop};
-
-/// Step descriptions that ask for whitespace or formatting changes.
-static ASKS_FORMATTING: Pattern = Pattern::new(
-    r"(?ix)\b(
-            white\s*spaces? | spacing | indent\w* | formatting | formatted | reformat\w*
-          | format\s+(?:the|this|these|all|it|code|files?)
-          | fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8 | lint\w*
-          | code\s+style | trailing\s+(?:spaces?|newlines?) | final\s+newline | line\s+endings?
-          | tabs?\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs? | blank\s+lines?
-        )\b",
-);
-
-/// Step descriptions that ask for comment or documentation changes.
-static ASKS_COMMENTS: Pattern = Pattern::new(
-    r"(?ix)(?:^|[.;:!]\s+)document\b | \b(
-            comment\w* | docs? | documentation | document(?:ed|ing|s) | docstrings? | javadoc
-          | rustdoc | jsdoc | document\s+(?:the|this|these|how|why|what|each|all|it)
-          | typos? | spelling | misspel\w* | wording | words? | phrasing | grammar
-          | explanations? | explain\w* | clarif\w* | licen[cs]e | copyright | todos? | fixme
-          | lint\w* | links?
-        )\b",
-);
 
 /// Step descriptions that ask for a placeholder.
 static ASKS_STUB: Pattern =
@@ -104,8 +84,10 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     };
     let mut out: Vec<Finding> =
         superficial_change(input, patch, summary, description).into_iter().collect();
+    out.extend(script_only(summary, description));
     if !ASKS_STUB.is_match(description) {
-        out.extend(placeholders(input, patch).into_iter().map(Finding::strong));
+        out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
+        out.extend(gutted_bodies(summary, description));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, description));
@@ -258,9 +240,12 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
     Wants { is_full, names }
 }
 
-/// Only whitespace or only comments change, and the step does not ask for that. A finding
-/// that rests on a file read by its lines alone is weak: the line fallback cannot see a moved
-/// line or a `#` inside a string.
+/// Only whitespace, comments, directive comments or moved definitions change, and the step's
+/// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting or
+/// documentation step, comments a documentation step (or one whose words are in the comment the
+/// patch edits: a table kept in a header's comment), directives and moves answer no behaviour
+/// step. A step whose kind is not stated gets a note for directives and moves. A finding that
+/// rests on a file read by its lines alone is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -268,12 +253,25 @@ fn superficial_change(
     description: &str,
 ) -> Option<Finding> {
     let found = superficial(summary)?;
-    let (code, what) = match found.kind {
-        ChangeKind::Whitespace if !ASKS_FORMATTING.is_match(description) => {
-            (CheckCode::WhitespaceOnly, "changes only whitespace")
+    let kinds = ask::kinds(description);
+    let has = |kind| kinds.contains(&kind);
+    // A commit-style type (`docs:`, `style:`) states the kind of the whole step.
+    let is_text = has(Kind::Format) || has(Kind::Document);
+    let is_behaviour = has(Kind::Fix) && !is_text;
+    let (code, what, is_strong) = match found.kind {
+        ChangeKind::Whitespace if has(Kind::Format) || has(Kind::Document) => return None,
+        ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace", true),
+        ChangeKind::Comment
+            if has(Kind::Document) || edits_what_the_step_names(patch, description) =>
+        {
+            return None;
         }
-        ChangeKind::Comment if !ASKS_COMMENTS.is_match(description) => {
-            (CheckCode::CommentOnly, "changes only comments")
+        ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments", true),
+        ChangeKind::Directive if is_behaviour || kinds.is_empty() => {
+            (CheckCode::DirectiveOnly, "only adds or removes directive comments", is_behaviour)
+        }
+        ChangeKind::Move if is_behaviour || has(Kind::Remove) || kinds.is_empty() => {
+            (CheckCode::MoveOnly, "only moves definitions, unchanged", !kinds.is_empty())
         }
         _ => return None,
     };
@@ -289,13 +287,97 @@ fn superficial_change(
     )
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
-    Some(if found.is_by_lines { Finding::weak(violation) } else { Finding::strong(violation) })
+    let is_strong = is_strong && !found.is_by_lines;
+    Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// Whether the lines the patch removes (the comment it edits) hold the words of the step's
+/// first line: a comment that is the step's whole point (a table kept in a header's comment,
+/// when the step corrects that table). A comment only added, restating the step, removes
+/// nothing.
+fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
+    let subject = description.trim_start().lines().next().unwrap_or_default().to_lowercase();
+    let words: Vec<&str> = subject
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+        .collect();
+    let removed: String = patch
+        .files
+        .iter()
+        .flat_map(|f| &f.hunks)
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.kind == LineKind::Remove)
+        .map(|l| String::from_utf8_lossy(l.text).to_lowercase() + "\n")
+        .collect();
+    let found = words.iter().filter(|w| intent::has_word(&removed, w)).count();
+    !removed.is_empty() && found >= words.len().min(2) && found > 0
+}
+
+/// The patch only creates files nothing else in it names (a reproduction script), in a
+/// language, outside tests: it answers a step that asks for something new, not a behaviour
+/// step; a step whose kind is not stated gets a note.
+fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
+    const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
+    let is_script = |f: &crate::summary::FileSummary| {
+        f.is_unreferenced
+            && summary::grammar_for(&f.path).is_some_and(|g| !DATA.contains(&g.name))
+            && !testfile::is_test_path(&f.path)
+    };
+    if summary.files.is_empty() || !summary.files.iter().all(is_script) {
+        return None;
+    }
+    let kinds = ask::kinds(description);
+    let is_strong = kinds.contains(&Kind::Fix);
+    if !is_strong && !kinds.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = summary.files.iter().map(|f| f.path.as_str()).collect();
+    let message = format!(
+        "patch only creates {}, which nothing else in the patch uses, and changes no existing \
+         file; the step asks for a change to the code",
+        short_list(&names)
+    );
+    let violation = Violation::new(RuleId::NotImplemented, CheckCode::ScriptOnly, message)
+        .in_file(names[0].to_owned());
+    Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// Functions and methods whose real body the patch replaces by one that does nothing (empty,
+/// `pass`, a bare `return`, a constant), read on the syntax tree: a step that does not ask for a
+/// stub is not carried out by emptying code. A step that states a removal may rightly empty a
+/// body (a hook that no longer does anything): a weak finding there.
+fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
+    let is_removal = ask::kinds(description).contains(&Kind::Remove);
+    bodies::gutted(summary)
+        .into_iter()
+        .map(|found| {
+            let item = found.item;
+            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+            let (code, body) = match found.form {
+                summary::TrivialForm::Constant => {
+                    (CheckCode::BodyReplacedByConstant, "the constant")
+                }
+                _ if text.is_empty() => (CheckCode::BodyReplacedByNoop, "an empty body"),
+                _ => (CheckCode::BodyReplacedByNoop, "the no-op"),
+            };
+            let shown = if text.is_empty() { String::new() } else { format!(" '{text}'") };
+            let message = format!(
+                "{} {} '{}' (line {}) had a body that did something and now has {body}{shown}; \
+                 implement the step instead of emptying the {}",
+                found.path, item.kind, item.name, item.line, item.kind
+            );
+            let violation = Violation::new(RuleId::NotImplemented, code, message)
+                .in_file(found.path.to_owned());
+            if is_removal { Finding::weak(violation) } else { Finding::strong(violation) }
+        })
+        .collect()
 }
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
-/// missing implementation), ones the patch only moves (the same line is removed elsewhere), and
-/// ones marked unreachable (`# pragma: no cover`).
-fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
+/// missing implementation), ones the patch only moves (the same line is removed elsewhere),
+/// ones marked unreachable (`# pragma: no cover`), and abstract methods' bodies (a method of the
+/// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`]).
+fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Violation> {
     let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
     let hints = noop::Hints::new(input.result.patch.as_deref().unwrap_or_default().as_bytes());
     // A hunk whose text holds no hint (most of them) has no placeholder line to look for.
@@ -320,7 +402,11 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
                 .iter()
                 .filter(|l| l.kind == LineKind::Add && hints.is_placeholder(l.text))
                 .map(|l| (l.line, trimmed(l.text)))
-                .find(|(_, text)| !text.contains("no cover") && !removed.contains(text));
+                .find(|(_, text)| {
+                    !text.contains("no cover")
+                        && !removed.contains(text)
+                        && !bodies::is_abstract_placeholder(summary, &name, text)
+                });
             if let Some((line, text)) = found {
                 out.push(
                     Violation::new(
@@ -339,3 +425,7 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>) -> Vec<Violation> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "intent_tests.rs"]
+mod intent_tests;

@@ -8,7 +8,7 @@ use crate::summary::{ChangeKind, ChangeSummary, FileSummary};
 /// A patch whose every file changes only trivia.
 #[derive(Debug)]
 pub(super) struct Superficial<'s> {
-    /// The largest change of any file (whitespace or comments).
+    /// The largest change of any file (not code).
     pub kind: ChangeKind,
     /// Whether a file was read by its lines only (no grammar, or it did not parse).
     pub is_by_lines: bool,
@@ -32,10 +32,11 @@ impl Superficial<'_> {
     }
 }
 
-/// The patch's change when no file changes code, directives or the place of a definition.
+/// The patch's change when no file changes code: whitespace, comments, directive comments or
+/// definitions moved unchanged, the largest of them.
 pub(super) fn superficial(summary: &ChangeSummary) -> Option<Superficial<'_>> {
     let kind = summary.files.iter().map(|f| f.change).max()?;
-    if kind > ChangeKind::Comment {
+    if kind == ChangeKind::Code {
         return None;
     }
     Some(Superficial {

@@ -1,0 +1,86 @@
+//! Bodies the change summary reads as doing nothing: a function or method whose real body the
+//! patch replaces by an empty one, `pass`, `...`, a bare `return` or a constant (gutted); and
+//! the exemption for a placeholder that is an abstract method's body, implemented by a
+//! method of the same name in another class the patch adds or changes.
+
+use crate::finding::{ChangeSummary, FileSummary, ItemChange, ItemStatus, TrivialForm};
+
+/// A function or method of a file outside tests whose body was real before the patch and is
+/// trivial after it (not a placeholder: [`super::not_implemented`] reports those by line).
+pub(super) struct Gutted<'s> {
+    pub path: &'s str,
+    pub item: &'s ItemChange,
+    pub form: TrivialForm,
+}
+
+/// Every gutted definition of the summary, in patch order.
+pub(super) fn gutted(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+    let mut out = Vec::new();
+    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
+        for item in &file.items {
+            let is_callable = matches!(item.kind.as_str(), "function" | "method");
+            let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
+            if item.change == ItemStatus::Changed
+                && !item.was_trivial
+                && trivial.form != TrivialForm::Placeholder
+                && !is_abstract(summary, item)
+            {
+                out.push(Gutted { path: &file.path, item, form: trivial.form });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `item`, a method of one class, is implemented by a method of the same name in
+/// another class (or type, or impl) that the patch adds or changes with a real body: the
+/// base class's body is then a contract (`raise NotImplementedError`), not missing code.
+fn is_abstract(summary: &ChangeSummary, item: &ItemChange) -> bool {
+    let Some((owner, name)) = split_owner(&item.name) else { return false };
+    summary.files.iter().flat_map(|f| &f.items).any(|other| {
+        let is_live = matches!(other.change, ItemStatus::Added | ItemStatus::Changed);
+        is_live
+            && other.trivial.is_none()
+            && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)
+    })
+}
+
+/// `Parser.parse` as (`Parser`, `parse`), `Config::load` as (`Config`, `load`); a name with no
+/// owner is no method.
+fn split_owner(name: &str) -> Option<(&str, &str)> {
+    let at = name.rfind(['.', ':'])?;
+    let owner = name[..at].trim_end_matches(':');
+    (!owner.is_empty()).then(|| (owner, &name[at + 1..]))
+}
+
+/// Whether the added placeholder line `text` (trimmed) of `file` is the body of abstract
+/// methods only: every placeholder item of the file whose statement it is has an
+/// implementation elsewhere in the patch. A line no item explains is no exemption.
+pub(super) fn is_abstract_placeholder(summary: &ChangeSummary, file: &str, text: &str) -> bool {
+    let Some(found) = summary.files.iter().find(|f| f.path == file) else { return false };
+    let mut holders = placeholder_items(found, text).peekable();
+    holders.peek().is_some() && holders.all(|item| is_abstract(summary, item))
+}
+
+fn placeholder_items<'f>(
+    file: &'f FileSummary,
+    text: &'f str,
+) -> impl Iterator<Item = &'f ItemChange> {
+    file.items.iter().filter(move |item| {
+        item.trivial.as_ref().is_some_and(|t| t.form == TrivialForm::Placeholder && t.text == text)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_owner;
+
+    #[test]
+    fn owners_are_read_from_qualified_names() {
+        assert_eq!(split_owner("Parser.parse"), Some(("Parser", "parse")));
+        assert_eq!(split_owner("Config::load"), Some(("Config", "load")));
+        assert_eq!(split_owner("a.B.run"), Some(("a.B", "run")));
+        assert_eq!(split_owner("parse"), None);
+        assert_eq!(split_owner(".parse"), None);
+    }
+}

@@ -1,0 +1,138 @@
+//! The superficial kinds against what the step's phrasing asks, on real diffs: each shape with
+//! its twin.
+
+use super::super::{Input, RulePolicy, Scope, evaluate};
+use crate::patch::{ParseOptions, parse};
+use crate::path::PathSet;
+use crate::step::{ExecutorResult, Step};
+
+/// The codes (and note codes) `validate`'s rules give `diff` as the answer to `description`.
+fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
+    let parsed = parse(diff.as_bytes(), &ParseOptions::default());
+    assert!(parsed.defects.is_empty(), "{diff}");
+    let files: Vec<String> =
+        parsed.patch.files.iter().map(|f| String::from_utf8_lossy(f.path()).into_owned()).collect();
+    let result = ExecutorResult {
+        mode: "apply".into(),
+        success: true,
+        patch: Some(diff.to_owned()),
+        files_written: Some(files.clone()),
+        files_touched: Some(files),
+        summary: Some("done".into()),
+    };
+    let step = Step { description: description.into(), ..Step::default() };
+    let scope = Scope::new(&step, &PathSet::empty()).expect("no globs");
+    let input = Input::new(&step, &result, Some(&parsed), None, &scope);
+    let found = evaluate(&input, &RulePolicy::default());
+    let codes = found.violations.iter().map(|v| v.code.to_string()).collect();
+    let notes = found.notes.iter().map(|n| n.code.to_string()).collect();
+    (codes, notes)
+}
+
+fn modify(path: &str, old: &[&str], new: &[&str], context: &[&str]) -> String {
+    let mut body = String::new();
+    for (mark, lines) in [('-', old), ('+', new), (' ', context)] {
+        for line in lines {
+            body.extend([mark.to_string(), (*line).to_owned(), "\n".to_owned()]);
+        }
+    }
+    let (o, n) = (old.len() + context.len(), new.len() + context.len());
+    format!("diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,{o} +1,{n} @@\n{body}")
+}
+
+#[test]
+fn a_comment_restating_the_step_is_no_fix_but_an_edited_comment_can_be_the_point() {
+    let cheat = modify(
+        "p.py",
+        &[],
+        &["# fix the off-by-one in parse"],
+        &["def parse(x):", "    return x[1:]"],
+    );
+    assert_eq!(judged("Fix the off-by-one in parse", &cheat).0, ["comment_only"]);
+    // The twin: the step corrects a table that lives in a header comment.
+    let table = modify(
+        "ops.h",
+        &["/* opcode table: ADD=1 SUB=3 */"],
+        &["/* opcode table: ADD=1 SUB=2 */"],
+        &["int ops(void);"],
+    );
+    assert_eq!(judged("Correct the opcode table", &table).0, Vec::<String>::new());
+    // Words anywhere in a long message no longer switch the check off.
+    let long = "Bump the parser\n\nThis also fixes lint, typos, words and links.";
+    assert_eq!(judged(long, &cheat).0, ["comment_only"]);
+    assert_eq!(judged("Fix typos in parse", &cheat).0, Vec::<String>::new(), "a docs step");
+    // A comment that says `global` in a sentence is a comment, not a directive.
+    let global =
+        modify("p.py", &[], &["# uses the global parser"], &["def parse(x):", "    return x[1:]"]);
+    assert_eq!(judged("Fix the off-by-one in parse", &global).0, ["comment_only"]);
+}
+
+#[test]
+fn a_directive_instead_of_a_fix_is_not_a_fix() {
+    let ignore = modify("p.py", &["x = load(y)"], &["x = load(y)  # type: ignore"], &[]);
+    assert_eq!(judged("Fix the type error in load", &ignore).0, ["directive_only"]);
+    let ts = modify("a.ts", &[], &["// @ts-ignore"], &["const x = load(y);"]);
+    assert_eq!(judged("fix: the type error in load", &ts).0, ["directive_only"]);
+    // The twin: a step about lint or layout; and a step whose kind is not stated gets a note.
+    assert_eq!(judged("style: add noqa to the import", &ignore).0, Vec::<String>::new());
+    let (codes, notes) = judged("Silence mypy on load", &ignore);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+}
+
+#[test]
+fn a_function_moved_unchanged_is_no_fix() {
+    let moved = "diff --git a/m.rs b/m.rs\n--- a/m.rs\n+++ b/m.rs\n@@ -1,7 +1,7 @@\n-fn a() {\n-    one();\n-}\n-\n fn b() {\n     two();\n }\n+\n+fn a() {\n+    one();\n+}\n";
+    assert_eq!(judged("Fix the off-by-one in a", moved).0, ["move_only"]);
+    assert_eq!(judged("Move a below b", moved).0, Vec::<String>::new(), "the twin");
+}
+
+#[test]
+fn a_new_script_alone_is_no_fix() {
+    let script = "diff --git a/reproduce_bug.py b/reproduce_bug.py\nnew file mode 100644\n--- /dev/null\n+++ b/reproduce_bug.py\n@@ -0,0 +1,2 @@\n+import lib\n+print(lib.parse('x'))\n";
+    assert_eq!(judged("Fix the crash when the input is empty", script).0, ["script_only"]);
+    assert_eq!(judged("Add a script that reproduces the crash", script).0, Vec::<String>::new());
+    let (codes, notes) = judged("The parser crashes on empty input", script);
+    assert!(codes.is_empty() && notes.contains(&"script_only".to_owned()), "{notes:?}");
+}
+
+#[test]
+fn a_body_emptied_is_no_implementation() {
+    for (body, code) in [
+        ("pass", "body_replaced_by_noop"),
+        ("return None", "body_replaced_by_constant"),
+        ("...", "body_replaced_by_noop"),
+    ] {
+        let gutted = format!(
+            "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    return x[1:] + tail(x)\n+    {body}\n"
+        );
+        assert_eq!(judged("Fix the off-by-one in parse", &gutted).0, [code], "{body}");
+        // The twins: a step that asks for a stub, and one that states a removal (a note).
+        assert_eq!(judged("Stub out parse", &gutted).0, Vec::<String>::new(), "{body}");
+        let (codes, notes) = judged("Remove the tail handling from parse", &gutted);
+        assert!(codes.is_empty() && notes.contains(&code.to_owned()), "{body}: {notes:?}");
+    }
+    // A body that was already trivial and stays so is no gutting.
+    let kept = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    pass\n+    return None\n";
+    assert_eq!(judged("Fix the off-by-one in parse", kept).0, Vec::<String>::new());
+}
+
+#[test]
+fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
+    let base = "class Shape:\n    def area(self):\n        raise NotImplementedError()\n";
+    let sub = "class Square(Shape):\n    def area(self):\n        return self.side * self.side\n";
+    let file = |path: &str, text: &str| {
+        let lines: Vec<String> = text.lines().map(|l| format!("+{l}\n")).collect();
+        format!(
+            "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}",
+            lines.len(),
+            lines.concat()
+        )
+    };
+    let both = file("shapes.py", base) + &file("square.py", sub);
+    assert_eq!(judged("Add a square shape", &both).0, Vec::<String>::new());
+    // The twin: the base class alone, or a subclass whose method has another name.
+    assert_eq!(judged("Add a square shape", &file("shapes.py", base)).0, ["placeholder_added"]);
+    let other = sub.replace("def area", "def perimeter");
+    let unrelated = file("shapes.py", base) + &file("square.py", &other);
+    assert_eq!(judged("Add a square shape", &unrelated).0, ["placeholder_added"]);
+}
