@@ -7,7 +7,9 @@
 //! temporary and backup files, and a directory beside the repository holds a canary: whatever
 //! the journal says, recovery never panics, never removes, moves or changes any of them, and
 //! never writes outside the repository. They are hard links to files made once per process, so
-//! their birth time is well before every run's even where the clock is coarse.
+//! their birth time is well before every run's even where the clock is coarse, and the run file
+//! is made once the clock has passed their last change (the link), so none of them was moved
+//! since the run began.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -25,6 +27,8 @@ const BEFORE: &[&str] = &[
     "src/.lib.rs.patchgate-0123456789abcdef.bak",
     ".a.txt.patchgate-fedcba9876543210.tmp",
     ".a.txt.patchgate-fedcba9876543210.bak",
+    // A backup name whose target is not there: putting it back would move it.
+    "docs/.gone.md.patchgate-fedcba9876543210.bak",
     "docs/x.md",
     "../outside/canary",
 ];
@@ -48,6 +52,27 @@ fn template() -> &'static Path {
     })
 }
 
+/// Create the run file once the clock has passed the last change of every file of [`BEFORE`]
+/// (linking them set it): a backup is the run's only when it was moved since the run began.
+fn run_file_after(run: &Path, root: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let changed = |path: PathBuf| {
+        let meta = std::fs::symlink_metadata(path).expect("a file made before the run");
+        (meta.ctime(), meta.ctime_nsec())
+    };
+    let last = BEFORE.iter().map(|rel| changed(root.join(rel))).max().expect("files");
+    loop {
+        std::fs::write(run, b"").expect("run file");
+        let born = std::fs::metadata(run).and_then(|m| m.created()).expect("a birth time");
+        let born = born.duration_since(std::time::UNIX_EPOCH).expect("after 1970");
+        if (born.as_secs().cast_signed(), i64::from(born.subsec_nanos())) > last {
+            return;
+        }
+        std::fs::remove_file(run).expect("remove the run file");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let top = template();
     let case = top.join("case");
@@ -61,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let dir = repo.path().join("patchgate");
     std::fs::create_dir_all(&dir).expect("journal dir");
-    std::fs::write(dir.join(format!("apply-run.{RUN}")), b"").expect("run file");
+    run_file_after(&dir.join(format!("apply-run.{RUN}")), &root);
     std::fs::write(dir.join("apply-journal.json"), data).expect("journal");
     let _ = patchgate::scratch::recover(&repo, &root);
     for (i, rel) in BEFORE.iter().enumerate() {

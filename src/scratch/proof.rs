@@ -12,13 +12,15 @@
 //!   whose run is alive is not recovered under it;
 //! * the run file's birth time is when the run began, and no one can set a birth time: an
 //!   entry recovery would remove or move away (a placed file, a temporary file) must have been
-//!   born since then, so a file that existed before the run is never taken for the run's.
+//!   born since then, so a file that existed before the run is never taken for the run's; an
+//!   entry recovery would drop or put back as a backup (an old entry the run moved aside) must
+//!   have been moved since then (its change time, which a rename sets).
 
 use super::worktree::name_stem;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 /// The run file's name before its id.
 const RUN_PREFIX: &str = "apply-run.";
@@ -119,6 +121,18 @@ impl Run {
     /// time is unknown (the file system keeps none), so nothing is taken for the run's then.
     pub(super) fn made_since(&self, born: io::Result<SystemTime>) -> bool {
         matches!((born, self.began), (Ok(born), Some(began)) if born >= began)
+    }
+
+    /// Whether the entry of `meta` was moved (renamed) since the run began: a rename sets the
+    /// entry's change time, which no one can set back. A backup is an old entry the run moved
+    /// aside, born long before the run; this is what shows it is the run's to drop or put back,
+    /// while an entry that has not changed since before the run is never taken for one.
+    pub(super) fn moved_since(&self, meta: &cap_std::fs::Metadata) -> bool {
+        use cap_std::fs::MetadataExt;
+        let secs = u64::try_from(meta.ctime()).ok();
+        let nanos = u32::try_from(meta.ctime_nsec()).ok();
+        let changed = secs.zip(nanos).map(|(s, n)| SystemTime::UNIX_EPOCH + Duration::new(s, n));
+        self.made_since(changed.ok_or_else(|| io::ErrorKind::InvalidData.into()))
     }
 
     /// [`Run::made_since`] for the entry at `path` (not followed); `None` when there is none.

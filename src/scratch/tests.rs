@@ -639,13 +639,15 @@ fn a_journal_killed_while_dropping_backups_is_completed_not_rolled_back() {
     let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
     apply_to_worktree(&base, r.dir.path(), &changes, false).unwrap();
     let applied = snapshot(r.dir.path());
-    // What a kill in the finish phase leaves: the new files and one backup still there.
+    // What a kill in the finish phase leaves: the new files and one backup still there, moved
+    // aside after the run began.
     let backup = ".a.txt.patchgate-0123456789abcdef.bak";
-    std::fs::write(r.dir.path().join(backup), "a\n").unwrap();
     let journal = r.repo.path().join("patchgate/apply-journal.json");
     let run = "0123456789abcdef0123456789abcdef";
     std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    std::fs::write(r.dir.path().join("old"), "a\n").unwrap();
     std::fs::write(journal.with_file_name(format!("apply-run.{run}")), "").unwrap();
+    std::fs::rename(r.dir.path().join("old"), r.dir.path().join(backup)).unwrap();
     let plan = serde_json::json!({"run": run, "phase": "finish", "with_index": false, "steps": [
         {"op": "move_aside", "target": "a.txt", "backup": backup},
         {"op": "place", "temp": ".a.txt.patchgate-fedcba9876543210.tmp", "target": "a.txt"},

@@ -153,3 +153,38 @@ fn recover_never_removes_a_file_that_existed_before_the_run() {
     assert_eq!(after, expected, "recovery removed or moved a file it did not make");
     assert!(!path.exists(), "what could be done was done: the journal is gone");
 }
+
+/// A backup is an old entry the run moved aside, so its birth proves nothing: a file under a
+/// backup name that has not moved since before the run is neither dropped (a journal past its
+/// writes) nor put back (one rolled back), whatever the journal says.
+#[test]
+fn recover_never_drops_or_moves_a_backup_the_run_did_not_move_aside() {
+    let backup = |dir: &str, name: &str| format!("{dir}.{name}.patchgate-0123456789abcdef.bak");
+    let run = "0123456789abcdef0123456789abcdef";
+    let cases = [
+        ("finish", "src/a.txt", backup("src/", "a.txt")),
+        ("prepare", "src/gone.txt", backup("src/", "gone.txt")),
+    ];
+    for (phase, target, backup) in cases {
+        let scene = scene();
+        scene.repo.write(&backup, "made before the run\n");
+        let journal = serde_json::json!({"run": run, "phase": phase, "with_index": false,
+            "steps": [{"op": "move_aside", "target": target, "backup": backup}]});
+        let before = everything(scene.repo.path());
+        // Past the file system's clock tick: the run begins after the file last changed.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let path = plant(&scene, &journal, Some(run));
+        let out = recover(&scene);
+        assert_eq!(code(&out), 3, "{phase}: {}", String::from_utf8_lossy(&out.stdout));
+        let error = &json(&out)["error"];
+        assert_eq!(error["code"], "recover_incomplete", "{phase}: {error}");
+        let message = error["message"].as_str().expect("message");
+        assert!(message.contains(&format!("'{backup}'")), "{phase}: {message}");
+        let mut after = everything(scene.repo.path());
+        after.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
+        let mut expected = before;
+        expected.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
+        assert_eq!(after, expected, "{phase}: recovery dropped or moved a file it did not move");
+        assert!(!path.exists(), "{phase}: what could be done was done: the journal is gone");
+    }
+}
