@@ -20,15 +20,18 @@ use std::sync::OnceLock;
 const RUN: &str = "00000000000000000000000000000000";
 
 /// Files born before the run: worktree paths, and `../outside/canary` beside the repository.
+/// Most carry the names patchgate gives run [`RUN`]'s temporary and backup files; one has the
+/// shape names had before they carried the run.
 const BEFORE: &[&str] = &[
     "a.txt",
     "src/lib.rs",
-    "src/.lib.rs.patchgate-0123456789abcdef.tmp",
-    "src/.lib.rs.patchgate-0123456789abcdef.bak",
-    ".a.txt.patchgate-fedcba9876543210.tmp",
+    "src/.lib.rs.patchgate-00000000000000000000000000000000-0123456789abcdef.tmp",
+    "src/.lib.rs.patchgate-00000000000000000000000000000000-0123456789abcdef.bak",
+    ".a.txt.patchgate-00000000000000000000000000000000-fedcba9876543210.tmp",
+    ".a.txt.patchgate-00000000000000000000000000000000-fedcba9876543210.bak",
     ".a.txt.patchgate-fedcba9876543210.bak",
     // A backup name whose target is not there: putting it back would move it.
-    "docs/.gone.md.patchgate-fedcba9876543210.bak",
+    "docs/.gone.md.patchgate-00000000000000000000000000000000-fedcba9876543210.bak",
     "docs/x.md",
     "../outside/canary",
 ];

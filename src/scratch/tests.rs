@@ -641,16 +641,17 @@ fn a_journal_killed_while_dropping_backups_is_completed_not_rolled_back() {
     let applied = snapshot(r.dir.path());
     // What a kill in the finish phase leaves: the new files and one backup still there, moved
     // aside after the run began.
-    let backup = ".a.txt.patchgate-0123456789abcdef.bak";
-    let journal = r.repo.path().join("patchgate/apply-journal.json");
     let run = "0123456789abcdef0123456789abcdef";
+    let backup = &format!(".a.txt.patchgate-{run}-0123456789abcdef.bak");
+    let temp = format!(".a.txt.patchgate-{run}-fedcba9876543210.tmp");
+    let journal = r.repo.path().join("patchgate/apply-journal.json");
     std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
     std::fs::write(r.dir.path().join("old"), "a\n").unwrap();
     std::fs::write(journal.with_file_name(format!("apply-run.{run}")), "").unwrap();
     std::fs::rename(r.dir.path().join("old"), r.dir.path().join(backup)).unwrap();
     let plan = serde_json::json!({"run": run, "phase": "finish", "with_index": false, "steps": [
         {"op": "move_aside", "target": "a.txt", "backup": backup},
-        {"op": "place", "temp": ".a.txt.patchgate-fedcba9876543210.tmp", "target": "a.txt"},
+        {"op": "place", "temp": temp, "target": "a.txt"},
     ]});
     std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
     std::fs::write(&journal, plan.to_string()).unwrap();
