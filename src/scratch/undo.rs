@@ -4,7 +4,9 @@
 //! Both go through [`Worktree`] (nothing followed through a link) and take nothing on trust: a
 //! step that would remove or move away an entry does so only when the run provably made it (born
 //! since the run began, see [`super::proof`]); a backup is dropped or put back only when the run
-//! provably moved it aside (moved since the run began), and put back only where nothing is now
+//! provably moved it aside (moved since the run began; the writing process, which moved it
+//! itself, needs no proof, so a file system without birth or change times still rolls back),
+//! and put back only where nothing is now
 //! (never over an entry); a directory goes only when empty. Whatever cannot be undone that way
 //! is left as found and reported as [`Kept`]; an error stops the undo and keeps the journal,
 //! so `apply --recover` can finish it later.
@@ -45,15 +47,25 @@ impl Undone {
     }
 }
 
+/// Whose record the steps are: the writing process's own (it moved each backup aside itself,
+/// so a backup needs no proof), or a journal read back (a claim, see [`super::proof`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Record {
+    /// What this process did, as it did it.
+    Own,
+    /// A journal left by a killed run.
+    Journal,
+}
+
 /// Undo `done` (steps in the order they were done) in reverse.
-pub(super) fn rollback(worktree: &Worktree, run: &Run, done: &[Step]) -> Undone {
+pub(super) fn rollback(worktree: &Worktree, run: &Run, done: &[Step], record: Record) -> Undone {
     let mut undone = Undone::default();
     for step in done.iter().rev() {
         let result = match step {
             Step::MakeDir { path } => remove_made_dir(worktree, path, &mut undone),
             Step::WriteTemp { temp } => remove_made(worktree, run, temp, &mut undone),
             Step::MoveAside { target, backup } => {
-                put_back(worktree, run, backup, target, &mut undone)
+                put_back(worktree, (run, record), backup, target, &mut undone)
             }
             Step::Place { temp, target } => take_back(worktree, run, target, temp, &mut undone),
         };
@@ -67,12 +79,12 @@ pub(super) fn rollback(worktree: &Worktree, run: &Run, done: &[Step]) -> Undone 
 
 /// Drop the backups of a complete write (and any temporary file left), and the directories its
 /// removals emptied.
-pub(super) fn finish(worktree: &Worktree, run: &Run, done: &[Step]) -> Undone {
+pub(super) fn finish(worktree: &Worktree, run: &Run, done: &[Step], record: Record) -> Undone {
     let mut undone = Undone::default();
     for step in done {
         let result = match step {
             Step::MoveAside { target, backup } => {
-                drop_backup(worktree, run, target, backup, &mut undone)
+                drop_backup(worktree, (run, record), target, backup, &mut undone)
             }
             Step::WriteTemp { temp } => remove_made(worktree, run, temp, &mut undone),
             Step::MakeDir { .. } | Step::Place { .. } => Ok(()),
@@ -91,14 +103,14 @@ type StepResult = Result<(), (String, io::Error)>;
 /// its removal emptied; an entry not moved there since the run began is kept.
 fn drop_backup(
     worktree: &Worktree,
-    run: &Run,
+    (run, record): (&Run, Record),
     target: &str,
     backup: &str,
     undone: &mut Undone,
 ) -> StepResult {
     let mut reason = None;
     let removed = in_parent(worktree, backup, |d, n| match d.symlink_metadata(n) {
-        Ok(meta) if !run.moved_since(&meta) => {
+        Ok(meta) if record == Record::Journal && !run.moved_since(&meta) => {
             reason = Some("unchanged since before the apply, so not a backup it made");
             Ok(false)
         }
@@ -157,13 +169,13 @@ fn remove_made(worktree: &Worktree, run: &Run, temp: &str, undone: &mut Undone) 
 /// it aside (an entry unchanged since before the run is kept where it is).
 fn put_back(
     worktree: &Worktree,
-    run: &Run,
+    (run, record): (&Run, Record),
     backup: &str,
     target: &str,
     undone: &mut Undone,
 ) -> StepResult {
     let moved = in_parent(worktree, backup, |d, n| {
-        if !run.moved_since(&d.symlink_metadata(n)?) {
+        if record == Record::Journal && !run.moved_since(&d.symlink_metadata(n)?) {
             return Ok(Some("unchanged since before the apply, so not a backup it made"));
         }
         match rename_noreplace(d, n, file_name(target)) {

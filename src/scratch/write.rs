@@ -15,7 +15,7 @@ use super::base::{BaseEntry, BaseTree, mode};
 use super::command::SignalGuard;
 use super::journal::{Journal, JournalError, Phase, Plan, Step};
 use super::proof::new_run_id;
-use super::undo::{self, Undone};
+use super::undo::{self, Record, Undone};
 use super::worktree::{
     Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
 };
@@ -260,13 +260,13 @@ pub fn apply_to_worktree(
     match result {
         Ok(()) => {
             // Backups that cannot be dropped now keep the journal: `apply --recover` drops them.
-            if undo::finish(&worktree, journal.run(), &tx.done).is_whole() {
+            if undo::finish(&worktree, journal.run(), &tx.done, Record::Own).is_whole() {
                 journal.remove();
             }
             Ok(())
         }
         Err(e) => {
-            let undone = undo::rollback(&worktree, journal.run(), &tx.done);
+            let undone = undo::rollback(&worktree, journal.run(), &tx.done, Record::Own);
             if !undone.is_whole() {
                 // A step could not be undone (a concurrent swap, a full disk): the journal
                 // stays, so `apply --recover` can finish the job; nothing is claimed unchanged.

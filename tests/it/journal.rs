@@ -82,6 +82,13 @@ fn recover(scene: &Scene) -> std::process::Output {
     scene.repo.patchgate().args(["--format", "json", "apply", "--recover"]).output().expect("run")
 }
 
+/// Everything of the repository but patchgate's own state in the git directory.
+fn worktree_and_git(scene: &Scene) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = everything(scene.repo.path());
+    files.retain(|p, _| !p.starts_with(git_dir(scene).join("patchgate")));
+    files
+}
+
 /// The temporary (`tmp`) or backup (`bak`) name patchgate gives `<dir><name>` in run `run`.
 fn own(dir: &str, name: &str, run: &str, what: &str) -> String {
     format!("{dir}.{name}.patchgate-{run}-0123456789abcdef.{what}")
@@ -134,7 +141,7 @@ fn recover_refuses_a_journal_naming_anything_but_patchgate_s_own_files() {
 fn recover_never_removes_a_file_that_existed_before_the_run() {
     let scene = scene();
     scene.repo.write("notes.txt", "untracked and precious\n");
-    let before = everything(scene.repo.path());
+    let before = worktree_and_git(&scene);
     // A journal and run file planted after the files were made, with patchgate's own names:
     // "placed" (the temporary names are gone) over a tracked and an untracked file.
     let run = "0123456789abcdef0123456789abcdef";
@@ -152,11 +159,11 @@ fn recover_never_removes_a_file_that_existed_before_the_run() {
     assert_eq!(error["code"], "recover_incomplete", "{error}");
     let message = error["message"].as_str().expect("message");
     assert!(message.contains("'notes.txt'") && message.contains("'src/a.txt'"), "{message}");
-    let mut after = everything(scene.repo.path());
-    after.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
-    let mut expected = before;
-    expected.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
-    assert_eq!(after, expected, "recovery removed or moved a file it did not make");
+    assert_eq!(
+        worktree_and_git(&scene),
+        before,
+        "recovery removed or moved a file it did not make"
+    );
     assert!(!path.exists(), "what could be done was done: the journal is gone");
 }
 
@@ -176,7 +183,7 @@ fn recover_never_drops_or_moves_a_backup_the_run_did_not_move_aside() {
         scene.repo.write(&backup, "made before the run\n");
         let journal = serde_json::json!({"run": run, "phase": phase, "with_index": false,
             "steps": [{"op": "move_aside", "target": target, "backup": backup}]});
-        let before = everything(scene.repo.path());
+        let before = worktree_and_git(&scene);
         // Past the file system's clock tick: the run begins after the file last changed.
         std::thread::sleep(std::time::Duration::from_millis(20));
         let path = plant(&scene, &journal, Some(run));
@@ -186,11 +193,8 @@ fn recover_never_drops_or_moves_a_backup_the_run_did_not_move_aside() {
         assert_eq!(error["code"], "recover_incomplete", "{phase}: {error}");
         let message = error["message"].as_str().expect("message");
         assert!(message.contains(&format!("'{backup}'")), "{phase}: {message}");
-        let mut after = everything(scene.repo.path());
-        after.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
-        let mut expected = before;
-        expected.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
-        assert_eq!(after, expected, "{phase}: recovery dropped or moved a file it did not move");
+        let after = worktree_and_git(&scene);
+        assert_eq!(after, before, "{phase}: recovery dropped or moved a file it did not move");
         assert!(!path.exists(), "{phase}: what could be done was done: the journal is gone");
     }
 }
