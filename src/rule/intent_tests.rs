@@ -73,10 +73,14 @@ fn a_directive_instead_of_a_fix_is_not_a_fix() {
     assert_eq!(judged("Fix the type error in load", &ignore).0, ["directive_only"]);
     let ts = modify("a.ts", &[], &["// @ts-ignore"], &["const x = load(y);"]);
     assert_eq!(judged("fix: the type error in load", &ts).0, ["directive_only"]);
-    // The twin: a step about lint or layout; and a step whose kind is not stated gets a note.
+    // The twins: a step about layout, or one that silences a check. A step whose kind is not
+    // stated is answered by no directive.
     assert_eq!(judged("style: add noqa to the import", &ignore).0, Vec::<String>::new());
-    let (codes, notes) = judged("Silence mypy on load", &ignore);
-    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+    for silence in ["Silence mypy on load", "Ignore the linter error", "Fix clippy lints"] {
+        assert_eq!(judged(silence, &ignore).0, Vec::<String>::new(), "{silence}");
+    }
+    assert_eq!(judged("Type error in load", &ignore).0, ["directive_only"]);
+    assert_eq!(judged("feat: load the config", &ts).0, ["directive_only"]);
 }
 
 #[test]
@@ -91,7 +95,18 @@ fn a_new_script_alone_is_no_fix() {
     let script = "diff --git a/reproduce_bug.py b/reproduce_bug.py\nnew file mode 100644\n--- /dev/null\n+++ b/reproduce_bug.py\n@@ -0,0 +1,2 @@\n+import lib\n+print(lib.parse('x'))\n";
     assert_eq!(judged("Fix the crash when the input is empty", script).0, ["script_only"]);
     assert_eq!(judged("Add a script that reproduces the crash", script).0, Vec::<String>::new());
-    let (codes, notes) = judged("The parser crashes on empty input", script);
+    assert_eq!(judged("Add reproduce_bug.py", script).0, Vec::<String>::new(), "names the file");
+    // A script defines nothing but an entry point: it answers no step that does not ask for it.
+    for step in ["The parser crashes on empty input", "Add an empty-input check to the parser"] {
+        assert_eq!(judged(step, script).0, ["script_only"], "{step}");
+    }
+    let go = "diff --git a/repro.go b/repro.go\nnew file mode 100644\n--- /dev/null\n+++ b/repro.go\n@@ -0,0 +1,5 @@\n+package main\n+\n+func main() {\n+\tprintln(\"x\")\n+}\n";
+    assert_eq!(judged("Add unique args validator", go).0, ["script_only"]);
+    // The twin: a new module with definitions (Go finds a package's files without a name) is
+    // an answer to an `add` step, and only a note for a step whose kind is not stated.
+    let module = "diff --git a/bloom.go b/bloom.go\nnew file mode 100644\n--- /dev/null\n+++ b/bloom.go\n@@ -0,0 +1,5 @@\n+package index\n+\n+func MayHold(k string) bool {\n+\treturn len(k) > 0\n+}\n";
+    assert_eq!(judged("Add a bloom filter", module).0, Vec::<String>::new());
+    let (codes, notes) = judged("Bloom filter for the index", module);
     assert!(codes.is_empty() && notes.contains(&"script_only".to_owned()), "{notes:?}");
 }
 

@@ -17,7 +17,7 @@ use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
-use crate::summary::{self, ChangeKind, ChangeSummary, Wants, noop};
+use crate::summary::{self, ChangeKind, ChangeSummary, FileSummary, Wants, noop};
 
 /// Step descriptions that ask for a placeholder.
 static ASKS_STUB: Pattern =
@@ -90,7 +90,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         out.extend(gutted_bodies(summary, description));
     }
     out.extend(untouched_files(input, description));
-    out.extend(missing_renames(input, patch, description));
+    out.extend(missing_renames(input, patch, summary, description));
     out
 }
 
@@ -153,9 +153,16 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
 /// holds `to`.
 /// A rename of plain words (`Rename foo to bar`) that the patch's old side never shows is a
 /// weak finding: prose can look like a rename. A rename carried out while the touched files
-/// still use the old name (read in the base tree) is a weak finding too: the name may rightly
-/// stay (another item of the same name), but it is where a rename is left half done.
-fn missing_renames(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Vec<Finding> {
+/// still use the old name (read in the base tree) is left half done: strong when a file read on
+/// its syntax tree still uses the old name as code on a line the patch did not write (a call
+/// left behind), weak otherwise (the name only in comments or strings, or in an alias or a
+/// deprecated wrapper the patch adds under the old name).
+fn missing_renames(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    description: &str,
+) -> Vec<Finding> {
     let base = input.base;
     let renames = intent::renames(description);
     if renames.is_empty() {
@@ -180,7 +187,7 @@ fn missing_renames(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> V
             } else if !holds(&added, &r.to) {
                 format!("no added line holds '{}'", r.to)
             } else {
-                return base.and_then(|base| partial_rename(input, patch, base, &r.from));
+                return base.and_then(|base| partial_rename(input, patch, summary, base, &r.from));
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
             let violation =
@@ -196,6 +203,7 @@ fn missing_renames(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> V
 fn partial_rename(
     input: &Input<'_>,
     patch: &Patch<'_>,
+    summary: &ChangeSummary,
     base: &dyn Base,
     from: &str,
 ) -> Option<Finding> {
@@ -222,7 +230,27 @@ fn partial_rename(
         format!("possible partial rename: '{from}' still appears in {}", places.join(", "));
     let violation = Violation::new(RuleId::NotImplemented, CheckCode::RenamePartial, message)
         .in_file(first.clone());
-    Some(Finding::weak(violation))
+    let is_strong =
+        patch.files.iter().zip(&summary.files).any(|(file, found)| {
+            found.language.is_some() && uses_left_unchanged(file, found, from)
+        });
+    Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// Whether `found` (a file read on its syntax tree) uses `from` as code more often after the
+/// patch than the patch's added lines write it: some use sits on a line the patch left as it
+/// was. The added lines are counted as text (comments and strings too), so an occurrence the
+/// patch writes is never taken for one left behind.
+fn uses_left_unchanged(
+    file: &crate::patch::FilePatch<'_>,
+    found: &FileSummary,
+    from: &str,
+) -> bool {
+    let Some(count) = found.names.iter().find(|n| n.name == from) else { return false };
+    let lines = file.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind == LineKind::Add);
+    let written: usize =
+        lines.map(|l| intent::word_count(&String::from_utf8_lossy(l.text), from)).sum();
+    count.after > written
 }
 
 /// Whether the step's transformation has a deterministic check here: a rename, which the
@@ -241,11 +269,12 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 }
 
 /// Only whitespace, comments, directive comments or moved definitions change, and the step's
-/// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting or
-/// documentation step, comments a documentation step (or one whose words are in the comment the
-/// patch edits: a table kept in a header's comment), directives and moves answer no behaviour
-/// step. A step whose kind is not stated gets a note for directives and moves. A finding that
-/// rests on a file read by its lines alone is weak.
+/// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting step,
+/// comments a documentation step (or one whose words are in the comment the patch edits: a
+/// table kept in a header's comment), directives a step that silences a check or formats, and
+/// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
+/// answered by none of them: a careful reviewer signs a superficial change only for a step that
+/// asks for one. A finding that rests on a file read by its lines alone is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -255,25 +284,28 @@ fn superficial_change(
     let found = superficial(summary)?;
     let kinds = ask::kinds(description);
     let has = |kind| kinds.contains(&kind);
-    // A commit-style type (`docs:`, `style:`) states the kind of the whole step.
-    let is_text = has(Kind::Format) || has(Kind::Document);
-    let is_behaviour = has(Kind::Fix) && !is_text;
-    let (code, what, is_strong) = match found.kind {
-        ChangeKind::Whitespace if has(Kind::Format) || has(Kind::Document) => return None,
-        ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace", true),
+    let (code, what) = match found.kind {
+        ChangeKind::Whitespace if has(Kind::Format) => return None,
+        ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
         ChangeKind::Comment
             if has(Kind::Document) || edits_what_the_step_names(patch, description) =>
         {
             return None;
         }
-        ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments", true),
-        ChangeKind::Directive if is_behaviour || kinds.is_empty() => {
-            (CheckCode::DirectiveOnly, "only adds or removes directive comments", is_behaviour)
+        ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
+        ChangeKind::Directive if has(Kind::Suppress) || has(Kind::Format) => return None,
+        ChangeKind::Directive => {
+            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
         }
-        ChangeKind::Move if is_behaviour || has(Kind::Remove) || kinds.is_empty() => {
-            (CheckCode::MoveOnly, "only moves definitions, unchanged", !kinds.is_empty())
+        ChangeKind::Move
+            if [Kind::Move, Kind::Refactor, Kind::Format, Kind::Document]
+                .iter()
+                .any(|k| has(*k)) =>
+        {
+            return None;
         }
-        _ => return None,
+        ChangeKind::Move => (CheckCode::MoveOnly, "only moves definitions, unchanged"),
+        ChangeKind::Code => return None,
     };
     let names: Vec<String> = patch.files.iter().map(|f| input.file_name(f)).collect();
     let violation = Violation::new(
@@ -287,8 +319,7 @@ fn superficial_change(
     )
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
-    let is_strong = is_strong && !found.is_by_lines;
-    Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+    Some(if found.is_by_lines { Finding::weak(violation) } else { Finding::strong(violation) })
 }
 
 /// Whether the lines the patch removes (the comment it edits) hold the words of the step's
@@ -314,8 +345,9 @@ fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
 }
 
 /// The patch only creates files nothing else in it names (a reproduction script), in a
-/// language, outside tests: it answers a step that asks for something new, not a behaviour
-/// step; a step whose kind is not stated gets a note.
+/// language, outside tests, and changes no existing file: it answers a step that asks for a
+/// program of its own (`Add a release script`, `Add an example`) or names the file, a
+/// documentation step or a stub, and no other step.
 fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
     const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
     let is_script = |f: &crate::summary::FileSummary| {
@@ -327,7 +359,17 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
         return None;
     }
     let kinds = ask::kinds(description);
-    let is_strong = kinds.contains(&Kind::Fix);
+    let is_asked = kinds.contains(&Kind::Document)
+        || kinds.contains(&Kind::Stub)
+        || summary.files.iter().any(|f| ask::asks_new_file(description, &f.path));
+    if is_asked {
+        return None;
+    }
+    // A file that defines nothing but an entry point is a script whatever the step; one that
+    // defines more may be a module the language finds without a name (a Go file of the
+    // package), so it is only a behaviour step it does not answer.
+    let is_script_body = summary.files.iter().all(|f| only_entry_points(&f.items));
+    let is_strong = is_script_body || kinds.contains(&Kind::Fix);
     if !is_strong && !kinds.is_empty() {
         return None;
     }
@@ -340,6 +382,22 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
     let violation = Violation::new(RuleId::NotImplemented, CheckCode::ScriptOnly, message)
         .in_file(names[0].to_owned());
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// Whether a new file's definitions are an entry point at most: `main`, or types that hold
+/// only a `main` (Java's `class Repro { static void main }`).
+fn only_entry_points(items: &[crate::summary::ItemChange]) -> bool {
+    let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
+    items.iter().all(|item| {
+        let inner = |other: &&crate::summary::ItemChange| {
+            other.name.len() > item.name.len()
+                && other.name.starts_with(&item.name)
+                && other.name[item.name.len()..].starts_with(['.', ':'])
+        };
+        let children: Vec<_> = items.iter().filter(inner).collect();
+        last(&item.name) == "main"
+            || (!children.is_empty() && children.iter().all(|c| last(&c.name) == "main"))
+    })
 }
 
 /// Functions and methods whose real body the patch replaces by one that does nothing (empty,
