@@ -221,21 +221,69 @@ fn partial_rename(
             (after > 0).then(|| (input.file_name(file), after))
         })
         .collect();
-    let (first, _) = left.first()?;
-    let places: Vec<String> = left
+    let mut places: Vec<String> = left
         .iter()
         .map(|(name, n)| format!("{name} ({n} line{})", if *n == 1 { "" } else { "s" }))
         .collect();
+    let elsewhere =
+        if was_renamed(summary, from) { users_elsewhere(patch, base, from) } else { Vec::new() };
+    places.extend(elsewhere.iter().map(|path| format!("{path} (not touched)")));
+    let first = left.first().map(|(name, _)| name).or(elsewhere.first())?;
     let message =
-        format!("possible partial rename: '{from}' still appears in {}", places.join(", "));
+        format!("possible partial rename: '{from}' still appears in {}", short_list(&places));
     let violation = Violation::new(RuleId::NotImplemented, CheckCode::RenamePartial, message)
         .in_file(first.clone());
-    let is_strong =
-        patch.files.iter().zip(&summary.files).any(|(file, found)| {
+    let is_strong = !elsewhere.is_empty()
+        || patch.files.iter().zip(&summary.files).any(|(file, found)| {
             found.language.is_some() && uses_left_unchanged(file, found, from)
         });
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
 }
+
+/// Whether a file read on its syntax tree renamed a definition or replaced an identifier
+/// `from`: the rename was carried out where it is defined.
+fn was_renamed(summary: &ChangeSummary, from: &str) -> bool {
+    let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
+    summary.files.iter().filter(|f| f.language.is_some()).any(|f| {
+        f.renames.iter().any(|r| r.from == from)
+            || f.items.iter().any(|i| i.renamed_from.as_deref().is_some_and(|o| last(o) == from))
+    })
+}
+
+/// Base files the patch does not touch, in a language a touched file is in (by extension),
+/// that use `from` as code (read on their syntax trees): callers the rename left behind, at
+/// most five. Reads at most [`MAX_SCANNED`] bytes of the base tree.
+fn users_elsewhere(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Vec<String> {
+    let ext = |p: &str| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let touched: Vec<String> = patch
+        .files
+        .iter()
+        .filter_map(|f| std::str::from_utf8(f.path()).ok())
+        .map(str::to_owned)
+        .collect();
+    let exts: Vec<String> = touched.iter().filter_map(|p| ext(p)).collect();
+    let mut budget = MAX_SCANNED;
+    let mut out = Vec::new();
+    for path in base.files() {
+        if budget == 0 || out.len() >= 5 {
+            break;
+        }
+        if !ext(path).is_some_and(|e| exts.contains(&e)) || touched.contains(path) {
+            continue;
+        }
+        let Some(text) = base.content(path) else { continue };
+        budget = budget.saturating_sub(text.len());
+        let holds = memchr::memmem::find(&text, from.as_bytes()).is_some()
+            && intent::has_word(&String::from_utf8_lossy(&text), from);
+        if holds && summary::uses_as_code(path, &text, from) == Some(true) {
+            out.push(path.clone());
+        }
+    }
+    out
+}
+
+/// Bytes of the base tree [`users_elsewhere`] reads, at most.
+const MAX_SCANNED: usize = 64 << 20;
 
 /// Whether `found` (a file read on its syntax tree) uses `from` as code more often after the
 /// patch than the patch's added lines write it: some use sits on a line the patch left as it

@@ -616,10 +616,31 @@ impl Base for Contents {
     }
 }
 
+/// A base tree with a file list and file contents.
+#[derive(Debug)]
+struct Listed {
+    files: Vec<String>,
+    contents: Vec<(String, String)>,
+}
+
+impl Base for Listed {
+    fn contains(&self, path: &str) -> bool {
+        self.files.iter().any(|p| p == path)
+    }
+
+    fn files(&self) -> &[String] {
+        &self.files
+    }
+
+    fn content(&self, path: &str) -> Option<Vec<u8>> {
+        self.contents.iter().find(|(p, _)| p == path).map(|(_, c)| c.clone().into_bytes())
+    }
+}
+
 #[test]
 fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_partial_rename() {
     let base = |text: &str| Contents(vec![("src/a.rs".into(), text.into())]);
-    let evaluate_on = |base: &Contents, policy: &RulePolicy| {
+    let evaluate_on = |base: &dyn Base, policy: &RulePolicy| {
         let step = step("Rename foo to bar in src/a.rs");
         let r = result("apply", &["src/a.rs"]);
         // The hunk where the base has `fn foo`: line 4.
@@ -656,6 +677,21 @@ fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_partial_rename() {
     let strict = RulePolicy { not_implemented: Strictness::Strict, ..RulePolicy::default() };
     let found = evaluate_on(&comment, &strict);
     assert_eq!(found.violations[0].code, "rename_partial");
+    // Callers in a file the patch does not touch, read on its tree: strong; a mention in a
+    // comment there is none.
+    for (b, is_left) in [("fn main() { a::foo(); }\n", true), ("// foo was here\n", false)] {
+        let files = vec!["src/a.rs".to_owned(), "src/b.rs".to_owned()];
+        let contents = vec![
+            ("src/a.rs".to_owned(), "use x;\n\n\nfn foo() {}\n".to_owned()),
+            ("src/b.rs".to_owned(), b.to_owned()),
+        ];
+        let found = evaluate_on(&Listed { files, contents }, &RulePolicy::default());
+        let codes: Vec<String> = found.violations.iter().map(|v| v.code.to_string()).collect();
+        assert_eq!(codes, if is_left { vec!["rename_partial"] } else { vec![] }, "{b}");
+        if is_left {
+            assert!(found.violations[0].message.contains("src/b.rs (not touched)"));
+        }
+    }
     assert!(crate::rule::checks_transformation("Rename foo to bar in src/a.rs"));
     assert!(!crate::rule::checks_transformation("Extract the retry loop into a helper"));
 }

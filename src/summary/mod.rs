@@ -266,6 +266,14 @@ fn mark_unreferenced(files: &[FilePatch<'_>], out: &mut [FileSummary]) {
     }
 }
 
+/// Whether the file at `path` with content `text` uses `name` as code (not in a comment or a
+/// string), read on its syntax tree; `None` when it has no grammar or does not parse.
+#[must_use]
+pub fn uses_as_code(path: &str, text: &[u8], name: &str) -> Option<bool> {
+    let image = tokens::read(grammar_for(path)?, text)?;
+    Some(!NameIndex::of_image(&image).rows(name).is_empty())
+}
+
 /// Whether `text` holds `word` as a whole identifier.
 #[must_use]
 pub fn has_word(text: &str, word: &str) -> bool {
