@@ -227,7 +227,12 @@ fn matched(
         item.refers_to.retain(|name| !before.contains(name.as_bytes()));
         return Some(item);
     }
-    let is_moved = n.parent.is_none()
+    // A method moved inside the same class is a move; one inside a class that moved whole is
+    // part of that move.
+    let old_parent = o.parent.map(|p| old.definitions[p].name.as_str());
+    let is_own_move = old_parent == n.parent.map(|p| new.definitions[p].name.as_str())
+        && o.parent.is_none_or(|p| !lines.removed.contains(&old.definitions[p].rows.0));
+    let is_moved = is_own_move
         && Lines::touches(lines.removed, o.rows)
         && Lines::touches(lines.added, n.rows)
         && code_of(old, o, false) == code_of(new, n, false);
@@ -265,9 +270,7 @@ fn only_moves(old: &Image<'_>, new: &Image<'_>, items: &[ItemChange]) -> bool {
         let spans: Vec<(usize, usize)> = image
             .definitions
             .iter()
-            .filter(|d| {
-                d.parent.is_none() && moved.iter().any(|m| m.name == d.name && m.kind == d.kind)
-            })
+            .filter(|d| moved.iter().any(|m| m.name == d.name && m.kind == d.kind))
             .map(|d| (d.start, d.end))
             .collect();
         image
