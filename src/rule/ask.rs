@@ -53,6 +53,7 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,5}?(?:
             formatting | format | whitespace | white\s+space | indentation | indent | line\s+endings?
+          | spacing
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
           | tabs\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs | (?:cargo\s+)?fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8
           | yapf | isort | ruff\s+format | stylua | ktlint | standardrb
@@ -84,17 +85,26 @@ static PROGRAM_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,5}?(?:
             scripts? | examples? | demos? | samples? | tools? | utilit(?:y|ies) | benchmarks?
-          | bench | programs? | playground | fixtures? | tests?
+          | bench | programs? | playground
         )\b",
     )
     .expect("the program-object pattern is valid")
 });
 
+/// Examples a documentation step may add as programs of their own.
+static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:examples?|demos?|samples?|tutorials?)\b")
+        .expect("the example pattern is valid")
+});
+
 /// Whether the step's first line asks to add a program of its own (`Add a release script`,
-/// `docs: add an example`), or names `file` (a created file's name or stem): what a new file
-/// that nothing else uses answers.
+/// `docs: an example for the client`), or names `file` (a created file's name or stem): what a
+/// new file that nothing else uses answers.
 pub(super) fn asks_new_file(description: &str, file: &str) -> bool {
     let line = subject_line(description);
+    if kinds(description).contains(&Kind::Document) && EXAMPLE.is_match(line) {
+        return true;
+    }
     let name = file.rsplit('/').next().unwrap_or(file);
     let stem = name.split('.').next().unwrap_or(name);
     if line.contains(name) || (stem.len() > 2 && crate::summary::has_word(line, stem)) {
@@ -130,6 +140,12 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     let object = words.next().unwrap_or_default();
     if let Some(kind) = by_verb(&verb, object) {
         out.push(kind);
+    }
+    // "Consistent spacing after comment start" is about comments and layout both.
+    let verb = base_form(verb.trim_end_matches([':', ',']));
+    if LAYOUT_OBJECT.is_match(object) && !treats_text_as_data(&verb) && !out.contains(&Kind::Format)
+    {
+        out.push(Kind::Format);
     }
     out
 }
@@ -395,6 +411,7 @@ mod tests {
             ("chore: fix clippy lints", Kind::Suppress),
             ("Reorganize the helpers of the parser", Kind::Move),
             ("Reflow the paragraphs of the guide", Kind::Format),
+            ("chore(docs): consistent spacing after comment start (#5908)", Kind::Format),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }

@@ -96,6 +96,9 @@ fn a_new_script_alone_is_no_fix() {
     assert_eq!(judged("Fix the crash when the input is empty", script).0, ["script_only"]);
     assert_eq!(judged("Add a script that reproduces the crash", script).0, Vec::<String>::new());
     assert_eq!(judged("Add reproduce_bug.py", script).0, Vec::<String>::new(), "names the file");
+    assert_eq!(judged("docs: an example of parsing", script).0, Vec::<String>::new());
+    assert_eq!(judged("docs: explain empty input", script).0, ["script_only"]);
+    assert_eq!(judged("test: add a test case for empty input", script).0, ["script_only"]);
     // A script defines nothing but an entry point: it answers no step that does not ask for it.
     for step in ["The parser crashes on empty input", "Add an empty-input check to the parser"] {
         assert_eq!(judged(step, script).0, ["script_only"], "{step}");
@@ -150,4 +153,21 @@ fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
     let other = sub.replace("def area", "def perimeter");
     let unrelated = file("shapes.py", base) + &file("square.py", &other);
     assert_eq!(judged("Add a square shape", &unrelated).0, ["placeholder_added"]);
+}
+
+#[test]
+fn a_comment_repeating_the_step_documents_nothing() {
+    let context = ["def parse(x):", "    return x[1:]"];
+    let repeat = modify("p.py", &[], &["# Explain the retry loop in parse"], &context);
+    assert_eq!(judged("docs: explain the retry loop in parse", &repeat).0, ["comment_only"]);
+    // The twin: a comment that says more than the step, or one the step's words only start.
+    let explains = modify(
+        "p.py",
+        &[],
+        &["# parse drops the first byte: the header, which the caller checked"],
+        &context,
+    );
+    assert_eq!(judged("docs: explain why parse drops a byte", &explains).0, Vec::<String>::new());
+    let short = modify("p.py", &[], &["# parse is lazy"], &context);
+    assert_eq!(judged("Document that parse is lazy", &short).0, Vec::<String>::new());
 }

@@ -335,6 +335,9 @@ fn superficial_change(
     let (code, what) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
+        ChangeKind::Comment if restates_the_step(patch, description) => {
+            (CheckCode::CommentOnly, "only adds comments that restate the step")
+        }
         ChangeKind::Comment
             if has(Kind::Document) || edits_what_the_step_names(patch, description) =>
         {
@@ -370,6 +373,31 @@ fn superficial_change(
     Some(if found.is_by_lines { Finding::weak(violation) } else { Finding::strong(violation) })
 }
 
+/// Whether the patch removes nothing, every word it adds (three at least) is a word of the
+/// step's first line, and it adds four in five of that line's words: a comment that repeats
+/// the step documents nothing, whatever the step.
+fn restates_the_step(patch: &Patch<'_>, description: &str) -> bool {
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| w.chars().count() >= 2 && !w.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let subject = words(description.trim_start().lines().next().unwrap_or_default());
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    if lines.clone().any(|l| l.kind == LineKind::Remove) {
+        return false;
+    }
+    let added: Vec<String> = lines
+        .filter(|l| l.kind == LineKind::Add)
+        .flat_map(|l| words(&String::from_utf8_lossy(l.text)))
+        .collect();
+    let covered = subject.iter().filter(|w| added.contains(w)).count();
+    added.len() >= 3
+        && added.iter().all(|w| subject.contains(w))
+        && covered * 5 >= subject.len() * 4
+}
+
 /// Whether the lines the patch removes (the comment it edits) hold the words of the step's
 /// first line: a comment that is the step's whole point (a table kept in a header's comment,
 /// when the step corrects that table). A comment only added, restating the step, removes
@@ -394,8 +422,8 @@ fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
 
 /// The patch only creates files nothing else in it names (a reproduction script), in a
 /// language, outside tests, and changes no existing file: it answers a step that asks for a
-/// program of its own (`Add a release script`, `Add an example`) or names the file, a
-/// documentation step or a stub, and no other step.
+/// program of its own (`Add a release script`, `docs: add an example`) or names the file, or a
+/// stub, and no other step.
 fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
     const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
     let is_script = |f: &crate::summary::FileSummary| {
@@ -407,8 +435,7 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
         return None;
     }
     let kinds = ask::kinds(description);
-    let is_asked = kinds.contains(&Kind::Document)
-        || kinds.contains(&Kind::Stub)
+    let is_asked = kinds.contains(&Kind::Stub)
         || summary.files.iter().any(|f| ask::asks_new_file(description, &f.path));
     if is_asked {
         return None;
