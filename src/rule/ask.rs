@@ -229,69 +229,71 @@ fn base_form(verb: &str) -> String {
     candidates.iter().find(is_known).unwrap_or(&candidates[0]).clone()
 }
 
+/// The verbs, as written, that [`by_verb`] reads.
+const VERBS: [&str; 58] = [
+    "format",
+    "reformat",
+    "reflow",
+    "rewrap",
+    "reindent",
+    "indent",
+    "lint",
+    "document",
+    "comment",
+    "reword",
+    "rephrase",
+    "clarify",
+    "typo",
+    "spelling",
+    "fix",
+    "correct",
+    "handle",
+    "prevent",
+    "resolve",
+    "repair",
+    "add",
+    "implement",
+    "introduce",
+    "create",
+    "write",
+    "provide",
+    "stub",
+    "scaffold",
+    "move",
+    "reorder",
+    "sort",
+    "relocate",
+    "reorganize",
+    "reorganise",
+    "restructure",
+    "regroup",
+    "group",
+    "rearrange",
+    "organize",
+    "organise",
+    "silence",
+    "suppress",
+    "mute",
+    "appease",
+    "placate",
+    "ignore",
+    "disable",
+    "remove",
+    "delete",
+    "drop",
+    "refactor",
+    "rename",
+    "extract",
+    "inline",
+    "simplify",
+    "cleanup",
+    "clean",
+    "tidy",
+];
+
 /// Whether `verb`, as written, is one [`by_verb`] reads.
 fn by_verb_exact(verb: &str) -> bool {
-    matches!(
-        verb,
-        "format"
-            | "reformat"
-            | "reflow"
-            | "rewrap"
-            | "reindent"
-            | "indent"
-            | "lint"
-            | "document"
-            | "comment"
-            | "reword"
-            | "rephrase"
-            | "clarify"
-            | "typo"
-            | "spelling"
-            | "fix"
-            | "correct"
-            | "handle"
-            | "prevent"
-            | "resolve"
-            | "repair"
-            | "add"
-            | "implement"
-            | "introduce"
-            | "create"
-            | "write"
-            | "provide"
-            | "stub"
-            | "scaffold"
-            | "move"
-            | "reorder"
-            | "sort"
-            | "relocate"
-            | "reorganize"
-            | "reorganise"
-            | "restructure"
-            | "regroup"
-            | "group"
-            | "rearrange"
-            | "organize"
-            | "organise"
-            | "silence"
-            | "suppress"
-            | "mute"
-            | "appease"
-            | "placate"
-            | "ignore"
-            | "disable"
-            | "remove"
-            | "delete"
-            | "drop"
-            | "refactor"
-            | "rename"
-            | "extract"
-            | "inline"
-            | "simplify"
-            | "cleanup"
-            | "clean"
-            | "tidy"
-    )
+    VERBS.contains(&verb)
 }
 
 /// Verbs whose object is what code does to text (`Handle comments in the lexer`, `Preserve
