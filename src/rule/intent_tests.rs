@@ -74,12 +74,13 @@ fn a_directive_instead_of_a_fix_is_not_a_fix() {
     let ts = modify("a.ts", &[], &["// @ts-ignore"], &["const x = load(y);"]);
     assert_eq!(judged("fix: the type error in load", &ts).0, ["directive_only"]);
     // The twins: a step about layout, or one that silences a check. A step whose kind is not
-    // stated is answered by no directive.
+    // stated may be one a directive carries out: a note.
     assert_eq!(judged("style: add noqa to the import", &ignore).0, Vec::<String>::new());
     for silence in ["Silence mypy on load", "Ignore the linter error", "Fix clippy lints"] {
         assert_eq!(judged(silence, &ignore).0, Vec::<String>::new(), "{silence}");
     }
-    assert_eq!(judged("Type error in load", &ignore).0, ["directive_only"]);
+    let (codes, notes) = judged("Make mypy accept load", &ignore);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
     assert_eq!(judged("feat: load the config", &ts).0, ["directive_only"]);
 }
 
@@ -109,6 +110,9 @@ fn a_new_script_alone_is_no_fix() {
     // an answer to an `add` step, and only a note for a step whose kind is not stated.
     let module = "diff --git a/bloom.go b/bloom.go\nnew file mode 100644\n--- /dev/null\n+++ b/bloom.go\n@@ -0,0 +1,5 @@\n+package index\n+\n+func MayHold(k string) bool {\n+\treturn len(k) > 0\n+}\n";
     assert_eq!(judged("Add a bloom filter", module).0, Vec::<String>::new());
+    // A new file that defines nothing and runs nothing (a package marker, data) is no script.
+    let marker = "diff --git a/pkg/__init__.py b/pkg/__init__.py\nnew file mode 100644\n--- /dev/null\n+++ b/pkg/__init__.py\n@@ -0,0 +1 @@\n+VERSION = 1\n";
+    assert_eq!(judged("Add the package", marker).0, Vec::<String>::new());
     let (codes, notes) = judged("Bloom filter for the index", module);
     assert!(codes.is_empty() && notes.contains(&"script_only".to_owned()), "{notes:?}");
 }

@@ -18,6 +18,8 @@ use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
 use crate::summary::{self, ChangeKind, ChangeSummary, FileSummary, Wants, noop};
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Step descriptions that ask for a placeholder.
 static ASKS_STUB: Pattern =
@@ -84,7 +86,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     };
     let mut out: Vec<Finding> =
         superficial_change(input, patch, summary, description).into_iter().collect();
-    out.extend(script_only(summary, description));
+    out.extend(script_only(patch, summary, description));
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
         out.extend(gutted_bodies(summary, description));
@@ -321,8 +323,9 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 /// comments a documentation step (or one whose words are in the comment the patch edits: a
 /// table kept in a header's comment), directives a step that silences a check or formats, and
 /// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
-/// answered by none of them: a careful reviewer signs a superficial change only for a step that
-/// asks for one. A finding that rests on a file read by its lines alone is weak.
+/// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
+/// weak finding; a comment that only repeats the step answers no step. A finding that rests on
+/// a file read by its lines alone is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -332,6 +335,7 @@ fn superficial_change(
     let found = superficial(summary)?;
     let kinds = ask::kinds(description);
     let has = |kind| kinds.contains(&kind);
+    let mut is_weak = found.is_by_lines;
     let (code, what) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
@@ -345,6 +349,12 @@ fn superficial_change(
         }
         ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
         ChangeKind::Directive if has(Kind::Suppress) || has(Kind::Format) => return None,
+        // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
+        // is not stated may be one a directive carries out (a note).
+        ChangeKind::Directive if kinds.is_empty() => {
+            is_weak = true;
+            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
+        }
         ChangeKind::Directive => {
             (CheckCode::DirectiveOnly, "only adds or removes directive comments")
         }
@@ -370,7 +380,7 @@ fn superficial_change(
     )
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
-    Some(if found.is_by_lines { Finding::weak(violation) } else { Finding::strong(violation) })
+    Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
 }
 
 /// Whether the patch removes nothing, every word it adds (three at least) is a word of the
@@ -424,7 +434,7 @@ fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
 /// language, outside tests, and changes no existing file: it answers a step that asks for a
 /// program of its own (`Add a release script`, `docs: add an example`) or names the file, or a
 /// stub, and no other step.
-fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
+fn script_only(patch: &Patch<'_>, summary: &ChangeSummary, description: &str) -> Option<Finding> {
     const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
     let is_script = |f: &crate::summary::FileSummary| {
         f.is_unreferenced
@@ -440,10 +450,13 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
     if is_asked {
         return None;
     }
-    // A file that defines nothing but an entry point is a script whatever the step; one that
-    // defines more may be a module the language finds without a name (a Go file of the
-    // package), so it is only a behaviour step it does not answer.
-    let is_script_body = summary.files.iter().all(|f| only_entry_points(&f.items));
+    // A file that defines nothing but an entry point, or nothing at all and runs a call at its
+    // top level, is a script whatever the step; one that defines more may be a module the
+    // language finds without a name (a Go file of the package), so it is only a behaviour step
+    // it does not answer.
+    let is_script_body = summary.files.iter().zip(&patch.files).all(|(f, file)| {
+        if f.items.is_empty() { runs_a_call(file) } else { only_entry_points(&f.items) }
+    });
     let is_strong = is_script_body || kinds.contains(&Kind::Fix);
     if !is_strong && !kinds.is_empty() {
         return None;
@@ -457,6 +470,19 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
     let violation = Violation::new(RuleId::NotImplemented, CheckCode::ScriptOnly, message)
         .in_file(names[0].to_owned());
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// A statement that is one call on a line of its own: `print(x)`, `console.log(x);`,
+/// `puts "x"`.
+static CALL_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*(?:await\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*(?:\(.*\)|\s+["'].*["'])\s*;?\s*$"#)
+        .expect("the call pattern is valid")
+});
+
+/// Whether a line the file adds is a call statement (a definition-free file that runs code).
+fn runs_a_call(file: &crate::patch::FilePatch<'_>) -> bool {
+    let lines = file.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind == LineKind::Add);
+    lines.map(|l| String::from_utf8_lossy(l.text)).any(|l| CALL_LINE.is_match(&l))
 }
 
 /// Whether a new file's definitions are an entry point at most: `main`, or types that hold
