@@ -2,7 +2,7 @@ use crate::contract::{AgentEnvelope, AgentExpect, AgentOutcome, ArgPolicy, check
 use serde_json::{Value, json};
 
 fn check(value: &Value) -> AgentOutcome {
-    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None, max_list: None };
     check_agent_reply(value.to_string().as_bytes(), &expect, &ArgPolicy::default())
 }
 
@@ -88,15 +88,18 @@ fn identity_and_version() {
             ("unknown_operation", "/operation")
         ]
     );
-    let expect =
-        AgentExpect { agent: "ticket-analyzer".into(), operation: Some("hierarchy-gaps".into()) };
+    let expect = AgentExpect {
+        agent: "ticket-analyzer".into(),
+        operation: Some("hierarchy-gaps".into()),
+        max_list: None,
+    };
     let out = check_agent_reply(success().to_string().as_bytes(), &expect, &ArgPolicy::default());
     assert_eq!(found(&out), [("operation_mismatch", "/operation")]);
 }
 
 #[test]
 fn fenced_reply_is_read_with_a_warning() {
-    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None, max_list: None };
     let fenced = format!("```json\n{}\n```\n", success());
     let out = check_agent_reply(fenced.as_bytes(), &expect, &ArgPolicy::default());
     assert!(out.ok);
@@ -125,4 +128,27 @@ fn scores_are_numbers() {
         found(&check(&v)),
         [("wrong_type", "/result/quality_score"), ("number_as_string", "/result/coverage")]
     );
+}
+
+/// The pass that bounds lists without building the reply finds the list the built value's
+/// walk finds, with the same pointer (keys escaped); in text that is not JSON, a list read
+/// before the error.
+#[test]
+fn the_list_bound_finds_the_same_list_in_text_and_in_the_value() {
+    use crate::contract::lists::{first_over, first_over_in};
+    let cases = [
+        (r#"{"a": [1, 2], "b": {"c/d~e": [1, [1, 2, 3]]}}"#, Some("/b/c~1d~0e/1")),
+        (r#"[[1], [1, 2], {"x": [1, 2, 3]}]"#, Some("/2/x")),
+        ("[1, 2, 3]", Some("")),
+        (r#"{"a": [1, 2], "b": [[], [{}]], "c": "xyz"}"#, None),
+        // Not JSON: the lists read before the error count, the rest are the lenient reader's.
+        (r#"{"a": [1, 2, 3"#, Some("/a")),
+        (r#"{"a": [1, 2], "b" [1, 2, 3]}"#, None),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_over(text, 2).as_deref(), expected, "{text}");
+        if let Ok(value) = serde_json::from_str(text) {
+            assert_eq!(first_over_in(&value, 2).as_deref(), expected, "{text}");
+        }
+    }
 }
