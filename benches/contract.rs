@@ -62,7 +62,7 @@ fn library() {
         per.as_secs_f64() * 1e6
     );
     let reply = std::fs::read(fixtures.join("seed004-valid-partial/reply.txt")).expect("fixture");
-    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None, max_list: None };
     let per = per_call(10_000, || {
         std::hint::black_box(check_agent_reply(&reply, &expect, ArgPolicy::builtin()));
     });

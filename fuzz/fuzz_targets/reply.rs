@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
         lines_inside(&out.warnings, data);
     }
     let policy = ArgPolicy::builtin();
-    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None, max_list: None };
     let out = check_agent_reply(data, &expect, policy);
     assert_eq!(out.ok, out.violations.is_empty());
     lines_inside(&out.violations, data);

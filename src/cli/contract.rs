@@ -100,12 +100,6 @@ fn run_executor(args: &ExecutorArgs, global: &Global) -> CliResult {
     Ok(if outcome.ok { Exit::Accepted } else { Exit::Rejected })
 }
 
-/// The reply, within `[limits] patch_bytes`: a reply carries no more than a result does, and
-/// every path it lists is held and filtered.
-fn read_reply(arg: &str, global: &Global) -> Result<Vec<u8>, CliError> {
-    read_input_within(arg, "reply", &policy_limits(global.repo.as_deref())?)
-}
-
 /// `--root DIR` when given (it must be a directory), else [`root`].
 pub(crate) fn sandbox_root(given: Option<&Path>, global: &Global) -> Result<PathBuf, CliError> {
     let Some(dir) = given else {
@@ -138,8 +132,13 @@ struct AgentArgs {
 
 fn run_agent(args: &AgentArgs, global: &Global) -> CliResult {
     let policy = policy(global)?;
-    let bytes = read_reply(&args.reply, global)?;
-    let expect = AgentExpect { agent: args.agent.clone(), operation: args.operation.clone() };
+    let limits = policy_limits(global.repo.as_deref())?;
+    let bytes = read_input_within(&args.reply, "reply", &limits)?;
+    let expect = AgentExpect {
+        agent: args.agent.clone(),
+        operation: args.operation.clone(),
+        max_list: Some(limits.files),
+    };
     let outcome = check_agent_reply(&bytes, &expect, &policy);
     match global.format.unwrap_or(Format::Json) {
         Format::Json => global.print_json(&outcome),

@@ -167,4 +167,7 @@ pub struct AgentExpect {
     pub agent: String,
     /// The operation that was requested, if the caller knows it.
     pub operation: Option<String>,
+    /// The most items one list of the reply may hold (`[limits] files`, as for the file
+    /// entries of a patch); `None`: no bound.
+    pub max_list: Option<usize>,
 }

@@ -8,7 +8,7 @@
 use super::ReplyCode;
 use super::agent::AgentExpect;
 use super::reply::{self, Block, ReplyOutcome as _};
-use super::{ArgPolicy, Finding, datatype};
+use super::{ArgPolicy, Finding, datatype, lists};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -38,9 +38,18 @@ fn check_text(text: &str, expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutc
     let Some(block) = locate(text, &mut violations, &mut out.warnings) else {
         return out.finish_with(violations);
     };
+    if let Some(pointer) = expect.max_list.and_then(|max| lists::first_over(&block.content, max)) {
+        violations.push(over_limit(&block, &pointer, expect));
+        return out.finish_with(violations);
+    }
     let Some((value, lines)) = reply::block_json(&block, &mut violations) else {
         return out.finish_with(violations);
     };
+    // A reply only the lenient reader reads is built before it can be bounded.
+    if let Some(pointer) = expect.max_list.and_then(|max| lists::first_over_in(&value, max)) {
+        violations.push(over_limit(&block, &pointer, expect));
+        return out.finish_with(violations);
+    }
     let mut envelope = super::envelope::check(&value, expect, policy);
     datatype::walk(&value, "", "", &mut envelope.violations);
     dedupe(&mut envelope.violations);
@@ -59,6 +68,19 @@ fn check_text(text: &str, expect: &AgentExpect, policy: &ArgPolicy) -> AgentOutc
         .filter(|s| matches!(*s, "success" | "partial" | "error"))
         .map(str::to_string);
     out.finish_with(violations)
+}
+
+/// The violation for the list at `pointer`, over `expect.max_list` items.
+fn over_limit(block: &Block, pointer: &str, expect: &AgentExpect) -> Finding {
+    let max = expect.max_list.unwrap_or_default();
+    let shown = if pointer.is_empty() { "/" } else { super::shown(pointer) };
+    let message = format!(
+        "'{shown}' lists more than {max} items, over the limit of {max} ([limits] files in \
+         .patchgate.toml; raise it if this reply is intended)"
+    );
+    let lines = super::KeyLines { content: &block.content, first_line: block.content_line() };
+    let line = last_token(Some(pointer)).and_then(|k| lines.of(&k));
+    Finding::new(ReplyCode::LimitExceeded, message).line(line).pointer(pointer)
 }
 
 impl reply::ReplyOutcome for AgentOutcome {

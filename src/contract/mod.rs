@@ -25,6 +25,7 @@ mod envelope;
 mod executor;
 mod hallucination;
 mod json_lenient;
+mod lists;
 mod message;
 mod paths;
 mod patterns;

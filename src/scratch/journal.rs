@@ -14,7 +14,8 @@
 //! Anything that can write the git directory can write a journal, so a journal is never obeyed
 //! on its word ([`super::proof`]): it must name its run (`apply-run.<id>`, a file created before
 //! the journal and locked while the run writes, whose birth time dates the run), and every step
-//! must name patchgate's own temporary and backup names beside paths inside the worktree.
+//! must name patchgate's own temporary and backup names for that run (they carry its id) beside
+//! paths inside the worktree.
 
 use super::proof::{self, Run};
 use serde::{Deserialize, Serialize};
@@ -214,17 +215,17 @@ fn sync_dir(dir: &Path) -> Result<(), JournalError> {
 }
 
 impl Journal {
-    /// Write `plan` durably before anything in the worktree moves, under a new run (its id
-    /// replaces `plan.run`); with `plan.with_index`, keep a durable copy of the index first.
-    /// Refuses when a journal is already there.
-    pub fn begin(git_dir: &Path, mut plan: Plan) -> Result<Self, JournalError> {
+    /// Write `plan` durably before anything in the worktree moves, under the new run
+    /// `plan.run` (a [`proof::new_run_id`], which its names carry); with `plan.with_index`,
+    /// keep a durable copy of the index first. Refuses when a journal is already there.
+    pub fn begin(git_dir: &Path, plan: Plan) -> Result<Self, JournalError> {
         let dir = dir(git_dir);
         fs::create_dir_all(&dir).map_err(io_err("create", &dir))?;
         let path = dir.join(FILE);
         if path.symlink_metadata().is_ok() {
             return Err(JournalError::Pending { path });
         }
-        plan.run = proof::new_run_id();
+        debug_assert!(proof::is_run_id(&plan.run), "a run id from proof::new_run_id");
         // The run file is durable before the journal names it.
         let run = Run::create(&dir, &plan.run).map_err(|(path, source)| JournalError::Io {
             action: "create",
@@ -360,12 +361,18 @@ fn check_plan(plan: &Plan) -> Result<(), String> {
     });
     let (placed, targets): (HashSet<&str>, Vec<&str>) = place_steps.unzip();
     for (i, step) in plan.steps.iter().enumerate() {
-        check_step(step, &placed, &targets).map_err(|why| format!("step {}: {why}", i + 1))?;
+        check_step(step, &plan.run, &placed, &targets)
+            .map_err(|why| format!("step {}: {why}", i + 1))?;
     }
     Ok(())
 }
 
-fn check_step(step: &Step, placed: &HashSet<&str>, targets: &[&str]) -> Result<(), String> {
+fn check_step(
+    step: &Step,
+    run: &str,
+    placed: &HashSet<&str>,
+    targets: &[&str],
+) -> Result<(), String> {
     match step {
         Step::MakeDir { path } => {
             proof::inside(path)?;
@@ -380,8 +387,8 @@ fn check_step(step: &Step, placed: &HashSet<&str>, targets: &[&str]) -> Result<(
             return Err(format!("'{temp}' is written but never placed"));
         }
         Step::WriteTemp { .. } => {}
-        Step::MoveAside { target, backup } => proof::own_name(target, backup, "bak")?,
-        Step::Place { temp, target } => proof::own_name(target, temp, "tmp")?,
+        Step::MoveAside { target, backup } => proof::own_name(target, backup, run, "bak")?,
+        Step::Place { temp, target } => proof::own_name(target, temp, run, "tmp")?,
     }
     Ok(())
 }

@@ -5,20 +5,26 @@
 //!
 //! * every step names paths inside the worktree (the path-safety checks: nothing under `.git`,
 //!   no `..`, nothing absolute), and every temporary or backup name is one patchgate makes for
-//!   its target (`.<name>.patchgate-<16 hex>.tmp|bak` beside it); a directory made is a parent
-//!   of a placed file, a temporary file written is one a step places;
+//!   its target in this run (`.<name>.patchgate-<run id>-<16 hex>.tmp|bak` beside it); a
+//!   directory made is a parent of a placed file, a temporary file written is one a step places;
 //! * the journal names its run, and the run file `apply-run.<id>` must be there: created
 //!   exclusively before the journal and locked (`flock`) while the run writes, so a journal
 //!   whose run is alive is not recovered under it;
 //! * the run file's birth time is when the run began, and no one can set a birth time: an
 //!   entry recovery would remove or move away (a placed file, a temporary file) must have been
-//!   born since then, so a file that existed before the run is never taken for the run's.
+//!   born since then, so a file that existed before the run is never taken for the run's; an
+//!   entry recovery would drop or put back as a backup (an old entry the run moved aside) must
+//!   have been moved since then (its change time, which a rename sets);
+//! * a clock tick is coarse (a few milliseconds), so an entry born or moved in the tick the run
+//!   began passes that test: the name closes the gap. Recovery touches only names carrying the
+//!   run's id, which is random and made when the run begins, so no entry made before the run
+//!   carries it by chance (and a run file made to match an older name is born after it).
 
 use super::worktree::name_stem;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 /// The run file's name before its id.
 const RUN_PREFIX: &str = "apply-run.";
@@ -121,6 +127,18 @@ impl Run {
         matches!((born, self.began), (Ok(born), Some(began)) if born >= began)
     }
 
+    /// Whether the entry of `meta` was moved (renamed) since the run began: a rename sets the
+    /// entry's change time, which no one can set back. A backup is an old entry the run moved
+    /// aside, born long before the run; this is what shows it is the run's to drop or put back,
+    /// while an entry that has not changed since before the run is never taken for one.
+    pub(super) fn moved_since(&self, meta: &cap_std::fs::Metadata) -> bool {
+        use cap_std::fs::MetadataExt;
+        let secs = u64::try_from(meta.ctime()).ok();
+        let nanos = u32::try_from(meta.ctime_nsec()).ok();
+        let changed = secs.zip(nanos).map(|(s, n)| SystemTime::UNIX_EPOCH + Duration::new(s, n));
+        self.made_since(changed.ok_or_else(|| io::ErrorKind::InvalidData.into()))
+    }
+
     /// [`Run::made_since`] for the entry at `path` (not followed); `None` when there is none.
     pub(super) fn made(&self, path: &Path) -> Option<bool> {
         let meta = path.symlink_metadata().ok()?;
@@ -160,9 +178,9 @@ pub(super) fn inside(path: &str) -> Result<(), String> {
     }
 }
 
-/// `name` is a temporary (`tmp`) or backup (`bak`) name patchgate makes for `target`: beside
-/// it, `.<stem>.patchgate-<16 hex>.<what>`.
-pub(super) fn own_name(target: &str, name: &str, what: &str) -> Result<(), String> {
+/// `name` is a temporary (`tmp`) or backup (`bak`) name patchgate makes for `target` in the run
+/// `run`: beside it, `.<stem>.patchgate-<run>-<16 hex>.<what>`.
+pub(super) fn own_name(target: &str, name: &str, run: &str, what: &str) -> Result<(), String> {
     inside(target)?;
     let (dir, file) = match target.rsplit_once('/') {
         Some((dir, file)) => (Some(dir), file),
@@ -176,10 +194,14 @@ pub(super) fn own_name(target: &str, name: &str, what: &str) -> Result<(), Strin
         .and_then(|r| r.strip_prefix('.'))
         .and_then(|r| r.strip_prefix(name_stem(file)))
         .and_then(|r| r.strip_prefix(".patchgate-"))
+        .and_then(|r| r.strip_prefix(run))
+        .and_then(|r| r.strip_prefix('-'))
         .and_then(|r| r.strip_suffix(what))
         .and_then(|r| r.strip_suffix('.'));
     match random {
         Some(hex) if hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit()) => Ok(()),
-        _ => Err(format!("'{name}' is not a name patchgate gives a {what} file of '{target}'")),
+        _ => Err(format!(
+            "'{name}' is not a name patchgate gives a {what} file of '{target}' in run {run}"
+        )),
     }
 }

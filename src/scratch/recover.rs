@@ -3,7 +3,7 @@
 //! [`super::undo`]'s, which never removes or moves an entry the run did not make.
 
 use super::journal::{Journal, Phase, Step};
-use super::undo::{Kept, finish, rollback};
+use super::undo::{Kept, Record, finish, rollback};
 use super::write::{WorktreeError, open};
 use std::path::{Path, PathBuf};
 
@@ -49,7 +49,7 @@ pub fn recover(repo: &git2::Repository, root: &Path) -> Result<Recovered, Worktr
     let worktree = open(root)?;
     let plan = journal.plan();
     let (recovery, undone, replaced_index) = if plan.phase == Phase::Finish {
-        (Recovery::Completed, finish(&worktree, journal.run(), &plan.steps), None)
+        (Recovery::Completed, finish(&worktree, journal.run(), &plan.steps, Record::Journal), None)
     } else {
         // A target was placed only once every temporary file existed (phase commit), and then
         // its temporary name is gone.
@@ -65,7 +65,7 @@ pub fn recover(repo: &git2::Repository, root: &Path) -> Result<Recovered, Worktr
                 done.push(step.clone());
             }
         }
-        let undone = rollback(&worktree, journal.run(), &done);
+        let undone = rollback(&worktree, journal.run(), &done, Record::Journal);
         let replaced = if plan.with_index && undone.failed.is_none() {
             journal.restore_index(git_dir)?
         } else {

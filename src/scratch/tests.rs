@@ -639,16 +639,19 @@ fn a_journal_killed_while_dropping_backups_is_completed_not_rolled_back() {
     let base = BaseTree::resolve(&r.repo, "HEAD").unwrap();
     apply_to_worktree(&base, r.dir.path(), &changes, false).unwrap();
     let applied = snapshot(r.dir.path());
-    // What a kill in the finish phase leaves: the new files and one backup still there.
-    let backup = ".a.txt.patchgate-0123456789abcdef.bak";
-    std::fs::write(r.dir.path().join(backup), "a\n").unwrap();
-    let journal = r.repo.path().join("patchgate/apply-journal.json");
+    // What a kill in the finish phase leaves: the new files and one backup still there, moved
+    // aside after the run began.
     let run = "0123456789abcdef0123456789abcdef";
+    let backup = &format!(".a.txt.patchgate-{run}-0123456789abcdef.bak");
+    let temp = format!(".a.txt.patchgate-{run}-fedcba9876543210.tmp");
+    let journal = r.repo.path().join("patchgate/apply-journal.json");
     std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    std::fs::write(r.dir.path().join("old"), "a\n").unwrap();
     std::fs::write(journal.with_file_name(format!("apply-run.{run}")), "").unwrap();
+    std::fs::rename(r.dir.path().join("old"), r.dir.path().join(backup)).unwrap();
     let plan = serde_json::json!({"run": run, "phase": "finish", "with_index": false, "steps": [
         {"op": "move_aside", "target": "a.txt", "backup": backup},
-        {"op": "place", "temp": ".a.txt.patchgate-fedcba9876543210.tmp", "target": "a.txt"},
+        {"op": "place", "temp": temp, "target": "a.txt"},
     ]});
     std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
     std::fs::write(&journal, plan.to_string()).unwrap();
@@ -658,6 +661,37 @@ fn a_journal_killed_while_dropping_backups_is_completed_not_rolled_back() {
     assert!(super::pending_apply(r.repo.path()).is_none());
     let again = super::recover(&r.repo, r.dir.path()).unwrap();
     assert_eq!(again.recovery, super::Recovery::NothingToDo);
+}
+
+/// The writing process drops and puts back the backups it moved aside itself without proof (a
+/// file system without birth or change times still finishes and rolls back); the same steps
+/// read back from a journal need the proof: here the backup last changed before the run.
+#[test]
+fn the_writer_needs_no_proof_for_its_own_backups_a_journal_does() {
+    use super::undo::{Record, finish, rollback};
+    let r = repo(&[("a.txt", "a\n")]);
+    let worktree = super::worktree::Worktree::open(r.dir.path()).unwrap();
+    let run_id = "0123456789abcdef0123456789abcdef";
+    let backup = format!(".b.txt.patchgate-{run_id}-0123456789abcdef.bak");
+    std::fs::write(r.dir.path().join(&backup), "old\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let state = tempfile::tempdir().unwrap();
+    let run = super::proof::Run::create(state.path(), run_id).unwrap();
+    let steps = [journal::Step::MoveAside { target: "b.txt".into(), backup: backup.clone() }];
+    for undo in [finish, rollback] {
+        let undone = undo(&worktree, &run, &steps, Record::Journal);
+        assert_eq!(undone.kept.len(), 1, "{undone:?}");
+        assert!(r.dir.path().join(&backup).exists(), "a journal's claim is not proof");
+    }
+    assert!(rollback(&worktree, &run, &steps, Record::Own).is_whole());
+    assert_eq!(std::fs::read(r.dir.path().join("b.txt")).unwrap(), b"old\n", "put back");
+    // Another backup, older than another run.
+    std::fs::write(r.dir.path().join(&backup), "old\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let run = super::proof::Run::create(state.path(), "f".repeat(32).as_str()).unwrap();
+    assert_eq!(finish(&worktree, &run, &steps, Record::Journal).kept.len(), 1);
+    assert!(finish(&worktree, &run, &steps, Record::Own).is_whole());
+    assert!(!r.dir.path().join(&backup).exists(), "dropped");
 }
 
 /// One random hunk over `base` from line `start`: up to two context or removed lines, up to two

@@ -3,9 +3,12 @@
 //!
 //! Both go through [`Worktree`] (nothing followed through a link) and take nothing on trust: a
 //! step that would remove or move away an entry does so only when the run provably made it (born
-//! since the run began, see [`super::proof`]), a backup goes back only where nothing is now
-//! (never over an entry), and a directory goes only when empty. Whatever cannot be undone that
-//! way is left as found and reported as [`Kept`]; an error stops the undo and keeps the journal,
+//! since the run began, see [`super::proof`]); a backup is dropped or put back only when the run
+//! provably moved it aside (moved since the run began; the writing process, which moved it
+//! itself, needs no proof, so a file system without birth or change times still rolls back),
+//! and put back only where nothing is now
+//! (never over an entry); a directory goes only when empty. Whatever cannot be undone that way
+//! is left as found and reported as [`Kept`]; an error stops the undo and keeps the journal,
 //! so `apply --recover` can finish it later.
 
 use super::journal::Step;
@@ -44,14 +47,26 @@ impl Undone {
     }
 }
 
+/// Whose record the steps are: the writing process's own (it moved each backup aside itself,
+/// so a backup needs no proof), or a journal read back (a claim, see [`super::proof`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Record {
+    /// What this process did, as it did it.
+    Own,
+    /// A journal left by a killed run.
+    Journal,
+}
+
 /// Undo `done` (steps in the order they were done) in reverse.
-pub(super) fn rollback(worktree: &Worktree, run: &Run, done: &[Step]) -> Undone {
+pub(super) fn rollback(worktree: &Worktree, run: &Run, done: &[Step], record: Record) -> Undone {
     let mut undone = Undone::default();
     for step in done.iter().rev() {
         let result = match step {
             Step::MakeDir { path } => remove_made_dir(worktree, path, &mut undone),
             Step::WriteTemp { temp } => remove_made(worktree, run, temp, &mut undone),
-            Step::MoveAside { target, backup } => put_back(worktree, backup, target, &mut undone),
+            Step::MoveAside { target, backup } => {
+                put_back(worktree, (run, record), backup, target, &mut undone)
+            }
             Step::Place { temp, target } => take_back(worktree, run, target, temp, &mut undone),
         };
         if let Err((path, e)) = result {
@@ -64,19 +79,12 @@ pub(super) fn rollback(worktree: &Worktree, run: &Run, done: &[Step]) -> Undone 
 
 /// Drop the backups of a complete write (and any temporary file left), and the directories its
 /// removals emptied.
-pub(super) fn finish(worktree: &Worktree, run: &Run, done: &[Step]) -> Undone {
+pub(super) fn finish(worktree: &Worktree, run: &Run, done: &[Step], record: Record) -> Undone {
     let mut undone = Undone::default();
     for step in done {
         let result = match step {
             Step::MoveAside { target, backup } => {
-                let removed = in_parent(worktree, backup, |d, n| match d.symlink_metadata(n) {
-                    Ok(meta) if meta.is_dir() => d.remove_dir_all(n),
-                    Ok(_) => d.remove_file_or_symlink(n),
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                    Err(e) => Err(e),
-                });
-                prune_empty_parents(worktree, target);
-                gone_is_done(removed).map_err(|e| (backup.clone(), e))
+                drop_backup(worktree, (run, record), target, backup, &mut undone)
             }
             Step::WriteTemp { temp } => remove_made(worktree, run, temp, &mut undone),
             Step::MakeDir { .. } | Step::Place { .. } => Ok(()),
@@ -91,6 +99,37 @@ pub(super) fn finish(worktree: &Worktree, run: &Run, done: &[Step]) -> Undone {
 
 type StepResult = Result<(), (String, io::Error)>;
 
+/// A backup the run moved aside, removed (a directory with what it holds), and the directories
+/// its removal emptied; an entry not moved there since the run began is kept.
+fn drop_backup(
+    worktree: &Worktree,
+    (run, record): (&Run, Record),
+    target: &str,
+    backup: &str,
+    undone: &mut Undone,
+) -> StepResult {
+    let mut reason = None;
+    let removed = in_parent(worktree, backup, |d, n| match d.symlink_metadata(n) {
+        Ok(meta) if record == Record::Journal && !run.moved_since(&meta) => {
+            reason = Some("unchanged since before the apply, so not a backup it made");
+            Ok(false)
+        }
+        Ok(meta) if meta.is_dir() => d.remove_dir_all(n).map(|()| true),
+        Ok(_) => d.remove_file_or_symlink(n).map(|()| true),
+        Err(e) => Err(e),
+    });
+    if let Some(reason) = reason {
+        undone.keep(backup, reason);
+    }
+    match removed {
+        Ok(true) => {
+            prune_empty_parents(worktree, target);
+            Ok(())
+        }
+        Ok(false) => Ok(()),
+        Err(e) => gone_is_done(Err(e)).map_err(|e| (backup.to_owned(), e)),
+    }
+}
 /// A directory the run made, removed when empty; one holding something else now is kept.
 fn remove_made_dir(worktree: &Worktree, path: &str, undone: &mut Undone) -> StepResult {
     match in_parent(worktree, path, |d, n| d.remove_dir(n)) {
@@ -126,16 +165,33 @@ fn remove_made(worktree: &Worktree, run: &Run, temp: &str, undone: &mut Undone) 
     gone_is_done(removed).map_err(|e| (temp.to_owned(), e))
 }
 
-/// A backup moved back to its target, only where nothing is now.
-fn put_back(worktree: &Worktree, backup: &str, target: &str, undone: &mut Undone) -> StepResult {
-    match in_parent(worktree, backup, |d, n| rename_noreplace(d, n, file_name(target))) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            undone.keep(backup, "the old version, kept: something new is at its place");
+/// A backup moved back to its target, only where nothing is now and only when the run moved
+/// it aside (an entry unchanged since before the run is kept where it is).
+fn put_back(
+    worktree: &Worktree,
+    (run, record): (&Run, Record),
+    backup: &str,
+    target: &str,
+    undone: &mut Undone,
+) -> StepResult {
+    let moved = in_parent(worktree, backup, |d, n| {
+        if record == Record::Journal && !run.moved_since(&d.symlink_metadata(n)?) {
+            return Ok(Some("unchanged since before the apply, so not a backup it made"));
+        }
+        match rename_noreplace(d, n, file_name(target)) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                Ok(Some("the old version, kept: something new is at its place"))
+            }
+            other => other.map(|()| None),
+        }
+    });
+    match moved {
+        Ok(Some(reason)) => {
+            undone.keep(backup, reason);
             Ok(())
         }
-        Err(e) => Err((backup.to_owned(), e)),
+        Ok(None) => Ok(()),
+        Err(e) => gone_is_done(Err(e)).map_err(|e| (backup.to_owned(), e)),
     }
 }
 

@@ -218,15 +218,17 @@ pub(super) enum Entry<'b> {
     },
 }
 
-/// A name beside `name` that no one can guess. At most the first 200 bytes of `name` are kept,
-/// so a target near the file system's 255-byte limit still gets a temporary name that fits.
-pub(super) fn random_name(name: &str, what: &str) -> String {
-    format!(".{}.patchgate-{:016x}.{what}", name_stem(name), fastrand::u64(..))
+/// A name beside `name` that no one can guess, bound to the run `run` (its 32-hex id):
+/// `.<name>.patchgate-<run>-<16 random hex>.<what>`. Recovery touches only names that carry its
+/// run's id. At most the first 180 bytes of `name` are kept, so a target near the file system's
+/// 255-byte limit still gets a temporary name that fits.
+pub(super) fn random_name(name: &str, run: &str, what: &str) -> String {
+    format!(".{}.patchgate-{run}-{:016x}.{what}", name_stem(name), fastrand::u64(..))
 }
 
-/// The part of `name` a [`random_name`] keeps: its first 200 bytes (on a character boundary).
+/// The part of `name` a [`random_name`] keeps: its first 180 bytes (on a character boundary).
 pub(super) fn name_stem(name: &str) -> &str {
-    let mut end = name.len().min(200);
+    let mut end = name.len().min(180);
     while !name.is_char_boundary(end) {
         end -= 1;
     }
@@ -289,13 +291,14 @@ mod tests {
     fn temporary_names_are_fresh_and_never_reuse_an_entry() {
         let dir = tempfile::tempdir().unwrap();
         let handle = Dir::open_ambient_dir(dir.path(), ambient_authority()).unwrap();
-        assert_ne!(random_name("a", "tmp"), random_name("a", "tmp"));
+        let run = "0123456789abcdef0123456789abcdef";
+        assert_ne!(random_name("a", run, "tmp"), random_name("a", run, "tmp"));
         let long = "é".repeat(127);
-        assert!(random_name(&long, "bak").len() <= 255, "fits a 255-byte name limit");
+        assert!(random_name(&long, run, "bak").len() <= 255, "fits a 255-byte name limit");
         let entry = Entry::File { bytes: b"x", executable: true };
-        let name = random_name("a", "tmp");
+        let name = random_name("a", run, "tmp");
         write_new(&handle, &name, &entry).unwrap();
-        assert!(name.starts_with(".a.patchgate-"), "{name}");
+        assert!(name.starts_with(&format!(".a.patchgate-{run}-")), "{name}");
         assert_eq!(name.rsplit('.').next(), Some("tmp"));
         let again = write_new(&handle, &name, &entry).unwrap_err();
         assert_eq!(again.kind(), io::ErrorKind::AlreadyExists, "never opens an existing name");

@@ -14,7 +14,8 @@
 use super::base::{BaseEntry, BaseTree, mode};
 use super::command::SignalGuard;
 use super::journal::{Journal, JournalError, Phase, Plan, Step};
-use super::undo::{self, Undone};
+use super::proof::new_run_id;
+use super::undo::{self, Record, Undone};
 use super::worktree::{
     Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
 };
@@ -245,9 +246,11 @@ pub fn apply_to_worktree(
     let staged = changes;
     let changes: Vec<FileChange> = changes.iter().filter(|c| !is_gitlink(c)).cloned().collect();
     let changes = changes.as_slice();
-    let names = plan_names(changes);
+    // The run's id is in every temporary and backup name, fixed before the journal lists them.
+    let run = new_run_id();
+    let names = plan_names(changes, &run);
     let steps = planned_steps(&worktree, changes, &names)?;
-    let plan = Plan { run: String::new(), phase: Phase::Prepare, with_index, steps };
+    let plan = Plan { run, phase: Phase::Prepare, with_index, steps };
     let mut journal = Journal::begin(git_dir, plan)?;
     #[cfg(test)]
     BEFORE_WRITE.with(|hook| hook.borrow().as_ref().map(|f| f()));
@@ -257,13 +260,13 @@ pub fn apply_to_worktree(
     match result {
         Ok(()) => {
             // Backups that cannot be dropped now keep the journal: `apply --recover` drops them.
-            if undo::finish(&worktree, journal.run(), &tx.done).is_whole() {
+            if undo::finish(&worktree, journal.run(), &tx.done, Record::Own).is_whole() {
                 journal.remove();
             }
             Ok(())
         }
         Err(e) => {
-            let undone = undo::rollback(&worktree, journal.run(), &tx.done);
+            let undone = undo::rollback(&worktree, journal.run(), &tx.done, Record::Own);
             if !undone.is_whole() {
                 // A step could not be undone (a concurrent swap, a full disk): the journal
                 // stays, so `apply --recover` can finish the job; nothing is claimed unchanged.
@@ -300,15 +303,13 @@ fn write_all(
     Ok(())
 }
 
-fn plan_names(changes: &[FileChange]) -> Vec<Names> {
+fn plan_names(changes: &[FileChange], run: &str) -> Vec<Names> {
+    let name = |path: &str, what| beside(path, &random_name(file_name(path), run, what));
     changes
         .iter()
         .map(|c| Names {
-            backup: beside(&c.path, &random_name(file_name(&c.path), "bak")),
-            temp: c
-                .content
-                .is_some()
-                .then(|| beside(&c.path, &random_name(file_name(&c.path), "tmp"))),
+            backup: name(&c.path, "bak"),
+            temp: c.content.is_some().then(|| name(&c.path, "tmp")),
         })
         .collect()
 }

@@ -82,6 +82,18 @@ fn recover(scene: &Scene) -> std::process::Output {
     scene.repo.patchgate().args(["--format", "json", "apply", "--recover"]).output().expect("run")
 }
 
+/// Everything of the repository but patchgate's own state in the git directory.
+fn worktree_and_git(scene: &Scene) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = everything(scene.repo.path());
+    files.retain(|p, _| !p.starts_with(git_dir(scene).join("patchgate")));
+    files
+}
+
+/// The temporary (`tmp`) or backup (`bak`) name patchgate gives `<dir><name>` in run `run`.
+fn own(dir: &str, name: &str, run: &str, what: &str) -> String {
+    format!("{dir}.{name}.patchgate-{run}-0123456789abcdef.{what}")
+}
+
 /// Everything of the repository, `.git` included.
 fn everything(root: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     snapshot(root)
@@ -91,6 +103,7 @@ fn everything(root: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
 fn recover_refuses_a_journal_naming_anything_but_patchgate_s_own_files() {
     let scene = scene();
     let run = "0123456789abcdef0123456789abcdef";
+    let other = "fedcba9876543210fedcba9876543210";
     let journals = [
         // What the `--check-cmd` code wrote: "temporary files" that are the source tree and the
         // object store, without a run.
@@ -100,15 +113,15 @@ fn recover_refuses_a_journal_naming_anything_but_patchgate_s_own_files() {
         serde_json::json!({"run": run, "phase": "prepare", "with_index": false, "steps": [
             {"op": "write_temp", "temp": "src"}]}),
         serde_json::json!({"run": run, "phase": "commit", "with_index": false, "steps": [
-            {"op": "place", "temp": ".git/.objects.patchgate-0123456789abcdef.tmp",
+            {"op": "place", "temp": own(".git/", "objects", run, "tmp"),
              "target": ".git/objects"}]}),
         serde_json::json!({"run": run, "phase": "finish", "with_index": false, "steps": [
             {"op": "move_aside", "target": "src/a.txt", "backup": "src/b.txt"}]}),
         // Patchgate's names, but no run file.
-        serde_json::json!({"run": "fedcba9876543210fedcba9876543210", "phase": "commit",
+        serde_json::json!({"run": other, "phase": "commit",
             "with_index": false, "steps": [
-            {"op": "write_temp", "temp": "src/.a.txt.patchgate-0123456789abcdef.tmp"},
-            {"op": "place", "temp": "src/.a.txt.patchgate-0123456789abcdef.tmp",
+            {"op": "write_temp", "temp": own("src/", "a.txt", other, "tmp")},
+            {"op": "place", "temp": own("src/", "a.txt", other, "tmp"),
              "target": "src/a.txt"}]}),
     ];
     for journal in journals {
@@ -128,11 +141,11 @@ fn recover_refuses_a_journal_naming_anything_but_patchgate_s_own_files() {
 fn recover_never_removes_a_file_that_existed_before_the_run() {
     let scene = scene();
     scene.repo.write("notes.txt", "untracked and precious\n");
-    let before = everything(scene.repo.path());
+    let before = worktree_and_git(&scene);
     // A journal and run file planted after the files were made, with patchgate's own names:
     // "placed" (the temporary names are gone) over a tracked and an untracked file.
     let run = "0123456789abcdef0123456789abcdef";
-    let temp = |dir: &str, name: &str| format!("{dir}.{name}.patchgate-0123456789abcdef.tmp");
+    let temp = |dir: &str, name: &str| own(dir, name, run, "tmp");
     let journal = serde_json::json!({"run": run, "phase": "commit", "with_index": false, "steps": [
         {"op": "write_temp", "temp": temp("src/", "a.txt")},
         {"op": "write_temp", "temp": temp("", "notes.txt")},
@@ -146,10 +159,73 @@ fn recover_never_removes_a_file_that_existed_before_the_run() {
     assert_eq!(error["code"], "recover_incomplete", "{error}");
     let message = error["message"].as_str().expect("message");
     assert!(message.contains("'notes.txt'") && message.contains("'src/a.txt'"), "{message}");
-    let mut after = everything(scene.repo.path());
-    after.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
-    let mut expected = before;
-    expected.retain(|p, _| !p.starts_with(git_dir(&scene).join("patchgate")));
-    assert_eq!(after, expected, "recovery removed or moved a file it did not make");
+    assert_eq!(
+        worktree_and_git(&scene),
+        before,
+        "recovery removed or moved a file it did not make"
+    );
     assert!(!path.exists(), "what could be done was done: the journal is gone");
+}
+
+/// A backup is an old entry the run moved aside, so its birth proves nothing: a file under a
+/// backup name that has not moved since before the run is neither dropped (a journal past its
+/// writes) nor put back (one rolled back), whatever the journal says.
+#[test]
+fn recover_never_drops_or_moves_a_backup_the_run_did_not_move_aside() {
+    let run = "0123456789abcdef0123456789abcdef";
+    let backup = |dir: &str, name: &str| own(dir, name, run, "bak");
+    let cases = [
+        ("finish", "src/a.txt", backup("src/", "a.txt")),
+        ("prepare", "src/gone.txt", backup("src/", "gone.txt")),
+    ];
+    for (phase, target, backup) in cases {
+        let scene = scene();
+        scene.repo.write(&backup, "made before the run\n");
+        let journal = serde_json::json!({"run": run, "phase": phase, "with_index": false,
+            "steps": [{"op": "move_aside", "target": target, "backup": backup}]});
+        let before = worktree_and_git(&scene);
+        // Past the file system's clock tick: the run begins after the file last changed.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let path = plant(&scene, &journal, Some(run));
+        let out = recover(&scene);
+        assert_eq!(code(&out), 3, "{phase}: {}", String::from_utf8_lossy(&out.stdout));
+        let error = &json(&out)["error"];
+        assert_eq!(error["code"], "recover_incomplete", "{phase}: {error}");
+        let message = error["message"].as_str().expect("message");
+        assert!(message.contains(&format!("'{backup}'")), "{phase}: {message}");
+        let after = worktree_and_git(&scene);
+        assert_eq!(after, before, "{phase}: recovery dropped or moved a file it did not move");
+        assert!(!path.exists(), "{phase}: what could be done was done: the journal is gone");
+    }
+}
+
+/// A clock tick is coarse, so a file born in the tick the run began passes the birth test (here
+/// it is born after the run file): recovery also wants this run's id in the name. Temporary
+/// files named as patchgate names them but without the run's id (the shape before names carried
+/// it, and another run's id) are never removed; the journal naming them is refused.
+#[test]
+fn recover_touches_only_names_carrying_its_run_s_id() {
+    let run = "0123456789abcdef0123456789abcdef";
+    let other = "fedcba9876543210fedcba9876543210";
+    let names = [
+        "src/.a.txt.patchgate-0123456789abcdef.tmp".to_owned(),
+        own("src/", "a.txt", other, "tmp"),
+    ];
+    for temp in names {
+        let scene = scene();
+        let journal = serde_json::json!({"run": run, "phase": "prepare", "with_index": false,
+            "steps": [{"op": "write_temp", "temp": temp},
+                      {"op": "place", "temp": temp, "target": "src/a.txt"}]});
+        let path = plant(&scene, &journal, Some(run));
+        scene.repo.write(&temp, "not the run's\n");
+        let before = everything(scene.repo.path());
+        let out = recover(&scene);
+        assert_eq!(code(&out), 3, "{temp}: {}", String::from_utf8_lossy(&out.stdout));
+        let error = &json(&out)["error"];
+        assert_eq!(error["code"], "journal_refused", "{temp}: {error}");
+        let message = error["message"].as_str().expect("message");
+        assert!(message.contains(&format!("in run {run}")), "{temp}: {message}");
+        assert_eq!(everything(scene.repo.path()), before, "{temp}: recovery removed it");
+        assert!(path.exists(), "{temp}: a refused journal is left for a person to look at");
+    }
 }

@@ -242,3 +242,56 @@ fn the_mcp_parse_tool_is_bounded_as_parse_is() {
     let text = answer["result"]["content"][0]["text"].as_str().expect("a text block");
     assert!(text.contains("limit_exceeded") && text.contains("[limits] files"), "{text}");
 }
+
+/// `contract agent` of the reply file `reply` in `repo`, with `limit` (if any) as `ulimit -v`.
+fn contract_agent(repo: &TestRepo, reply: &str, limit_kib: Option<u64>) -> Output {
+    let file = repo.path().join("reply.json");
+    std::fs::write(&file, reply).expect("write reply");
+    let mut command = repo.patchgate();
+    if let Some(kib) = limit_kib {
+        let program = command.get_program().to_owned();
+        command = std::process::Command::new("sh");
+        command
+            .current_dir(repo.path())
+            .arg("-c")
+            .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\""));
+        command.arg(program);
+    }
+    command.args(["contract", "agent", "--agent", "x"]).arg(&file).output().expect("run")
+}
+
+/// An agent envelope whose `result.files` lists `paths`.
+fn agent_reply(paths: &[String]) -> String {
+    json!({"status": "success", "agent": "x", "version": "1.0",
+        "operation": "scan", "result": {"files": paths},
+        "metadata": {"execution_time_ms": 5}})
+    .to_string()
+}
+
+/// Each list of an agent reply is bounded by `[limits] files`, as validate bounds a patch's file
+/// entries and the executor contract each path list: over it is a `limit_exceeded` violation
+/// (exit 1) at the list, found by a pass that does not build the reply, so 1.5 million paths are
+/// refused within a 256 MiB address space (building them takes more).
+#[test]
+fn contract_agent_bounds_every_list_by_the_files_limit() {
+    let repo = repo_with("[limits]\nfiles = 2\n");
+    let paths = |n: usize| (0..n).map(|i| format!("src/m{i}.py")).collect::<Vec<_>>();
+    assert_eq!(code(&contract_agent(&repo, &agent_reply(&paths(2)), None)), 0);
+    // Strict JSON, and a fenced reply only the lenient reader reads (a trailing comma).
+    let lenient = format!("```json\n{}\n```\n", agent_reply(&paths(3)).replace("]}", ",]}"));
+    for reply in [agent_reply(&paths(3)), lenient] {
+        let out = contract_agent(&repo, &reply, None);
+        assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stdout));
+        let violation = &json(&out)["data"]["violations"][0];
+        assert_eq!(violation["code"], "limit_exceeded", "{violation}");
+        assert_eq!(violation["pointer"], "/result/files", "{violation}");
+        let message = violation["message"].as_str().expect("message");
+        assert!(message.contains("[limits] files"), "{message}");
+    }
+    let repo = repo_with("");
+    let out = contract_agent(&repo, &agent_reply(&paths(1_500_000)), Some(256 << 10));
+    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
+    let violation = &json(&out)["data"]["violations"][0];
+    assert_eq!(violation["code"], "limit_exceeded", "{violation}");
+    assert!(violation["message"].as_str().expect("message").contains("20000"), "{violation}");
+}

@@ -2,7 +2,7 @@ use crate::contract::{AgentEnvelope, AgentExpect, AgentOutcome, ArgPolicy, check
 use serde_json::{Value, json};
 
 fn check(value: &Value) -> AgentOutcome {
-    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None, max_list: None };
     check_agent_reply(value.to_string().as_bytes(), &expect, &ArgPolicy::default())
 }
 
@@ -88,15 +88,18 @@ fn identity_and_version() {
             ("unknown_operation", "/operation")
         ]
     );
-    let expect =
-        AgentExpect { agent: "ticket-analyzer".into(), operation: Some("hierarchy-gaps".into()) };
+    let expect = AgentExpect {
+        agent: "ticket-analyzer".into(),
+        operation: Some("hierarchy-gaps".into()),
+        max_list: None,
+    };
     let out = check_agent_reply(success().to_string().as_bytes(), &expect, &ArgPolicy::default());
     assert_eq!(found(&out), [("operation_mismatch", "/operation")]);
 }
 
 #[test]
 fn fenced_reply_is_read_with_a_warning() {
-    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None };
+    let expect = AgentExpect { agent: "ticket-analyzer".into(), operation: None, max_list: None };
     let fenced = format!("```json\n{}\n```\n", success());
     let out = check_agent_reply(fenced.as_bytes(), &expect, &ArgPolicy::default());
     assert!(out.ok);
