@@ -1,6 +1,6 @@
 //! One input line of `validate --batch`: `{"id", "step", "result", "repo"?, "base"?}`.
 
-use super::LineError;
+use super::{LineCode, LineError};
 use crate::step::{ExecutorResult, Step};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -90,7 +90,7 @@ pub enum ResultInput {
 /// one could be read, so its answer can still be matched.
 pub fn read_item(line: &[u8]) -> Result<Item, LineError> {
     let raw: Raw<'_> = serde_json::from_slice(line).map_err(|e| {
-        let code = if e.is_syntax() || e.is_eof() { "not_json" } else { "bad_item" };
+        let code = if e.is_syntax() || e.is_eof() { LineCode::NotJson } else { LineCode::BadItem };
         LineError::new(
             code,
             format!(
@@ -108,22 +108,21 @@ pub fn read_item(line: &[u8]) -> Result<Item, LineError> {
 }
 
 fn missing(field: &str) -> LineError {
-    LineError::new("bad_item", format!("the line has no '{field}'; give every item one"))
+    LineError::new(LineCode::BadItem, format!("the line has no '{field}'; give every item one"))
 }
 
 fn read_id(raw: Option<&RawValue>) -> Result<ItemId, LineError> {
     let raw = raw.ok_or_else(|| missing("id"))?;
     serde_json::from_str(raw.get()).map_err(|_| {
         let shown: String = raw.get().chars().take(40).collect();
-        LineError::new("bad_item", format!("'id' is {shown}; give a string or an integer"))
+        LineError::new(LineCode::BadItem, format!("'id' is {shown}; give a string or an integer"))
     })
 }
 
 /// A step object, or a string holding one, read as `validate --step` reads a step file.
 fn read_step(raw: &RawValue) -> Result<Step, LineError> {
     let text = string_or_raw(raw);
-    crate::validate::read_step(text.as_bytes())
-        .map_err(|e| LineError::new(e.code().as_str(), e.to_string()))
+    crate::validate::read_step(text.as_bytes()).map_err(|e| LineError::new(e.code(), e.to_string()))
 }
 
 /// A string's text (a step's JSON text, an executor's raw answer), or an object's own bytes.

@@ -5,6 +5,7 @@
 
 use super::LineError;
 use crate::config::Config;
+use crate::finding::ErrorCode;
 use crate::scratch::{BaseTree, ScratchError};
 use git2::Repository;
 use std::cell::RefCell;
@@ -136,7 +137,7 @@ impl Session {
     /// Open `dir`'s repository; its index in `opened`.
     fn open(&mut self, dir: &Path) -> Result<usize, LineError> {
         let repo = crate::repo::discover(Some(dir))
-            .map_err(|e| LineError::new("repository", e.to_string()))?;
+            .map_err(|e| LineError::new(ErrorCode::Repository, e.to_string()))?;
         if self.opened.len() == REPOSITORIES {
             self.opened.remove(0);
         }

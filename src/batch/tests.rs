@@ -52,16 +52,16 @@ fn an_item_keeps_the_result_object_as_sent_and_reads_a_string_as_its_text() {
 #[test]
 fn a_bad_line_is_an_error_with_its_code_and_the_id_when_there_is_one() {
     let code = |line: &str| read_item(line.as_bytes()).map(|_| ()).unwrap_err();
-    assert_eq!(code("{\"id\": 1,").code, "not_json");
-    assert_eq!(code(r#"{"step": {}, "result": {}}"#).code, "bad_item");
-    assert_eq!(code(r#"{"id": {}, "step": {}, "result": {}}"#).code, "bad_item");
+    assert_eq!(code("{\"id\": 1,").code.as_str(), "not_json");
+    assert_eq!(code(r#"{"step": {}, "result": {}}"#).code.as_str(), "bad_item");
+    assert_eq!(code(r#"{"id": {}, "step": {}, "result": {}}"#).code.as_str(), "bad_item");
     let typo = code(&format!(r#"{{"id": 1, "step": {STEP}, "result": {{}}, "bsae": "v1"}}"#));
-    assert_eq!(typo.code, "bad_item");
+    assert_eq!(typo.code.as_str(), "bad_item");
     assert!(typo.message.contains("bsae"), "{}", typo.message);
     let step = code(r#"{"id": "s", "step": {"description": ""}, "result": {}}"#);
-    assert_eq!((step.code, step.id), ("invalid_step", Some(ItemId::Text("s".into()))));
+    assert_eq!((step.code.as_str(), step.id), ("invalid_step", Some(ItemId::Text("s".into()))));
     let no_result = code(&format!(r#"{{"id": 2, "step": {STEP}}}"#));
-    assert_eq!((no_result.code, no_result.id), ("bad_item", Some(ItemId::Number(2))));
+    assert_eq!((no_result.code.as_str(), no_result.id), ("bad_item", Some(ItemId::Number(2))));
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn a_session_answers_a_directory_without_a_repository_as_the_line_s_error() {
     let none = tempfile::tempdir().unwrap();
     let mut session = Session::new();
     let err = session.with_repo(none.path(), |_| Ok(())).unwrap_err();
-    assert_eq!((err.code, err.is_input_refused), ("repository", true));
+    assert_eq!((err.code.as_str(), err.is_input_refused), ("repository", true));
 }
 
 #[test]

@@ -187,7 +187,7 @@ type Judged = Result<(ItemId, patchgate::Report, Recording), LineError>;
 /// A failure to judge one line, kept with the code and exit code it would have had alone.
 fn failed(e: ValidateError) -> LineError {
     let e = CliError::from(e);
-    let error = LineError::new(e.code.as_str(), e.message.clone());
+    let error = LineError::new(e.code, e.message.clone());
     if e.exit() == Exit::InputRefused { error } else { error.failing() }
 }
 

@@ -11,9 +11,9 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
 
-/// The JSON pointer of the first list in `text` with more than `max` items. `None` when every
-/// list is within the bound, and when `text` is not strict JSON (the lenient reader builds that
-/// value, and [`first_over_in`] bounds it).
+/// The JSON pointer of the first list in `text` with more than `max` items, `None` when every
+/// list is within the bound. In text that is not strict JSON only the lists before the first
+/// error count (the lenient reader builds such a reply, and [`first_over_in`] bounds it).
 pub(super) fn first_over(text: &str, max: usize) -> Option<String> {
     let scan = Scan { max, pointer: RefCell::new(String::new()), found: RefCell::new(None) };
     let mut reader = serde_json::Deserializer::from_str(text);
@@ -22,22 +22,21 @@ pub(super) fn first_over(text: &str, max: usize) -> Option<String> {
     scan.found.into_inner()
 }
 
-/// [`first_over`] for a value already built.
+/// [`first_over`] for a value already built, in the same order: a list's first `max + 1` items
+/// are looked into before the list itself is found too long.
 pub(super) fn first_over_in(value: &Value, max: usize) -> Option<String> {
-    let children: Box<dyn Iterator<Item = (Cow<'_, str>, &Value)>> = match value {
-        Value::Array(items) if items.len() > max => return Some(String::new()),
-        Value::Array(items) => {
-            Box::new(items.iter().enumerate().map(|(i, v)| (Cow::Owned(i.to_string()), v)))
-        }
-        Value::Object(map) => Box::new(map.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), v))),
-        _ => return None,
+    let below = |token: &str, child: &Value| {
+        first_over_in(child, max).map(|rest| format!("/{}{rest}", escape_pointer(token)))
     };
-    for (token, child) in children {
-        if let Some(rest) = first_over_in(child, max) {
-            return Some(format!("/{}{rest}", escape_pointer(&token)));
+    match value {
+        Value::Array(items) => {
+            let inner = items.iter().take(max.saturating_add(1)).enumerate();
+            let found = inner.into_iter().find_map(|(i, v)| below(&i.to_string(), v));
+            found.or_else(|| (items.len() > max).then(String::new))
         }
+        Value::Object(map) => map.iter().find_map(|(k, v)| below(k, v)),
+        _ => None,
     }
-    None
 }
 
 /// The scan's state: the pointer to where it is (one buffer, grown and cut back as it goes in

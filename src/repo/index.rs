@@ -437,7 +437,10 @@ mod tests {
         index.add_path(std::path::Path::new(&name)).unwrap();
         index.write().unwrap();
         let mut data = std::fs::read(dir.join(".git/index")).unwrap();
-        let at = data.windows(name.len()).position(|w| w == name.as_bytes()).unwrap();
+        // The one entry's path follows the 12-byte header and the entry's 62 fixed bytes; searching
+        // for the name instead could hit a timestamp or inode byte that happens to spell it.
+        let at = 12 + 62;
+        assert_eq!(&data[at..at + name.len()], name.as_bytes());
         data[at..at + path.len()].copy_from_slice(path);
         let len = data.len();
         data[len - HASH_LEN..].fill(0);

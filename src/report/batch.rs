@@ -71,7 +71,8 @@ pub fn batch_verdict(id: &ItemId, report: &Report, is_full: bool) -> String {
 pub fn batch_error(error: &LineError, line: usize) -> String {
     let exit =
         if error.is_input_refused { super::Exit::InputRefused } else { super::Exit::Failure };
-    let failure = LineFailure { code: error.code, message: &error.message, exit: exit.code() };
+    let failure =
+        LineFailure { code: error.code.as_str(), message: &error.message, exit: exit.code() };
     let id = error.id.as_ref();
     super::to_json_line(&BatchAnswer::Error(ErrorLine { id, line, error: failure }))
 }

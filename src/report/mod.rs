@@ -9,6 +9,7 @@ pub mod guard;
 pub mod guard_install;
 pub mod hook;
 pub mod hook_install;
+mod indented;
 pub mod mcp;
 pub mod message;
 mod patch;
@@ -192,7 +193,7 @@ pub fn write_envelope<W: std::io::Write, T: Serialize>(
     meta: &Meta,
 ) -> std::io::Result<()> {
     let envelope = Streamed { ok: true, data, error: None, warnings, meta };
-    serde_json::to_writer_pretty(out, &envelope).map_err(std::io::Error::from)
+    indented::write(out, &envelope)
 }
 
 /// Serialize `value` as one line of JSON.
@@ -223,7 +224,9 @@ pub fn json_output_schema<T: schemars::JsonSchema>() -> String {
 /// Serialize `value` as indented JSON.
 #[must_use]
 pub fn to_json_pretty<T: Serialize>(value: &T) -> String {
-    serde_json::to_string_pretty(value).expect("report types serialize: string keys, no floats NaN")
+    let mut text = Vec::new();
+    indented::write(&mut text, value).expect("report types serialize: string keys, no floats NaN");
+    String::from_utf8(text).expect("serde_json writes UTF-8")
 }
 
 #[cfg(test)]

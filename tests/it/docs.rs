@@ -127,6 +127,10 @@ fn stable_codes() -> Vec<(&'static str, Vec<&'static str>)> {
         ),
         ("DenyCode", names(patchgate::guard::DenyCode::ALL, patchgate::guard::DenyCode::as_str)),
         ("hook Reason", names(patchgate::hook::Reason::ALL, patchgate::hook::Reason::as_str)),
+        (
+            "batch LineCode",
+            names(patchgate::batch::LineCode::ALL, patchgate::batch::LineCode::as_str),
+        ),
     ]
 }
 

@@ -129,3 +129,26 @@ fn scores_are_numbers() {
         [("wrong_type", "/result/quality_score"), ("number_as_string", "/result/coverage")]
     );
 }
+
+/// The pass that bounds lists without building the reply finds the list the built value's
+/// walk finds, with the same pointer (keys escaped); in text that is not JSON, a list read
+/// before the error.
+#[test]
+fn the_list_bound_finds_the_same_list_in_text_and_in_the_value() {
+    use crate::contract::lists::{first_over, first_over_in};
+    let cases = [
+        (r#"{"a": [1, 2], "b": {"c/d~e": [1, [1, 2, 3]]}}"#, Some("/b/c~1d~0e/1")),
+        (r#"[[1], [1, 2], {"x": [1, 2, 3]}]"#, Some("/2/x")),
+        ("[1, 2, 3]", Some("")),
+        (r#"{"a": [1, 2], "b": [[], [{}]], "c": "xyz"}"#, None),
+        // Not JSON: the lists read before the error count, the rest are the lenient reader's.
+        (r#"{"a": [1, 2, 3"#, Some("/a")),
+        (r#"{"a": [1, 2], "b" [1, 2, 3]}"#, None),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_over(text, 2).as_deref(), expected, "{text}");
+        if let Ok(value) = serde_json::from_str(text) {
+            assert_eq!(first_over_in(&value, 2).as_deref(), expected, "{text}");
+        }
+    }
+}
