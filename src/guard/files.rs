@@ -3,19 +3,18 @@
 //! (`tree`).
 //!
 //! Each kind (files, directories) is one [`Index`] and one cache file: a header line
-//! (`<key> <length of the names part> <length table>`), the names part, the directories part. A
-//! miss reads the header and the names within reach of its query's length; the directories of
-//! the few matching names are read in place. After the index changes, the first miss rebuilds
-//! only the kind it needs, from the index file read directly ([`crate::repo::index`]: libgit2
-//! would checksum the whole file and allocate per entry first).
+//! (`<key> <length of the text> <length table>`), then the index's text. A miss reads the header
+//! and the lines within reach of its query's length. After the index changes, the first miss
+//! rebuilds only the kind it needs (a linear pass, no sort), from the index file read directly
+//! ([`crate::repo::index`]: libgit2 would checksum the whole file and allocate per entry first).
 
 use super::suggest::Index;
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
-const FILES_CACHE: &str = "files-v5.cache";
-const DIRS_CACHE: &str = "dirs-v5.cache";
+const FILES_CACHE: &str = "files-v6.cache";
+const DIRS_CACHE: &str = "dirs-v6.cache";
 /// git's mode of a gitlink (a submodule: a directory of another repository).
 const GITLINK: u32 = 0o160_000;
 
@@ -47,7 +46,7 @@ impl Kind {
 ///
 /// In the index's sorted order the paths below a directory are contiguous, so a directory is
 /// new unless it is an ancestor of the previous path: no hash set (a seventh of a rebuild).
-/// Any other order only yields repeats, which [`Index::new`] drops.
+/// Any other order only yields repeats, which the ranking counts once.
 fn dirs_of<S: AsRef<str>>(paths: &[S]) -> Vec<&str> {
     let mut dirs: Vec<&str> = Vec::new();
     let mut previous = "";
@@ -151,23 +150,22 @@ pub(super) fn read_cache(path: &Path, key: Option<&str>, query_len: usize) -> Op
     let mut header = String::new();
     reader.read_line(&mut header).ok()?;
     let (rest, lengths) = header.trim_end().rsplit_once(' ')?;
-    let (cached_key, names_len) = rest.rsplit_once(' ')?;
+    let (cached_key, total) = rest.rsplit_once(' ')?;
     if key.is_some_and(|key| cached_key != key) {
         return None;
     }
-    let names_len: usize = names_len.parse().ok()?;
+    let total: usize = total.parse().ok()?;
     drop(reader);
-    Index::on_disk(file, (header.len() as u64, names_len), lengths, query_len)
+    Index::on_disk(&file, (header.len() as u64, total), lengths, query_len)
 }
 
 pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
-    let Some((names, dirs)) = index.parts() else { return Ok(()) };
+    let Some(text) = index.text() else { return Ok(()) };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    writeln!(file, "{key} {} {}", names.len(), index.lengths_text())?;
-    file.write_all(names.as_bytes())?;
-    file.write_all(dirs.as_bytes())?;
+    writeln!(file, "{key} {} {}", text.len(), index.lengths_text())?;
+    file.write_all(text.as_bytes())?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

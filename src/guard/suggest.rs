@@ -25,87 +25,73 @@ const FUZZY_THRESHOLD: f64 = 0.75;
 /// Basenames whose lengths differ by more than this are never similar enough.
 const MAX_LENGTH_DIFFERENCE: usize = 3;
 
-/// Repository paths of one kind (files, or directories) grouped by basename.
+/// Repository paths of one kind (files, or directories) bucketed by basename length.
 ///
-/// Two parts: the names, one line each (`name\0offset\0length\n`) ordered by length, and per
-/// name the NUL-separated parent directories of its paths at that offset. A query scans only
-/// the names within [`MAX_LENGTH_DIFFERENCE`] of its own length (no other can match) and reads
-/// the directories of the few that match; a cached index (see `guard::files`) keeps the second
-/// part on disk and reads those lines with positioned reads.
-#[derive(Debug)]
+/// One line per path (`name\0directory\n`), the lines ordered by the name's length and, within
+/// a length, as given. A query scans only the lines within [`MAX_LENGTH_DIFFERENCE`] of its own
+/// length (no other can match); a cached index (see `guard::files`) keeps the lines on disk and
+/// reads only that window. Bucketing is a counting sort, linear in the paths: the index is
+/// rebuilt on the guard's first miss after git's index changed, where a comparison sort of
+/// 100,000 names was most of the call.
+#[derive(Debug, Default)]
 pub struct Index {
-    /// The names part, or of a cached index the lines a query needs.
-    names: String,
-    /// Where `names` starts in the whole names part.
-    names_at: usize,
-    /// For each name length present, ascending: the offset of its first line in `names`.
+    /// The lines, or of a cached index those a query needs.
+    lines: String,
+    /// Where `lines` starts in the whole text.
+    lines_at: usize,
+    /// The length of the whole text.
+    total: usize,
+    /// For each name length present, ascending: the offset of its first line.
     lengths: Vec<(usize, usize)>,
-    dirs: Dirs,
-}
-
-#[derive(Debug)]
-enum Dirs {
-    Memory(String),
-    /// A cache file and the offset of the directories part in it.
-    File(std::fs::File, u64),
-}
-
-impl Default for Index {
-    fn default() -> Self {
-        let dirs = Dirs::Memory(String::new());
-        Self { names: String::new(), names_at: 0, lengths: Vec::new(), dirs }
-    }
+    /// Whether `lines` is the whole text (built here, not read from a cache).
+    whole: bool,
 }
 
 impl Index {
-    /// Index repository-relative `paths` (paths holding a newline or NUL are left out).
+    /// Index repository-relative `paths` (paths holding a newline or NUL are left out; a path
+    /// repeated right after itself counts once).
     pub fn new<'a>(paths: impl Iterator<Item = &'a str>) -> Self {
-        let mut keyed: Vec<(u128, &str, &str)> = paths
-            .filter(|p| !p.is_empty() && !p.contains(['\n', '\0']))
-            .map(|p| match p.rsplit_once('/') {
-                Some((dir, name)) => (sort_key(name), name, dir),
-                None => (sort_key(p), p, ""),
-            })
-            .collect();
-        // By (length, name, directory). The key settles most comparisons without reading the
-        // strings (comparing whole names was a third of building the index of a large
-        // repository, on the guard's first miss after the index changed).
-        keyed.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0).then_with(|| (a.1.len(), a.1, a.2).cmp(&(b.1.len(), b.1, b.2)))
-        });
-        keyed.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
-        let mut lengths = Vec::new();
-        let mut names = String::new();
-        let mut dirs = String::with_capacity(keyed.iter().map(|(_, _, d)| d.len() + 1).sum());
-        for run in keyed.chunk_by(|a, b| a.1 == b.1) {
-            let name = run[0].1;
-            if lengths.last().is_none_or(|&(len, _)| len != name.len()) {
-                lengths.push((name.len(), names.len()));
+        let mut split: Vec<(&str, &str)> = Vec::new();
+        let mut previous = None;
+        for path in paths.filter(|p| !p.is_empty() && !p.contains(['\n', '\0'])) {
+            if previous != Some(path) {
+                split.push(path.rsplit_once('/').map_or((path, ""), |(dir, name)| (name, dir)));
             }
-            let offset = dirs.len();
-            for (i, (_, _, dir)) in run.iter().enumerate() {
-                if i > 0 {
-                    dirs.push('\0');
-                }
-                dirs.push_str(dir);
-            }
-            // By hand: `write!` of two numbers per name was a sixth of building the index.
-            names.push_str(name);
-            names.push('\0');
-            push_number(&mut names, offset);
-            names.push('\0');
-            push_number(&mut names, dirs.len() - offset);
-            names.push('\n');
+            previous = Some(path);
         }
-        Self { names, names_at: 0, lengths, dirs: Dirs::Memory(dirs) }
+        let longest = split.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+        let mut starts = vec![0usize; longest + 2];
+        for (name, dir) in &split {
+            starts[name.len() + 1] += name.len() + dir.len() + 2;
+        }
+        let mut lengths = Vec::new();
+        for len in 0..=longest {
+            if starts[len + 1] > 0 {
+                lengths.push((len, starts[len]));
+            }
+            starts[len + 1] += starts[len];
+        }
+        let total = starts[longest + 1];
+        let mut text = vec![0u8; total];
+        for (name, dir) in &split {
+            let at = &mut starts[name.len()];
+            let line = &mut text[*at..*at + name.len() + dir.len() + 2];
+            line[..name.len()].copy_from_slice(name.as_bytes());
+            line[name.len() + 1..=name.len() + dir.len()].copy_from_slice(dir.as_bytes());
+            line[name.len() + dir.len() + 1] = b'\n';
+            *at += line.len();
+        }
+        // Whole UTF-8 strings joined by ASCII bytes: always valid.
+        let lines = String::from_utf8(text).unwrap_or_default();
+        Self { total: lines.len(), lines, lines_at: 0, lengths, whole: true }
     }
 
-    /// An index kept in the cache `file`, its names part (`names_len` bytes) at `offset`
-    /// followed by the directories part; `lengths` as [`Index::lengths_text`] wrote it. Only
-    /// the names a query for a basename of `query_len` bytes scans are read.
+    /// An index kept in the cache `file`, its text (`total` bytes) at `offset`; `lengths` as
+    /// [`Index::lengths_text`] wrote it. Only the lines a query for a basename of `query_len`
+    /// bytes scans are read.
     pub(crate) fn on_disk(
-        file: std::fs::File,
-        (offset, names_len): (u64, usize),
+        file: &std::fs::File,
+        (offset, total): (u64, usize),
         lengths: &str,
         query_len: usize,
     ) -> Option<Self> {
@@ -117,10 +103,9 @@ impl Index {
                 Some((len.parse().ok()?, at.parse().ok()?))
             })
             .collect::<Option<Vec<(usize, usize)>>>()?;
-        let (from, to) = window(&lengths, names_len, query_len);
-        let names = read_at(&file, offset + from as u64, to.checked_sub(from)?)?;
-        let dirs = Dirs::File(file, offset + names_len as u64);
-        Some(Self { names, names_at: from, lengths, dirs })
+        let (from, to) = window(&lengths, total, query_len);
+        let lines = read_at(file, offset + from as u64, to.checked_sub(from)?)?;
+        Some(Self { lines, lines_at: from, total, lengths, whole: false })
     }
 
     /// The length table as one word (`3:0,4:120,...`), for the cache header.
@@ -130,89 +115,33 @@ impl Index {
         items.join(",")
     }
 
-    /// The two parts, for writing the cache; `None` for an index read from one.
-    pub(crate) fn parts(&self) -> Option<(&str, &str)> {
-        match &self.dirs {
-            Dirs::Memory(dirs) => Some((&self.names, dirs)),
-            Dirs::File(..) => None,
-        }
+    /// The whole text, for writing the cache; `None` for an index read from one.
+    pub(crate) fn text(&self) -> Option<&str> {
+        self.whole.then_some(self.lines.as_str())
     }
 
-    /// Each basename with the location of its directories.
-    fn groups(&self) -> impl Iterator<Item = (&str, &str)> {
-        lines(&self.names)
-    }
-
-    /// The basenames within [`MAX_LENGTH_DIFFERENCE`] of `len`.
+    /// `(name, directory)` of the paths with a basename within [`MAX_LENGTH_DIFFERENCE`] of
+    /// `len`.
     fn near(&self, len: usize) -> impl Iterator<Item = (&str, &str)> {
-        let (from, to) = window(&self.lengths, self.names_at + self.names.len(), len);
-        let (from, to) = (from.saturating_sub(self.names_at), to.saturating_sub(self.names_at));
-        lines(self.names.get(from..to.min(self.names.len())).unwrap_or(""))
+        let (from, to) = window(&self.lengths, self.total, len);
+        let (from, to) = (from.saturating_sub(self.lines_at), to.saturating_sub(self.lines_at));
+        entries(self.lines.get(from..to.min(self.lines.len())).unwrap_or(""))
     }
 
-    /// The paths named `name`, from the location part of its line (`offset\0length`).
-    fn paths(&self, name: &str, location: &str) -> Vec<String> {
-        let Some((offset, length)) = location.split_once('\0') else { return Vec::new() };
-        let (Ok(offset), Ok(length)) = (offset.parse::<usize>(), length.parse::<usize>()) else {
-            return Vec::new();
-        };
-        let read;
-        let dirs = match &self.dirs {
-            Dirs::Memory(dirs) => dirs.get(offset..offset + length).unwrap_or(""),
-            Dirs::File(file, base) => {
-                read = read_at(file, base + offset as u64, length).unwrap_or_default();
-                read.as_str()
-            }
-        };
-        let join =
-            |dir: &str| if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
-        dirs.split('\0').map(join).collect()
-    }
-
-    /// Number of unique basenames (of a cached index: among those read for its query).
+    /// Number of paths indexed (of a cached index: among those read for its query).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.groups().count()
+        entries(&self.lines).count()
     }
 
     /// Whether nothing is indexed.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.lines.is_empty()
     }
 }
 
-/// `n` in decimal at the end of `out`.
-fn push_number(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + u8::try_from(n % 10).unwrap_or(0);
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
-}
-
-/// A name's length in the top byte and its first 15 bytes below, so that comparing keys orders
-/// names by length, then bytes, as far as the key reaches. Names of 255 bytes and more share one
-/// key (their lengths do not fit), and the whole comparison orders them.
-fn sort_key(name: &str) -> u128 {
-    let Ok(len) = u8::try_from(name.len()) else { return u128::from(u8::MAX) << 120 };
-    if len == u8::MAX {
-        return u128::from(u8::MAX) << 120;
-    }
-    let mut bytes = [0u8; 16];
-    bytes[0] = len;
-    let head = &name.as_bytes()[..name.len().min(15)];
-    bytes[1..=head.len()].copy_from_slice(head);
-    u128::from_be_bytes(bytes)
-}
-
-/// The byte range of the names part (`end` bytes) holding the names within
+/// The byte range of the text (`end` bytes) holding the lines of names within
 /// [`MAX_LENGTH_DIFFERENCE`] of `len`.
 fn window(lengths: &[(usize, usize)], end: usize, len: usize) -> (usize, usize) {
     let start_of = |accept: &dyn Fn(usize) -> bool| {
@@ -227,45 +156,9 @@ pub(crate) fn query_len(requested: &str) -> usize {
     basename(requested.trim_end_matches('/')).len()
 }
 
-/// `(name, location)` of each `name\0location\n` line; lines without a NUL are skipped.
-fn lines(names: &str) -> Lines<'_> {
-    Lines { rest: names, last: 0 }
-}
-
-/// Each byte is looked at once, by a plain loop: lines are a few dozen bytes, too short for
-/// `memchr`'s setup to pay off (it was a fifth of a miss).
-struct Lines<'a> {
-    rest: &'a str,
-    /// The previous name's length. Lines are ordered by name length and names hold no NUL, so
-    /// a NUL at this offset ends the next name too: the name is not scanned.
-    last: usize,
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = (&'a str, &'a str);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        while !self.rest.is_empty() {
-            let bytes = self.rest.as_bytes();
-            let cut = if bytes.get(self.last) == Some(&b'\0') {
-                self.last
-            } else {
-                bytes.iter().position(|&b| b == b'\0' || b == b'\n').unwrap_or(bytes.len())
-            };
-            if bytes.get(cut) != Some(&b'\0') {
-                self.rest = self.rest.get(cut + 1..).unwrap_or("");
-                continue;
-            }
-            self.last = cut;
-            let (Some(name), Some(tail)) = (self.rest.get(..cut), self.rest.get(cut + 1..)) else {
-                return None;
-            };
-            let end = tail.bytes().position(|b| b == b'\n').unwrap_or(tail.len());
-            self.rest = tail.get(end + 1..).unwrap_or("");
-            return Some((name, tail.get(..end).unwrap_or("")));
-        }
-        None
-    }
+/// `(name, directory)` of each `name\0directory\n` line; lines without a NUL are skipped.
+fn entries(lines: &str) -> impl Iterator<Item = (&str, &str)> {
+    lines.split_terminator('\n').filter_map(|line| line.split_once('\0'))
 }
 
 fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<String> {
@@ -299,16 +192,15 @@ pub fn suggest_all(indexes: &[&Index], requested: &str, limit: usize) -> Vec<Str
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
     let mut ranked: Vec<(bool, f64, String)> = Vec::new();
     for index in indexes {
-        for (name, location) in index.near(query.name.len()) {
+        for (name, dir) in index.near(query.name.len()) {
             let Some(name_score) = name_score(&query, name) else {
                 continue;
             };
-            for entry in index.paths(name, location) {
-                let dirs: Vec<&str> = parent_components(&entry).collect();
-                let score =
-                    NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
-                ranked.push((name_score >= EXACT, score, entry));
-            }
+            let dirs: Vec<&str> = dir.split('/').filter(|c| !c.is_empty()).collect();
+            let score =
+                NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
+            let entry = if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
+            ranked.push((name_score >= EXACT, score, entry));
         }
     }
     ranked.sort_by(|a, b| {

@@ -25,6 +25,9 @@ pub(super) enum Kind {
     Remove,
     /// A refactoring that keeps behaviour (`Refactor`, `Rename`, `Extract`, `refactor:`).
     Refactor,
+    /// A check to silence (`Silence mypy on load`, `Ignore the linter error`, `Fix clippy
+    /// lints`): what a directive comment does.
+    Suppress,
 }
 
 /// `type(scope)!: `, `type: `, `area/sub: `, `[tag] ` before the subject's own words.
@@ -50,6 +53,7 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,5}?(?:
             formatting | format | whitespaces? | white\s+spaces? | indentation | indent | line\s+endings?
+          | spacing
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
           | tabs\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs | (?:cargo\s+)?fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8
           | yapf | isort | ruff\s+format | stylua | ktlint | standardrb
@@ -58,9 +62,70 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the layout-object pattern is valid")
 });
 
+/// The object of a verb that makes the step about a linter's verdict.
+static LINT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^(?:\S+\s+){0,6}?(?:
+            lints? | linter | linting | clippy | mypy | pyright | eslint | tslint | rubocop | pylint
+          | flake8 | ruff | golangci-lint | staticcheck | cppcheck | clang-tidy | ktlint | detekt
+          | sonar\w* | codeql
+        )\b",
+    )
+    .expect("the lint-object pattern is valid")
+});
+
+/// With a lint or a warning for object, verbs that turn a check off rather than satisfy it.
+static SILENCED_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:\S+\s+){0,6}?(?:lints?|linter|warnings?|errors?|checks?|rules?)\b")
+        .expect("the silenced-object pattern is valid")
+});
+
+/// The object of "add" that is a program of its own: a new script answers it.
+static PROGRAM_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^(?:\S+\s+){0,5}?(?:
+            scripts? | examples? | demos? | samples? | tools? | utilit(?:y|ies) | benchmarks?
+          | bench | programs? | playground
+        )\b",
+    )
+    .expect("the program-object pattern is valid")
+});
+
+/// Examples a documentation step may add as programs of their own.
+static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:examples?|demos?|samples?|tutorials?)\b")
+        .expect("the example pattern is valid")
+});
+
+/// Whether the step's first line asks to add a program of its own (`Add a release script`,
+/// `docs: an example for the client`), or names `file` (a created file's name or stem): what a
+/// new file that nothing else uses answers.
+pub(super) fn asks_new_file(description: &str, file: &str) -> bool {
+    let line = subject_line(description);
+    if kinds(description).contains(&Kind::Document) && EXAMPLE.is_match(line) {
+        return true;
+    }
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let stem = name.split('.').next().unwrap_or(name);
+    if line.contains(name) || (stem.len() > 2 && crate::summary::has_word(line, stem)) {
+        return true;
+    }
+    let rest = PREFIX.find(line).map_or(line, |m| &line[m.end()..]);
+    let mut words = rest.splitn(2, char::is_whitespace);
+    let verb = base_form(&words.next().unwrap_or_default().to_ascii_lowercase());
+    let object = words.next().unwrap_or_default();
+    let is_new = matches!(verb.as_str(), "add" | "create" | "introduce" | "write" | "provide");
+    is_new && PROGRAM_OBJECT.is_match(object)
+}
+
+/// The description's first line, trimmed.
+fn subject_line(description: &str) -> &str {
+    description.trim_start().lines().next().unwrap_or_default().trim()
+}
+
 /// The kinds the step's first line states (none when its phrasing states none).
 pub(super) fn kinds(description: &str) -> Vec<Kind> {
-    let line = description.trim_start().lines().next().unwrap_or_default().trim();
+    let line = subject_line(description);
     let prefix = PREFIX.captures(line);
     let rest = prefix.as_ref().and_then(|c| c.get(0)).map_or(line, |m| &line[m.end()..]);
     let mut out = Vec::new();
@@ -75,6 +140,12 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     let object = words.next().unwrap_or_default();
     if let Some(kind) = by_verb(&verb, object) {
         out.push(kind);
+    }
+    // "Consistent spacing after comment start" is about comments and layout both.
+    let verb = base_form(verb.trim_end_matches([':', ',']));
+    if LAYOUT_OBJECT.is_match(object) && !treats_text_as_data(&verb) && !out.contains(&Kind::Format)
+    {
+        out.push(Kind::Format);
     }
     out
 }
@@ -117,6 +188,12 @@ fn by_verb(verb: &str, object: &str) -> Option<Kind> {
     let verb = verb.trim_end_matches([':', ',']);
     let verb = base_form(verb);
     let verb = verb.as_str();
+    let silences = matches!(verb, "silence" | "suppress" | "mute" | "appease" | "placate")
+        || (matches!(verb, "ignore" | "disable") && SILENCED_OBJECT.is_match(object))
+        || ((is_editing_verb(verb) || verb == "fix") && LINT_OBJECT.is_match(object));
+    if silences {
+        return Some(Kind::Suppress);
+    }
     if TEXT_OBJECT.is_match(object) && !treats_text_as_data(verb) {
         return Some(Kind::Document);
     }
@@ -125,8 +202,10 @@ fn by_verb(verb: &str, object: &str) -> Option<Kind> {
     }
     Some(match verb {
         "format" | "formatted" | "formatting" | "reformat" | "reformatted" | "reformatting"
-        | "reindent" | "re-indent" | "indent" | "unindent" | "dedent" | "outdent" | "lint"
-        | "prettify" | "rustfmt" | "gofmt" | "black" | "prettier" => Kind::Format,
+        | "reflow" | "rewrap" | "reindent" | "re-indent" | "indent" | "unindent" | "dedent"
+        | "outdent" | "lint" | "prettify" | "rustfmt" | "gofmt" | "black" | "prettier" => {
+            Kind::Format
+        }
         "document" | "documented" | "documenting" | "comment" | "commented" | "reword"
         | "reworded" | "rephrase" | "rephrased" | "clarify" | "clarified" | "typo" | "typos"
         | "spelling" => Kind::Document,
@@ -139,9 +218,9 @@ fn by_verb(verb: &str, object: &str) -> Option<Kind> {
             Kind::Add
         }
         "stub" | "scaffold" => Kind::Stub,
-        "move" | "moved" | "moves" | "reorder" | "reordered" | "sort" | "sorted" | "relocate" => {
-            Kind::Move
-        }
+        "move" | "moved" | "moves" | "reorder" | "reordered" | "sort" | "sorted" | "relocate"
+        | "reorganize" | "reorganise" | "restructure" | "regroup" | "group" | "rearrange"
+        | "organize" | "organise" => Kind::Move,
         "remove" | "removed" | "removes" | "delete" | "deleted" | "deletes" | "drop"
         | "dropped" | "drops" => Kind::Remove,
         "refactor" | "refactored" | "rename" | "renamed" | "extract" | "extracted" | "inline"
@@ -168,52 +247,71 @@ fn base_form(verb: &str) -> String {
     candidates.iter().find(is_known).unwrap_or(&candidates[0]).clone()
 }
 
+/// The verbs, as written, that [`by_verb`] reads.
+const VERBS: [&str; 58] = [
+    "format",
+    "reformat",
+    "reflow",
+    "rewrap",
+    "reindent",
+    "indent",
+    "lint",
+    "document",
+    "comment",
+    "reword",
+    "rephrase",
+    "clarify",
+    "typo",
+    "spelling",
+    "fix",
+    "correct",
+    "handle",
+    "prevent",
+    "resolve",
+    "repair",
+    "add",
+    "implement",
+    "introduce",
+    "create",
+    "write",
+    "provide",
+    "stub",
+    "scaffold",
+    "move",
+    "reorder",
+    "sort",
+    "relocate",
+    "reorganize",
+    "reorganise",
+    "restructure",
+    "regroup",
+    "group",
+    "rearrange",
+    "organize",
+    "organise",
+    "silence",
+    "suppress",
+    "mute",
+    "appease",
+    "placate",
+    "ignore",
+    "disable",
+    "remove",
+    "delete",
+    "drop",
+    "refactor",
+    "rename",
+    "extract",
+    "inline",
+    "simplify",
+    "cleanup",
+    "clean",
+    "tidy",
+];
+
 /// Whether `verb`, as written, is one [`by_verb`] reads.
 fn by_verb_exact(verb: &str) -> bool {
-    matches!(
-        verb,
-        "format"
-            | "reformat"
-            | "reindent"
-            | "indent"
-            | "lint"
-            | "document"
-            | "comment"
-            | "reword"
-            | "rephrase"
-            | "clarify"
-            | "typo"
-            | "spelling"
-            | "fix"
-            | "correct"
-            | "handle"
-            | "prevent"
-            | "resolve"
-            | "repair"
-            | "add"
-            | "implement"
-            | "introduce"
-            | "create"
-            | "write"
-            | "provide"
-            | "stub"
-            | "scaffold"
-            | "move"
-            | "reorder"
-            | "sort"
-            | "relocate"
-            | "remove"
-            | "delete"
-            | "drop"
-            | "refactor"
-            | "rename"
-            | "extract"
-            | "inline"
-            | "simplify"
-            | "cleanup"
-            | "clean"
-            | "tidy"
-    )
+    VERBS.contains(&verb)
 }
 
 /// Verbs whose object is what code does to text (`Handle comments in the lexer`, `Preserve
@@ -342,6 +440,12 @@ mod tests {
             ("Unindent the body of the macro", Kind::Format),
             ("fix: removing multiple/trailing/leading whitespaces", Kind::Format),
             ("Add a thread-safety note to the `Client` class docstring", Kind::Document),
+            ("Silence mypy on load", Kind::Suppress),
+            ("Ignore the linter error (#2390)", Kind::Suppress),
+            ("chore: fix clippy lints", Kind::Suppress),
+            ("Reorganize the helpers of the parser", Kind::Move),
+            ("Reflow the paragraphs of the guide", Kind::Format),
+            ("chore(docs): consistent spacing after comment start (#5908)", Kind::Format),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -357,12 +461,12 @@ mod tests {
             "fix(docs): crash when the page is empty",
             "Handle comments in the lexer",
             "Preserve whitespace inside string literals",
+            "Fix the type error in load",
+            "Ignore hidden files in the walker",
         ] {
             let found = kinds(line);
-            assert!(
-                !found.contains(&Kind::Document) && !found.contains(&Kind::Format),
-                "{line}: {found:?}"
-            );
+            let is_text = [Kind::Document, Kind::Format, Kind::Suppress];
+            assert!(!is_text.iter().any(|k| found.contains(k)), "{line}: {found:?}");
         }
     }
 }

@@ -277,6 +277,11 @@ pub(super) fn has_word(text: &str, word: &str) -> bool {
     crate::summary::has_word(text, word)
 }
 
+/// How often `text` holds `word` as a whole identifier.
+pub(super) fn word_count(text: &str, word: &str) -> usize {
+    crate::summary::word_count(text, word)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -73,10 +73,15 @@ fn a_directive_instead_of_a_fix_is_not_a_fix() {
     assert_eq!(judged("Fix the type error in load", &ignore).0, ["directive_only"]);
     let ts = modify("a.ts", &[], &["// @ts-ignore"], &["const x = load(y);"]);
     assert_eq!(judged("fix: the type error in load", &ts).0, ["directive_only"]);
-    // The twin: a step about lint or layout; and a step whose kind is not stated gets a note.
+    // The twins: a step about layout, or one that silences a check. A step whose kind is not
+    // stated may be one a directive carries out: a note.
     assert_eq!(judged("style: add noqa to the import", &ignore).0, Vec::<String>::new());
-    let (codes, notes) = judged("Silence mypy on load", &ignore);
+    for silence in ["Silence mypy on load", "Ignore the linter error", "Fix clippy lints"] {
+        assert_eq!(judged(silence, &ignore).0, Vec::<String>::new(), "{silence}");
+    }
+    let (codes, notes) = judged("Make mypy accept load", &ignore);
     assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+    assert_eq!(judged("feat: load the config", &ts).0, ["directive_only"]);
 }
 
 #[test]
@@ -91,7 +96,24 @@ fn a_new_script_alone_is_no_fix() {
     let script = "diff --git a/reproduce_bug.py b/reproduce_bug.py\nnew file mode 100644\n--- /dev/null\n+++ b/reproduce_bug.py\n@@ -0,0 +1,2 @@\n+import lib\n+print(lib.parse('x'))\n";
     assert_eq!(judged("Fix the crash when the input is empty", script).0, ["script_only"]);
     assert_eq!(judged("Add a script that reproduces the crash", script).0, Vec::<String>::new());
-    let (codes, notes) = judged("The parser crashes on empty input", script);
+    assert_eq!(judged("Add reproduce_bug.py", script).0, Vec::<String>::new(), "names the file");
+    assert_eq!(judged("docs: an example of parsing", script).0, Vec::<String>::new());
+    assert_eq!(judged("docs: explain empty input", script).0, ["script_only"]);
+    assert_eq!(judged("test: add a test case for empty input", script).0, ["script_only"]);
+    // A script defines nothing but an entry point: it answers no step that does not ask for it.
+    for step in ["The parser crashes on empty input", "Add an empty-input check to the parser"] {
+        assert_eq!(judged(step, script).0, ["script_only"], "{step}");
+    }
+    let go = "diff --git a/repro.go b/repro.go\nnew file mode 100644\n--- /dev/null\n+++ b/repro.go\n@@ -0,0 +1,5 @@\n+package main\n+\n+func main() {\n+\tprintln(\"x\")\n+}\n";
+    assert_eq!(judged("Add unique args validator", go).0, ["script_only"]);
+    // The twin: a new module with definitions (Go finds a package's files without a name) is
+    // an answer to an `add` step, and only a note for a step whose kind is not stated.
+    let module = "diff --git a/bloom.go b/bloom.go\nnew file mode 100644\n--- /dev/null\n+++ b/bloom.go\n@@ -0,0 +1,5 @@\n+package index\n+\n+func MayHold(k string) bool {\n+\treturn len(k) > 0\n+}\n";
+    assert_eq!(judged("Add a bloom filter", module).0, Vec::<String>::new());
+    // A new file that defines nothing and runs nothing (a package marker, data) is no script.
+    let marker = "diff --git a/pkg/__init__.py b/pkg/__init__.py\nnew file mode 100644\n--- /dev/null\n+++ b/pkg/__init__.py\n@@ -0,0 +1 @@\n+VERSION = 1\n";
+    assert_eq!(judged("Add the package", marker).0, Vec::<String>::new());
+    let (codes, notes) = judged("Bloom filter for the index", module);
     assert!(codes.is_empty() && notes.contains(&"script_only".to_owned()), "{notes:?}");
 }
 
@@ -135,4 +157,21 @@ fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
     let other = sub.replace("def area", "def perimeter");
     let unrelated = file("shapes.py", base) + &file("square.py", &other);
     assert_eq!(judged("Add a square shape", &unrelated).0, ["placeholder_added"]);
+}
+
+#[test]
+fn a_comment_repeating_the_step_documents_nothing() {
+    let context = ["def parse(x):", "    return x[1:]"];
+    let repeat = modify("p.py", &[], &["# Explain the retry loop in parse"], &context);
+    assert_eq!(judged("docs: explain the retry loop in parse", &repeat).0, ["comment_only"]);
+    // The twin: a comment that says more than the step, or one the step's words only start.
+    let explains = modify(
+        "p.py",
+        &[],
+        &["# parse drops the first byte: the header, which the caller checked"],
+        &context,
+    );
+    assert_eq!(judged("docs: explain why parse drops a byte", &explains).0, Vec::<String>::new());
+    let short = modify("p.py", &[], &["# parse is lazy"], &context);
+    assert_eq!(judged("Document that parse is lazy", &short).0, Vec::<String>::new());
 }

@@ -17,7 +17,9 @@ use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
-use crate::summary::{self, ChangeKind, ChangeSummary, Wants, noop};
+use crate::summary::{self, ChangeKind, ChangeSummary, FileSummary, Wants, noop};
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Step descriptions that ask for a placeholder.
 static ASKS_STUB: Pattern =
@@ -84,13 +86,13 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     };
     let mut out: Vec<Finding> =
         superficial_change(input, patch, summary, description).into_iter().collect();
-    out.extend(script_only(summary, description));
+    out.extend(script_only(patch, summary, description));
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
         out.extend(gutted_bodies(summary, description));
     }
     out.extend(untouched_files(input, description));
-    out.extend(missing_renames(input, patch, description));
+    out.extend(missing_renames(input, patch, summary, description));
     out
 }
 
@@ -153,9 +155,16 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
 /// holds `to`.
 /// A rename of plain words (`Rename foo to bar`) that the patch's old side never shows is a
 /// weak finding: prose can look like a rename. A rename carried out while the touched files
-/// still use the old name (read in the base tree) is a weak finding too: the name may rightly
-/// stay (another item of the same name), but it is where a rename is left half done.
-fn missing_renames(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> Vec<Finding> {
+/// still use the old name (read in the base tree) is left half done: strong when a file read on
+/// its syntax tree still uses the old name as code on a line the patch did not write (a call
+/// left behind), weak otherwise (the name only in comments or strings, or in an alias or a
+/// deprecated wrapper the patch adds under the old name).
+fn missing_renames(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    description: &str,
+) -> Vec<Finding> {
     let base = input.base;
     let renames = intent::renames(description);
     if renames.is_empty() {
@@ -180,7 +189,7 @@ fn missing_renames(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> V
             } else if !holds(&added, &r.to) {
                 format!("no added line holds '{}'", r.to)
             } else {
-                return base.and_then(|base| partial_rename(input, patch, base, &r.from));
+                return base.and_then(|base| partial_rename(input, patch, summary, base, &r.from));
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
             let violation =
@@ -196,6 +205,7 @@ fn missing_renames(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> V
 fn partial_rename(
     input: &Input<'_>,
     patch: &Patch<'_>,
+    summary: &ChangeSummary,
     base: &dyn Base,
     from: &str,
 ) -> Option<Finding> {
@@ -213,16 +223,84 @@ fn partial_rename(
             (after > 0).then(|| (input.file_name(file), after))
         })
         .collect();
-    let (first, _) = left.first()?;
-    let places: Vec<String> = left
+    let mut places: Vec<String> = left
         .iter()
         .map(|(name, n)| format!("{name} ({n} line{})", if *n == 1 { "" } else { "s" }))
         .collect();
+    let elsewhere =
+        if was_renamed(summary, from) { users_elsewhere(patch, base, from) } else { Vec::new() };
+    places.extend(elsewhere.iter().map(|path| format!("{path} (not touched)")));
+    let first = left.first().map(|(name, _)| name).or(elsewhere.first())?;
     let message =
-        format!("possible partial rename: '{from}' still appears in {}", places.join(", "));
+        format!("possible partial rename: '{from}' still appears in {}", short_list(&places));
     let violation = Violation::new(RuleId::NotImplemented, CheckCode::RenamePartial, message)
         .in_file(first.clone());
-    Some(Finding::weak(violation))
+    let is_strong = !elsewhere.is_empty()
+        || patch.files.iter().zip(&summary.files).any(|(file, found)| {
+            found.language.is_some() && uses_left_unchanged(file, found, from)
+        });
+    Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// Whether a file read on its syntax tree renamed a definition or replaced an identifier
+/// `from`: the rename was carried out where it is defined.
+fn was_renamed(summary: &ChangeSummary, from: &str) -> bool {
+    let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
+    summary.files.iter().filter(|f| f.language.is_some()).any(|f| {
+        f.renames.iter().any(|r| r.from == from)
+            || f.items.iter().any(|i| i.renamed_from.as_deref().is_some_and(|o| last(o) == from))
+    })
+}
+
+/// Base files the patch does not touch, in a language a touched file is in (by extension),
+/// that use `from` as code (read on their syntax trees): callers the rename left behind, at
+/// most five. Reads at most [`MAX_SCANNED`] bytes of the base tree.
+fn users_elsewhere(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Vec<String> {
+    let ext = |p: &str| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let touched: Vec<String> = patch
+        .files
+        .iter()
+        .filter_map(|f| std::str::from_utf8(f.path()).ok())
+        .map(str::to_owned)
+        .collect();
+    let exts: Vec<String> = touched.iter().filter_map(|p| ext(p)).collect();
+    let mut budget = MAX_SCANNED;
+    let mut out = Vec::new();
+    for path in base.files() {
+        if budget == 0 || out.len() >= 5 {
+            break;
+        }
+        if !ext(path).is_some_and(|e| exts.contains(&e)) || touched.contains(path) {
+            continue;
+        }
+        let Some(text) = base.content(path) else { continue };
+        budget = budget.saturating_sub(text.len());
+        let holds = memchr::memmem::find(&text, from.as_bytes()).is_some()
+            && intent::has_word(&String::from_utf8_lossy(&text), from);
+        if holds && summary::uses_as_code(path, &text, from) == Some(true) {
+            out.push(path.clone());
+        }
+    }
+    out
+}
+
+/// Bytes of the base tree [`users_elsewhere`] reads, at most.
+const MAX_SCANNED: usize = 64 << 20;
+
+/// Whether `found` (a file read on its syntax tree) uses `from` as code more often after the
+/// patch than the patch's added lines write it: some use sits on a line the patch left as it
+/// was. The added lines are counted as text (comments and strings too), so an occurrence the
+/// patch writes is never taken for one left behind.
+fn uses_left_unchanged(
+    file: &crate::patch::FilePatch<'_>,
+    found: &FileSummary,
+    from: &str,
+) -> bool {
+    let Some(count) = found.names.iter().find(|n| n.name == from) else { return false };
+    let lines = file.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind == LineKind::Add);
+    let written: usize =
+        lines.map(|l| intent::word_count(&String::from_utf8_lossy(l.text), from)).sum();
+    count.after > written
 }
 
 /// Whether the step's transformation has a deterministic check here: a rename, which the
@@ -241,11 +319,13 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 }
 
 /// Only whitespace, comments, directive comments or moved definitions change, and the step's
-/// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting or
-/// documentation step, comments a documentation step (or one whose words are in the comment the
-/// patch edits: a table kept in a header's comment), directives and moves answer no behaviour
-/// step. A step whose kind is not stated gets a note for directives and moves. A finding that
-/// rests on a file read by its lines alone is weak.
+/// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting step,
+/// comments a documentation step (or one whose words are in the comment the patch edits: a
+/// table kept in a header's comment), directives a step that silences a check or formats, and
+/// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
+/// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
+/// weak finding; a comment that only repeats the step answers no step. A finding that rests on
+/// a file read by its lines alone is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -255,12 +335,13 @@ fn superficial_change(
     let found = superficial(summary)?;
     let kinds = ask::kinds(description);
     let has = |kind| kinds.contains(&kind);
-    // A commit-style type (`docs:`, `style:`) states the kind of the whole step.
-    let is_text = has(Kind::Format) || has(Kind::Document);
-    let is_behaviour = has(Kind::Fix) && !is_text;
-    let (code, what, is_strong) = match found.kind {
-        ChangeKind::Whitespace if has(Kind::Format) || has(Kind::Document) => return None,
-        ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace", true),
+    let mut is_weak = found.is_by_lines;
+    let (code, what) = match found.kind {
+        ChangeKind::Whitespace if has(Kind::Format) => return None,
+        ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
+        ChangeKind::Comment if restates_the_step(patch, description) => {
+            (CheckCode::CommentOnly, "only adds comments that restate the step")
+        }
         ChangeKind::Comment
             if has(Kind::Document)
                 || edits_what_the_step_names(patch, description)
@@ -268,14 +349,26 @@ fn superficial_change(
         {
             return None;
         }
-        ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments", true),
-        ChangeKind::Directive if is_behaviour || kinds.is_empty() => {
-            (CheckCode::DirectiveOnly, "only adds or removes directive comments", is_behaviour)
+        ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
+        ChangeKind::Directive if has(Kind::Suppress) || has(Kind::Format) => return None,
+        // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
+        // is not stated may be one a directive carries out (a note).
+        ChangeKind::Directive if kinds.is_empty() => {
+            is_weak = true;
+            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
         }
-        ChangeKind::Move if is_behaviour || has(Kind::Remove) || kinds.is_empty() => {
-            (CheckCode::MoveOnly, "only moves definitions, unchanged", !kinds.is_empty())
+        ChangeKind::Directive => {
+            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
         }
-        _ => return None,
+        ChangeKind::Move
+            if [Kind::Move, Kind::Refactor, Kind::Format, Kind::Document]
+                .iter()
+                .any(|k| has(*k)) =>
+        {
+            return None;
+        }
+        ChangeKind::Move => (CheckCode::MoveOnly, "only moves definitions, unchanged"),
+        ChangeKind::Code => return None,
     };
     let names: Vec<String> = patch.files.iter().map(|f| input.file_name(f)).collect();
     let violation = Violation::new(
@@ -289,8 +382,32 @@ fn superficial_change(
     )
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
-    let is_strong = is_strong && !found.is_by_lines;
-    Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+    Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether the patch removes nothing, every word it adds (three at least) is a word of the
+/// step's first line, and it adds four in five of that line's words: a comment that repeats
+/// the step documents nothing, whatever the step.
+fn restates_the_step(patch: &Patch<'_>, description: &str) -> bool {
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| w.chars().count() >= 2 && !w.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let subject = words(description.trim_start().lines().next().unwrap_or_default());
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    if lines.clone().any(|l| l.kind == LineKind::Remove) {
+        return false;
+    }
+    let added: Vec<String> = lines
+        .filter(|l| l.kind == LineKind::Add)
+        .flat_map(|l| words(&String::from_utf8_lossy(l.text)))
+        .collect();
+    let covered = subject.iter().filter(|w| added.contains(w)).count();
+    added.len() >= 3
+        && added.iter().all(|w| subject.contains(w))
+        && covered * 5 >= subject.len() * 4
 }
 
 /// Whether the step's first line is only "update FILE" ([`ask::edited_file`]) and the patch
@@ -328,9 +445,10 @@ fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
 }
 
 /// The patch only creates files nothing else in it names (a reproduction script), in a
-/// language, outside tests: it answers a step that asks for something new, not a behaviour
-/// step; a step whose kind is not stated gets a note.
-fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
+/// language, outside tests, and changes no existing file: it answers a step that asks for a
+/// program of its own (`Add a release script`, `docs: add an example`) or names the file, or a
+/// stub, and no other step.
+fn script_only(patch: &Patch<'_>, summary: &ChangeSummary, description: &str) -> Option<Finding> {
     const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
     let is_script = |f: &crate::summary::FileSummary| {
         f.is_unreferenced
@@ -341,7 +459,19 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
         return None;
     }
     let kinds = ask::kinds(description);
-    let is_strong = kinds.contains(&Kind::Fix);
+    let is_asked = kinds.contains(&Kind::Stub)
+        || summary.files.iter().any(|f| ask::asks_new_file(description, &f.path));
+    if is_asked {
+        return None;
+    }
+    // A file that defines nothing but an entry point, or nothing at all and runs a call at its
+    // top level, is a script whatever the step; one that defines more may be a module the
+    // language finds without a name (a Go file of the package), so it is only a behaviour step
+    // it does not answer.
+    let is_script_body = summary.files.iter().zip(&patch.files).all(|(f, file)| {
+        if f.items.is_empty() { runs_a_call(file) } else { only_entry_points(&f.items) }
+    });
+    let is_strong = is_script_body || kinds.contains(&Kind::Fix);
     if !is_strong && !kinds.is_empty() {
         return None;
     }
@@ -354,6 +484,35 @@ fn script_only(summary: &ChangeSummary, description: &str) -> Option<Finding> {
     let violation = Violation::new(RuleId::NotImplemented, CheckCode::ScriptOnly, message)
         .in_file(names[0].to_owned());
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// A statement that is one call on a line of its own: `print(x)`, `console.log(x);`,
+/// `puts "x"`.
+static CALL_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*(?:await\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*(?:\(.*\)|\s+["'].*["'])\s*;?\s*$"#)
+        .expect("the call pattern is valid")
+});
+
+/// Whether a line the file adds is a call statement (a definition-free file that runs code).
+fn runs_a_call(file: &crate::patch::FilePatch<'_>) -> bool {
+    let lines = file.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind == LineKind::Add);
+    lines.map(|l| String::from_utf8_lossy(l.text)).any(|l| CALL_LINE.is_match(&l))
+}
+
+/// Whether a new file's definitions are an entry point at most: `main`, or types that hold
+/// only a `main` (Java's `class Repro { static void main }`).
+fn only_entry_points(items: &[crate::summary::ItemChange]) -> bool {
+    let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
+    items.iter().all(|item| {
+        let inner = |other: &&crate::summary::ItemChange| {
+            other.name.len() > item.name.len()
+                && other.name.starts_with(&item.name)
+                && other.name[item.name.len()..].starts_with(['.', ':'])
+        };
+        let children: Vec<_> = items.iter().filter(inner).collect();
+        last(&item.name) == "main"
+            || (!children.is_empty() && children.iter().all(|c| last(&c.name) == "main"))
+    })
 }
 
 /// Functions and methods whose real body the patch replaces by one that does nothing (empty,

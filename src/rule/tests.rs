@@ -624,13 +624,37 @@ impl Base for Contents {
     }
 }
 
+/// A base tree with a file list and file contents.
+#[derive(Debug)]
+struct Listed {
+    files: Vec<String>,
+    contents: Vec<(String, String)>,
+}
+
+impl Base for Listed {
+    fn contains(&self, path: &str) -> bool {
+        self.files.iter().any(|p| p == path)
+    }
+
+    fn files(&self) -> &[String] {
+        &self.files
+    }
+
+    fn content(&self, path: &str) -> Option<Vec<u8>> {
+        self.contents.iter().find(|(p, _)| p == path).map(|(_, c)| c.clone().into_bytes())
+    }
+}
+
 #[test]
-fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_weak_finding() {
+fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_partial_rename() {
     let base = |text: &str| Contents(vec![("src/a.rs".into(), text.into())]);
-    let evaluate_on = |base: &Contents, policy: &RulePolicy| {
+    let evaluate_on = |base: &dyn Base, policy: &RulePolicy| {
         let step = step("Rename foo to bar in src/a.rs");
         let r = result("apply", &["src/a.rs"]);
-        let p = rename_patch();
+        // The hunk where the base has `fn foo`: line 4.
+        let text = "diff --git a/src/a.rs b/src/a.rs\n--- a/src/a.rs\n+++ b/src/a.rs\n\
+                    @@ -4 +4 @@\n-fn foo() {}\n+fn bar() {}\n";
+        let p = crate::patch::parse(text.as_bytes(), &crate::patch::ParseOptions::default());
         let scope = Scope::new(&step, &PathSet::empty()).unwrap();
         let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(base);
         evaluate(&input, policy)
@@ -639,21 +663,43 @@ fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_weak_finding() {
     let found = evaluate_on(&whole, &RulePolicy::default());
     assert!(found.violations.is_empty() && found.notes.is_empty(), "{found:?}");
 
-    let half = base("use x;\n\n\nfn foo() {}\nfn main() { foo(); foo(); }\nlet food = 1;\n");
+    // Calls left behind on lines the patch did not touch: the rename is half done.
+    let half =
+        base("use x;\n\n\nfn foo() {}\nfn main() { foo(); foo(); }\nstatic food: i32 = 1;\n");
     let found = evaluate_on(&half, &RulePolicy::default());
-    assert!(found.violations.is_empty(), "weak: a note at balanced");
+    assert_eq!(found.violations.len(), 1, "{found:?}");
+    assert_eq!(found.violations[0].code, "rename_partial");
+    assert!(
+        found.violations[0]
+            .message
+            .contains("possible partial rename: 'foo' still appears in src/a.rs (1 line)"),
+        "{}",
+        found.violations[0].message
+    );
+    // The twin: the old name left only in a comment is a weak finding, a note at balanced.
+    let comment = base("use x;\n\n\nfn foo() {}\n// foo used to be here\n");
+    let found = evaluate_on(&comment, &RulePolicy::default());
+    assert!(found.violations.is_empty(), "weak: a note at balanced: {found:?}");
     assert_eq!(found.notes.len(), 1);
     assert_eq!(found.notes[0].code, "rename_partial");
-    assert!(
-        found.notes[0]
-            .message
-            .contains("possible partial rename: 'foo' still appears in src/a.rs (1 line) ("),
-        "{}",
-        found.notes[0].message
-    );
     let strict = RulePolicy { not_implemented: Strictness::Strict, ..RulePolicy::default() };
-    let found = evaluate_on(&half, &strict);
+    let found = evaluate_on(&comment, &strict);
     assert_eq!(found.violations[0].code, "rename_partial");
+    // Callers in a file the patch does not touch, read on its tree: strong; a mention in a
+    // comment there is none.
+    for (b, is_left) in [("fn main() { a::foo(); }\n", true), ("// foo was here\n", false)] {
+        let files = vec!["src/a.rs".to_owned(), "src/b.rs".to_owned()];
+        let contents = vec![
+            ("src/a.rs".to_owned(), "use x;\n\n\nfn foo() {}\n".to_owned()),
+            ("src/b.rs".to_owned(), b.to_owned()),
+        ];
+        let found = evaluate_on(&Listed { files, contents }, &RulePolicy::default());
+        let codes: Vec<String> = found.violations.iter().map(|v| v.code.to_string()).collect();
+        assert_eq!(codes, if is_left { vec!["rename_partial"] } else { vec![] }, "{b}");
+        if is_left {
+            assert!(found.violations[0].message.contains("src/b.rs (not touched)"));
+        }
+    }
     assert!(crate::rule::checks_transformation("Rename foo to bar in src/a.rs"));
     assert!(!crate::rule::checks_transformation("Extract the retry loop into a helper"));
 }

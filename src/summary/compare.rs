@@ -54,12 +54,6 @@ struct Lines<'l> {
     added: &'l HashSet<usize>,
 }
 
-impl Lines<'_> {
-    fn touches(set: &HashSet<usize>, (first, last): (usize, usize)) -> bool {
-        (first..=last).any(|row| set.contains(&row))
-    }
-}
-
 /// A token as compared: its kind and text, an indentation or a structure node by its column.
 type Key<'t> = (Kind, &'t [u8], usize);
 
@@ -227,9 +221,16 @@ fn matched(
         item.refers_to.retain(|name| !before.contains(name.as_bytes()));
         return Some(item);
     }
-    let is_moved = n.parent.is_none()
-        && Lines::touches(lines.removed, o.rows)
-        && Lines::touches(lines.added, n.rows)
+    // A method moved inside the same class is a move; one inside a class that moved whole is
+    // part of that move.
+    let old_parent = o.parent.map(|p| old.definitions[p].name.as_str());
+    let is_own_move = old_parent == n.parent.map(|p| new.definitions[p].name.as_str())
+        && o.parent.is_none_or(|p| !lines.removed.contains(&old.definitions[p].rows.0));
+    // Its first line removed and added again: a body edited in place (a statement indented
+    // into a loop) leaves the definition where it was.
+    let is_moved = is_own_move
+        && lines.removed.contains(&o.rows.0)
+        && lines.added.contains(&n.rows.0)
         && code_of(old, o, false) == code_of(new, n, false);
     is_moved.then(|| item(new, j, ItemStatus::Moved))
 }
@@ -265,9 +266,7 @@ fn only_moves(old: &Image<'_>, new: &Image<'_>, items: &[ItemChange]) -> bool {
         let spans: Vec<(usize, usize)> = image
             .definitions
             .iter()
-            .filter(|d| {
-                d.parent.is_none() && moved.iter().any(|m| m.name == d.name && m.kind == d.kind)
-            })
+            .filter(|d| moved.iter().any(|m| m.name == d.name && m.kind == d.kind))
             .map(|d| (d.start, d.end))
             .collect();
         image

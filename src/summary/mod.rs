@@ -89,6 +89,12 @@ const PARSE_BUDGET: usize = 16 << 20;
 #[must_use]
 pub fn summarize(files: &[FilePatch<'_>], base: Option<&dyn Base>, wants: &Wants) -> ChangeSummary {
     let mut budget = PARSE_BUDGET;
+    // A patch that only creates a few files may be a script alone: what the files define
+    // (nothing but an entry point?) is read on their trees.
+    let is_only_created =
+        files.len() <= MAX_CREATED && files.iter().all(|f| f.operation == Operation::Create);
+    let full = Wants { is_full: true, names: wants.names.clone() };
+    let wants = if is_only_created && !wants.is_full { &full } else { wants };
     let mut out: Vec<FileSummary> =
         files.iter().map(|f| summarize_file(f, base, wants, &mut budget)).collect();
     mark_unreferenced(files, &mut out);
@@ -260,15 +266,29 @@ fn mark_unreferenced(files: &[FilePatch<'_>], out: &mut [FileSummary]) {
     }
 }
 
+/// Whether the file at `path` with content `text` uses `name` as code (not in a comment or a
+/// string), read on its syntax tree; `None` when it has no grammar or does not parse.
+#[must_use]
+pub fn uses_as_code(path: &str, text: &[u8], name: &str) -> Option<bool> {
+    let image = tokens::read(grammar_for(path)?, text)?;
+    Some(!NameIndex::of_image(&image).rows(name).is_empty())
+}
+
 /// Whether `text` holds `word` as a whole identifier.
 #[must_use]
 pub fn has_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(at, _)| {
-        let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    word_count(text, word) > 0
+}
+
+/// How often `text` holds `word` as a whole identifier.
+#[must_use]
+pub fn word_count(text: &str, word: &str) -> usize {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let is_whole = |at: usize| {
         let before = text[..at].chars().next_back().is_none_or(|c| !is_ident(c));
-        let after = text[at + word.len()..].chars().next().is_none_or(|c| !is_ident(c));
-        before && after
-    })
+        before && text[at + word.len()..].chars().next().is_none_or(|c| !is_ident(c))
+    };
+    text.match_indices(word).filter(|(at, _)| is_whole(*at)).count()
 }
 
 fn operation(op: Operation) -> FileOperation {

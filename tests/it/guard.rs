@@ -514,7 +514,7 @@ fn the_file_list_cache_follows_the_index() {
     let miss = || call(&repo, "cache", "read_file", &json!({"file_path": "lib/helpers.py"}));
     assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
     let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
-    assert!(git_dir.join("patchgate/guard/files-v5.cache").exists());
+    assert!(git_dir.join("patchgate/guard/files-v6.cache").exists());
     repo.commit(&[("tools/helpers.py", "")], "helpers");
     assert_eq!(json(&miss())["error"]["suggestions"], json!(["tools/helpers.py"]));
     // Unchanged index: the answers come from the cache, files and directories alike.
@@ -522,6 +522,10 @@ fn the_file_list_cache_follows_the_index() {
     let dir_miss = || call(&repo, "cache", "list_directory", &json!({"dir_path": "tool"}));
     assert_eq!(json(&dir_miss())["error"]["suggestions"], json!(["tools"]));
     assert_eq!(json(&dir_miss())["error"]["suggestions"], json!(["tools"]));
+    // Gone from the index and the disk: never suggested again.
+    repo.git(&["rm", "-q", "tools/helpers.py"]);
+    assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
+    assert_eq!(json(&dir_miss())["error"]["suggestions"], json!([]));
 }
 
 #[test]

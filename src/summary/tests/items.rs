@@ -230,6 +230,44 @@ fn a_definition_moved_unchanged_is_a_move() {
 }
 
 #[test]
+fn a_method_moved_inside_its_class_is_a_move() {
+    let rb_old = "class P
+  def a
+    one
+  end
+
+  def b
+    two
+  end
+end
+";
+    let rb_new = "class P
+  def b
+    two
+  end
+
+  def a
+    one
+  end
+end
+";
+    let summary = summary_of("p.rb", rb_old, rb_new);
+    assert_eq!(summary.change, ChangeKind::Move, "{summary:#?}");
+    let py_old =
+        "class P:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n";
+    let py_new =
+        "class P:\n    def b(self):\n        return 2\n\n    def a(self):\n        return 1\n";
+    assert_eq!(summary_of("p.py", py_old, py_new).change, ChangeKind::Move);
+    // The twins: moved into another class is code (the method now belongs elsewhere), and
+    // changed on the way is code.
+    let other = "class P:\n    def b(self):\n        return 2\n\nclass Q:\n    def a(self):\n        return 1\n";
+    let two = "class P:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n\nclass Q:\n    pass\n";
+    assert_eq!(summary_of("p.py", two, other).change, ChangeKind::Code);
+    let changed = rb_new.replace("one", "one(1)");
+    assert_eq!(summary_of("p.rb", rb_old, &changed).change, ChangeKind::Code);
+}
+
+#[test]
 fn a_directive_added_instead_of_a_fix_is_a_directive_not_a_comment() {
     let cases = [
         ("a.py", "x = f(y)\n", "x = f(y)  # type: ignore\n", "# type: ignore"),
