@@ -6,12 +6,12 @@
 //! or by a hard-coded value (`body_replaced_by_constant`), and the failing test deleted,
 //! skipped or stripped of its assertions ([`super::weakened`]).
 
-use super::{Input, RuleId, RulePolicy, Violation, weakened};
-use crate::finding::CheckCode;
+use super::{Input, RuleId, RulePolicy, Violation, bodies, weakened};
+use crate::finding::{CheckCode, TrivialForm};
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
 use crate::path::RepoPath;
 use crate::step::Mode;
-use crate::summary::noop;
+use crate::summary::{self, noop};
 use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
@@ -24,6 +24,9 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let mut out: Vec<Violation> = Vec::new();
     out.extend(reversed_hunks(input, fix, &applied));
     out.extend(fix.files.iter().flat_map(|f| noop_bodies(input, f, &applied)));
+    let by_lines: Vec<Violation> = std::mem::take(&mut out);
+    out.extend(stubbed_bodies(input, fix, &applied, &by_lines));
+    out.splice(0..0, by_lines);
     out.extend(weakened::check(input, fix));
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(input, fix, apply, policy));
@@ -203,6 +206,59 @@ fn unrelated_modules(input: &Input<'_>) -> Vec<Violation> {
             .in_file(p.as_str())
             .at(None, Some(entry.file.span.line)),
         );
+    }
+    out
+}
+
+/// Functions and methods whose real body the fix replaces, read on the syntax tree, by one that
+/// does nothing: empty, `pass`, a placeholder (`todo!()`, `TODO()`, `panic("not implemented")`),
+/// or a constant in a file the apply run changed. Catches what the hunks alone cannot show (a
+/// body emptied onto its signature's line, `fun f() = TODO()`); files [`noop_bodies`] already
+/// reported (`found`) are left out.
+fn stubbed_bodies(
+    input: &Input<'_>,
+    fix: &Patch<'_>,
+    applied: &HashMap<&RepoPath, &FilePatch<'_>>,
+    found: &[Violation],
+) -> Vec<Violation> {
+    let owned;
+    let summary = if let Some(summary) = input.summary {
+        summary
+    } else {
+        owned = summary::summarize(&fix.files, input.base, &summary::Wants::default());
+        &owned
+    };
+    let is_applied = |path: &str| {
+        input.apply_patch.is_none()
+            || fix
+                .files
+                .iter()
+                .any(|f| input.file_name(f) == path && paired(input, applied, f).is_some())
+    };
+    let mut out = Vec::new();
+    for gutted in bodies::stubbed(summary) {
+        let (path, item) = (gutted.path, gutted.item);
+        if found.iter().any(|v| v.file.as_deref() == Some(path)) {
+            continue;
+        }
+        let is_constant = gutted.form == TrivialForm::Constant;
+        if is_constant && !is_applied(path) {
+            continue;
+        }
+        let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+        let (code, now) = if is_constant {
+            (CheckCode::BodyReplacedByConstant, format!("the constant '{text}'"))
+        } else if text.is_empty() {
+            (CheckCode::BodyReplacedByNoop, "an empty body".to_owned())
+        } else {
+            (CheckCode::BodyReplacedByNoop, format!("'{text}'"))
+        };
+        let message = format!(
+            "{path} {} '{}' (line {}) had a body that did something and now has {now}; fix the \
+             behaviour instead of emptying it",
+            item.kind, item.name, item.line
+        );
+        out.push(Violation::new(RuleId::Reversal, code, message).in_file(path.to_owned()));
     }
     out
 }

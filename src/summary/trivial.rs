@@ -27,13 +27,19 @@ pub fn of_definition(node: Node<'_>, text: &[u8], grammar: Grammar) -> Option<Tr
     }
 }
 
-/// The body of a function-like node: its `body` field, or the value of `const f = () => x`.
+/// The body of a function-like node: its `body` field, the value of `const f = () => x` or
+/// `export default () => x`, or a child that is a body by its kind (Kotlin's `function_body`,
+/// which its grammar gives no field name).
 fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     if let Some(body) = node.child_by_field_name("body") {
         return Some(body);
     }
-    let value = node.child_by_field_name("value")?;
-    value.child_by_field_name("body")
+    if let Some(value) = node.child_by_field_name("value") {
+        return value.child_by_field_name("body");
+    }
+    let mut cursor = node.walk();
+    let body = node.named_children(&mut cursor).find(|c| c.kind().ends_with("_body"));
+    body
 }
 
 /// The statements of a body: a block's named children less comments (and a Python

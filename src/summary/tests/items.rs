@@ -114,6 +114,30 @@ const STUBS: &[(&str, &str, &[&str], TrivialForm)] = &[
         TrivialForm::Constant,
     ),
     (
+        "a.kt",
+        "fun f(x: Int) {\n    compute(x)\n}\n",
+        &["fun f(x: Int) {}\n", "fun f(x: Int) {\n}\n"],
+        TrivialForm::Empty,
+    ),
+    (
+        "a.kt",
+        "fun f(x: Int): Int {\n    return compute(x) + 1\n}\n",
+        &["fun f(x: Int): Int {\n    TODO()\n}\n", "fun f(x: Int): Int = TODO()\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.js",
+        "export default async (x) => {\n  await compute(x);\n};\n",
+        &["export default async (x) => {};\n"],
+        TrivialForm::Empty,
+    ),
+    (
+        "a.ts",
+        "export default function (x: number) {\n  return compute(x) + 1;\n}\n",
+        &["export default function (x: number) {\n  return null;\n}\n"],
+        TrivialForm::Constant,
+    ),
+    (
         "a.sh",
         "f() {\n  compute \"$1\"\n}\n",
         &["f() {\n  return\n}\n", "f() {\n  return 0\n}\n"],
@@ -124,7 +148,13 @@ const STUBS: &[(&str, &str, &[&str], TrivialForm)] = &[
 #[test]
 fn a_body_replaced_by_a_stub_is_trivial_in_every_language() {
     for (file, old, stubs, form) in STUBS {
-        let name = if file.starts_with("A.") { "A.f" } else { "f" };
+        let name = if file.starts_with("A.") {
+            "A.f"
+        } else if old.starts_with("export default") {
+            "default" // anonymous: named by what it exports
+        } else {
+            "f"
+        };
         for stub in *stubs {
             let found = item(file, old, stub, name);
             assert_eq!(found.change, ItemStatus::Changed, "{file}: {stub}");
