@@ -27,6 +27,7 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let by_lines: Vec<Violation> = std::mem::take(&mut out);
     out.extend(stubbed_bodies(input, fix, &applied, &by_lines));
     out.splice(0..0, by_lines);
+    out.extend(reverted_definitions(input, fix, &applied));
     out.extend(weakened::check(input, fix));
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(input, fix, apply, policy));
@@ -259,6 +260,47 @@ fn stubbed_bodies(
             item.kind, item.name, item.line
         );
         out.push(Violation::new(RuleId::Reversal, code, message).in_file(path.to_owned()));
+    }
+    out
+}
+
+/// Functions and methods (outside test files: [`weakened`] reads those) that the apply run
+/// changed and the fix restores to their form before the step, or that the apply run added and
+/// the fix removes ([`summary::reverted`], on the syntax trees of the file before the step,
+/// after it and after the fix): the fix takes that part of the step back.
+fn reverted_definitions(
+    input: &Input<'_>,
+    fix: &Patch<'_>,
+    applied: &HashMap<&RepoPath, &FilePatch<'_>>,
+) -> Vec<Violation> {
+    let Some(base) = input.base else { return Vec::new() };
+    let mut out = Vec::new();
+    for file in &fix.files {
+        let Some(step) = paired(input, applied, file) else { continue };
+        let name = input.file_name(file);
+        if super::testfile::is_test_path(&name) {
+            continue;
+        }
+        let found = summary::reverted(file, step, base);
+        let Some(first) = found.first() else { continue };
+        let what = if first.is_removed {
+            "the apply run added it and the fix removes it"
+        } else {
+            "the fix restores it to what it was before the apply run"
+        };
+        let more = match found.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        let message = format!(
+            "{name} {} '{}': {what}{more}; fix the regression instead of undoing the step",
+            first.kind, first.name
+        );
+        out.push(
+            Violation::new(RuleId::Reversal, CheckCode::AddedLinesRemoved, message)
+                .in_file(name)
+                .at(None, Some(file.span.line)),
+        );
     }
     out
 }

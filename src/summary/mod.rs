@@ -34,6 +34,7 @@ mod image;
 mod lines;
 pub(crate) mod noop;
 mod rename;
+mod revert;
 #[cfg(test)]
 mod tests;
 mod tokens;
@@ -47,6 +48,7 @@ pub use describe::describe;
 pub use directive::silences_a_check;
 pub use grammar::grammar_for;
 pub use lines::classify_lines;
+pub use revert::{Reverted, reverted};
 
 use crate::patch::{FilePatch, LineKind, Operation};
 use rename::NameIndex;

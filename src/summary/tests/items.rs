@@ -341,3 +341,30 @@ fn a_new_file_nothing_else_names_is_unreferenced() {
     let summary = super::summarize(&parsed.patch.files, None, &Wants::default());
     assert!(!summary.files[0].is_unreferenced);
 }
+
+#[test]
+fn a_fix_that_takes_the_step_back_is_read_per_definition() {
+    use crate::patch::{ParseOptions, parse};
+    let before = "def f(x):\n    return x\n\n\ndef g(x):\n    return x * 2\n";
+    let after = "def f(x):\n    return x + 1\n\n\ndef g(x):\n    return x * 2\n\n\ndef h(x):\n    return f(x)\n";
+    let step_diff = super::diff("a.py", before, after);
+    let step = parse(step_diff.as_bytes(), &ParseOptions::default());
+    let base = super::OneFile("a.py", after);
+    let reverted = |fixed: &str| {
+        let fix_diff = super::diff("a.py", after, fixed);
+        let fix = parse(fix_diff.as_bytes(), &ParseOptions::default());
+        super::reverted(&fix.patch.files[0], &step.patch.files[0], &base)
+    };
+    // `f` restored to its form before the step, while `g` gets a real change.
+    let restored = after.replace("x + 1", "x").replace("x * 2", "x * 3");
+    let found = reverted(&restored);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].name == "f" && !found[0].is_removed, "{found:?}");
+    // `h`, which the step added, removed.
+    let removed = after.replace("\n\n\ndef h(x):\n    return f(x)\n", "\n");
+    let found = reverted(&removed);
+    assert!(found.len() == 1 && found[0].name == "h" && found[0].is_removed, "{found:?}");
+    // The twin: `f` changed again, into something new; `g`, which the step left, changed.
+    assert!(reverted(&after.replace("x + 1", "x + 2")).is_empty());
+    assert!(reverted(&after.replace("x * 2", "x")).is_empty());
+}
