@@ -1,10 +1,12 @@
 //! Rule 4, `reversal`: in `fix_regression`, the fix may correct the step but not undo it. With
 //! the step's `applyPatch`: most of the apply run's added lines removed without replacement
-//! (`added_lines_removed`), a hunk that is the exact inverse of an apply hunk (`hunk_reversed`),
-//! files the apply run never touched (`unrelated_modules`, when `applyFiles` is not given;
+//! (`added_lines_removed`), or a function the step changed restored to its old form, or one it
+//! added removed ([`crate::summary::reverted`], the same code), a hunk that is the exact inverse
+//! of an apply hunk (`hunk_reversed`), files the apply run never touched (`unrelated_modules`, when `applyFiles` is not given;
 //! otherwise `scope` reports them). Always: a body replaced by a no-op (`body_replaced_by_noop`)
-//! or by a hard-coded value (`body_replaced_by_constant`), and the failing test deleted,
-//! skipped or stripped of its assertions ([`super::weakened`]).
+//! or by a hard-coded value (`body_replaced_by_constant`), on the hunks and on the change
+//! summary's syntax trees; and the failing test deleted, skipped or stripped of its assertions
+//! ([`super::weakened`]).
 
 use super::{Input, RuleId, RulePolicy, Violation, bodies, weakened};
 use crate::finding::{CheckCode, TrivialForm};
@@ -24,9 +26,8 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let mut out: Vec<Violation> = Vec::new();
     out.extend(reversed_hunks(input, fix, &applied));
     out.extend(fix.files.iter().flat_map(|f| noop_bodies(input, f, &applied)));
-    let by_lines: Vec<Violation> = std::mem::take(&mut out);
-    out.extend(stubbed_bodies(input, fix, &applied, &by_lines));
-    out.splice(0..0, by_lines);
+    let stubbed = stubbed_bodies(input, fix, &applied, &out);
+    out.extend(stubbed);
     out.extend(reverted_definitions(input, fix, &applied));
     out.extend(weakened::check(input, fix));
     if let Some(apply) = input.apply_patch {
