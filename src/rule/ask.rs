@@ -122,7 +122,7 @@ static CHECKER: LazyLock<Regex> = LazyLock::new(|| {
           | pylint | flake8 | ruff | golangci-lint | staticcheck | go\s+vet | vet | cppcheck
           | clang-tidy | ktlint | detekt | sonar\w* | codeql | shellcheck | bandit | gosec | nosec
           | warnings? | typ(?:e|es|ed|ing|echeck\w*) | coverage | spell\w* | cspell | prettier
-          | checks? | checker | deprecat\w* | complexity
+          | checker | deprecat\w* | complexity
         )\b",
     )
     .expect("the checker pattern is valid")

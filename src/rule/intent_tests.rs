@@ -180,6 +180,21 @@ fn a_body_emptied_is_no_implementation() {
 }
 
 #[test]
+fn a_function_added_with_an_empty_body_that_declares_a_result_is_a_placeholder() {
+    let added = |signature: &str| {
+        format!(
+            "diff --git a/src/U.kt b/src/U.kt\nnew file mode 100644\n--- /dev/null\n+++ b/src/U.kt\n@@ -0,0 +1,3 @@\n+package okio\n+\n+{signature} {{}}\n"
+        )
+    };
+    let stub = added("inline fun <S : BufferedSink> S.writeUByte(b: UByte): S");
+    assert_eq!(judged("Add unsigned numbers extensions", &stub).0, ["placeholder_added"]);
+    assert_eq!(judged("Stub out the unsigned extensions", &stub).0, Vec::<String>::new());
+    // The twin: a function that declares no result may do nothing.
+    let callback = added("fun onClose(sink: BufferedSink)");
+    assert_eq!(judged("Add unsigned numbers extensions", &callback).0, Vec::<String>::new());
+}
+
+#[test]
 fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
     let base = "class Shape:\n    def area(self):\n        raise NotImplementedError()\n";
     let sub = "class Square(Shape):\n    def area(self):\n        return self.side * self.side\n";

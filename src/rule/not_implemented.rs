@@ -90,6 +90,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
         out.extend(gutted_bodies(summary, description));
+        out.extend(bodies_without_result(summary));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
@@ -567,6 +568,26 @@ fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
             let violation = Violation::new(RuleId::NotImplemented, code, message)
                 .in_file(found.path.to_owned());
             if is_removal { Finding::weak(violation) } else { Finding::strong(violation) }
+        })
+        .collect()
+}
+
+/// Functions and methods the patch adds with an empty body though they declare a result
+/// (`fun f(): Int {}`, `fn f() -> u8 {}`): code not written yet, a placeholder no line shows.
+fn bodies_without_result(summary: &ChangeSummary) -> Vec<Finding> {
+    bodies::added_without_result(summary)
+        .into_iter()
+        .map(|found| {
+            let item = found.item;
+            let message = format!(
+                "{} {} '{}' (line {}) is added with an empty body, though it declares a result; \
+                 implement it",
+                found.path, item.kind, item.name, item.line
+            );
+            Finding::strong(
+                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
+                    .in_file(found.path.to_owned()),
+            )
         })
         .collect()
 }

@@ -120,6 +120,31 @@ const STUBS: &[(&str, &str, &[&str], TrivialForm)] = &[
         TrivialForm::Empty,
     ),
     (
+        // A body that cannot give the declared result: code not written yet.
+        "a.kt",
+        "fun <S : Sink> S.f(x: Int): S {\n    return compute(x)\n}\n",
+        &["fun <S : Sink> S.f(x: Int): S {}\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.rs",
+        "fn f(x: u8) -> u8 {\n    compute(x) + 1\n}\n",
+        &["fn f(x: u8) -> u8 {}\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.go",
+        "package a\n\nfunc f(x int) error {\n\treturn compute(x)\n}\n",
+        &["package a\n\nfunc f(x int) error {\n}\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.ts",
+        "function f(x: number): void {\n  compute(x);\n}\n",
+        &["function f(x: number): void {}\n"],
+        TrivialForm::Empty,
+    ),
+    (
         "a.kt",
         "fun f(x: Int): Int {\n    return compute(x) + 1\n}\n",
         &["fun f(x: Int): Int {\n    TODO()\n}\n", "fun f(x: Int): Int = TODO()\n"],
