@@ -140,7 +140,9 @@ impl<'t> Walk<'t> {
         }
         let is_atom =
             kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
-        if self.grammar.is_prose && matches!(kind, "inline" | "text") {
+        // Markdown's raw HTML blocks are text the block grammar does not split: read as prose,
+        // so an HTML comment inside one (a contributors table) is a comment.
+        if self.grammar.is_prose && matches!(kind, "inline" | "text" | "html_block") {
             self.push_prose(node, text);
             return false;
         }
