@@ -20,8 +20,8 @@ const LOADED_NAMES: [&str; 6] =
 /// cobra` files is a program of its own.
 pub(super) fn loads(path: &str, text: &[u8], base: Option<&dyn Base>) -> bool {
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let is_cargo_binary =
-        name.ends_with(".rs") && (dir.ends_with("src/bin") || dir.contains("src/bin/"));
+    let is_rust = std::path::Path::new(name).extension().is_some_and(|e| e == "rs");
+    let is_cargo_binary = is_rust && (dir.ends_with("src/bin") || dir.contains("src/bin/"));
     if LOADED_NAMES.contains(&name) || is_cargo_binary {
         return true;
     }
@@ -70,7 +70,8 @@ mod tests {
             &self.0
         }
         fn content(&self, path: &str) -> Option<Vec<u8>> {
-            path.ends_with(".go").then(|| b"// Package cmd.\npackage cmd\n".to_vec())
+            let is_go = std::path::Path::new(path).extension().is_some_and(|e| e == "go");
+            is_go.then(|| b"// Package cmd.\npackage cmd\n".to_vec())
         }
     }
 

@@ -68,9 +68,9 @@ fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     if let Some(value) = node.child_by_field_name("value") {
         return value.child_by_field_name("body");
     }
-    let mut cursor = node.walk();
-    let body = node.named_children(&mut cursor).find(|c| c.kind().ends_with("_body"));
-    body
+    (0..node.named_child_count())
+        .filter_map(|i| node.named_child(u32::try_from(i).ok()?))
+        .find(|c| c.kind().ends_with("_body"))
 }
 
 /// The statements of a body: a block's named children less comments (and a Python
