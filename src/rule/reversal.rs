@@ -285,7 +285,7 @@ fn reverted_definitions(
         let found = summary::reverted(file, step, base);
         let Some(first) = found.first() else { continue };
         let what = if first.is_removed {
-            "the apply run added it and the fix removes it"
+            "the apply run added or changed it and the fix removes it"
         } else {
             "the fix restores it to what it was before the apply run"
         };

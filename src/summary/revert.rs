@@ -1,7 +1,7 @@
 //! What a fix takes back of the step before it, read on the syntax trees of three images of
 //! one file: before the step, after it (the fix's base) and after the fix. A function or method
 //! the step changed that the fix restores to its form before the step, and one the step added
-//! that the fix removes, undo the step there, whatever else the fix does.
+//! or changed that the fix removes, undo the step there, whatever else the fix does.
 
 use super::{Base, compare, grammar_for, image, tokens};
 use crate::patch::{FilePatch, Operation};
@@ -13,7 +13,8 @@ pub struct Reverted {
     pub kind: &'static str,
     /// Its qualified name.
     pub name: String,
-    /// Whether the step added it and the fix removes it (else the fix restores its old form).
+    /// Whether the fix removes it, the step having added or changed it (else the fix restores
+    /// its old form).
     pub is_removed: bool,
 }
 
@@ -54,6 +55,15 @@ fn read(fix: &FilePatch<'_>, step: &FilePatch<'_>, base: &dyn Base) -> Option<Ve
                     find(&before, parent).is_none() && find(&fixed, parent).is_none()
                 });
                 if !is_inner_removed {
+                    out.push(Reverted { kind: def.kind, name: def.name.clone(), is_removed: true });
+                }
+            }
+            // Changed by the step, removed by the fix, with its parent left.
+            (Some(i), None) => {
+                let is_parent_left =
+                    def.parent.is_none_or(|p| find(&fixed, &stepped.definitions[p]).is_some());
+                let was_changed = compare::own_code(&stepped, j) != compare::own_code(&before, i);
+                if is_parent_left && was_changed {
                     out.push(Reverted { kind: def.kind, name: def.name.clone(), is_removed: true });
                 }
             }

@@ -389,6 +389,11 @@ fn a_fix_that_takes_the_step_back_is_read_per_definition() {
     let removed = after.replace("\n\n\ndef h(x):\n    return f(x)\n", "\n");
     let found = reverted(&removed);
     assert!(found.len() == 1 && found[0].name == "h" && found[0].is_removed, "{found:?}");
+    // `f`, which the step changed, removed; `g`, which it left, removed is no undoing.
+    let without_f = after.replace("def f(x):\n    return x + 1\n\n\n", "");
+    let found = reverted(&without_f);
+    assert!(found.len() == 1 && found[0].name == "f" && found[0].is_removed, "{found:?}");
+    assert!(reverted(&after.replace("def g(x):\n    return x * 2\n\n\n", "")).is_empty());
     // The twin: `f` changed again, into something new; `g`, which the step left, changed.
     assert!(reverted(&after.replace("x + 1", "x + 2")).is_empty());
     assert!(reverted(&after.replace("x * 2", "x")).is_empty());
