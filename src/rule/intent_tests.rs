@@ -98,6 +98,16 @@ fn a_silencer_answers_no_step_of_unstated_kind_that_names_no_checker() {
     // constraint may be what "only on Linux" asks).
     let (codes, notes) = judged("Keep flake8 quiet about the re-export", &noqa);
     assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+    // A directive that names the check the step is about (`no-console` for printing to the
+    // console) is the answer.
+    let console = modify(
+        "cli.js",
+        &[],
+        &["  // eslint-disable-next-line no-console"],
+        &["  console.log('cli');"],
+    );
+    let (codes, notes) = judged("Allow the CLI to print its banner to the console", &console);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
     let build = modify("w.go", &[], &["//go:build linux", ""], &["package w"]);
     let (codes, notes) = judged("Build the watcher only on Linux", &build);
     assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");

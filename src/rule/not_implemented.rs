@@ -356,7 +356,10 @@ fn superficial_change(
         // is not stated may be one a directive carries out (a note), unless every directive
         // only turns a checker off and the step names no checker.
         ChangeKind::Directive if kinds.is_empty() => {
-            is_weak = is_weak || !only_silences(summary) || ask::names_a_check(description);
+            is_weak = is_weak
+                || !only_silences(summary)
+                || ask::names_a_check(description)
+                || silences_what_the_step_names(summary, description);
             (CheckCode::DirectiveOnly, "only adds or removes directive comments")
         }
         ChangeKind::Directive => {
@@ -394,6 +397,24 @@ fn only_silences(summary: &ChangeSummary) -> bool {
         summary.files.iter().flat_map(|f| f.directives_added.iter().chain(&f.directives_removed));
     summary.files.iter().any(|f| !f.directives_added.is_empty())
         && all.into_iter().all(|d| summary::silences_a_check(d))
+}
+
+/// Whether a directive the patch adds names, past its tool's own words, a word of the step's
+/// first line: `// eslint-disable-next-line no-console` for "Allow the CLI to print its banner
+/// to the console" turns off the very check the step is about.
+fn silences_what_the_step_names(summary: &ChangeSummary, description: &str) -> bool {
+    const TOOL_WORDS: [&str; 8] =
+        ["disable", "enable", "ignore", "next", "line", "file", "all", "type"];
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 4)
+            .map(str::to_lowercase)
+            .filter(|w| !TOOL_WORDS.contains(&w.as_str()))
+            .collect()
+    };
+    let subject = words(description.trim_start().lines().next().unwrap_or_default());
+    let directives = summary.files.iter().flat_map(|f| &f.directives_added);
+    directives.flat_map(|d| words(d)).any(|w| subject.contains(&w))
 }
 
 /// Whether the patch removes nothing, every word it adds (three at least) is a word of the

@@ -28,7 +28,8 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     out.extend(fix.files.iter().flat_map(|f| noop_bodies(input, f, &applied)));
     let stubbed = stubbed_bodies(input, fix, &applied, &out);
     out.extend(stubbed);
-    out.extend(reverted_definitions(input, fix, &applied));
+    let reverted = reverted_definitions(input, fix, &applied, &out);
+    out.extend(reverted);
     out.extend(weakened::check(input, fix));
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(input, fix, apply, policy));
@@ -268,18 +269,21 @@ fn stubbed_bodies(
 /// Functions and methods (outside test files: [`weakened`] reads those) that the apply run
 /// changed and the fix restores to their form before the step, or that the apply run added and
 /// the fix removes ([`summary::reverted`], on the syntax trees of the file before the step,
-/// after it and after the fix): the fix takes that part of the step back.
+/// after it and after the fix): the fix takes that part of the step back. Files an earlier
+/// finding (`found`: a hunk reversed, a body emptied) already reports are left out.
 fn reverted_definitions(
     input: &Input<'_>,
     fix: &Patch<'_>,
     applied: &HashMap<&RepoPath, &FilePatch<'_>>,
+    found: &[Violation],
 ) -> Vec<Violation> {
     let Some(base) = input.base else { return Vec::new() };
     let mut out = Vec::new();
     for file in &fix.files {
         let Some(step) = paired(input, applied, file) else { continue };
         let name = input.file_name(file);
-        if super::testfile::is_test_path(&name) {
+        let is_reported = found.iter().any(|v| v.file.as_deref() == Some(name.as_str()));
+        if is_reported || super::testfile::is_test_path(&name) {
             continue;
         }
         let found = summary::reverted(file, step, base);
