@@ -8,6 +8,8 @@
 //! file created, removed or renamed changes its directory's modification time, so the snapshot
 //! is brought up to date by a `stat` of each directory and a read of the ones that changed
 //! (git's untracked cache works the same way), never a new walk unless an ignore file changed.
+//! The changed directories are read in one walk from the root that enters only them and the
+//! directories above them, so a refresh costs at most a walk however many changed.
 //! Even the `stat`s are skipped while nothing can have changed: the guard marks the snapshot
 //! stale when it lets a call that may write run ([`mark_stale`]), and checks it anyway once it
 //! is [`MAX_AGE`] old, for changes made outside the agent.
@@ -18,6 +20,7 @@
 
 use super::files::Kind;
 use super::suggest::Index;
+use std::collections::HashSet;
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Component, Path, PathBuf};
@@ -109,13 +112,14 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     }
     // Before the checks: a write that runs while they do marks the snapshot stale again.
     let _ = std::fs::remove_file(dir.join(STALE));
-    let old = read_state(&state_path);
-    let state = match old {
-        Some(old) if unchanged(&old, walk) => {
-            let _ = touch(&state_path);
-            return Some(old.generation);
-        }
-        Some(old) => refresh(&old, walk),
+    let state = match read_state(&state_path) {
+        Some(old) => match refresh(&old, walk) {
+            Some(state) => state,
+            None => {
+                let _ = touch(&state_path);
+                return Some(old.generation);
+            }
+        },
         None => full_walk(walk),
     };
     write_state(&state_path, &state).ok()?;
@@ -133,51 +137,48 @@ fn fresh_generation(dir: &Path) -> Option<String> {
     if is_fresh { read_generation(&state_path) } else { None }
 }
 
-/// Whether no ignore file and no directory changed.
-fn unchanged(state: &State, walk: &Walk<'_>) -> bool {
-    state.rules.iter().all(|(path, time)| mtime(path) == Some(*time))
-        && state.dirs.iter().all(|(dir, time)| mtime(&walk.root.join(dir)) == Some(*time))
-}
-
-/// The snapshot with the changed directories read again; a new walk when an ignore file
-/// changed (what is ignored may have changed anywhere below it).
-fn refresh(old: &State, walk: &Walk<'_>) -> State {
+/// The snapshot with the changed directories read again, `None` when no directory and no
+/// ignore file changed; a new walk when an ignore file changed (what is ignored may have changed
+/// anywhere below it). However many directories changed, they are read in one walk from the
+/// root, which enters only them, the directories above them and new ones.
+fn refresh(old: &State, walk: &Walk<'_>) -> Option<State> {
     if old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
-        return full_walk(walk);
+        return Some(full_walk(walk));
     }
-    let changed: Vec<&str> = old
+    // A directory gone counts as changed: its own time is gone too.
+    let kept: HashSet<&str> = old
         .dirs
         .iter()
-        .filter(|(dir, time)| mtime(&walk.root.join(dir)) != Some(*time))
+        .filter(|(dir, time)| mtime(&walk.root.join(dir)) == Some(*time))
         .map(|(dir, _)| dir.as_str())
         .collect();
-    let (present, gone): (Vec<&str>, Vec<&str>) =
-        changed.iter().partition(|dir| walk.root.join(dir).is_dir());
-    let mut files: Vec<String> =
-        old.files.iter().filter(|f| !changed.contains(&parent(f))).cloned().collect();
-    let mut dirs: Vec<(String, i128)> = old
-        .dirs
-        .iter()
-        .filter(|(dir, _)| !changed.contains(&dir.as_str()))
-        .filter(|(dir, _)| !gone.iter().any(|g| is_within(dir, g)))
-        .cloned()
-        .collect();
-    let mut rules = old.rules.clone();
-    for dir in present {
-        let found = walk_from(walk, dir, &old.dirs);
-        if found.rules.iter().any(|r| !rules.iter().any(|(p, _)| p == &r.0)) {
-            return full_walk(walk);
-        }
-        files.extend(found.files);
-        dirs.extend(found.dirs);
+    if kept.len() == old.dirs.len() {
+        return None;
     }
-    rules.sort_unstable();
-    finish(files, dirs, rules)
+    let mut enter: HashSet<&str> = HashSet::new();
+    for (dir, _) in old.dirs.iter().filter(|(dir, _)| !kept.contains(dir.as_str())) {
+        let mut at = dir.as_str();
+        while enter.insert(at) && !at.is_empty() {
+            at = parent(at);
+        }
+    }
+    let found = walk_tree(walk, &Known { kept: &kept, enter: &enter });
+    if found.rules.iter().any(|r| !old.rules.iter().any(|(p, _)| p == &r.0)) {
+        return Some(full_walk(walk));
+    }
+    let mut files: Vec<String> =
+        old.files.iter().filter(|f| kept.contains(parent(f))).cloned().collect();
+    let mut dirs: Vec<(String, i128)> =
+        old.dirs.iter().filter(|(dir, _)| kept.contains(dir.as_str())).cloned().collect();
+    files.extend(found.files);
+    dirs.extend(found.dirs);
+    Some(finish(files, dirs, old.rules.clone()))
 }
 
 /// Every file below the root.
 fn full_walk(walk: &Walk<'_>) -> State {
-    let found = walk_from(walk, "", &[]);
+    let nothing = HashSet::new();
+    let found = walk_tree(walk, &Known { kept: &nothing, enter: &nothing });
     let mut rules = found.rules;
     for path in &walk.extra_rules {
         if let Some(time) = settled_mtime(path) {
@@ -201,16 +202,26 @@ fn finish(
     State { generation: new_generation(), rules, dirs, files }
 }
 
-/// What a walk of `start` (relative to the root) found. Directories already in `known` are
-/// left out with what is below them: each is checked on its own.
-fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
+/// The directories of a snapshot a walk need not read again.
+struct Known<'a> {
+    /// Unchanged: their files are known, and they are not walked unless in `enter`.
+    kept: &'a HashSet<&'a str>,
+    /// Walked all the same: changed ones, and those above a changed one.
+    enter: &'a HashSet<&'a str>,
+}
+
+/// What a walk of the tree found in the directories not `known` (relative to the root).
+fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
     let mut found = State::default();
     let is_repo = walk.tracked.is_some();
     let root = walk.root.to_path_buf();
-    let top = if start.is_empty() { root.clone() } else { root.join(start) };
-    let known: std::collections::HashSet<PathBuf> =
-        known.iter().map(|(dir, _)| root.join(dir)).filter(|dir| *dir != top).collect();
-    let mut builder = ignore::WalkBuilder::new(&top);
+    let skip: HashSet<PathBuf> = known
+        .kept
+        .iter()
+        .filter(|dir| !known.enter.contains(*dir))
+        .map(|dir| root.join(dir))
+        .collect();
+    let mut builder = ignore::WalkBuilder::new(&root);
     // Outside a repository hidden entries are left out, as editors do, but never an ignore
     // file: a change to one must be seen.
     builder
@@ -225,7 +236,7 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
             let is_hidden = entry.depth() > 0
                 && name.as_encoded_bytes().starts_with(b".")
                 && name != ".gitignore";
-            name != ".git" && (is_repo || !is_hidden) && !known.contains(entry.path())
+            name != ".git" && (is_repo || !is_hidden) && !skip.contains(entry.path())
         });
     for entry in builder.build().flatten().take(WALK_LIMIT) {
         let Some(rel) = entry.path().strip_prefix(&root).ok().and_then(Path::to_str) else {
@@ -235,12 +246,15 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
         // `stat`.
         let Some(kind) = entry.file_type() else { continue };
         if kind.is_dir() {
+            if known.kept.contains(rel) {
+                continue;
+            }
             if let Some(time) = settled_mtime(entry.path()) {
                 found.dirs.push((rel.to_owned(), time));
             }
             continue;
         }
-        if !(kind.is_file() || kind.is_symlink()) {
+        if !(kind.is_file() || kind.is_symlink()) || known.kept.contains(parent(rel)) {
             continue;
         }
         if entry.file_name() == ".gitignore"
@@ -286,11 +300,6 @@ fn new_generation() -> String {
 
 fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
-/// Whether `dir` is `top` or below it (`""` is the root, above everything).
-fn is_within(dir: &str, top: &str) -> bool {
-    top.is_empty() || dir == top || dir.strip_prefix(top).is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// A relative path that stays below the root: what the state may hold.
