@@ -149,7 +149,8 @@ pub(super) fn read_cache(path: &Path, key: Option<&str>, query_len: usize) -> Op
     let mut reader = std::io::BufReader::new(&file);
     let mut header = String::new();
     reader.read_line(&mut header).ok()?;
-    let (rest, lengths) = header.trim_end().rsplit_once(' ')?;
+    // Not trimmed: an index of nothing (no untracked file) has an empty length table.
+    let (rest, lengths) = header.strip_suffix('\n')?.rsplit_once(' ')?;
     let (cached_key, total) = rest.rsplit_once(' ')?;
     if key.is_some_and(|key| cached_key != key) {
         return None;

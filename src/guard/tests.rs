@@ -251,6 +251,20 @@ fn seed_003_patterns_are_rejected_in_path_arguments() {
     assert_eq!(pattern("src/a.rs"), None);
 }
 
+#[test]
+fn a_cached_index_of_nothing_is_read_back() {
+    // A tree without untracked files caches an empty index, whose header ends in an empty
+    // length table: a miss must take it from the cache, not rebuild it from the snapshot.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("files.cache");
+    super::files::write_cache(&cache, "tree g1", &index_of(&[])).unwrap();
+    assert!(super::files::read_cache(&cache, Some("tree g1"), 5).is_some());
+    assert!(super::files::read_cache(&cache, Some("tree g0"), 5).is_none());
+    super::files::write_cache(&cache, "tree g2", &index_of(&["a/b.rs"])).unwrap();
+    let index = super::files::read_cache(&cache, Some("tree g2"), 4).unwrap();
+    assert_eq!(suggest(&index, "x/b.rs", 3), ["a/b.rs"]);
+}
+
 /// The tree's files matching `name` (any directory), from the snapshot under `state`.
 fn tree_has(root: &Path, state: &Path, name: &str) -> Vec<String> {
     let walk = super::tree::Walk { root, tracked: None, extra_rules: Vec::new() };
