@@ -245,7 +245,7 @@ fn file_lists(env: &Env, kind: files::Kind, query_len: usize) -> Vec<Index> {
     let tracked = env.repo.as_ref().map(files::tracked);
     let walk = tree::Walk {
         root: &env.list_root,
-        tracked: tracked.as_ref().map(|f| f as &dyn Fn(&str) -> bool),
+        tracked: tracked.as_ref(),
         extra_rules: env.repo.iter().map(|r| r.path().join("info/exclude")).collect(),
     };
     let on_disk = match &env.state_dir {

@@ -18,7 +18,7 @@
 //! only clean relative paths (no `..`, nothing absolute) are walked or suggested, and at most
 //! [`WALK_LIMIT`] entries.
 
-use super::files::Kind;
+use super::files::{Kind, TrackedFiles};
 use super::suggest::Index;
 use std::collections::HashSet;
 use std::io::{BufRead as _, Write as _};
@@ -58,10 +58,15 @@ pub(super) fn mark_stale(dir: &Path) {
 struct State {
     /// Changes with every rebuild: the key of the indexes built from it.
     generation: String,
+    /// The identity of the git index the files were told apart from tracked ones by (empty
+    /// outside git): when it changes, the directories where the index's names changed are read
+    /// again (a file `git rm --cached` left on disk is untracked now).
+    index: String,
     /// Ignore files with their modification time; a change means a new walk.
     rules: Vec<(PathBuf, i128)>,
-    /// Directories walked (relative; `""` is the root) with their modification time, sorted.
-    dirs: Vec<(String, i128)>,
+    /// Directories walked (relative; `""` is the root) with their modification time and the
+    /// signature of the names the index listed in them then, sorted.
+    dirs: Vec<(String, i128, u64)>,
     /// The files found (relative), sorted.
     files: Vec<String>,
 }
@@ -72,7 +77,7 @@ pub(super) struct Walk<'a> {
     pub root: &'a Path,
     /// The git index's paths, when the tree is a repository's worktree: those files are left out
     /// (the index's own list has them) and git's ignore rules apply.
-    pub tracked: Option<&'a dyn Fn(&str) -> bool>,
+    pub tracked: Option<&'a TrackedFiles<'a>>,
     /// Ignore files outside the tree (`.git/info/exclude`, `core.excludesFile`).
     pub extra_rules: Vec<PathBuf>,
 }
@@ -93,7 +98,7 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -
 
 /// The tree's files, walked now (no place to keep a snapshot).
 pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
-    full_walk(walk).files
+    full_walk(walk, String::new()).files
 }
 
 /// The generation of an up-to-date snapshot: the one on disk when nothing may have changed, else
@@ -101,62 +106,71 @@ pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
 /// a refresh is a `stat` per directory, cheaper than reading the snapshot twice.
 fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     let state_path = dir.join(STATE);
-    if let Some(generation) = fresh_generation(dir) {
+    let index = walk.tracked.map(TrackedFiles::key).unwrap_or_default();
+    if let Some(generation) = fresh_generation(dir, &index) {
         return Some(generation);
     }
     std::fs::create_dir_all(dir).ok()?;
     let lock = std::fs::File::create(dir.join("lock")).ok()?;
     lock.lock().ok()?;
-    if let Some(generation) = fresh_generation(dir) {
+    if let Some(generation) = fresh_generation(dir, &index) {
         return Some(generation);
     }
     // Before the checks: a write that runs while they do marks the snapshot stale again.
     let _ = std::fs::remove_file(dir.join(STALE));
     let state = match read_state(&state_path) {
-        Some(old) => match refresh(&old, walk) {
+        Some(old) => match refresh(&old, walk, &index) {
             Some(state) => state,
-            None => {
+            None if old.index == index => {
                 let _ = touch(&state_path);
                 return Some(old.generation);
             }
+            // The same files: the indexes built from them stay good.
+            None => State { index, ..old },
         },
-        None => full_walk(walk),
+        None => full_walk(walk, index),
     };
     write_state(&state_path, &state).ok()?;
     Some(state.generation)
 }
 
 /// The snapshot's generation when nothing may have changed since it was checked: no call that
-/// writes marked it, and it was checked less than [`MAX_AGE`] ago.
-fn fresh_generation(dir: &Path) -> Option<String> {
+/// writes marked it, it was checked less than [`MAX_AGE`] ago, and the git index is the one
+/// it was checked against (`index`).
+fn fresh_generation(dir: &Path, index: &str) -> Option<String> {
     let state_path = dir.join(STATE);
     let is_fresh = !dir.join(STALE).exists()
         && std::fs::metadata(&state_path)
             .and_then(|m| m.modified())
             .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
-    if is_fresh { read_generation(&state_path) } else { None }
+    let (generation, checked_against) =
+        if is_fresh { read_generation(&state_path)? } else { return None };
+    (checked_against == index).then_some(generation)
 }
 
 /// The snapshot with the changed directories read again, `None` when no directory and no
 /// ignore file changed; a new walk when an ignore file changed (what is ignored may have changed
-/// anywhere below it). However many directories changed, they are read in one walk from the
-/// root, which enters only them, the directories above them and new ones.
-fn refresh(old: &State, walk: &Walk<'_>) -> Option<State> {
+/// anywhere below it). A directory changed when its time did, or, once the git index changed
+/// (`index`), the names the index lists in it. However many changed, they are read in one walk
+/// from the root, which enters only them, the directories above them and new ones.
+fn refresh(old: &State, walk: &Walk<'_>, index: &str) -> Option<State> {
     if old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
-        return Some(full_walk(walk));
+        return Some(full_walk(walk, index.to_owned()));
     }
+    let tracked = walk.tracked.filter(|_| old.index != index);
     // A directory gone counts as changed: its own time is gone too.
     let kept: HashSet<&str> = old
         .dirs
         .iter()
-        .filter(|(dir, time)| mtime(&walk.root.join(dir)) == Some(*time))
-        .map(|(dir, _)| dir.as_str())
+        .filter(|(dir, time, _)| mtime(&walk.root.join(dir)) == Some(*time))
+        .filter(|(dir, _, signature)| tracked.is_none_or(|t| t.signature(dir) == *signature))
+        .map(|(dir, ..)| dir.as_str())
         .collect();
     if kept.len() == old.dirs.len() {
         return None;
     }
     let mut enter: HashSet<&str> = HashSet::new();
-    for (dir, _) in old.dirs.iter().filter(|(dir, _)| !kept.contains(dir.as_str())) {
+    for (dir, ..) in old.dirs.iter().filter(|(dir, ..)| !kept.contains(dir.as_str())) {
         let mut at = dir.as_str();
         while enter.insert(at) && !at.is_empty() {
             at = parent(at);
@@ -164,19 +178,19 @@ fn refresh(old: &State, walk: &Walk<'_>) -> Option<State> {
     }
     let found = walk_tree(walk, &Known { kept: &kept, enter: &enter });
     if found.rules.iter().any(|r| !old.rules.iter().any(|(p, _)| p == &r.0)) {
-        return Some(full_walk(walk));
+        return Some(full_walk(walk, index.to_owned()));
     }
     let mut files: Vec<String> =
         old.files.iter().filter(|f| kept.contains(parent(f))).cloned().collect();
-    let mut dirs: Vec<(String, i128)> =
-        old.dirs.iter().filter(|(dir, _)| kept.contains(dir.as_str())).cloned().collect();
+    let mut dirs: Vec<(String, i128, u64)> =
+        old.dirs.iter().filter(|(dir, ..)| kept.contains(dir.as_str())).cloned().collect();
     files.extend(found.files);
     dirs.extend(found.dirs);
-    Some(finish(files, dirs, old.rules.clone()))
+    Some(finish(files, dirs, old.rules.clone(), index.to_owned()))
 }
 
 /// Every file below the root.
-fn full_walk(walk: &Walk<'_>) -> State {
+fn full_walk(walk: &Walk<'_>, index: String) -> State {
     let nothing = HashSet::new();
     let found = walk_tree(walk, &Known { kept: &nothing, enter: &nothing });
     let mut rules = found.rules;
@@ -185,13 +199,14 @@ fn full_walk(walk: &Walk<'_>) -> State {
             rules.push((path.clone(), time));
         }
     }
-    finish(found.files, found.dirs, rules)
+    finish(found.files, found.dirs, rules, index)
 }
 
 fn finish(
     mut files: Vec<String>,
-    mut dirs: Vec<(String, i128)>,
+    mut dirs: Vec<(String, i128, u64)>,
     mut rules: Vec<(PathBuf, i128)>,
+    index: String,
 ) -> State {
     files.sort_unstable();
     files.dedup();
@@ -199,7 +214,7 @@ fn finish(
     dirs.dedup_by(|a, b| a.0 == b.0);
     rules.sort_unstable();
     rules.dedup_by(|a, b| a.0 == b.0);
-    State { generation: new_generation(), rules, dirs, files }
+    State { generation: new_generation(), index, rules, dirs, files }
 }
 
 /// The directories of a snapshot a walk need not read again.
@@ -250,7 +265,8 @@ fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
                 continue;
             }
             if let Some(time) = settled_mtime(entry.path()) {
-                found.dirs.push((rel.to_owned(), time));
+                let signature = walk.tracked.map_or(0, |t| t.signature(rel));
+                found.dirs.push((rel.to_owned(), time, signature));
             }
             continue;
         }
@@ -262,7 +278,7 @@ fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
         {
             found.rules.push((entry.path().to_path_buf(), time));
         }
-        if !walk.tracked.is_some_and(|tracked| tracked(rel)) {
+        if !walk.tracked.is_some_and(|tracked| tracked.contains(rel)) {
             found.files.push(rel.to_owned());
         }
     }
@@ -308,29 +324,38 @@ fn is_clean(path: &str) -> bool {
         && Path::new(path).components().all(|c| matches!(c, Component::Normal(_)))
 }
 
-// ---- the state file: `generation`, then `R<TAB>mtime<TAB>path`, `D...`, `F<TAB>path` lines ----
+// ---- the state file: `generation<TAB>index`, then `R<TAB>mtime<TAB>path`,
+// `D<TAB>mtime<TAB>signature<TAB>dir` and `F<TAB>path` lines ----
 
-fn read_generation(path: &Path) -> Option<String> {
+/// The generation and the git index it was checked against, from the first line.
+fn read_generation(path: &Path) -> Option<(String, String)> {
     let mut line = String::new();
     std::io::BufReader::new(std::fs::File::open(path).ok()?).read_line(&mut line).ok()?;
-    let generation = line.trim_end();
-    (!generation.is_empty()).then(|| generation.to_owned())
+    let (generation, index) = line.strip_suffix('\n')?.split_once('\t')?;
+    (!generation.is_empty()).then(|| (generation.to_owned(), index.to_owned()))
 }
 
 fn read_state(path: &Path) -> Option<State> {
     let text = std::fs::read_to_string(path).ok()?;
     let mut lines = text.lines();
-    let mut state = State { generation: lines.next()?.to_owned(), ..State::default() };
+    let (generation, index) = lines.next()?.split_once('\t')?;
+    let (generation, index) = (generation.to_owned(), index.to_owned());
+    let mut state = State { generation, index, ..State::default() };
     for line in lines.take(3 * WALK_LIMIT) {
-        let mut fields = line.splitn(3, '\t');
-        match (fields.next(), fields.next(), fields.next()) {
-            (Some("R"), Some(time), Some(rule)) => {
+        let mut fields = line.splitn(4, '\t');
+        match (fields.next(), fields.next(), fields.next(), fields.next()) {
+            (Some("R"), Some(time), Some(rule), None) => {
                 state.rules.push((PathBuf::from(rule), time.parse().ok()?));
             }
-            (Some("D"), Some(time), Some(dir)) if dir.is_empty() || is_clean(dir) => {
-                state.dirs.push((dir.to_owned(), time.parse().ok()?));
+            (Some("D"), Some(time), Some(signature), Some(dir))
+                if dir.is_empty() || is_clean(dir) =>
+            {
+                let signature = u64::from_str_radix(signature, 16).ok()?;
+                state.dirs.push((dir.to_owned(), time.parse().ok()?, signature));
             }
-            (Some("F"), Some(file), None) if is_clean(file) => state.files.push(file.to_owned()),
+            (Some("F"), Some(file), None, None) if is_clean(file) => {
+                state.files.push(file.to_owned())
+            }
             _ => return None,
         }
     }
@@ -340,14 +365,16 @@ fn read_state(path: &Path) -> Option<State> {
 fn write_state(path: &Path, state: &State) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut out = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(dir)?);
-    writeln!(out, "{}", state.generation)?;
+    // An index path with a line break is kept as none: the snapshot is checked at each miss.
+    let index = if state.index.contains('\n') { "" } else { &state.index };
+    writeln!(out, "{}\t{index}", state.generation)?;
     for (rule, time) in &state.rules {
         if let Some(rule) = rule.to_str().filter(|r| !r.contains(['\n', '\t'])) {
             writeln!(out, "R\t{time}\t{rule}")?;
         }
     }
-    for (dir, time) in &state.dirs {
-        writeln!(out, "D\t{time}\t{dir}")?;
+    for (dir, time, signature) in &state.dirs {
+        writeln!(out, "D\t{time}\t{signature:x}\t{dir}")?;
     }
     for file in state.files.iter().filter(|f| is_clean(f)) {
         writeln!(out, "F\t{file}")?;

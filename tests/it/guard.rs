@@ -594,6 +594,27 @@ fn a_miss_after_every_directory_changed_reads_them_in_one_walk() {
 }
 
 #[test]
+fn a_file_the_index_stops_listing_is_suggested_from_the_disk() {
+    let repo = project();
+    repo.commit(&[("src/string_utils.py", "")], "utils");
+    let miss = || call(&repo, "untrack", "read_file", &json!({"file_path": "lib/string_utils.py"}));
+    // The first miss makes both lists: the file is the index's, so the walk left it out.
+    assert_eq!(json(&miss())["error"]["suggestions"], json!(["src/string_utils.py"]));
+    // Untracked now, still on disk: `git ls-files -o` lists it, so must the files on disk.
+    repo.git(&["rm", "-q", "--cached", "src/string_utils.py"]);
+    assert_eq!(json(&miss())["error"]["suggestions"], json!(["src/string_utils.py"]));
+    // Added and taken back out of the index (`git reset`): the same.
+    repo.write("src/new_utils.py", "");
+    let write = call(&repo, "untrack", "write_file", &json!({"file_path": "src/new_utils.py"}));
+    assert_eq!(code(&write), 0);
+    repo.git(&["add", "src/new_utils.py"]);
+    let new_miss = || call(&repo, "untrack", "read_file", &json!({"file_path": "new_utils.py"}));
+    assert_eq!(json(&new_miss())["error"]["suggestions"], json!(["src/new_utils.py"]));
+    repo.git(&["reset", "-q", "--", "src/new_utils.py"]);
+    assert_eq!(json(&new_miss())["error"]["suggestions"], json!(["src/new_utils.py"]));
+}
+
+#[test]
 fn a_closed_stdout_still_blocks_a_denied_call() {
     let repo = project();
     let root = root(&repo);
