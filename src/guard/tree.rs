@@ -354,7 +354,7 @@ fn read_state(path: &Path) -> Option<State> {
                 state.dirs.push((dir.to_owned(), time.parse().ok()?, signature));
             }
             (Some("F"), Some(file), None, None) if is_clean(file) => {
-                state.files.push(file.to_owned())
+                state.files.push(file.to_owned());
             }
             _ => return None,
         }

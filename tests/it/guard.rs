@@ -576,7 +576,7 @@ fn a_miss_after_every_directory_changed_reads_them_in_one_walk() {
     };
     let miss = || guard_call("read_file", json!({"file_path": "pkg7/mod7/part_7.pyx"}));
     assert_eq!(json(&miss())["error"]["suggestions"][0], "pkg7/mod7/part_7.py");
-    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
     for i in 0..3000 {
         let dir = std::fs::File::open(root.join(format!("pkg{}/mod{i}", i % 30))).unwrap();
         dir.set_modified(an_hour_ago).unwrap();
