@@ -76,14 +76,13 @@ fn is_ancestor(dir: &str, path: &str) -> bool {
 /// was (one file out of date at worst) instead of each reading the whole index again, or wait
 /// for the new one when there is none.
 pub(super) fn from_git(
-    repo: &git2::Repository,
+    tracked: &TrackedFiles<'_>,
     cache_dir: Option<&Path>,
     kind: Kind,
     query_len: usize,
 ) -> Result<Index, String> {
-    let index_path = repo.path().join("index");
-    let Some(key) = index_key(repo) else { return Ok(Index::default()) };
-    let Some(dir) = cache_dir else { return build(repo, &index_path, kind) };
+    let Some(key) = index_key(tracked.repo) else { return Ok(Index::default()) };
+    let Some(dir) = cache_dir else { return build(tracked.index(), kind) };
     let cache = dir.join(kind.cache_file());
     if let Some(index) = read_cache(&cache, Some(&key), query_len) {
         return Ok(index);
@@ -102,7 +101,7 @@ pub(super) fn from_git(
             return Ok(index);
         }
     }
-    let index = build(repo, &index_path, kind)?;
+    let index = build(tracked.index(), kind)?;
     // A cache that cannot be written only costs time on the next miss.
     let _ = write_cache(&cache, &key, &index);
     Ok(index)
@@ -125,30 +124,32 @@ pub(super) fn index_key(repo: &git2::Repository) -> Option<String> {
 /// The index of `kind` over the index's files, without gitlinks or names that are not UTF-8:
 /// from the file read directly, or through libgit2 when the reader leaves the file to it (a
 /// split or sparse index, conflicts, an unknown required extension).
-fn build(repo: &git2::Repository, index_path: &Path, kind: Kind) -> Result<Index, String> {
-    let data = std::fs::read(index_path)
-        .map_err(|e| format!("cannot read the git index '{}': {e}", index_path.display()))?;
-    if let Some(index) = crate::repo::index::parse(&data) {
-        // Stage 0 only (the reader refuses conflicts), so each path comes once, in order.
-        let paths: Vec<&str> = index
-            .entries
-            .iter()
-            .filter(|e| e.mode != GITLINK)
-            .filter_map(|e| std::str::from_utf8(index.path(e)).ok())
-            .collect();
-        return Ok(kind.index(&paths));
-    }
-    let index = repo.index().map_err(|e| format!("cannot read the git index: {}", e.message()))?;
-    let mut paths: Vec<String> = Vec::with_capacity(index.len());
-    for entry in index.iter().filter(|e| e.mode != GITLINK) {
-        // A conflicted path is listed once per stage.
-        if let Ok(path) = String::from_utf8(entry.path)
-            && paths.last() != Some(&path)
-        {
-            paths.push(path);
+fn build(tracked: &Tracked, kind: Kind) -> Result<Index, String> {
+    match tracked {
+        Tracked::Read(index) => {
+            // Stage 0 only (the reader refuses conflicts), so each path comes once, in order.
+            let paths: Vec<&str> = index
+                .entries
+                .iter()
+                .filter(|e| e.mode != GITLINK)
+                .filter_map(|e| std::str::from_utf8(index.path(e)).ok())
+                .collect();
+            Ok(kind.index(&paths))
+        }
+        Tracked::Libgit2(None) => Err("cannot read the git index".to_owned()),
+        Tracked::Libgit2(Some(index)) => {
+            let mut paths: Vec<String> = Vec::with_capacity(index.len());
+            for entry in index.iter().filter(|e| e.mode != GITLINK) {
+                // A conflicted path is listed once per stage.
+                if let Ok(path) = String::from_utf8(entry.path)
+                    && paths.last() != Some(&path)
+                {
+                    paths.push(path);
+                }
+            }
+            Ok(kind.index(&paths))
         }
     }
-    Ok(kind.index(&paths))
 }
 
 /// The index cached in `path` when it was written under `key` (any key: `None`).

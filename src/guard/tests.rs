@@ -333,7 +333,7 @@ fn a_tree_snapshot_naming_paths_outside_the_root_is_walked_again() {
     assert_eq!(tree_has(&root, &state, "a.py"), ["a.py"]);
     let snapshot = super::tree::location(&state, &root);
     // What code the agent runs could write: a directory above the root, a file outside it.
-    for poisoned in ["g1\t\nD\t0\t0\t..\n", "g2\t\nD\t0\t0\t\nF\t../secret/key.pem\n"] {
+    for poisoned in ["g1\nD\t0\t0\t..\n", "g2\nD\t0\t0\t\nF\t../secret/key.pem\n"] {
         std::fs::write(snapshot.join("state"), poisoned).unwrap();
         super::tree::mark_stale(&snapshot);
         assert!(tree_has(&root, &state, "key.pem").is_empty(), "{poisoned:?}");

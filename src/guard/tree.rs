@@ -36,6 +36,11 @@ const RACY_WINDOW: i128 = 2_000_000_000;
 const RACY: i128 = -1;
 const STATE: &str = "state";
 const STALE: &str = "stale";
+/// The identity of the git index the snapshot was last checked against (empty outside git):
+/// when it changes, the directories where the index's names changed are read again (a file
+/// `git rm --cached` left on disk is untracked now). Apart from the snapshot, so that an index
+/// change that changes no directory costs a few bytes, not a copy of the snapshot.
+const INDEX: &str = "index";
 
 /// Where the snapshot of `root` lives.
 pub(super) fn location(state_dir: &Path, root: &Path) -> PathBuf {
@@ -58,10 +63,6 @@ pub(super) fn mark_stale(dir: &Path) {
 struct State {
     /// Changes with every rebuild: the key of the indexes built from it.
     generation: String,
-    /// The identity of the git index the files were told apart from tracked ones by (empty
-    /// outside git): when it changes, the directories where the index's names changed are read
-    /// again (a file `git rm --cached` left on disk is untracked now).
-    index: String,
     /// Ignore files with their modification time; a change means a new walk.
     rules: Vec<(PathBuf, i128)>,
     /// Directories walked (relative; `""` is the root) with their modification time and the
@@ -98,7 +99,7 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -
 
 /// The tree's files, walked now (no place to keep a snapshot).
 pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
-    full_walk(walk, String::new()).files
+    full_walk(walk).files
 }
 
 /// The generation of an up-to-date snapshot: the one on disk when nothing may have changed, else
@@ -118,46 +119,50 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     }
     // Before the checks: a write that runs while they do marks the snapshot stale again.
     let _ = std::fs::remove_file(dir.join(STALE));
+    let index_changed = std::fs::read_to_string(dir.join(INDEX)).ok().as_deref() != Some(&index);
     let state = match read_state(&state_path) {
-        Some(old) => match refresh(&old, walk, &index) {
+        Some(old) => match refresh(&old, walk, index_changed) {
             Some(state) => state,
-            None if old.index == index => {
+            None => {
                 let _ = touch(&state_path);
+                if index_changed {
+                    let _ = std::fs::write(dir.join(INDEX), &index);
+                }
                 return Some(old.generation);
             }
-            // The same files: the indexes built from them stay good.
-            None => State { index, ..old },
         },
-        None => full_walk(walk, index),
+        None => full_walk(walk),
     };
     write_state(&state_path, &state).ok()?;
+    // After the snapshot it is of: the other way round, a crash between the two would leave
+    // the new index's identity beside a snapshot not checked against it.
+    let _ = std::fs::write(dir.join(INDEX), &index);
     Some(state.generation)
 }
 
 /// The snapshot's generation when nothing may have changed since it was checked: no call that
-/// writes marked it, it was checked less than [`MAX_AGE`] ago, and the git index is the one
-/// it was checked against (`index`).
+/// writes marked it, it was checked less than [`MAX_AGE`] ago, and against the git index as it
+/// is (`index`).
 fn fresh_generation(dir: &Path, index: &str) -> Option<String> {
     let state_path = dir.join(STATE);
     let is_fresh = !dir.join(STALE).exists()
         && std::fs::metadata(&state_path)
             .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
-    let (generation, checked_against) =
-        if is_fresh { read_generation(&state_path)? } else { return None };
-    (checked_against == index).then_some(generation)
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE))
+        && std::fs::read_to_string(dir.join(INDEX)).is_ok_and(|checked| checked == index);
+    if is_fresh { read_generation(&state_path) } else { None }
 }
 
 /// The snapshot with the changed directories read again, `None` when no directory and no
 /// ignore file changed; a new walk when an ignore file changed (what is ignored may have changed
-/// anywhere below it). A directory changed when its time did, or, once the git index changed
-/// (`index`), the names the index lists in it. However many changed, they are read in one walk
-/// from the root, which enters only them, the directories above them and new ones.
-fn refresh(old: &State, walk: &Walk<'_>, index: &str) -> Option<State> {
+/// anywhere below it). A directory changed when its time did, or, when the git index changed,
+/// the names the index lists in it. However many changed, they are read in one walk from the
+/// root, which enters only them, the directories above them and new ones.
+fn refresh(old: &State, walk: &Walk<'_>, index_changed: bool) -> Option<State> {
     if old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
-        return Some(full_walk(walk, index.to_owned()));
+        return Some(full_walk(walk));
     }
-    let tracked = walk.tracked.filter(|_| old.index != index);
+    let tracked = walk.tracked.filter(|_| index_changed);
     // A directory gone counts as changed: its own time is gone too.
     let kept: HashSet<&str> = old
         .dirs
@@ -178,7 +183,7 @@ fn refresh(old: &State, walk: &Walk<'_>, index: &str) -> Option<State> {
     }
     let found = walk_tree(walk, &Known { kept: &kept, enter: &enter });
     if found.rules.iter().any(|r| !old.rules.iter().any(|(p, _)| p == &r.0)) {
-        return Some(full_walk(walk, index.to_owned()));
+        return Some(full_walk(walk));
     }
     let mut files: Vec<String> =
         old.files.iter().filter(|f| kept.contains(parent(f))).cloned().collect();
@@ -186,11 +191,11 @@ fn refresh(old: &State, walk: &Walk<'_>, index: &str) -> Option<State> {
         old.dirs.iter().filter(|(dir, ..)| kept.contains(dir.as_str())).cloned().collect();
     files.extend(found.files);
     dirs.extend(found.dirs);
-    Some(finish(files, dirs, old.rules.clone(), index.to_owned()))
+    Some(finish(files, dirs, old.rules.clone()))
 }
 
 /// Every file below the root.
-fn full_walk(walk: &Walk<'_>, index: String) -> State {
+fn full_walk(walk: &Walk<'_>) -> State {
     let nothing = HashSet::new();
     let found = walk_tree(walk, &Known { kept: &nothing, enter: &nothing });
     let mut rules = found.rules;
@@ -199,14 +204,13 @@ fn full_walk(walk: &Walk<'_>, index: String) -> State {
             rules.push((path.clone(), time));
         }
     }
-    finish(found.files, found.dirs, rules, index)
+    finish(found.files, found.dirs, rules)
 }
 
 fn finish(
     mut files: Vec<String>,
     mut dirs: Vec<(String, i128, u64)>,
     mut rules: Vec<(PathBuf, i128)>,
-    index: String,
 ) -> State {
     files.sort_unstable();
     files.dedup();
@@ -214,7 +218,7 @@ fn finish(
     dirs.dedup_by(|a, b| a.0 == b.0);
     rules.sort_unstable();
     rules.dedup_by(|a, b| a.0 == b.0);
-    State { generation: new_generation(), index, rules, dirs, files }
+    State { generation: new_generation(), rules, dirs, files }
 }
 
 /// The directories of a snapshot a walk need not read again.
@@ -324,23 +328,20 @@ fn is_clean(path: &str) -> bool {
         && Path::new(path).components().all(|c| matches!(c, Component::Normal(_)))
 }
 
-// ---- the state file: `generation<TAB>index`, then `R<TAB>mtime<TAB>path`,
+// ---- the state file: `generation`, then `R<TAB>mtime<TAB>path`,
 // `D<TAB>mtime<TAB>signature<TAB>dir` and `F<TAB>path` lines ----
 
-/// The generation and the git index it was checked against, from the first line.
-fn read_generation(path: &Path) -> Option<(String, String)> {
+fn read_generation(path: &Path) -> Option<String> {
     let mut line = String::new();
     std::io::BufReader::new(std::fs::File::open(path).ok()?).read_line(&mut line).ok()?;
-    let (generation, index) = line.strip_suffix('\n')?.split_once('\t')?;
-    (!generation.is_empty()).then(|| (generation.to_owned(), index.to_owned()))
+    let generation = line.trim_end();
+    (!generation.is_empty()).then(|| generation.to_owned())
 }
 
 fn read_state(path: &Path) -> Option<State> {
     let text = std::fs::read_to_string(path).ok()?;
     let mut lines = text.lines();
-    let (generation, index) = lines.next()?.split_once('\t')?;
-    let (generation, index) = (generation.to_owned(), index.to_owned());
-    let mut state = State { generation, index, ..State::default() };
+    let mut state = State { generation: lines.next()?.to_owned(), ..State::default() };
     for line in lines.take(3 * WALK_LIMIT) {
         let mut fields = line.splitn(4, '\t');
         match (fields.next(), fields.next(), fields.next(), fields.next()) {
@@ -365,9 +366,7 @@ fn read_state(path: &Path) -> Option<State> {
 fn write_state(path: &Path, state: &State) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut out = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(dir)?);
-    // An index path with a line break is kept as none: the snapshot is checked at each miss.
-    let index = if state.index.contains('\n') { "" } else { &state.index };
-    writeln!(out, "{}\t{index}", state.generation)?;
+    writeln!(out, "{}", state.generation)?;
     for (rule, time) in &state.rules {
         if let Some(rule) = rule.to_str().filter(|r| !r.contains(['\n', '\t'])) {
             writeln!(out, "R\t{time}\t{rule}")?;
