@@ -121,16 +121,16 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     let _ = std::fs::remove_file(dir.join(STALE));
     let index_changed = std::fs::read_to_string(dir.join(INDEX)).ok().as_deref() != Some(&index);
     let state = match read_state(&state_path) {
-        Some(old) => match refresh(&old, walk, index_changed) {
-            Some(state) => state,
-            None => {
+        Some(old) => {
+            let Some(state) = refresh(&old, walk, index_changed) else {
                 let _ = touch(&state_path);
                 if index_changed {
                     let _ = std::fs::write(dir.join(INDEX), &index);
                 }
                 return Some(old.generation);
-            }
-        },
+            };
+            state
+        }
         None => full_walk(walk),
     };
     write_state(&state_path, &state).ok()?;
