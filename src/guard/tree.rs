@@ -108,23 +108,32 @@ pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
 fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     let state_path = dir.join(STATE);
     let index = walk.tracked.map(TrackedFiles::key).unwrap_or_default();
-    if let Some(generation) = fresh_generation(dir, &index) {
+    if Due::of(dir, &index).is_none()
+        && let Some(generation) = read_generation(&state_path)
+    {
         return Some(generation);
     }
     std::fs::create_dir_all(dir).ok()?;
     let lock = std::fs::File::create(dir.join("lock")).ok()?;
     lock.lock().ok()?;
-    if let Some(generation) = fresh_generation(dir, &index) {
+    let due = Due::of(dir, &index);
+    if due.is_none()
+        && let Some(generation) = read_generation(&state_path)
+    {
         return Some(generation);
     }
-    // Before the checks: a write that runs while they do marks the snapshot stale again.
-    let _ = std::fs::remove_file(dir.join(STALE));
-    let index_changed = std::fs::read_to_string(dir.join(INDEX)).ok().as_deref() != Some(&index);
+    if due.times {
+        // Before the checks: a write that runs while they do marks the snapshot stale again.
+        let _ = std::fs::remove_file(dir.join(STALE));
+    }
+    let checked_at = std::fs::metadata(&state_path).and_then(|m| m.modified()).ok();
     let state = match read_state(&state_path) {
         Some(old) => {
-            let Some(state) = refresh(&old, walk, index_changed) else {
-                let _ = touch(&state_path);
-                if index_changed {
+            let Some(state) = refresh(&old, walk, &due) else {
+                if due.times {
+                    let _ = touch(&state_path);
+                }
+                if due.index {
                     let _ = std::fs::write(dir.join(INDEX), &index);
                 }
                 return Some(old.generation);
@@ -134,40 +143,60 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
         None => full_walk(walk),
     };
     write_state(&state_path, &state).ok()?;
+    if !due.times
+        && let Some(checked_at) = checked_at
+    {
+        // Only the index was checked: the directories' times are as old as before.
+        let _ = std::fs::File::options()
+            .write(true)
+            .open(&state_path)
+            .and_then(|f| f.set_modified(checked_at));
+    }
     // After the snapshot it is of: the other way round, a crash between the two would leave
     // the new index's identity beside a snapshot not checked against it.
     let _ = std::fs::write(dir.join(INDEX), &index);
     Some(state.generation)
 }
 
-/// The snapshot's generation when nothing may have changed since it was checked: no call that
-/// writes marked it, it was checked less than [`MAX_AGE`] ago, and against the git index as it
-/// is (`index`).
-fn fresh_generation(dir: &Path, index: &str) -> Option<String> {
-    let state_path = dir.join(STATE);
-    let is_fresh = !dir.join(STALE).exists()
-        && std::fs::metadata(&state_path)
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE))
-        && std::fs::read_to_string(dir.join(INDEX)).is_ok_and(|checked| checked == index);
-    if is_fresh { read_generation(&state_path) } else { None }
+/// What may have changed since the snapshot was last checked.
+struct Due {
+    /// Files on disk: a call that writes marked the snapshot stale, or it was checked
+    /// [`MAX_AGE`] ago or more.
+    times: bool,
+    /// What the git index lists: it is not the index the snapshot was checked against.
+    index: bool,
+}
+
+impl Due {
+    fn of(dir: &Path, index: &str) -> Self {
+        let times = dir.join(STALE).exists()
+            || !std::fs::metadata(dir.join(STATE))
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
+        let index = !std::fs::read_to_string(dir.join(INDEX)).is_ok_and(|known| known == index);
+        Self { times, index }
+    }
+
+    fn is_none(&self) -> bool {
+        !self.times && !self.index
+    }
 }
 
 /// The snapshot with the changed directories read again, `None` when no directory and no
 /// ignore file changed; a new walk when an ignore file changed (what is ignored may have changed
-/// anywhere below it). A directory changed when its time did, or, when the git index changed,
-/// the names the index lists in it. However many changed, they are read in one walk from the
-/// root, which enters only them, the directories above them and new ones.
-fn refresh(old: &State, walk: &Walk<'_>, index_changed: bool) -> Option<State> {
-    if old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
+/// anywhere below it). A directory changed when its time did (checked when `due.times`), or the
+/// names the git index lists in it (when `due.index`). However many changed, they are read in
+/// one walk from the root, which enters only them, the directories above them and new ones.
+fn refresh(old: &State, walk: &Walk<'_>, due: &Due) -> Option<State> {
+    if due.times && old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
         return Some(full_walk(walk));
     }
-    let tracked = walk.tracked.filter(|_| index_changed);
+    let tracked = walk.tracked.filter(|_| due.index);
     // A directory gone counts as changed: its own time is gone too.
     let kept: HashSet<&str> = old
         .dirs
         .iter()
-        .filter(|(dir, time, _)| mtime(&walk.root.join(dir)) == Some(*time))
+        .filter(|(dir, time, _)| !due.times || mtime(&walk.root.join(dir)) == Some(*time))
         .filter(|(dir, _, signature)| tracked.is_none_or(|t| t.signature(dir) == *signature))
         .map(|(dir, ..)| dir.as_str())
         .collect();
