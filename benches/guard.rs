@@ -20,8 +20,8 @@
 //! `GUARD_BENCH_BASELINE=PATH` runs another patchgate binary (an older build) through the same
 //! calls in the same run, for a before/after ratio.
 //!
-//! Every call must be answered: a guard that exits non-zero gave no answer (its `--timeout`
-//! blocked the call) and is counted on its row, so a time that is the watchdog's is never
+//! Every call must be answered: a guard that exits non-zero with nothing on stdout gave no
+//! answer (its `--timeout` blocked the call) and is counted on its row, so a time that is the watchdog's is never
 //! taken for the guard's.
 
 use std::fmt::Write as _;
@@ -145,7 +145,7 @@ fn concurrent(name: &str, bin: &Path, root: &Path, sample: &[&String], reference
             std::thread::sleep(Duration::from_micros(200));
         }
         for child in children {
-            count_answer(child.wait_with_output().expect("patchgate finishes").status);
+            count_answer(&child.wait_with_output().expect("patchgate finishes"));
         }
         times.extend(ended.into_iter().flatten());
     }
@@ -339,16 +339,16 @@ fn timed(mut cmd: Command, stdin: &str) -> Duration {
     let started = Instant::now();
     let mut child = cmd.spawn().expect("spawn patchgate");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write payload");
-    let status = child.wait_with_output().expect("patchgate finishes").status;
+    let output = child.wait_with_output().expect("patchgate finishes");
     let elapsed = started.elapsed();
-    count_answer(status);
+    count_answer(&output);
     elapsed
 }
 
-/// Count a call that gave no answer: every answer of the bench's calls (Claude Code's
-/// protocol, stdout read) exits 0.
-fn count_answer(status: std::process::ExitStatus) {
-    if !status.success() {
+/// Count a call that gave no answer: an answer is on stdout (or the call allowed, exit 0);
+/// the guard's `--timeout` exits 2 with nothing on stdout.
+fn count_answer(output: &std::process::Output) {
+    if !output.status.success() && output.stdout.is_empty() {
         UNANSWERED.fetch_add(1, Ordering::Relaxed);
     }
 }
