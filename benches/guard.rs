@@ -20,8 +20,8 @@
 //! `GUARD_BENCH_BASELINE=PATH` runs another patchgate binary (an older build) through the same
 //! calls in the same run, for a before/after ratio.
 //!
-//! Every call must be answered: a guard that exits non-zero with nothing on stdout gave no
-//! answer (its `--timeout` blocked the call) and is counted on its row, so a time that is the watchdog's is never
+//! Every call must be answered: a guard whose `--timeout` blocked the call (exit 2, saying so
+//! on stderr) gave no answer and is counted on its row, so a time that is the watchdog's is never
 //! taken for the guard's.
 
 use std::fmt::Write as _;
@@ -325,7 +325,7 @@ fn command(bin: &Path, root: &Path, args: &[&str]) -> Command {
         .env_remove("PATCHGATE_STATE_DIR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     cmd
 }
 
@@ -345,10 +345,11 @@ fn timed(mut cmd: Command, stdin: &str) -> Duration {
     elapsed
 }
 
-/// Count a call that gave no answer: an answer is on stdout (or the call allowed, exit 0);
-/// the guard's `--timeout` exits 2 with nothing on stdout.
+/// Count a call that gave no answer: the guard's `--timeout` blocked it (exit 2, saying so on
+/// stderr; a deny may exit 2 too, with its reason).
 fn count_answer(output: &std::process::Output) {
-    if !output.status.success() && output.stdout.is_empty() {
+    let says = |text: &[u8]| output.stderr.windows(text.len()).any(|w| w == text);
+    if !output.status.success() && says(b"(--timeout)") {
         UNANSWERED.fetch_add(1, Ordering::Relaxed);
     }
 }
