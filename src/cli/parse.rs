@@ -33,7 +33,7 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let summary = ParseSummary::new(&parsed);
     match global.format.unwrap_or(Format::Text) {
         Format::Json => {
-            global.print_envelope_by(|out, meta| write_parse_envelope(out, &summary, &[], meta))
+            global.print_envelope_by(|out, meta| write_parse_envelope(out, &summary, &[], meta));
         }
         Format::Text => out!("{}", parse_text(&summary, &args.patch, &global.text(Stream::Stdout))),
     }

@@ -225,7 +225,10 @@ fn write_path<W: Write>(out: &mut W, path: Option<&[u8]>) -> io::Result<()> {
 
 /// A JSON string: whole when no byte needs escaping, else through `serde_json`.
 fn write_str<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
-    // A fold without an early exit, so the test vectorizes.
+    #[allow(
+        clippy::needless_bitwise_bool,
+        reason = "no early exit, so that the test vectorizes (a path is read whole anyway)"
+    )]
     let is_plain =
         text.bytes().fold(true, |plain, b| plain & (b >= 0x20) & (b != b'"') & (b != b'\\'));
     if !is_plain {
