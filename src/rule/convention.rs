@@ -1,10 +1,9 @@
 //! New files a language's or a tool's convention loads without any other file naming them:
 //! a Go, Java, Kotlin, C# or Swift file in a directory that already holds files of its
 //! language (compiled with its package), a pytest `conftest.py` or a `sitecustomize.py`, a
-//! Cargo build script or binary (a package's `__init__.py` runs only when something imports
-//! the package). Such a file changes the program even when
-//! nothing in the patch refers to it; any other new file nothing refers to is a script of its
-//! own.
+//! Cargo build script, binary, `src/main.rs` or `src/lib.rs` (a package's `__init__.py` runs
+//! only when something imports the package). Such a file changes the program even when nothing
+//! in the patch refers to it; any other new file nothing refers to is a script of its own.
 
 use super::Base;
 
@@ -12,8 +11,11 @@ use super::Base;
 const PACKAGE_LANGUAGES: [&str; 6] = ["go", "java", "kt", "cs", "swift", "scala"];
 
 /// File names a tool loads from where they are.
-const LOADED_NAMES: [&str; 5] =
-    ["conftest.py", "sitecustomize.py", "build.rs", "main.rs", "lib.rs"];
+const LOADED_NAMES: [&str; 3] = ["conftest.py", "sitecustomize.py", "build.rs"];
+
+/// Cargo's targets found by name: a package's `src/main.rs` and `src/lib.rs` (a `main.rs`
+/// anywhere else is a program nothing builds unless a manifest names it).
+const CARGO_TARGETS: [&str; 2] = ["main.rs", "lib.rs"];
 
 /// Whether a convention loads the new file at `path`, whose text is `text` (see the module's
 /// documentation). Without a base tree only the file's name can say so. A Go file joins its
@@ -23,7 +25,8 @@ pub(super) fn loads(path: &str, text: &[u8], base: Option<&dyn Base>) -> bool {
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
     let is_rust = std::path::Path::new(name).extension().is_some_and(|e| e == "rs");
     let is_cargo_binary = is_rust && (dir.ends_with("src/bin") || dir.contains("src/bin/"));
-    if LOADED_NAMES.contains(&name) || is_cargo_binary {
+    let is_cargo_target = CARGO_TARGETS.contains(&name) && (dir == "src" || dir.ends_with("/src"));
+    if LOADED_NAMES.contains(&name) || is_cargo_binary || is_cargo_target {
         return true;
     }
     let Some((_, ext)) = name.rsplit_once('.') else { return false };
@@ -83,7 +86,8 @@ mod tests {
         );
         let base = Some(&base as &dyn super::Base);
         let cmd = b"package cmd\n\nfunc init() {}\n";
-        for loaded in ["cmd/extra.go", "src/Helper.java", "pkg/conftest.py", "src/bin/tool.rs"] {
+        let loaded = ["cmd/extra.go", "src/Helper.java", "pkg/conftest.py", "src/bin/tool.rs"];
+        for loaded in loaded.into_iter().chain(["src/main.rs", "crates/a/src/lib.rs"]) {
             assert!(loads(loaded, cmd, base), "{loaded}");
         }
         // The twins: a Go file where no Go package is or under another package clause, a
@@ -91,7 +95,8 @@ mod tests {
         let main = b"// Reproduce.\npackage main\n\nfunc main() {}\n";
         assert!(!loads("cmd/repro.go", main, base), "package main among package cmd");
         let lone = ["reproduce_issue.go", "tools/extra.go", "pkg/reproduce.py", "a/__init__.py"];
-        for lone in lone.into_iter().chain(["repro.rs"]) {
+        // A `main.rs` or `lib.rs` outside a `src` directory is no Cargo target.
+        for lone in lone.into_iter().chain(["repro.rs", "main.rs", "tools/lib.rs"]) {
             assert!(!loads(lone, cmd, base), "{lone}");
         }
         assert!(!loads("cmd/extra.go", cmd, None), "without a base tree, only names say");
