@@ -6,7 +6,9 @@
 use crate::finding::{ChangeSummary, FileSummary, ItemChange, ItemStatus, TrivialForm};
 
 /// A function or method of a file outside tests whose body was real before the patch and is
-/// trivial after it (not a placeholder: [`super::not_implemented`] reports those by line).
+/// trivial after it (not a placeholder: [`super::not_implemented`] reports those by line). A
+/// body that only refused the call (raised, or returned an error) and now succeeds (`Err(..)`
+/// -> `Ok(())`) accepts what was refused: a change of behaviour, not one emptied.
 pub(super) struct Gutted<'s> {
     pub path: &'s str,
     pub item: &'s ItemChange,
@@ -22,6 +24,7 @@ pub(super) fn gutted(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
             let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
             if item.change == ItemStatus::Changed
                 && !item.was_trivial
+                && !item.was_refusal
                 && trivial.form != TrivialForm::Placeholder
                 && !is_abstract(summary, item)
             {

@@ -97,7 +97,8 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
 }
 
 /// The step names files, and the patch touches none of them (nor anything below them), nor
-/// names one in a changed line (the script that writes it, the manifest that lists it). A name
+/// names one in a changed line (the script that writes it, the manifest that lists it), nor
+/// changes a file that names one in the base tree (the code that parses it). A name
 /// counts only when it resolves to a path of the base tree (exact, or unique by basename or
 /// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. The finding is strong when
 /// a name in the description's first paragraph resolves by its last components as written
@@ -118,6 +119,10 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
             || input.usable_patch().is_some_and(|p| intent::is_referenced(n, p))
     };
     if touched.is_empty() || candidates.iter().any(is_addressed) {
+        return None;
+    }
+    // The code that reads or writes the file named (a parser of `config.ru` files) is changed.
+    if input.base.is_some_and(|b| candidates.iter().any(|n| intent::is_named_by(n, &touched, b))) {
         return None;
     }
     // Names in the first paragraph state the step; later ones are background (weak).
@@ -325,7 +330,7 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 /// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
 /// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
 /// weak finding; a comment that only repeats the step answers no step. A finding that rests on
-/// a file read by its lines alone is weak.
+/// a file read by its lines alone, or answers a step of one word, is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -335,7 +340,8 @@ fn superficial_change(
     let found = superficial(summary)?;
     let kinds = ask::kinds(description);
     let has = |kind| kinds.contains(&kind);
-    let mut is_weak = found.is_by_lines;
+    // A one-word step (`Spotless`) states no task to hold a superficial change against.
+    let mut is_weak = found.is_by_lines || ask::is_one_word(description);
     let (code, what) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
@@ -547,7 +553,7 @@ fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
 }
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
-/// missing implementation), ones the patch only moves (the same line is removed elsewhere),
+/// missing implementation) and generated files ([`summary::is_generated`]), ones the patch only moves (the same line is removed elsewhere),
 /// ones marked unreachable (`# pragma: no cover`), and abstract methods' bodies (a method of the
 /// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`]).
 fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Violation> {
@@ -580,6 +586,8 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -
                         && !removed.contains(text)
                         && !bodies::is_abstract_placeholder(summary, &name, text)
                 });
+            // Output a tool writes (a bundle) is no implementation the step's author left out.
+            let found = found.filter(|_| !summary::is_generated(file, input.base));
             if let Some((line, text)) = found {
                 out.push(
                     Violation::new(
