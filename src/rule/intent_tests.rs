@@ -144,9 +144,21 @@ fn a_refusal_that_now_succeeds_is_a_change_of_behaviour() {
     // step asks for, not a body emptied.
     let step = "Support serializing unit structs";
     for (path, old, new) in [
-        ("s.rs", "    fn unit(self) -> Result<(), E> {", ("        Err(Self::bad_type(Unsupported::Unit))", "        Ok(())")),
-        ("s.py", "def unit(self):", ("    raise TypeError(\"unit is not supported\")", "    return None")),
-        ("s.go", "func unit() error {", ("\treturn fmt.Errorf(\"unit: unsupported\")", "\treturn nil")),
+        (
+            "s.rs",
+            "    fn unit(self) -> Result<(), E> {",
+            ("        Err(Self::bad_type(Unsupported::Unit))", "        Ok(())"),
+        ),
+        (
+            "s.py",
+            "def unit(self):",
+            ("    raise TypeError(\"unit is not supported\")", "    return None"),
+        ),
+        (
+            "s.go",
+            "func unit() error {",
+            ("\treturn fmt.Errorf(\"unit: unsupported\")", "\treturn nil"),
+        ),
     ] {
         let body = |from: &str, to: &str| {
             let close = if path.ends_with(".py") { "" } else { "\n }" };

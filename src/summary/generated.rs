@@ -36,7 +36,11 @@ fn attribute(base: &dyn Base, path: &str) -> Option<bool> {
     let mut dirs = vec![""];
     dirs.extend(path.match_indices('/').map(|(at, _)| &path[..at]));
     for dir in dirs {
-        let file = if dir.is_empty() { ".gitattributes".to_owned() } else { format!("{dir}/.gitattributes") };
+        let file = if dir.is_empty() {
+            ".gitattributes".to_owned()
+        } else {
+            format!("{dir}/.gitattributes")
+        };
         let Some(text) = base.content(&file) else { continue };
         let relative = if dir.is_empty() { path } else { &path[dir.len() + 1..] };
         for line in String::from_utf8_lossy(&text).lines() {

@@ -184,9 +184,8 @@ fn generated_image(
     let language = grammar_for(path).map(|g| g.name);
     // A file too large for a whole image is read from the base for this alone.
     let old_path = file.old_path.as_deref().filter(|_| file.operation != Operation::Create);
-    let content = old_path
-        .filter(|_| !is_whole)
-        .and_then(|p| base?.content(&String::from_utf8_lossy(p)));
+    let content =
+        old_path.filter(|_| !is_whole).and_then(|p| base?.content(&String::from_utf8_lossy(p)));
     if let Some(content) = &content {
         return generated::is_generated(path, language, base, content, true);
     }

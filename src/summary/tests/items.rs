@@ -373,10 +373,25 @@ fn the_base_s_attributes_mark_files_generated() {
 #[test]
 fn a_body_that_only_refused_is_marked() {
     for (file, old, new, name) in [
-        ("a.rs", "fn f() -> Result<(), E> {\n    Err(bad_type(Unit))\n}\n", "fn f() -> Result<(), E> {\n    Ok(())\n}\n", "f"),
+        (
+            "a.rs",
+            "fn f() -> Result<(), E> {\n    Err(bad_type(Unit))\n}\n",
+            "fn f() -> Result<(), E> {\n    Ok(())\n}\n",
+            "f",
+        ),
         ("a.py", "def f(x):\n    raise TypeError(\"no\")\n", "def f(x):\n    return None\n", "f"),
-        ("a.go", "package a\n\nfunc f() error {\n\treturn fmt.Errorf(\"no\")\n}\n", "package a\n\nfunc f() error {\n\treturn nil\n}\n", "f"),
-        ("a.ts", "function f(x: number) {\n  throw new TypeError(\"no\");\n}\n", "function f(x: number) {\n  return 0;\n}\n", "f"),
+        (
+            "a.go",
+            "package a\n\nfunc f() error {\n\treturn fmt.Errorf(\"no\")\n}\n",
+            "package a\n\nfunc f() error {\n\treturn nil\n}\n",
+            "f",
+        ),
+        (
+            "a.ts",
+            "function f(x: number) {\n  throw new TypeError(\"no\");\n}\n",
+            "function f(x: number) {\n  return 0;\n}\n",
+            "f",
+        ),
     ] {
         let found = item(file, old, new, name);
         assert!(found.was_refusal, "{file}: {found:?}");
