@@ -57,12 +57,12 @@ fn attribute(base: &dyn Base, path: &str) -> Option<bool> {
 fn line_says(line: &str, path: &str) -> Option<bool> {
     let mut fields = line.split_whitespace();
     let pattern = fields.next().filter(|p| !p.starts_with('#'))?;
-    let value = fields.filter_map(|attr| match attr {
+    let mut value = fields.filter_map(|attr| match attr {
         "linguist-generated" | "linguist-generated=true" => Some(true),
         "-linguist-generated" | "!linguist-generated" | "linguist-generated=false" => Some(false),
         _ => None,
     });
-    let value = value.last()?;
+    let value = value.next_back()?;
     pattern_matches(pattern, path).then_some(value)
 }
 
