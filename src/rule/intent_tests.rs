@@ -232,3 +232,19 @@ fn a_one_word_step_states_no_task_to_hold_a_superficial_change_against() {
     assert_eq!(judged("Spotless check for the buffer", blank).0, ["whitespace_only"]);
     assert_eq!(judged("Fixes", blank).0, ["whitespace_only"]);
 }
+
+#[test]
+fn a_step_that_names_the_directive_asks_for_it() {
+    let nocov =
+        modify("u.rb", &[], &["    # :nocov:"], &["    else", "      require 'cgi/escape'"]);
+    let step = "Add nocov markings around code only executed in Ruby < 3.2";
+    assert_eq!(judged(step, &nocov).0, Vec::<String>::new());
+    let nosec = modify("c.go", &["\treturn m[0]"], &["\treturn m[0] // #nosec G602"], &["}"]);
+    assert_eq!(judged("fix: disable G602 in findNext", &nosec).0, Vec::<String>::new());
+    // The twins: steps that name neither the directive nor the rule it silences, and a
+    // keyword too common to count (`type` of `# type: ignore`).
+    assert_eq!(judged("Add a fallback for Ruby < 3.2", &nocov).0, ["directive_only"]);
+    assert_eq!(judged("fix: bounds check in findNext", &nosec).0, ["directive_only"]);
+    let ignore = modify("p.py", &["x = load(y)"], &["x = load(y)  # type: ignore"], &[]);
+    assert_eq!(judged("Fix the type of x", &ignore).0, ["directive_only"]);
+}

@@ -356,7 +356,13 @@ fn superficial_change(
             return None;
         }
         ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
-        ChangeKind::Directive if has(Kind::Suppress) || has(Kind::Format) => return None,
+        ChangeKind::Directive
+            if has(Kind::Suppress)
+                || has(Kind::Format)
+                || names_a_directive(summary, description) =>
+        {
+            return None;
+        }
         // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
         // is not stated may be one a directive carries out (a note).
         ChangeKind::Directive if kinds.is_empty() => {
@@ -389,6 +395,33 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether the step's first line names a directive the patch adds or removes, by its keyword
+/// (`Add nocov markings` for `# :nocov:`) or by the rule it silences (`disable G602` for `//
+/// #nosec G602`): the step asks for that directive. A name counts when it is a word of five
+/// characters or more, or holds a digit (a rule's code): `type` of `# type: ignore` is a word
+/// steps use for other things.
+fn names_a_directive(summary: &ChangeSummary, description: &str) -> bool {
+    let subject = description.trim_start().lines().next().unwrap_or_default();
+    let directives =
+        summary.files.iter().flat_map(|f| f.directives_added.iter().chain(&f.directives_removed));
+    directives.flat_map(|d| directive_names(d)).any(|name| intent::has_word(subject, &name))
+}
+
+/// The names in a directive comment that a step may use for it: its keyword (the first word
+/// after the comment marker) and its arguments that hold a digit (`G602`, `E501`, `SC2086`).
+fn directive_names(directive: &str) -> Vec<String> {
+    let is_name_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let words: Vec<&str> = directive
+        .split(|c: char| !is_name_char(c))
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let long_enough = |w: &str| w.chars().count() >= 5 || w.chars().any(|c| c.is_ascii_digit());
+    let keyword = words.first().copied().filter(|w| long_enough(w)).map(str::to_owned);
+    let codes = words.iter().skip(1).filter(|w| w.chars().any(|c| c.is_ascii_digit()));
+    keyword.into_iter().chain(codes.map(|w| (*w).to_owned())).collect()
 }
 
 /// Whether the patch removes nothing, every word it adds (three at least) is a word of the
