@@ -19,11 +19,16 @@
 //!
 //! `GUARD_BENCH_BASELINE=PATH` runs another patchgate binary (an older build) through the same
 //! calls in the same run, for a before/after ratio.
+//!
+//! Every call must be answered: a guard that exits non-zero gave no answer (its `--timeout`
+//! blocked the call) and is counted on its row, so a time that is the watchdog's is never
+//! taken for the guard's.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const WORDS: &[&str] = &[
@@ -36,6 +41,8 @@ const EXTENSIONS: &[&str] = &["py", "rs", "ts", "go", "md", "json"];
 const FILES_PER_DIR: usize = 12;
 /// The seed's budget for one call.
 const SEED_BUDGET: f64 = 100.0;
+/// Calls that exited non-zero so far: no answer (the guard's `--timeout` blocked the call).
+static UNANSWERED: AtomicUsize = AtomicUsize::new(0);
 
 fn main() {
     let files: usize = env_number("GUARD_BENCH_FILES", 100_000);
@@ -116,6 +123,7 @@ fn concurrent(name: &str, bin: &Path, root: &Path, sample: &[&String], reference
     let blob = git(root, &["hash-object", "-w", "--stdin"], b"added\n");
     let mut times = Vec::new();
     let cpu_before = children_cpu();
+    let unanswered_before = UNANSWERED.load(Ordering::Relaxed);
     for round in 0..rounds {
         let entry = format!("100644 {}\tadded/{name}round_{round}.txt\n", blob.trim());
         git(root, &["update-index", "--add", "--index-info"], entry.as_bytes());
@@ -136,13 +144,17 @@ fn concurrent(name: &str, bin: &Path, root: &Path, sample: &[&String], reference
             }
             std::thread::sleep(Duration::from_micros(200));
         }
+        for child in children {
+            count_answer(child.wait_with_output().expect("patchgate finishes").status);
+        }
         times.extend(ended.into_iter().flatten());
     }
     times.sort_unstable();
     let count = u32::try_from(times.len().max(1)).expect("calls fit");
     let cpu = children_cpu().saturating_sub(cpu_before) / count;
     let label = format!("{name}{AT_ONCE} first misses at once, right after a change, each");
-    report(&label, &(times, cpu), reference, Some(SEED_BUDGET));
+    let unanswered = UNANSWERED.load(Ordering::Relaxed) - unanswered_before;
+    report(&label, &(times, cpu, unanswered), reference, Some(SEED_BUDGET));
 }
 
 /// A miss right after a call that writes was allowed: the snapshot of the files on disk is
@@ -312,7 +324,7 @@ fn command(bin: &Path, root: &Path, args: &[&str]) -> Command {
         .args(args)
         .env_remove("PATCHGATE_STATE_DIR")
         .stdin(Stdio::piped())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null());
     cmd
 }
@@ -327,25 +339,36 @@ fn timed(mut cmd: Command, stdin: &str) -> Duration {
     let started = Instant::now();
     let mut child = cmd.spawn().expect("spawn patchgate");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write payload");
-    child.wait().expect("patchgate finishes");
-    started.elapsed()
+    let status = child.wait_with_output().expect("patchgate finishes").status;
+    let elapsed = started.elapsed();
+    count_answer(status);
+    elapsed
+}
+
+/// Count a call that gave no answer: every answer of the bench's calls (Claude Code's
+/// protocol, stdout read) exits 0.
+fn count_answer(status: std::process::ExitStatus) {
+    if !status.success() {
+        UNANSWERED.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 fn run(bin: &Path, root: &Path, args: &[&str], stdin: &str) -> Duration {
     timed(command(bin, root, args), stdin)
 }
 
-/// Sorted wall times, and the mean CPU time per call.
-type Sample = (Vec<Duration>, Duration);
+/// Sorted wall times, the mean CPU time per call, and the calls that gave no answer.
+type Sample = (Vec<Duration>, Duration, usize);
 
 /// `one(i)` for each of `runs` calls; `one` returns the time to count.
 fn measure(runs: usize, mut one: impl FnMut(usize) -> Duration) -> Sample {
     let cpu_before = children_cpu();
+    let unanswered_before = UNANSWERED.load(Ordering::Relaxed);
     let mut times: Vec<Duration> = (0..runs).map(&mut one).collect();
     let cpu =
         children_cpu().saturating_sub(cpu_before) / u32::try_from(runs.max(1)).expect("runs fit");
     times.sort_unstable();
-    (times, cpu)
+    (times, cpu, UNANSWERED.load(Ordering::Relaxed) - unanswered_before)
 }
 
 /// User + system time of all waited-for children (`cutime`, `cstime`; 100 ticks a second).
@@ -368,10 +391,11 @@ fn ms(d: Duration) -> f64 {
 /// One row: p50, p99, CPU per call, the ratio to the reference at p50, and the goal for p50
 /// (a goal of 8 ms for p50 goes with 20 ms for p99; the seed's 100 ms is for every call, so
 /// p99) with whether it is met, 1 ms of noise aside.
-fn report(label: &str, (times, cpu): &Sample, reference: &Sample, goal: Option<f64>) {
+fn report(label: &str, (times, cpu, unanswered): &Sample, reference: &Sample, goal: Option<f64>) {
     let (p50, p99) = (ms(percentile(times, 50)), ms(percentile(times, 99)));
     let ratio = p50 / ms(percentile(&reference.0, 50));
     let verdict = match goal {
+        Some(_) if *unanswered > 0 => "NOT MET".to_owned(),
         Some(goal) if goal < 10.0 => {
             let met = p50 <= goal + 1.0 && p99 <= 21.0;
             format!("goal p50 {goal:.0} ms, p99 20 ms: {}", if met { "met" } else { "NOT MET" })
@@ -388,4 +412,9 @@ fn report(label: &str, (times, cpu): &Sample, reference: &Sample, goal: Option<f
         "  {label:<58} p50 {p50:>7.2} ms  p99 {p99:>7.2} ms  cpu {:>6.2} ms/call  ({ratio:.2}x ref)  {verdict}",
         ms(*cpu)
     );
+    if *unanswered > 0 {
+        println!(
+            "    {unanswered} of these calls gave no answer (exit 2: blocked by the guard's --timeout)"
+        );
+    }
 }

@@ -95,7 +95,7 @@ def comment_in(variant, files, subject):
             continue
         tree, lines = parse(f.path, f.old), rows(f.old)
         row = first
-        while row > 0 and tree.in_literal(row_offset(f.old, row)):
+        while row > 0 and (tree.in_literal(row_offset(f.old, row)) or in_text_block(f.path, lines, row)):
             row -= 1
         at = row_offset(f.old, min(row, len(lines) - 1))
         line = f"{syntax[0]} {subject}{syntax[1]}".encode()
@@ -103,6 +103,27 @@ def comment_in(variant, files, subject):
         if keeps_parsing(f.path, f.old, new):
             return single(variant, language_of(f.path), f.path, f.old, new)
     return []
+
+
+def in_text_block(path, lines, row):
+    """Whether a line inserted before row `row` of a file without a grammar here is text rather
+    than a comment: inside a YAML block scalar (`key: |`) or a Markdown fenced code block."""
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ext in ("md", "markdown"):
+        fences = [l.lstrip() for l in lines[:row]]
+        return sum(1 for l in fences if l.startswith((b"```", b"~~~"))) % 2 == 1
+    if ext in ("yml", "yaml") and row < len(lines):
+        def indent(line):
+            return len(line) - len(line.lstrip())
+        level = indent(lines[row]) if lines[row].strip() else None
+        for line in reversed(lines[:row]):
+            if not line.strip() or (level is not None and indent(line) >= level):
+                continue
+            level = indent(line)
+            head = line.split(b" #", 1)[0].rstrip()
+            if head.endswith((b"|", b">")) or head[-2:-1] in (b"|", b">"):
+                return True
+    return False
 
 
 # A suppression directive per language: (form, where, text). `end`: appended to the changed

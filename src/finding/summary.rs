@@ -173,7 +173,8 @@ pub enum TrivialForm {
     /// A constant or default value returned (`return None`, `return 0`, `Default::default()`).
     Constant,
     /// A placeholder that says the code is missing (`todo!()`, `raise NotImplementedError`,
-    /// `panic("not implemented")`, `throw new Error("TODO")`).
+    /// `panic("not implemented")`, `throw new Error("TODO")`), or an empty body where the
+    /// function declares a result (`fun f(): Int {}`: its text is then empty).
     Placeholder,
 }
 

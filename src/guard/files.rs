@@ -9,6 +9,7 @@
 //! ([`crate::repo::index`]: libgit2 would checksum the whole file and allocate per entry first).
 
 use super::suggest::Index;
+use std::collections::HashMap;
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
@@ -75,21 +76,13 @@ fn is_ancestor(dir: &str, path: &str) -> bool {
 /// was (one file out of date at worst) instead of each reading the whole index again, or wait
 /// for the new one when there is none.
 pub(super) fn from_git(
-    repo: &git2::Repository,
+    tracked: &TrackedFiles<'_>,
     cache_dir: Option<&Path>,
     kind: Kind,
     query_len: usize,
 ) -> Result<Index, String> {
-    let index_path = repo.path().join("index");
-    let Ok(meta) = std::fs::metadata(&index_path) else { return Ok(Index::default()) };
-    let key = format!(
-        "{} {} {} {}",
-        index_path.display(),
-        meta.len(),
-        meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
-        meta.ino()
-    );
-    let Some(dir) = cache_dir else { return build(repo, &index_path, kind) };
+    let Some(key) = index_key(tracked.repo) else { return Ok(Index::default()) };
+    let Some(dir) = cache_dir else { return build(tracked.index(), kind) };
     let cache = dir.join(kind.cache_file());
     if let Some(index) = read_cache(&cache, Some(&key), query_len) {
         return Ok(index);
@@ -108,39 +101,55 @@ pub(super) fn from_git(
             return Ok(index);
         }
     }
-    let index = build(repo, &index_path, kind)?;
+    let index = build(tracked.index(), kind)?;
     // A cache that cannot be written only costs time on the next miss.
     let _ = write_cache(&cache, &key, &index);
     Ok(index)
 }
 
+/// The identity of the git index file as it is now (path, size, modification time, inode):
+/// what the caches built from it are keyed by. `None` without an index.
+pub(super) fn index_key(repo: &git2::Repository) -> Option<String> {
+    let index_path = repo.path().join("index");
+    let meta = std::fs::metadata(&index_path).ok()?;
+    Some(format!(
+        "{} {} {} {}",
+        index_path.display(),
+        meta.len(),
+        meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
+        meta.ino()
+    ))
+}
+
 /// The index of `kind` over the index's files, without gitlinks or names that are not UTF-8:
 /// from the file read directly, or through libgit2 when the reader leaves the file to it (a
 /// split or sparse index, conflicts, an unknown required extension).
-fn build(repo: &git2::Repository, index_path: &Path, kind: Kind) -> Result<Index, String> {
-    let data = std::fs::read(index_path)
-        .map_err(|e| format!("cannot read the git index '{}': {e}", index_path.display()))?;
-    if let Some(index) = crate::repo::index::parse(&data) {
-        // Stage 0 only (the reader refuses conflicts), so each path comes once, in order.
-        let paths: Vec<&str> = index
-            .entries
-            .iter()
-            .filter(|e| e.mode != GITLINK)
-            .filter_map(|e| std::str::from_utf8(index.path(e)).ok())
-            .collect();
-        return Ok(kind.index(&paths));
-    }
-    let index = repo.index().map_err(|e| format!("cannot read the git index: {}", e.message()))?;
-    let mut paths: Vec<String> = Vec::with_capacity(index.len());
-    for entry in index.iter().filter(|e| e.mode != GITLINK) {
-        // A conflicted path is listed once per stage.
-        if let Ok(path) = String::from_utf8(entry.path)
-            && paths.last() != Some(&path)
-        {
-            paths.push(path);
+fn build(tracked: &Tracked, kind: Kind) -> Result<Index, String> {
+    match tracked {
+        Tracked::Read(index) => {
+            // Stage 0 only (the reader refuses conflicts), so each path comes once, in order.
+            let paths: Vec<&str> = index
+                .entries
+                .iter()
+                .filter(|e| e.mode != GITLINK)
+                .filter_map(|e| std::str::from_utf8(index.path(e)).ok())
+                .collect();
+            Ok(kind.index(&paths))
+        }
+        Tracked::Libgit2(None) => Err("cannot read the git index".to_owned()),
+        Tracked::Libgit2(Some(index)) => {
+            let mut paths: Vec<String> = Vec::with_capacity(index.len());
+            for entry in index.iter().filter(|e| e.mode != GITLINK) {
+                // A conflicted path is listed once per stage.
+                if let Ok(path) = String::from_utf8(entry.path)
+                    && paths.last() != Some(&path)
+                {
+                    paths.push(path);
+                }
+            }
+            Ok(kind.index(&paths))
         }
     }
-    Ok(kind.index(&paths))
 }
 
 /// The index cached in `path` when it was written under `key` (any key: `None`).
@@ -149,7 +158,8 @@ pub(super) fn read_cache(path: &Path, key: Option<&str>, query_len: usize) -> Op
     let mut reader = std::io::BufReader::new(&file);
     let mut header = String::new();
     reader.read_line(&mut header).ok()?;
-    let (rest, lengths) = header.trim_end().rsplit_once(' ')?;
+    // Not trimmed: an index of nothing (no untracked file) has an empty length table.
+    let (rest, lengths) = header.strip_suffix('\n')?.rsplit_once(' ')?;
     let (cached_key, total) = rest.rsplit_once(' ')?;
     if key.is_some_and(|key| cached_key != key) {
         return None;
@@ -170,11 +180,45 @@ pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Res
     Ok(())
 }
 
-/// Whether the index lists a path (any stage, `git add -N` ones too): a test for files found
-/// on disk, reading the index once, at its first use.
-pub(super) fn tracked(repo: &git2::Repository) -> impl Fn(&str) -> bool + '_ {
-    let loaded: std::cell::OnceCell<Tracked> = std::cell::OnceCell::new();
-    move |path: &str| loaded.get_or_init(|| Tracked::load(repo)).contains(path)
+/// What the index lists, for the walk of the files on disk: whether it lists a path, and per
+/// directory a signature of the names it lists there. The index is read once, at first use.
+pub(super) struct TrackedFiles<'r> {
+    repo: &'r git2::Repository,
+    loaded: std::cell::OnceCell<Tracked>,
+    signatures: std::cell::OnceCell<HashMap<Vec<u8>, u64>>,
+}
+
+/// The index's paths of `repo`, read at their first use.
+pub(super) fn tracked(repo: &git2::Repository) -> TrackedFiles<'_> {
+    TrackedFiles {
+        repo,
+        loaded: std::cell::OnceCell::new(),
+        signatures: std::cell::OnceCell::new(),
+    }
+}
+
+impl TrackedFiles<'_> {
+    /// Whether the index lists `path` (any stage, `git add -N` ones too).
+    pub(super) fn contains(&self, path: &str) -> bool {
+        self.index().contains(path)
+    }
+
+    /// The index file's identity now ([`index_key`]); empty without one.
+    pub(super) fn key(&self) -> String {
+        index_key(self.repo).unwrap_or_default()
+    }
+
+    /// The signature of the names the index lists directly in `dir` (relative, `""` the root):
+    /// the XOR of a hash of each, so that it changes when a name comes or goes, whatever the
+    /// order. 0 for a directory the index lists nothing in.
+    pub(super) fn signature(&self, dir: &str) -> u64 {
+        let signatures = self.signatures.get_or_init(|| self.index().signatures());
+        signatures.get(dir.as_bytes()).copied().unwrap_or(0)
+    }
+
+    fn index(&self) -> &Tracked {
+        self.loaded.get_or_init(|| Tracked::load(self.repo))
+    }
 }
 
 enum Tracked {
@@ -193,6 +237,25 @@ impl Tracked {
         }
     }
 
+    /// [`TrackedFiles::signature`] of every directory the index lists a name in.
+    fn signatures(&self) -> HashMap<Vec<u8>, u64> {
+        let mut signatures = HashMap::new();
+        match self {
+            Self::Read(index) => {
+                let entries = index.entries.iter().chain(&index.intent_to_add);
+                add_signatures(&mut signatures, entries.map(|e| index.path(e)));
+            }
+            Self::Libgit2(index) => {
+                let mut paths: Vec<Vec<u8>> =
+                    index.iter().flat_map(git2::Index::iter).map(|e| e.path).collect();
+                // A conflicted path is listed once per stage.
+                paths.dedup();
+                add_signatures(&mut signatures, paths.iter().map(Vec::as_slice));
+            }
+        }
+        signatures
+    }
+
     fn contains(&self, path: &str) -> bool {
         match self {
             Self::Read(index) => {
@@ -204,4 +267,32 @@ impl Tracked {
             }),
         }
     }
+}
+
+/// XOR the hash of each path's name into its directory's signature. The index is sorted, so
+/// the names of a directory mostly come together: one map update per run of them.
+fn add_signatures<'p>(
+    signatures: &mut HashMap<Vec<u8>, u64>,
+    paths: impl Iterator<Item = &'p [u8]>,
+) {
+    let mut run: (&[u8], u64) = (b"", 0);
+    for path in paths {
+        let (dir, name) = match path.iter().rposition(|&b| b == b'/') {
+            Some(at) => (&path[..at], &path[at + 1..]),
+            None => (&path[..0], path),
+        };
+        if dir != run.0 {
+            *signatures.entry(run.0.to_vec()).or_insert(0) ^= run.1;
+            run = (dir, 0);
+        }
+        run.1 ^= name_hash(name);
+    }
+    *signatures.entry(run.0.to_vec()).or_insert(0) ^= run.1;
+}
+
+/// FNV-1a: the same in every process (signatures are kept on disk).
+fn name_hash(name: &[u8]) -> u64 {
+    name.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

@@ -238,14 +238,15 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
 /// not list (outside a repository, every file on disk).
 fn file_lists(env: &Env, kind: files::Kind, query_len: usize) -> Vec<Index> {
     let mut lists = Vec::new();
-    if let Some(repo) = &env.repo {
-        let state = env.state_dir.as_deref();
-        lists.push(files::from_git(repo, state, kind, query_len).unwrap_or_default());
-    }
+    // Read once for both lists, at its first use.
     let tracked = env.repo.as_ref().map(files::tracked);
+    if let Some(tracked) = &tracked {
+        let state = env.state_dir.as_deref();
+        lists.push(files::from_git(tracked, state, kind, query_len).unwrap_or_default());
+    }
     let walk = tree::Walk {
         root: &env.list_root,
-        tracked: tracked.as_ref().map(|f| f as &dyn Fn(&str) -> bool),
+        tracked: tracked.as_ref(),
         extra_rules: env.repo.iter().map(|r| r.path().join("info/exclude")).collect(),
     };
     let on_disk = match &env.state_dir {

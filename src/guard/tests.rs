@@ -251,6 +251,20 @@ fn seed_003_patterns_are_rejected_in_path_arguments() {
     assert_eq!(pattern("src/a.rs"), None);
 }
 
+#[test]
+fn a_cached_index_of_nothing_is_read_back() {
+    // A tree without untracked files caches an empty index, whose header ends in an empty
+    // length table: a miss must take it from the cache, not rebuild it from the snapshot.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("files.cache");
+    super::files::write_cache(&cache, "tree g1", &index_of(&[])).unwrap();
+    assert!(super::files::read_cache(&cache, Some("tree g1"), 5).is_some());
+    assert!(super::files::read_cache(&cache, Some("tree g0"), 5).is_none());
+    super::files::write_cache(&cache, "tree g2", &index_of(&["a/b.rs"])).unwrap();
+    let index = super::files::read_cache(&cache, Some("tree g2"), 4).unwrap();
+    assert_eq!(suggest(&index, "x/b.rs", 3), ["a/b.rs"]);
+}
+
 /// The tree's files matching `name` (any directory), from the snapshot under `state`.
 fn tree_has(root: &Path, state: &Path, name: &str) -> Vec<String> {
     let walk = super::tree::Walk { root, tracked: None, extra_rules: Vec::new() };
@@ -319,7 +333,7 @@ fn a_tree_snapshot_naming_paths_outside_the_root_is_walked_again() {
     assert_eq!(tree_has(&root, &state, "a.py"), ["a.py"]);
     let snapshot = super::tree::location(&state, &root);
     // What code the agent runs could write: a directory above the root, a file outside it.
-    for poisoned in ["g1\nD\t0\t..\n", "g2\nD\t0\t\nF\t../secret/key.pem\n"] {
+    for poisoned in ["g1\nD\t0\t0\t..\n", "g2\nD\t0\t0\t\nF\t../secret/key.pem\n"] {
         std::fs::write(snapshot.join("state"), poisoned).unwrap();
         super::tree::mark_stale(&snapshot);
         assert!(tree_has(&root, &state, "key.pem").is_empty(), "{poisoned:?}");

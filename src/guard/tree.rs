@@ -8,6 +8,8 @@
 //! file created, removed or renamed changes its directory's modification time, so the snapshot
 //! is brought up to date by a `stat` of each directory and a read of the ones that changed
 //! (git's untracked cache works the same way), never a new walk unless an ignore file changed.
+//! The changed directories are read in one walk from the root that enters only them and the
+//! directories above them, so a refresh costs at most a walk however many changed.
 //! Even the `stat`s are skipped while nothing can have changed: the guard marks the snapshot
 //! stale when it lets a call that may write run ([`mark_stale`]), and checks it anyway once it
 //! is [`MAX_AGE`] old, for changes made outside the agent.
@@ -16,8 +18,9 @@
 //! only clean relative paths (no `..`, nothing absolute) are walked or suggested, and at most
 //! [`WALK_LIMIT`] entries.
 
-use super::files::Kind;
+use super::files::{Kind, TrackedFiles};
 use super::suggest::Index;
+use std::collections::HashSet;
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Component, Path, PathBuf};
@@ -33,6 +36,11 @@ const RACY_WINDOW: i128 = 2_000_000_000;
 const RACY: i128 = -1;
 const STATE: &str = "state";
 const STALE: &str = "stale";
+/// The identity of the git index the snapshot was last checked against (empty outside git):
+/// when it changes, the directories where the index's names changed are read again (a file
+/// `git rm --cached` left on disk is untracked now). Apart from the snapshot, so that an index
+/// change that changes no directory costs a few bytes, not a copy of the snapshot.
+const INDEX: &str = "index";
 
 /// Where the snapshot of `root` lives.
 pub(super) fn location(state_dir: &Path, root: &Path) -> PathBuf {
@@ -57,8 +65,9 @@ struct State {
     generation: String,
     /// Ignore files with their modification time; a change means a new walk.
     rules: Vec<(PathBuf, i128)>,
-    /// Directories walked (relative; `""` is the root) with their modification time, sorted.
-    dirs: Vec<(String, i128)>,
+    /// Directories walked (relative; `""` is the root) with their modification time and the
+    /// signature of the names the index listed in them then, sorted.
+    dirs: Vec<(String, i128, u64)>,
     /// The files found (relative), sorted.
     files: Vec<String>,
 }
@@ -69,7 +78,7 @@ pub(super) struct Walk<'a> {
     pub root: &'a Path,
     /// The git index's paths, when the tree is a repository's worktree: those files are left out
     /// (the index's own list has them) and git's ignore rules apply.
-    pub tracked: Option<&'a dyn Fn(&str) -> bool>,
+    pub tracked: Option<&'a TrackedFiles<'a>>,
     /// Ignore files outside the tree (`.git/info/exclude`, `core.excludesFile`).
     pub extra_rules: Vec<PathBuf>,
 }
@@ -98,86 +107,126 @@ pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
 /// a refresh is a `stat` per directory, cheaper than reading the snapshot twice.
 fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     let state_path = dir.join(STATE);
-    if let Some(generation) = fresh_generation(dir) {
+    let index = walk.tracked.map(TrackedFiles::key).unwrap_or_default();
+    if Due::of(dir, &index).is_none()
+        && let Some(generation) = read_generation(&state_path)
+    {
         return Some(generation);
     }
     std::fs::create_dir_all(dir).ok()?;
     let lock = std::fs::File::create(dir.join("lock")).ok()?;
     lock.lock().ok()?;
-    if let Some(generation) = fresh_generation(dir) {
+    let due = Due::of(dir, &index);
+    if due.is_none()
+        && let Some(generation) = read_generation(&state_path)
+    {
         return Some(generation);
     }
-    // Before the checks: a write that runs while they do marks the snapshot stale again.
-    let _ = std::fs::remove_file(dir.join(STALE));
-    let old = read_state(&state_path);
-    let state = match old {
-        Some(old) if unchanged(&old, walk) => {
-            let _ = touch(&state_path);
-            return Some(old.generation);
+    if due.times {
+        // Before the checks: a write that runs while they do marks the snapshot stale again.
+        let _ = std::fs::remove_file(dir.join(STALE));
+    }
+    let checked_at = std::fs::metadata(&state_path).and_then(|m| m.modified()).ok();
+    let state = match read_state(&state_path) {
+        Some(old) => {
+            let Some(state) = refresh(&old, walk, &due) else {
+                if due.times {
+                    let _ = touch(&state_path);
+                }
+                if due.index {
+                    let _ = std::fs::write(dir.join(INDEX), &index);
+                }
+                return Some(old.generation);
+            };
+            state
         }
-        Some(old) => refresh(&old, walk),
         None => full_walk(walk),
     };
     write_state(&state_path, &state).ok()?;
+    if !due.times
+        && let Some(checked_at) = checked_at
+    {
+        // Only the index was checked: the directories' times are as old as before.
+        let _ = std::fs::File::options()
+            .write(true)
+            .open(&state_path)
+            .and_then(|f| f.set_modified(checked_at));
+    }
+    // After the snapshot it is of: the other way round, a crash between the two would leave
+    // the new index's identity beside a snapshot not checked against it.
+    let _ = std::fs::write(dir.join(INDEX), &index);
     Some(state.generation)
 }
 
-/// The snapshot's generation when nothing may have changed since it was checked: no call that
-/// writes marked it, and it was checked less than [`MAX_AGE`] ago.
-fn fresh_generation(dir: &Path) -> Option<String> {
-    let state_path = dir.join(STATE);
-    let is_fresh = !dir.join(STALE).exists()
-        && std::fs::metadata(&state_path)
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
-    if is_fresh { read_generation(&state_path) } else { None }
+/// What may have changed since the snapshot was last checked.
+struct Due {
+    /// Files on disk: a call that writes marked the snapshot stale, or it was checked
+    /// [`MAX_AGE`] ago or more.
+    times: bool,
+    /// What the git index lists: it is not the index the snapshot was checked against.
+    index: bool,
 }
 
-/// Whether no ignore file and no directory changed.
-fn unchanged(state: &State, walk: &Walk<'_>) -> bool {
-    state.rules.iter().all(|(path, time)| mtime(path) == Some(*time))
-        && state.dirs.iter().all(|(dir, time)| mtime(&walk.root.join(dir)) == Some(*time))
-}
-
-/// The snapshot with the changed directories read again; a new walk when an ignore file
-/// changed (what is ignored may have changed anywhere below it).
-fn refresh(old: &State, walk: &Walk<'_>) -> State {
-    if old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
-        return full_walk(walk);
+impl Due {
+    fn of(dir: &Path, index: &str) -> Self {
+        let times = dir.join(STALE).exists()
+            || !std::fs::metadata(dir.join(STATE))
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
+        let index = !std::fs::read_to_string(dir.join(INDEX)).is_ok_and(|known| known == index);
+        Self { times, index }
     }
-    let changed: Vec<&str> = old
+
+    fn is_none(&self) -> bool {
+        !self.times && !self.index
+    }
+}
+
+/// The snapshot with the changed directories read again, `None` when no directory and no
+/// ignore file changed; a new walk when an ignore file changed (what is ignored may have changed
+/// anywhere below it). A directory changed when its time did (checked when `due.times`), or the
+/// names the git index lists in it (when `due.index`). However many changed, they are read in
+/// one walk from the root, which enters only them, the directories above them and new ones.
+fn refresh(old: &State, walk: &Walk<'_>, due: &Due) -> Option<State> {
+    if due.times && old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
+        return Some(full_walk(walk));
+    }
+    let tracked = walk.tracked.filter(|_| due.index);
+    // A directory gone counts as changed: its own time is gone too.
+    let kept: HashSet<&str> = old
         .dirs
         .iter()
-        .filter(|(dir, time)| mtime(&walk.root.join(dir)) != Some(*time))
-        .map(|(dir, _)| dir.as_str())
+        .filter(|(dir, time, _)| !due.times || mtime(&walk.root.join(dir)) == Some(*time))
+        .filter(|(dir, _, signature)| tracked.is_none_or(|t| t.signature(dir) == *signature))
+        .map(|(dir, ..)| dir.as_str())
         .collect();
-    let (present, gone): (Vec<&str>, Vec<&str>) =
-        changed.iter().partition(|dir| walk.root.join(dir).is_dir());
-    let mut files: Vec<String> =
-        old.files.iter().filter(|f| !changed.contains(&parent(f))).cloned().collect();
-    let mut dirs: Vec<(String, i128)> = old
-        .dirs
-        .iter()
-        .filter(|(dir, _)| !changed.contains(&dir.as_str()))
-        .filter(|(dir, _)| !gone.iter().any(|g| is_within(dir, g)))
-        .cloned()
-        .collect();
-    let mut rules = old.rules.clone();
-    for dir in present {
-        let found = walk_from(walk, dir, &old.dirs);
-        if found.rules.iter().any(|r| !rules.iter().any(|(p, _)| p == &r.0)) {
-            return full_walk(walk);
+    if kept.len() == old.dirs.len() {
+        return None;
+    }
+    let mut enter: HashSet<&str> = HashSet::new();
+    for (dir, ..) in old.dirs.iter().filter(|(dir, ..)| !kept.contains(dir.as_str())) {
+        let mut at = dir.as_str();
+        while enter.insert(at) && !at.is_empty() {
+            at = parent(at);
         }
-        files.extend(found.files);
-        dirs.extend(found.dirs);
     }
-    rules.sort_unstable();
-    finish(files, dirs, rules)
+    let found = walk_tree(walk, &Known { kept: &kept, enter: &enter });
+    if found.rules.iter().any(|r| !old.rules.iter().any(|(p, _)| p == &r.0)) {
+        return Some(full_walk(walk));
+    }
+    let mut files: Vec<String> =
+        old.files.iter().filter(|f| kept.contains(parent(f))).cloned().collect();
+    let mut dirs: Vec<(String, i128, u64)> =
+        old.dirs.iter().filter(|(dir, ..)| kept.contains(dir.as_str())).cloned().collect();
+    files.extend(found.files);
+    dirs.extend(found.dirs);
+    Some(finish(files, dirs, old.rules.clone()))
 }
 
 /// Every file below the root.
 fn full_walk(walk: &Walk<'_>) -> State {
-    let found = walk_from(walk, "", &[]);
+    let nothing = HashSet::new();
+    let found = walk_tree(walk, &Known { kept: &nothing, enter: &nothing });
     let mut rules = found.rules;
     for path in &walk.extra_rules {
         if let Some(time) = settled_mtime(path) {
@@ -189,7 +238,7 @@ fn full_walk(walk: &Walk<'_>) -> State {
 
 fn finish(
     mut files: Vec<String>,
-    mut dirs: Vec<(String, i128)>,
+    mut dirs: Vec<(String, i128, u64)>,
     mut rules: Vec<(PathBuf, i128)>,
 ) -> State {
     files.sort_unstable();
@@ -201,16 +250,26 @@ fn finish(
     State { generation: new_generation(), rules, dirs, files }
 }
 
-/// What a walk of `start` (relative to the root) found. Directories already in `known` are
-/// left out with what is below them: each is checked on its own.
-fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
+/// The directories of a snapshot a walk need not read again.
+struct Known<'a> {
+    /// Unchanged: their files are known, and they are not walked unless in `enter`.
+    kept: &'a HashSet<&'a str>,
+    /// Walked all the same: changed ones, and those above a changed one.
+    enter: &'a HashSet<&'a str>,
+}
+
+/// What a walk of the tree found in the directories not `known` (relative to the root).
+fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
     let mut found = State::default();
     let is_repo = walk.tracked.is_some();
     let root = walk.root.to_path_buf();
-    let top = if start.is_empty() { root.clone() } else { root.join(start) };
-    let known: std::collections::HashSet<PathBuf> =
-        known.iter().map(|(dir, _)| root.join(dir)).filter(|dir| *dir != top).collect();
-    let mut builder = ignore::WalkBuilder::new(&top);
+    let skip: HashSet<PathBuf> = known
+        .kept
+        .iter()
+        .filter(|dir| !known.enter.contains(*dir))
+        .map(|dir| root.join(dir))
+        .collect();
+    let mut builder = ignore::WalkBuilder::new(&root);
     // Outside a repository hidden entries are left out, as editors do, but never an ignore
     // file: a change to one must be seen.
     builder
@@ -225,7 +284,7 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
             let is_hidden = entry.depth() > 0
                 && name.as_encoded_bytes().starts_with(b".")
                 && name != ".gitignore";
-            name != ".git" && (is_repo || !is_hidden) && !known.contains(entry.path())
+            name != ".git" && (is_repo || !is_hidden) && !skip.contains(entry.path())
         });
     for entry in builder.build().flatten().take(WALK_LIMIT) {
         let Some(rel) = entry.path().strip_prefix(&root).ok().and_then(Path::to_str) else {
@@ -235,12 +294,16 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
         // `stat`.
         let Some(kind) = entry.file_type() else { continue };
         if kind.is_dir() {
+            if known.kept.contains(rel) {
+                continue;
+            }
             if let Some(time) = settled_mtime(entry.path()) {
-                found.dirs.push((rel.to_owned(), time));
+                let signature = walk.tracked.map_or(0, |t| t.signature(rel));
+                found.dirs.push((rel.to_owned(), time, signature));
             }
             continue;
         }
-        if !(kind.is_file() || kind.is_symlink()) {
+        if !(kind.is_file() || kind.is_symlink()) || known.kept.contains(parent(rel)) {
             continue;
         }
         if entry.file_name() == ".gitignore"
@@ -248,7 +311,7 @@ fn walk_from(walk: &Walk<'_>, start: &str, known: &[(String, i128)]) -> State {
         {
             found.rules.push((entry.path().to_path_buf(), time));
         }
-        if !walk.tracked.is_some_and(|tracked| tracked(rel)) {
+        if !walk.tracked.is_some_and(|tracked| tracked.contains(rel)) {
             found.files.push(rel.to_owned());
         }
     }
@@ -288,18 +351,14 @@ fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// Whether `dir` is `top` or below it (`""` is the root, above everything).
-fn is_within(dir: &str, top: &str) -> bool {
-    top.is_empty() || dir == top || dir.strip_prefix(top).is_some_and(|rest| rest.starts_with('/'))
-}
-
 /// A relative path that stays below the root: what the state may hold.
 fn is_clean(path: &str) -> bool {
     !path.contains(['\n', '\0', '\t'])
         && Path::new(path).components().all(|c| matches!(c, Component::Normal(_)))
 }
 
-// ---- the state file: `generation`, then `R<TAB>mtime<TAB>path`, `D...`, `F<TAB>path` lines ----
+// ---- the state file: `generation`, then `R<TAB>mtime<TAB>path`,
+// `D<TAB>mtime<TAB>signature<TAB>dir` and `F<TAB>path` lines ----
 
 fn read_generation(path: &Path) -> Option<String> {
     let mut line = String::new();
@@ -313,15 +372,20 @@ fn read_state(path: &Path) -> Option<State> {
     let mut lines = text.lines();
     let mut state = State { generation: lines.next()?.to_owned(), ..State::default() };
     for line in lines.take(3 * WALK_LIMIT) {
-        let mut fields = line.splitn(3, '\t');
-        match (fields.next(), fields.next(), fields.next()) {
-            (Some("R"), Some(time), Some(rule)) => {
+        let mut fields = line.splitn(4, '\t');
+        match (fields.next(), fields.next(), fields.next(), fields.next()) {
+            (Some("R"), Some(time), Some(rule), None) => {
                 state.rules.push((PathBuf::from(rule), time.parse().ok()?));
             }
-            (Some("D"), Some(time), Some(dir)) if dir.is_empty() || is_clean(dir) => {
-                state.dirs.push((dir.to_owned(), time.parse().ok()?));
+            (Some("D"), Some(time), Some(signature), Some(dir))
+                if dir.is_empty() || is_clean(dir) =>
+            {
+                let signature = u64::from_str_radix(signature, 16).ok()?;
+                state.dirs.push((dir.to_owned(), time.parse().ok()?, signature));
             }
-            (Some("F"), Some(file), None) if is_clean(file) => state.files.push(file.to_owned()),
+            (Some("F"), Some(file), None, None) if is_clean(file) => {
+                state.files.push(file.to_owned());
+            }
             _ => return None,
         }
     }
@@ -337,8 +401,8 @@ fn write_state(path: &Path, state: &State) -> std::io::Result<()> {
             writeln!(out, "R\t{time}\t{rule}")?;
         }
     }
-    for (dir, time) in &state.dirs {
-        writeln!(out, "D\t{time}\t{dir}")?;
+    for (dir, time, signature) in &state.dirs {
+        writeln!(out, "D\t{time}\t{signature:x}\t{dir}")?;
     }
     for file in state.files.iter().filter(|f| is_clean(f)) {
         writeln!(out, "F\t{file}")?;

@@ -74,6 +74,23 @@ static LINT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the lint-object pattern is valid")
 });
 
+/// What a bug report's title says of the code when no verb states the step: it fails, crashes,
+/// raises, does not work, is wrong, or names an error (`TypeError`, `INTERNALERROR`).
+static FAILURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)\b(?:
+            fail(?:s|ed|ing|ures?)? | crash(?:es|ed|ing)? | breaks | broke | broken | hangs | hung
+          | freezes | froze | throws? | threw | raises | panics | panicked | segfaults?
+          | ignores | ignored
+          | \w*(?:error|exception)s? | traceback | bugs? | regression | problem
+          | wrong(?:ly)? | incorrect(?:ly)? | unexpected(?:ly)?
+          | (?:does|do|can|will|is|are|was|were|has|have)(?:n[’']?t|\s+not) | can[’']?t | cannot
+          | won[’']?t | no\s+longer
+        )\b",
+    )
+    .expect("the failure pattern is valid")
+});
+
 /// With a lint or a warning for object, verbs that turn a check off rather than satisfy it.
 static SILENCED_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:\S+\s+){0,6}?(?:lints?|linter|warnings?|errors?|checks?|rules?)\b")
@@ -96,6 +113,27 @@ static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:examples?|demos?|samples?|tutorials?)\b")
         .expect("the example pattern is valid")
 });
+
+/// A checker, or what a checker reports, named anywhere in a step's first line.
+static CHECKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)\b(?:
+            lints? | linter | linting | clippy | mypy | pyright | pyre | eslint | tslint | rubocop
+          | pylint | flake8 | ruff | golangci-lint | staticcheck | go\s+vet | vet | cppcheck
+          | clang-tidy | ktlint | detekt | sonar\w* | codeql | shellcheck | bandit | gosec | nosec
+          | warnings? | typ(?:e|es|ed|ing|echeck\w*) | coverage | spell\w* | cspell | prettier
+          | checker | deprecat\w* | complexity
+        )\b",
+    )
+    .expect("the checker pattern is valid")
+});
+
+/// Whether the step's first line names a checker or what one reports (`Make mypy accept the
+/// import`, `Build without warnings`): a step a directive that turns that checker off may
+/// answer, though its kind is not stated.
+pub(super) fn names_a_check(description: &str) -> bool {
+    CHECKER.is_match(subject_line(description))
+}
 
 /// Whether the step's first line asks to add a program of its own (`Add a release script`,
 /// `docs: an example for the client`), or names `file` (a created file's name or stem): what a
@@ -140,6 +178,10 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     let object = words.next().unwrap_or_default();
     if let Some(kind) = by_verb(&verb, object) {
         out.push(kind);
+    } else if out.is_empty() && FAILURE.is_match(rest) {
+        // A bug report's title states a behaviour to fix (`Rewrite fails when ...`, `INTERNALERROR
+        // when exception in __repr__`); one about a linter's verdict may want it silenced.
+        out.push(if LINT_OBJECT.is_match(rest) { Kind::Suppress } else { Kind::Fix });
     }
     // "Consistent spacing after comment start" is about comments and layout both.
     let verb = base_form(verb.trim_end_matches([':', ',']));
@@ -455,6 +497,13 @@ mod tests {
             ("Reorganize the helpers of the parser", Kind::Move),
             ("Reflow the paragraphs of the guide", Kind::Format),
             ("chore(docs): consistent spacing after comment start (#5908)", Kind::Format),
+            ("Rewrite fails when first expression of file is a number", Kind::Fix),
+            ("INTERNALERROR when exception in __repr__", Kind::Fix),
+            ("Using custom braces in message template does not work", Kind::Fix),
+            ("skipping: --runxfail breaks pytest.mark.skip location reporting", Kind::Fix),
+            ("`--recursive=y` ignores `ignore-paths`", Kind::Fix),
+            ("Wrong path to test file when directory changed in fixture", Kind::Fix),
+            ("mypy fails on the generated stubs", Kind::Suppress),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -477,5 +526,38 @@ mod tests {
             let is_text = [Kind::Document, Kind::Format, Kind::Suppress];
             assert!(!is_text.iter().any(|k| found.contains(k)), "{line}: {found:?}");
         }
+    }
+
+    #[test]
+    fn a_checker_named_in_the_first_line() {
+        for line in ["Make mypy accept the import", "Build without warnings", "Keep go vet quiet"] {
+            assert!(super::names_a_check(line), "{line}");
+        }
+        let later = "Cast char before isspace\n\nclang-tidy warned about it.";
+        for line in ["Cast char to unsigned char before isspace", "Expose FunctionAuth", later] {
+            assert!(!super::names_a_check(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_title_that_reports_no_failure_states_no_kind() {
+        // Feature requests and questions in a bug tracker's words, and a verb that states its
+        // own kind before any failure word.
+        for line in [
+            "Hostname and timestamp properties in generated JUnit XML reports",
+            "Display fixture scope with `pytest --fixtures`",
+            "Module imported twice under import-mode=importlib",
+            "Release 2.3.0",
+        ] {
+            assert!(kinds(line).is_empty(), "{line}: {:?}", kinds(line));
+        }
+        assert_eq!(kinds("Add error handling to the loader"), [Kind::Add]);
+        assert_eq!(kinds("docs: the error codes"), [Kind::Document]);
+    }
+
+    #[test]
+    fn a_word_later_in_the_message_states_nothing_either() {
+        let line = "Bump serde to 1.0.200\n\nThis fixes a crash and a wrong error.";
+        assert!(kinds(line).is_empty(), "{:?}", kinds(line));
     }
 }

@@ -17,6 +17,17 @@ pub(super) struct Gutted<'s> {
 
 /// Every gutted definition of the summary, in patch order.
 pub(super) fn gutted(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+    emptied(summary, false)
+}
+
+/// Every definition of the summary whose real body became trivial, a placeholder included
+/// (`todo!()`, `TODO()`, `panic("not implemented")`): in `fix_regression` a placeholder where
+/// the step's code was takes the step back as an empty body does.
+pub(super) fn stubbed(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+    emptied(summary, true)
+}
+
+fn emptied(summary: &ChangeSummary, with_placeholders: bool) -> Vec<Gutted<'_>> {
     let mut out = Vec::new();
     for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
         for item in &file.items {
@@ -25,9 +36,29 @@ pub(super) fn gutted(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
             if item.change == ItemStatus::Changed
                 && !item.was_trivial
                 && !item.was_refusal
-                && trivial.form != TrivialForm::Placeholder
+                && (with_placeholders
+                    || trivial.form != TrivialForm::Placeholder
+                    || trivial.text.is_empty())
                 && !is_abstract(summary, item)
             {
+                out.push(Gutted { path: &file.path, item, form: trivial.form });
+            }
+        }
+    }
+    out
+}
+
+/// Functions and methods of files outside tests that the patch adds with a body that cannot
+/// give the result they declare (`fun f(): Int {}`): code not written yet, which no line shows
+/// as a placeholder.
+pub(super) fn added_without_result(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+    let mut out = Vec::new();
+    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
+        for item in &file.items {
+            let Some(trivial) = &item.trivial else { continue };
+            let is_empty_result =
+                trivial.form == TrivialForm::Placeholder && trivial.text.is_empty();
+            if item.change == ItemStatus::Added && is_empty_result && !is_abstract(summary, item) {
                 out.push(Gutted { path: &file.path, item, form: trivial.form });
             }
         }

@@ -85,6 +85,35 @@ fn a_directive_instead_of_a_fix_is_not_a_fix() {
 }
 
 #[test]
+fn a_silencer_answers_no_step_of_unstated_kind_that_names_no_checker() {
+    let noqa = modify("p.py", &["from a import b"], &["from a import b  # noqa"], &[]);
+    let nolint = modify("a.c", &["  c = isspace(c);"], &["  c = isspace(c); // NOLINT"], &[]);
+    for (step, diff) in [
+        ("Expose `FunctionAuth` in `__all__`", &noqa),
+        ("Cast char to unsigned char before passing to isspace", &nolint),
+    ] {
+        assert_eq!(judged(step, diff).0, ["directive_only"], "{step}");
+    }
+    // The twins: the step names the checker, or the directive is no silencer (a build
+    // constraint may be what "only on Linux" asks).
+    let (codes, notes) = judged("Keep flake8 quiet about the re-export", &noqa);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+    // A directive that names the check the step is about (`no-console` for printing to the
+    // console) is the answer.
+    let console = modify(
+        "cli.js",
+        &[],
+        &["  // eslint-disable-next-line no-console"],
+        &["  console.log('cli');"],
+    );
+    let (codes, notes) = judged("Allow the CLI to print its banner to the console", &console);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+    let build = modify("w.go", &[], &["//go:build linux", ""], &["package w"]);
+    let (codes, notes) = judged("Build the watcher only on Linux", &build);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+}
+
+#[test]
 fn a_function_moved_unchanged_is_no_fix() {
     let moved = "diff --git a/m.rs b/m.rs\n--- a/m.rs\n+++ b/m.rs\n@@ -1,7 +1,7 @@\n-fn a() {\n-    one();\n-}\n-\n fn b() {\n     two();\n }\n+\n+fn a() {\n+    one();\n+}\n";
     assert_eq!(judged("Fix the off-by-one in a", moved).0, ["move_only"]);
@@ -114,6 +143,28 @@ fn a_new_script_alone_is_no_fix() {
     let marker = "diff --git a/pkg/__init__.py b/pkg/__init__.py\nnew file mode 100644\n--- /dev/null\n+++ b/pkg/__init__.py\n@@ -0,0 +1 @@\n+VERSION = 1\n";
     assert_eq!(judged("Add the package", marker).0, Vec::<String>::new());
     let (codes, notes) = judged("Bloom filter for the index", module);
+    assert!(codes.is_empty() && notes.contains(&"script_only".to_owned()), "{notes:?}");
+}
+
+#[test]
+fn a_reproduction_script_that_defines_tests_answers_no_bug_report() {
+    // What agents send for a real issue: the issue's snippet as a script of its own.
+    let script = "diff --git a/reproduce_bug.py b/reproduce_bug.py\nnew file mode 100644\n--- /dev/null\n+++ b/reproduce_bug.py\n@@ -0,0 +1,6 @@\n+import pytest\n+\n+def test_repr():\n+    class A:\n+        def __repr__(self): raise ValueError()\n+    pytest.fail(repr(A()))\n";
+    for title in [
+        "INTERNALERROR when exception in __repr__",
+        "Rewrite fails when first expression of file is a number",
+        "Using custom braces in message template does not work",
+        "Handle an exception in __repr__",
+        "Remove the dead branch in the rewriter",
+    ] {
+        assert_eq!(judged(title, script).0, ["script_only"], "{title}");
+    }
+    // The twins: a step that asks for the script or names it; a step whose kind is not stated
+    // (a feature request) keeps the finding a note.
+    for asked in ["Add a script that reproduces the INTERNALERROR", "Add reproduce_bug.py"] {
+        assert_eq!(judged(asked, script).0, Vec::<String>::new(), "{asked}");
+    }
+    let (codes, notes) = judged("Hostname and timestamp properties in JUnit reports", script);
     assert!(codes.is_empty() && notes.contains(&"script_only".to_owned()), "{notes:?}");
 }
 
@@ -180,6 +231,20 @@ fn a_refusal_that_now_succeeds_is_a_change_of_behaviour() {
         assert_eq!(found.len(), 1, "{path}: {found:?}");
         assert!(found[0].starts_with("body_replaced_by_"), "{path}: {found:?}");
     }
+}
+
+fn a_function_added_with_an_empty_body_that_declares_a_result_is_a_placeholder() {
+    let added = |signature: &str| {
+        format!(
+            "diff --git a/src/U.kt b/src/U.kt\nnew file mode 100644\n--- /dev/null\n+++ b/src/U.kt\n@@ -0,0 +1,3 @@\n+package okio\n+\n+{signature} {{}}\n"
+        )
+    };
+    let stub = added("inline fun <S : BufferedSink> S.writeUByte(b: UByte): S");
+    assert_eq!(judged("Add unsigned numbers extensions", &stub).0, ["placeholder_added"]);
+    assert_eq!(judged("Stub out the unsigned extensions", &stub).0, Vec::<String>::new());
+    // The twin: a function that declares no result may do nothing.
+    let callback = added("fun onClose(sink: BufferedSink)");
+    assert_eq!(judged("Add unsigned numbers extensions", &callback).0, Vec::<String>::new());
 }
 
 #[test]

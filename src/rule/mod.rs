@@ -27,6 +27,7 @@
 
 mod ask;
 mod bodies;
+mod convention;
 mod declared;
 mod input;
 mod intent;

@@ -13,7 +13,7 @@ use super::bodies;
 use super::input::short_list;
 use super::pattern::Pattern;
 use super::superficial::superficial;
-use super::{Base, Input, Note, RuleId, Strictness, Violation, intent, testfile};
+use super::{Base, Input, Note, RuleId, Strictness, Violation, convention, intent, testfile};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
@@ -86,10 +86,11 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     };
     let mut out: Vec<Finding> =
         superficial_change(input, patch, summary, description).into_iter().collect();
-    out.extend(script_only(patch, summary, description));
+    out.extend(script_only(input, patch, summary, description));
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
         out.extend(gutted_bodies(summary, description));
+        out.extend(bodies_without_result(summary));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
@@ -364,9 +365,13 @@ fn superficial_change(
             return None;
         }
         // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
-        // is not stated may be one a directive carries out (a note).
+        // is not stated may be one a directive carries out (a note), unless every directive
+        // only turns a checker off and the step names no checker.
         ChangeKind::Directive if kinds.is_empty() => {
-            is_weak = true;
+            is_weak = is_weak
+                || !only_silences(summary)
+                || ask::names_a_check(description)
+                || silences_what_the_step_names(summary, description);
             (CheckCode::DirectiveOnly, "only adds or removes directive comments")
         }
         ChangeKind::Directive => {
@@ -422,6 +427,33 @@ fn directive_names(directive: &str) -> Vec<String> {
     let keyword = words.first().copied().filter(|w| long_enough(w)).map(str::to_owned);
     let codes = words.iter().skip(1).filter(|w| w.chars().any(|c| c.is_ascii_digit()));
     keyword.into_iter().chain(codes.map(|w| (*w).to_owned())).collect()
+}
+
+/// Whether the patch adds directives and every directive it adds or removes turns a checker
+/// off ([`summary::silences_a_check`]): `# noqa`, `// @ts-ignore`, `//nolint`, not `//go:build`.
+fn only_silences(summary: &ChangeSummary) -> bool {
+    let all =
+        summary.files.iter().flat_map(|f| f.directives_added.iter().chain(&f.directives_removed));
+    summary.files.iter().any(|f| !f.directives_added.is_empty())
+        && all.into_iter().all(|d| summary::silences_a_check(d))
+}
+
+/// Whether a directive the patch adds names, past its tool's own words, a word of the step's
+/// first line: `// eslint-disable-next-line no-console` for "Allow the CLI to print its banner
+/// to the console" turns off the very check the step is about.
+fn silences_what_the_step_names(summary: &ChangeSummary, description: &str) -> bool {
+    const TOOL_WORDS: [&str; 8] =
+        ["disable", "enable", "ignore", "next", "line", "file", "all", "type"];
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 4)
+            .map(str::to_lowercase)
+            .filter(|w| !TOOL_WORDS.contains(&w.as_str()))
+            .collect()
+    };
+    let subject = words(description.trim_start().lines().next().unwrap_or_default());
+    let directives = summary.files.iter().flat_map(|f| &f.directives_added);
+    directives.flat_map(|d| words(d)).any(|w| subject.contains(&w))
 }
 
 /// Whether the patch removes nothing, every word it adds (three at least) is a word of the
@@ -483,18 +515,26 @@ fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
     !removed.is_empty() && found >= words.len().min(2) && found > 0
 }
 
-/// The patch only creates files nothing else in it names (a reproduction script), in a
-/// language, outside tests, and changes no existing file: it answers a step that asks for a
-/// program of its own (`Add a release script`, `docs: add an example`) or names the file, or a
-/// stub, and no other step.
-fn script_only(patch: &Patch<'_>, summary: &ChangeSummary, description: &str) -> Option<Finding> {
+/// The patch only creates files nothing else in it names and no convention loads
+/// ([`convention::loads`]: a reproduction script), in a language, outside tests, and changes no
+/// existing file: it answers a step that asks for a program of its own (`Add a release
+/// script`, `docs: add an example`) or names the file, or a stub, and no other step. A step
+/// that states a behaviour to fix, or something to remove, move, refactor or silence, is not
+/// carried out by a file nothing runs, whatever it defines (a strong finding).
+fn script_only(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    description: &str,
+) -> Option<Finding> {
     const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
-    let is_script = |f: &crate::summary::FileSummary| {
+    let is_script = |(f, file): (&crate::summary::FileSummary, &crate::patch::FilePatch<'_>)| {
         f.is_unreferenced
             && summary::grammar_for(&f.path).is_some_and(|g| !DATA.contains(&g.name))
             && !testfile::is_test_path(&f.path)
+            && !convention::loads(&f.path, &added_text(file), input.base)
     };
-    if summary.files.is_empty() || !summary.files.iter().all(is_script) {
+    if summary.files.is_empty() || !summary.files.iter().zip(&patch.files).all(is_script) {
         return None;
     }
     let kinds = ask::kinds(description);
@@ -510,7 +550,8 @@ fn script_only(patch: &Patch<'_>, summary: &ChangeSummary, description: &str) ->
     let is_script_body = summary.files.iter().zip(&patch.files).all(|(f, file)| {
         if f.items.is_empty() { runs_a_call(file) } else { only_entry_points(&f.items) }
     });
-    let is_strong = is_script_body || kinds.contains(&Kind::Fix);
+    let changes_code = [Kind::Fix, Kind::Remove, Kind::Move, Kind::Refactor, Kind::Suppress];
+    let is_strong = is_script_body || kinds.iter().any(|k| changes_code.contains(k));
     if !is_strong && !kinds.is_empty() {
         return None;
     }
@@ -523,6 +564,12 @@ fn script_only(patch: &Patch<'_>, summary: &ChangeSummary, description: &str) ->
     let violation = Violation::new(RuleId::NotImplemented, CheckCode::ScriptOnly, message)
         .in_file(names[0].to_owned());
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// The lines a file entry adds, one after the other: a new file's text.
+fn added_text(file: &crate::patch::FilePatch<'_>) -> Vec<u8> {
+    let lines = file.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind == LineKind::Add);
+    lines.flat_map(|l| l.text.iter().copied().chain([b'\n'])).collect()
 }
 
 /// A statement that is one call on a line of its own: `print(x)`, `console.log(x);`,
@@ -581,6 +628,26 @@ fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
             let violation = Violation::new(RuleId::NotImplemented, code, message)
                 .in_file(found.path.to_owned());
             if is_removal { Finding::weak(violation) } else { Finding::strong(violation) }
+        })
+        .collect()
+}
+
+/// Functions and methods the patch adds with an empty body though they declare a result
+/// (`fun f(): Int {}`, `fn f() -> u8 {}`): code not written yet, a placeholder no line shows.
+fn bodies_without_result(summary: &ChangeSummary) -> Vec<Finding> {
+    bodies::added_without_result(summary)
+        .into_iter()
+        .map(|found| {
+            let item = found.item;
+            let message = format!(
+                "{} {} '{}' (line {}) is added with an empty body, though it declares a result; \
+                 implement it",
+                found.path, item.kind, item.name, item.line
+            );
+            Finding::strong(
+                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
+                    .in_file(found.path.to_owned()),
+            )
         })
         .collect()
 }

@@ -1,17 +1,19 @@
 //! Rule 4, `reversal`: in `fix_regression`, the fix may correct the step but not undo it. With
 //! the step's `applyPatch`: most of the apply run's added lines removed without replacement
-//! (`added_lines_removed`), a hunk that is the exact inverse of an apply hunk (`hunk_reversed`),
-//! files the apply run never touched (`unrelated_modules`, when `applyFiles` is not given;
+//! (`added_lines_removed`), or a function the step changed restored to its old form, or one it
+//! added removed ([`crate::summary::reverted`], the same code), a hunk that is the exact inverse
+//! of an apply hunk (`hunk_reversed`), files the apply run never touched (`unrelated_modules`, when `applyFiles` is not given;
 //! otherwise `scope` reports them). Always: a body replaced by a no-op (`body_replaced_by_noop`)
-//! or by a hard-coded value (`body_replaced_by_constant`), and the failing test deleted,
-//! skipped or stripped of its assertions ([`super::weakened`]).
+//! or by a hard-coded value (`body_replaced_by_constant`), on the hunks and on the change
+//! summary's syntax trees; and the failing test deleted, skipped or stripped of its assertions
+//! ([`super::weakened`]).
 
-use super::{Input, RuleId, RulePolicy, Violation, weakened};
-use crate::finding::CheckCode;
+use super::{Input, RuleId, RulePolicy, Violation, bodies, weakened};
+use crate::finding::{CheckCode, TrivialForm};
 use crate::patch::{FilePatch, Hunk, LineKind, Patch};
 use crate::path::RepoPath;
 use crate::step::Mode;
-use crate::summary::noop;
+use crate::summary::{self, noop};
 use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
@@ -24,6 +26,10 @@ pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let mut out: Vec<Violation> = Vec::new();
     out.extend(reversed_hunks(input, fix, &applied));
     out.extend(fix.files.iter().flat_map(|f| noop_bodies(input, f, &applied)));
+    let stubbed = stubbed_bodies(input, fix, &applied, &out);
+    out.extend(stubbed);
+    let reverted = reverted_definitions(input, fix, &applied, &out);
+    out.extend(reverted);
     out.extend(weakened::check(input, fix));
     if let Some(apply) = input.apply_patch {
         out.extend(added_lines_removed(input, fix, apply, policy));
@@ -202,6 +208,103 @@ fn unrelated_modules(input: &Input<'_>) -> Vec<Violation> {
             )
             .in_file(p.as_str())
             .at(None, Some(entry.file.span.line)),
+        );
+    }
+    out
+}
+
+/// Functions and methods whose real body the fix replaces, read on the syntax tree, by one that
+/// does nothing: empty, `pass`, a placeholder (`todo!()`, `TODO()`, `panic("not implemented")`),
+/// or a constant in a file the apply run changed. Catches what the hunks alone cannot show (a
+/// body emptied onto its signature's line, `fun f() = TODO()`); files [`noop_bodies`] already
+/// reported (`found`) are left out.
+fn stubbed_bodies(
+    input: &Input<'_>,
+    fix: &Patch<'_>,
+    applied: &HashMap<&RepoPath, &FilePatch<'_>>,
+    found: &[Violation],
+) -> Vec<Violation> {
+    let owned;
+    let summary = if let Some(summary) = input.summary {
+        summary
+    } else {
+        owned = summary::summarize(&fix.files, input.base, &summary::Wants::default());
+        &owned
+    };
+    let is_applied = |path: &str| {
+        input.apply_patch.is_none()
+            || fix
+                .files
+                .iter()
+                .any(|f| input.file_name(f) == path && paired(input, applied, f).is_some())
+    };
+    let mut out = Vec::new();
+    for gutted in bodies::stubbed(summary) {
+        let (path, item) = (gutted.path, gutted.item);
+        if found.iter().any(|v| v.file.as_deref() == Some(path)) {
+            continue;
+        }
+        let is_constant = gutted.form == TrivialForm::Constant;
+        if is_constant && !is_applied(path) {
+            continue;
+        }
+        let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+        let (code, now) = if is_constant {
+            (CheckCode::BodyReplacedByConstant, format!("the constant '{text}'"))
+        } else if text.is_empty() {
+            (CheckCode::BodyReplacedByNoop, "an empty body".to_owned())
+        } else {
+            (CheckCode::BodyReplacedByNoop, format!("'{text}'"))
+        };
+        let message = format!(
+            "{path} {} '{}' (line {}) had a body that did something and now has {now}; fix the \
+             behaviour instead of emptying it",
+            item.kind, item.name, item.line
+        );
+        out.push(Violation::new(RuleId::Reversal, code, message).in_file(path.to_owned()));
+    }
+    out
+}
+
+/// Functions and methods (outside test files: [`weakened`] reads those) that the apply run
+/// changed and the fix restores to their form before the step, or that the apply run added and
+/// the fix removes ([`summary::reverted`], on the syntax trees of the file before the step,
+/// after it and after the fix): the fix takes that part of the step back. Files an earlier
+/// finding (`found`: a hunk reversed, a body emptied) already reports are left out.
+fn reverted_definitions(
+    input: &Input<'_>,
+    fix: &Patch<'_>,
+    applied: &HashMap<&RepoPath, &FilePatch<'_>>,
+    found: &[Violation],
+) -> Vec<Violation> {
+    let Some(base) = input.base else { return Vec::new() };
+    let mut out = Vec::new();
+    for file in &fix.files {
+        let Some(step) = paired(input, applied, file) else { continue };
+        let name = input.file_name(file);
+        let is_reported = found.iter().any(|v| v.file.as_deref() == Some(name.as_str()));
+        if is_reported || super::testfile::is_test_path(&name) {
+            continue;
+        }
+        let found = summary::reverted(file, step, base);
+        let Some(first) = found.first() else { continue };
+        let what = if first.is_removed {
+            "the apply run added or changed it and the fix removes it"
+        } else {
+            "the fix restores it to what it was before the apply run"
+        };
+        let more = match found.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        let message = format!(
+            "{name} {} '{}': {what}{more}; fix the regression instead of undoing the step",
+            first.kind, first.name
+        );
+        out.push(
+            Violation::new(RuleId::Reversal, CheckCode::AddedLinesRemoved, message)
+                .in_file(name)
+                .at(None, Some(file.span.line)),
         );
     }
     out

@@ -375,6 +375,45 @@ fn reversal_noop_body_and_unrelated_modules() {
 }
 
 #[test]
+fn reversal_a_body_stubbed_on_the_syntax_tree() {
+    // The hunks alone do not show these: Go's and Kotlin's placeholders, a body emptied onto
+    // its signature's line.
+    let stubs: [(&'static str, &[&'static str]); 3] = [
+        (
+            "a.go",
+            &[" func fetch() int {", "-\treturn get(url)", "+\tpanic(\"not implemented\")", " }"],
+        ),
+        (
+            "a.kt",
+            &["-fun fetch(): Int {", "-    return get(url)", "-}", "+fun fetch(): Int = TODO()"],
+        ),
+        (
+            "a.js",
+            &["-function fetch(url) {", "-  return get(url);", "-}", "+function fetch(url) {}"],
+        ),
+    ];
+    for (path, lines) in stubs {
+        let fix = parsed(vec![file(path, 1, vec![hunk(4, lines)])]);
+        let found = run(&fix_step(), &result("fix_regression", &[path]), Some(&fix));
+        assert_eq!(codes(&found), ["body_replaced_by_noop"], "{path}");
+        // The twin: the body changed into other real code.
+        let real: Vec<&'static str> = lines
+            .iter()
+            .map(|l| match *l {
+                "+\tpanic(\"not implemented\")" => "+\treturn get(url) + 1",
+                "+fun fetch(): Int = TODO()" => "+fun fetch(): Int = get(url) + 1",
+                "+function fetch(url) {}" => "+function fetch(url) { return get(url) + 1; }",
+                other => other,
+            })
+            .collect();
+        let real = Box::leak(real.into_boxed_slice());
+        let fix = parsed(vec![file(path, 1, vec![hunk(4, real)])]);
+        let found = run(&fix_step(), &result("fix_regression", &[path]), Some(&fix));
+        assert!(found.is_empty(), "{path}: a real fix: {found:?}");
+    }
+}
+
+#[test]
 fn noop_and_placeholder_patterns() {
     for line in [
         "pass",

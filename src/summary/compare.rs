@@ -129,7 +129,7 @@ fn code_of<'t>(image: &Image<'t>, def: &Definition, without_name: bool) -> Vec<K
 }
 
 /// A definition's own code: its tokens less those of the definitions inside it.
-fn own_code<'t>(image: &Image<'t>, index: usize) -> Vec<Key<'t>> {
+pub(super) fn own_code<'t>(image: &Image<'t>, index: usize) -> Vec<Key<'t>> {
     let def = &image.definitions[index];
     let inner: Vec<(usize, usize)> = image
         .definitions

@@ -32,6 +32,33 @@ static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the directive pattern is a valid regex")
 });
 
+/// Directives that turn a checker off for some code (a linter, a type checker, coverage, a
+/// spelling or security scanner), as opposed to ones that choose how the code is built or read
+/// (`//go:build`, a shebang, `# frozen_string_literal`, `/* global x */`).
+static SILENCER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)^(?:
+            eslint-disable | @ts-(?:expect-error|ignore|nocheck)\b | (?:istanbul|c8|v8)\s+ignore\b
+          | prettier-ignore\b | jshint\b | noqa\b | type:\s*ignore\b | pragma:?\s+no\s*cover
+          | pylint:\s*disable | mypy:\s*ignore | pyright:\s*ignore | fmt:\s*(?:off|skip)\b
+          | isort:\s*skip | nosec\b | cov(?:erage)?:\s*ignore | noinspection\b | nolint\b
+          | lint:ignore\b | NOLINT | clang-format\s+off\b | shellcheck\s+disable=
+          | rubocop:\s*(?:disable|todo) | markdownlint-disable | cspell:\s*(?:disable|ignore)
+          | spell-checker:\s*(?:disable|ignore) | phpcs:\s*(?:disable|ignore) | @phpstan-ignore
+          | @psalm-suppress | @codeCoverageIgnore | ReSharper\s+disable | swiftlint:\s*disable
+          | ktlint-disable | @Suppress\b
+        )",
+    )
+    .expect("the silencer pattern is a valid regex")
+});
+
+/// Whether the directive `text` (with its markers, as the summary lists it) turns a checker
+/// off: what answers a step about that checker and no other.
+#[must_use]
+pub fn silences_a_check(text: &str) -> bool {
+    SILENCER.is_match(strip_marker(text.as_bytes()))
+}
+
 /// Whether the comment `text` (with its markers) on line `row` (0-based) is a directive.
 pub fn is_directive(text: &[u8], row: usize) -> bool {
     // A shebang on the first line chooses the interpreter; a coding line is read on the first two.
@@ -90,6 +117,33 @@ mod tests {
             ("# :nocov:", 5),
         ] {
             assert!(is_directive(text.as_bytes(), row), "{text}");
+        }
+    }
+
+    #[test]
+    fn silencers_turn_a_checker_off_and_other_directives_do_not() {
+        for text in [
+            "# type: ignore",
+            "# noqa: E501",
+            "// @ts-ignore",
+            "// eslint-disable-next-line no-console",
+            "//nolint:errcheck",
+            "// NOLINT",
+            "# rubocop:disable all",
+            "# pragma: no cover",
+            "# pylint: disable=unused-import",
+        ] {
+            assert!(super::silences_a_check(text), "{text}");
+        }
+        for text in [
+            "//go:build linux",
+            "#!/usr/bin/env python3",
+            "# frozen_string_literal: true",
+            "/* global window */",
+            "// eslint-enable",
+            "# rubocop:enable all",
+        ] {
+            assert!(!super::silences_a_check(text), "{text}");
         }
     }
 

@@ -29,8 +29,9 @@ impl Grammar {
     pub fn definition(&self, node: Node<'_>) -> Option<&'static str> {
         let kind = node.kind();
         let (_, label) = self.definitions.iter().find(|(k, _)| *k == kind)?;
-        // `const f = () => ...` is a function; `const n = 1` is not a definition.
-        if kind == "variable_declarator" {
+        // `const f = () => ...` and `export default () => ...` are functions; `const n = 1`
+        // and `export default {}` are not definitions.
+        if kind == "variable_declarator" || kind == "export_statement" {
             let value = node.child_by_field_name("value")?;
             return value.kind().contains("function").then_some(label);
         }
@@ -76,6 +77,7 @@ const JS_DEFS: &[(&str, &str)] = &[
     ("class_declaration", "class"),
     ("method_definition", "method"),
     ("variable_declarator", "function"),
+    ("export_statement", "function"),
 ];
 const TS_DEFS: &[(&str, &str)] = &[
     ("function_declaration", "function"),
@@ -87,6 +89,7 @@ const TS_DEFS: &[(&str, &str)] = &[
     ("method_signature", "method"),
     ("abstract_method_signature", "method"),
     ("variable_declarator", "function"),
+    ("export_statement", "function"),
     ("interface_declaration", "type"),
     ("type_alias_declaration", "type"),
     ("enum_declaration", "type"),
@@ -248,6 +251,12 @@ pub fn definition_name<'t>(node: Node<'_>, text: &'t [u8]) -> Option<&'t [u8]> {
     }
     if let Some(name) = node.child_by_field_name("name") {
         return at(name);
+    }
+    if node.kind() == "export_statement" {
+        // `export default () => ...` is named by what it exports: `default`.
+        let mut cursor = node.walk();
+        let default = node.children(&mut cursor).find(|c| c.kind() == "default");
+        return default.and_then(at);
     }
     if let Some(mut declarator) = node.child_by_field_name("declarator") {
         // `int *f(void)`: the declarator chain ends in the function's name.

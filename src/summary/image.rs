@@ -28,24 +28,43 @@ pub fn images(file: &FilePatch<'_>, base: Option<&dyn Base>) -> (Vec<u8>, Vec<u8
 
 /// `content` with `file`'s hunks applied at their stated lines, or `None` when one does not
 /// match there (the scratch check finds it with an offset, or refuses it).
-fn patched(content: &[u8], file: &FilePatch<'_>) -> Option<Vec<u8>> {
+pub fn patched(content: &[u8], file: &FilePatch<'_>) -> Option<Vec<u8>> {
+    apply(content, file, false)
+}
+
+/// `content`, the file after `file`'s hunks, with them taken back: the file before them.
+pub fn unpatched(content: &[u8], file: &FilePatch<'_>) -> Option<Vec<u8>> {
+    apply(content, file, true)
+}
+
+fn apply(content: &[u8], file: &FilePatch<'_>, is_reverse: bool) -> Option<Vec<u8>> {
+    let (gone, comes) = if is_reverse {
+        (LineKind::Add, LineKind::Remove)
+    } else {
+        (LineKind::Remove, LineKind::Add)
+    };
     let lines: Vec<&[u8]> = content.split_inclusive(|&b| b == b'\n').collect();
     let mut out = Vec::with_capacity(content.len());
     let mut next = 0; // the first base line not yet copied
     for hunk in &file.hunks {
-        let start = usize::try_from(hunk.old_start).ok()?;
-        let start = if hunk.old_count == 0 { start } else { start.checked_sub(1)? };
+        let (start, count) = if is_reverse {
+            (hunk.new_start, hunk.new_count)
+        } else {
+            (hunk.old_start, hunk.old_count)
+        };
+        let start = usize::try_from(start).ok()?;
+        let start = if count == 0 { start } else { start.checked_sub(1)? };
         out.extend(lines.get(next..start)?.iter().copied().flatten());
         let mut at = start;
         for line in &hunk.lines {
-            if line.kind != LineKind::Add {
+            if line.kind != comes {
                 let base = lines.get(at)?;
                 if base.strip_suffix(b"\n").unwrap_or(base) != line.text {
                     return None;
                 }
                 at += 1;
             }
-            if line.kind != LineKind::Remove {
+            if line.kind != gone {
                 out.extend_from_slice(line.text);
                 out.push(b'\n');
             }

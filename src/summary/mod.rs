@@ -35,6 +35,7 @@ mod image;
 mod lines;
 pub(crate) mod noop;
 mod rename;
+mod revert;
 #[cfg(test)]
 mod tests;
 mod tokens;
@@ -45,8 +46,10 @@ pub use crate::finding::{
     ItemStatus, NameCount, Trivial, TrivialForm,
 };
 pub use describe::describe;
+pub use directive::silences_a_check;
 pub use grammar::grammar_for;
 pub use lines::classify_lines;
+pub use revert::{Reverted, reverted};
 
 use crate::patch::{FilePatch, LineKind, Operation};
 use rename::NameIndex;
@@ -233,8 +236,16 @@ fn may_be_trivial(line: &[u8]) -> bool {
         b"{}",
     ];
     let text = line.trim_ascii();
+    let text = text.strip_suffix(b";").unwrap_or(text).trim_ascii_end();
+    // An expression body after `=` or `=>` (`fun f() = TODO()`, `() => null`).
+    let value = memchr::memmem::rfind(text, b"= ")
+        .map(|at| &text[at + 2..])
+        .or_else(|| memchr::memmem::rfind(text, b"=> ").map(|at| &text[at + 3..]))
+        .map(<[u8]>::trim_ascii_start);
+    let starts_trivial = |t: &[u8]| STARTS.iter().any(|s| t.starts_with(s));
     text.len() <= 80
-        && (STARTS.iter().any(|s| text.starts_with(s))
+        && (starts_trivial(text)
+            || value.is_some_and(starts_trivial)
             || text.ends_with(b"{}")
             || text.ends_with(b"{ }")
             || text.ends_with(b": pass")

@@ -142,11 +142,10 @@ impl<'t> Walk<'t> {
         }
         let is_atom =
             kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
-        if self.grammar.is_prose && matches!(kind, "inline" | "text") {
-            // Prose: word by word, so a paragraph re-wrapped is whitespace.
-            for word in text.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()) {
-                self.push(node, word, Kind::Code);
-            }
+        // Markdown's raw HTML blocks are text the block grammar does not split: read as prose,
+        // so an HTML comment inside one (a contributors table) is a comment.
+        if self.grammar.is_prose && matches!(kind, "inline" | "text" | "html_block") {
+            self.push_prose(node, text);
             return false;
         }
         if is_atom || node.child_count() == 0 {
@@ -168,6 +167,31 @@ impl<'t> Walk<'t> {
             });
         }
         true
+    }
+
+    /// Prose, word by word (a paragraph re-wrapped is whitespace), and the HTML comments inside
+    /// it (`<!-- ... -->` in a paragraph, which nothing renders) as comments.
+    fn push_prose(&mut self, node: Node<'_>, text: &'t [u8]) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            let open = memchr::memmem::find(rest, b"<!--");
+            let close = open.and_then(|at| {
+                memchr::memmem::find(&rest[at + 4..], b"-->").map(|end| at + 4 + end + 3)
+            });
+            let (words, comment) = match (open, close) {
+                (Some(at), Some(end)) => (&rest[..at], Some(&rest[at..end])),
+                _ => (rest, None),
+            };
+            for word in words.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()) {
+                self.push(node, word, Kind::Code);
+            }
+            let Some(comment) = comment else { break };
+            let row = node.start_position().row;
+            let kind =
+                if directive::is_directive(comment, row) { Kind::Directive } else { Kind::Comment };
+            self.push(node, comment, kind);
+            rest = &rest[words.len() + comment.len()..];
+        }
     }
 
     fn push(&mut self, node: Node<'_>, text: &'t [u8], kind: Kind) {

@@ -23,6 +23,11 @@ pub fn of_definition(node: Node<'_>, text: &[u8], grammar: Grammar) -> Option<Tr
     };
     let statements = statements(body, grammar);
     match statements.as_slice() {
+        // `fun f(): Int {}`, `fn f() -> u8 {}`: a body that cannot give the declared result
+        // is code not written yet.
+        [] if declares_result(node, text, grammar) => {
+            Some(Trivial { form: TrivialForm::Placeholder, text: String::new() })
+        }
         [] => Some(Trivial { form: TrivialForm::Empty, text: String::new() }),
         [one] => classify(&one_line(&text[one.byte_range()])),
         _ => None,
@@ -61,13 +66,45 @@ fn is_refusal(statement: &str) -> bool {
     REFUSAL.is_match(statement.trim())
 }
 
-/// The body of a function-like node: its `body` field, or the value of `const f = () => x`.
+/// Whether the function `node` declares a result other than nothing (`-> u8`, `: Int`, Go's
+/// `error`, Java's `int`; not `()`, `void`, `Unit`, `any`): a language with such declarations
+/// refuses an empty body for it. C and C++ accept one, and are left out.
+fn declares_result(node: Node<'_>, text: &[u8], grammar: Grammar) -> bool {
+    let declared = match grammar.name {
+        "Rust" | "TypeScript" | "TSX" => node.child_by_field_name("return_type"),
+        "Go" => node.child_by_field_name("result"),
+        "Java" => node.child_by_field_name("type"),
+        "C#" => node.child_by_field_name("returns").or_else(|| node.child_by_field_name("type")),
+        "Kotlin" => {
+            // The result's type follows the parameters (a receiver's type comes before them).
+            let mut cursor = node.walk();
+            let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+            let parameters = children.iter().position(|c| c.kind() == "function_value_parameters");
+            let result = |c: &&Node<'_>| !matches!(c.kind(), "function_body" | "type_constraints");
+            parameters.and_then(|at| children[at + 1..].iter().find(result)).copied()
+        }
+        _ => None,
+    };
+    let Some(declared) = declared else { return false };
+    let written = String::from_utf8_lossy(&text[declared.byte_range()]);
+    let written = written.trim_start_matches([':', '-', '>', ' ']).trim();
+    let nothing = ["()", "void", "Unit", "any", "unknown", "undefined", ""];
+    !nothing.contains(&written) && !written.contains("void")
+}
+
+/// The body of a function-like node: its `body` field, the value of `const f = () => x` or
+/// `export default () => x`, or a child that is a body by its kind (Kotlin's `function_body`,
+/// which its grammar gives no field name).
 fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     if let Some(body) = node.child_by_field_name("body") {
         return Some(body);
     }
-    let value = node.child_by_field_name("value")?;
-    value.child_by_field_name("body")
+    if let Some(value) = node.child_by_field_name("value") {
+        return value.child_by_field_name("body");
+    }
+    (0..node.named_child_count())
+        .filter_map(|i| node.named_child(u32::try_from(i).ok()?))
+        .find(|c| c.kind().ends_with("_body"))
 }
 
 /// The statements of a body: a block's named children less comments (and a Python

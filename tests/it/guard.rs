@@ -552,6 +552,69 @@ fn files_just_written_are_suggested_when_untracked_and_not_ignored() {
 }
 
 #[test]
+fn a_miss_after_every_directory_changed_reads_them_in_one_walk() {
+    // As after a `git checkout` or a formatter that rewrites every file: each directory's time
+    // changes, and the next miss reads them all again. Read one by one (a walk set up per
+    // directory, each time over every known directory), 3,000 of them took minutes, past the
+    // guard's --timeout: every miss answered GUARD_ERROR, and as none finished, so did the next.
+    let repo = project();
+    let root = std::fs::canonicalize(repo.path()).unwrap();
+    for i in 0..3000 {
+        let dir = root.join(format!("pkg{}/mod{i}", i % 30));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("part_{i}.py")), "").unwrap();
+    }
+    let guard_call = |tool: &str, input: Value| {
+        let payload = json!({"session_id": "walk", "cwd": root, "tool_name": tool,
+            "tool_input": input});
+        let mut cmd = repo.patchgate();
+        cmd.args(["guard", "--protocol", "generic", "--timeout", "30"]);
+        for var in AGENT_VARS {
+            cmd.env_remove(var);
+        }
+        run_with_stdin(&mut cmd, payload.to_string().as_bytes())
+    };
+    let miss = || guard_call("read_file", json!({"file_path": "pkg7/mod7/part_7.pyx"}));
+    assert_eq!(json(&miss())["error"]["suggestions"][0], "pkg7/mod7/part_7.py");
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
+    for i in 0..3000 {
+        let dir = std::fs::File::open(root.join(format!("pkg{}/mod{i}", i % 30))).unwrap();
+        dir.set_modified(an_hour_ago).unwrap();
+    }
+    std::fs::write(root.join("pkg7/mod7/part_7b.py"), "").unwrap();
+    let write = guard_call("write_file", json!({"file_path": "pkg7/mod7/part_7b.py"}));
+    assert_eq!(code(&write), 0, "{}", String::from_utf8_lossy(&write.stderr));
+    let started = std::time::Instant::now();
+    let out = miss();
+    assert_eq!(error_code(&out), "PATH_NOT_FOUND", "{}", String::from_utf8_lossy(&out.stderr));
+    let suggestions = json(&out)["error"]["suggestions"].clone();
+    assert_eq!(suggestions[0], "pkg7/mod7/part_7.py");
+    assert!(suggestions.as_array().unwrap().contains(&json!("pkg7/mod7/part_7b.py")));
+    eprintln!("the miss after every directory changed: {:?}", started.elapsed());
+}
+
+#[test]
+fn a_file_the_index_stops_listing_is_suggested_from_the_disk() {
+    let repo = project();
+    repo.commit(&[("src/string_utils.py", "")], "utils");
+    let miss = || call(&repo, "untrack", "read_file", &json!({"file_path": "lib/string_utils.py"}));
+    // The first miss makes both lists: the file is the index's, so the walk left it out.
+    assert_eq!(json(&miss())["error"]["suggestions"], json!(["src/string_utils.py"]));
+    // Untracked now, still on disk: `git ls-files -o` lists it, so must the files on disk.
+    repo.git(&["rm", "-q", "--cached", "src/string_utils.py"]);
+    assert_eq!(json(&miss())["error"]["suggestions"], json!(["src/string_utils.py"]));
+    // Added and taken back out of the index (`git reset`): the same.
+    repo.write("src/new_utils.py", "");
+    let write = call(&repo, "untrack", "write_file", &json!({"file_path": "src/new_utils.py"}));
+    assert_eq!(code(&write), 0);
+    repo.git(&["add", "src/new_utils.py"]);
+    let new_miss = || call(&repo, "untrack", "read_file", &json!({"file_path": "new_utils.py"}));
+    assert_eq!(json(&new_miss())["error"]["suggestions"], json!(["src/new_utils.py"]));
+    repo.git(&["reset", "-q", "--", "src/new_utils.py"]);
+    assert_eq!(json(&new_miss())["error"]["suggestions"], json!(["src/new_utils.py"]));
+}
+
+#[test]
 fn a_closed_stdout_still_blocks_a_denied_call() {
     let repo = project();
     let root = root(&repo);

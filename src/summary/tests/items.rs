@@ -116,6 +116,55 @@ const STUBS: &[(&str, &str, &[&str], TrivialForm)] = &[
         TrivialForm::Constant,
     ),
     (
+        "a.kt",
+        "fun f(x: Int) {\n    compute(x)\n}\n",
+        &["fun f(x: Int) {}\n", "fun f(x: Int) {\n}\n"],
+        TrivialForm::Empty,
+    ),
+    (
+        // A body that cannot give the declared result: code not written yet.
+        "a.kt",
+        "fun <S : Sink> S.f(x: Int): S {\n    return compute(x)\n}\n",
+        &["fun <S : Sink> S.f(x: Int): S {}\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.rs",
+        "fn f(x: u8) -> u8 {\n    compute(x) + 1\n}\n",
+        &["fn f(x: u8) -> u8 {}\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.go",
+        "package a\n\nfunc f(x int) error {\n\treturn compute(x)\n}\n",
+        &["package a\n\nfunc f(x int) error {\n}\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.ts",
+        "function f(x: number): void {\n  compute(x);\n}\n",
+        &["function f(x: number): void {}\n"],
+        TrivialForm::Empty,
+    ),
+    (
+        "a.kt",
+        "fun f(x: Int): Int {\n    return compute(x) + 1\n}\n",
+        &["fun f(x: Int): Int {\n    TODO()\n}\n", "fun f(x: Int): Int = TODO()\n"],
+        TrivialForm::Placeholder,
+    ),
+    (
+        "a.js",
+        "export default async (x) => {\n  await compute(x);\n};\n",
+        &["export default async (x) => {};\n"],
+        TrivialForm::Empty,
+    ),
+    (
+        "a.ts",
+        "export default function (x: number) {\n  return compute(x) + 1;\n}\n",
+        &["export default function (x: number) {\n  return null;\n}\n"],
+        TrivialForm::Constant,
+    ),
+    (
         "a.sh",
         "f() {\n  compute \"$1\"\n}\n",
         &["f() {\n  return\n}\n", "f() {\n  return 0\n}\n"],
@@ -126,7 +175,13 @@ const STUBS: &[(&str, &str, &[&str], TrivialForm)] = &[
 #[test]
 fn a_body_replaced_by_a_stub_is_trivial_in_every_language() {
     for (file, old, stubs, form) in STUBS {
-        let name = if file.starts_with("A.") { "A.f" } else { "f" };
+        let name = if file.starts_with("A.") {
+            "A.f"
+        } else if old.starts_with("export default") {
+            "default" // anonymous: named by what it exports
+        } else {
+            "f"
+        };
         for stub in *stubs {
             let found = item(file, old, stub, name);
             assert_eq!(found.change, ItemStatus::Changed, "{file}: {stub}");
@@ -405,4 +460,35 @@ fn a_body_that_only_refused_is_marked() {
         let found = item(file, &computed, new, name);
         assert!(!found.was_refusal, "{file}: {found:?}");
     }
+}
+
+fn a_fix_that_takes_the_step_back_is_read_per_definition() {
+    use crate::patch::{ParseOptions, parse};
+    let before = "def f(x):\n    return x\n\n\ndef g(x):\n    return x * 2\n";
+    let after = "def f(x):\n    return x + 1\n\n\ndef g(x):\n    return x * 2\n\n\ndef h(x):\n    return f(x)\n";
+    let step_diff = super::diff("a.py", before, after);
+    let step = parse(step_diff.as_bytes(), &ParseOptions::default());
+    let base = super::OneFile("a.py", after);
+    let reverted = |fixed: &str| {
+        let fix_diff = super::diff("a.py", after, fixed);
+        let fix = parse(fix_diff.as_bytes(), &ParseOptions::default());
+        super::reverted(&fix.patch.files[0], &step.patch.files[0], &base)
+    };
+    // `f` restored to its form before the step, while `g` gets a real change.
+    let restored = after.replace("x + 1", "x").replace("x * 2", "x * 3");
+    let found = reverted(&restored);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].name == "f" && !found[0].is_removed, "{found:?}");
+    // `h`, which the step added, removed.
+    let removed = after.replace("\n\n\ndef h(x):\n    return f(x)\n", "\n");
+    let found = reverted(&removed);
+    assert!(found.len() == 1 && found[0].name == "h" && found[0].is_removed, "{found:?}");
+    // `f`, which the step changed, removed; `g`, which it left, removed is no undoing.
+    let without_f = after.replace("def f(x):\n    return x + 1\n\n\n", "");
+    let found = reverted(&without_f);
+    assert!(found.len() == 1 && found[0].name == "f" && found[0].is_removed, "{found:?}");
+    assert!(reverted(&after.replace("def g(x):\n    return x * 2\n\n\n", "")).is_empty());
+    // The twin: `f` changed again, into something new; `g`, which the step left, changed.
+    assert!(reverted(&after.replace("x + 1", "x + 2")).is_empty());
+    assert!(reverted(&after.replace("x * 2", "x")).is_empty());
 }

@@ -176,6 +176,23 @@ fn markdown_structure_and_order_are_changes_and_rewrapping_is_not() {
     assert_eq!(change("a.md", old, &commented), Change::Comment);
     let directive = format!("{old}\n<!-- markdownlint-disable MD013 -->\n");
     assert_eq!(change("a.md", old, &directive), Change::Directive, "a markdownlint directive");
+    // An HTML comment inside a paragraph or a list item is a comment too; words beside it and
+    // the same text inside a code block are not.
+    let inline =
+        "# Title\n\n- one\n- two\n  <!-- a note -->\n- three\n\nSome words here\nand more.\n";
+    assert_eq!(change("a.md", old, inline), Change::Comment, "a comment in a list item");
+    let in_paragraph = old.replace("here\n", "here <!-- a note -->\n");
+    assert_eq!(change("a.md", old, &in_paragraph), Change::Comment, "a comment in a paragraph");
+    let with_words = old.replace("here\n", "here <!-- a note --> now\n");
+    assert_eq!(change("a.md", old, &with_words), Change::Code);
+    let table = "<table>\n  <tr>\n    <td>a</td>\n  </tr>\n</table>\n";
+    let in_table = table.replace("  </tr>", "    <!-- a note -->\n  </tr>");
+    assert_eq!(change("a.md", table, &in_table), Change::Comment, "a comment in an HTML block");
+    let cell = table.replace("<td>a</td>", "<td>b</td>");
+    assert_eq!(change("a.md", table, &cell), Change::Code, "the twin: the block's text");
+    let fenced = "```\nx = 1\n```\n";
+    let in_code = "```\nx = 1\n<!-- a note -->\n```\n";
+    assert_eq!(change("a.md", fenced, in_code), Change::Code, "text of a code block");
 }
 
 #[test]
