@@ -233,6 +233,7 @@ fn a_refusal_that_now_succeeds_is_a_change_of_behaviour() {
     }
 }
 
+#[test]
 fn a_function_added_with_an_empty_body_that_declares_a_result_is_a_placeholder() {
     let added = |signature: &str| {
         format!(

@@ -462,6 +462,7 @@ fn a_body_that_only_refused_is_marked() {
     }
 }
 
+#[test]
 fn a_fix_that_takes_the_step_back_is_read_per_definition() {
     use crate::patch::{ParseOptions, parse};
     let before = "def f(x):\n    return x\n\n\ndef g(x):\n    return x * 2\n";
