@@ -20,8 +20,8 @@
 //! `GUARD_BENCH_BASELINE=PATH` runs another patchgate binary (an older build) through the same
 //! calls in the same run, for a before/after ratio.
 //!
-//! Every call must be answered: a guard that exits non-zero gave no answer (its `--timeout`
-//! blocked the call) and is counted on its row, so a time that is the watchdog's is never
+//! Every call must be answered: a guard whose `--timeout` blocked the call (exit 2, saying so
+//! on stderr) gave no answer and is counted on its row, so a time that is the watchdog's is never
 //! taken for the guard's.
 
 use std::fmt::Write as _;
@@ -145,7 +145,7 @@ fn concurrent(name: &str, bin: &Path, root: &Path, sample: &[&String], reference
             std::thread::sleep(Duration::from_micros(200));
         }
         for child in children {
-            count_answer(child.wait_with_output().expect("patchgate finishes").status);
+            count_answer(&child.wait_with_output().expect("patchgate finishes"));
         }
         times.extend(ended.into_iter().flatten());
     }
@@ -325,7 +325,7 @@ fn command(bin: &Path, root: &Path, args: &[&str]) -> Command {
         .env_remove("PATCHGATE_STATE_DIR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     cmd
 }
 
@@ -339,16 +339,17 @@ fn timed(mut cmd: Command, stdin: &str) -> Duration {
     let started = Instant::now();
     let mut child = cmd.spawn().expect("spawn patchgate");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write payload");
-    let status = child.wait_with_output().expect("patchgate finishes").status;
+    let output = child.wait_with_output().expect("patchgate finishes");
     let elapsed = started.elapsed();
-    count_answer(status);
+    count_answer(&output);
     elapsed
 }
 
-/// Count a call that gave no answer: every answer of the bench's calls (Claude Code's
-/// protocol, stdout read) exits 0.
-fn count_answer(status: std::process::ExitStatus) {
-    if !status.success() {
+/// Count a call that gave no answer: the guard's `--timeout` blocked it (exit 2, saying so on
+/// stderr; a deny may exit 2 too, with its reason).
+fn count_answer(output: &std::process::Output) {
+    let says = |text: &[u8]| output.stderr.windows(text.len()).any(|w| w == text);
+    if !output.status.success() && says(b"(--timeout)") {
         UNANSWERED.fetch_add(1, Ordering::Relaxed);
     }
 }

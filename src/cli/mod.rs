@@ -90,9 +90,23 @@ impl Global {
     /// `data` and `warnings` in the envelope, indented, on stdout: written as it is
     /// serialized, so a large answer never exists whole in memory.
     pub fn print_json_with<T: Serialize>(&self, data: &T, warnings: &[Notice]) {
+        self.print_envelope_by(|out, meta| {
+            patchgate::report::write_envelope(out, data, warnings, meta)
+        });
+    }
+
+    /// The envelope `write` writes (given this command's `meta`), then a line break, on stdout
+    /// through one buffer.
+    pub fn print_envelope_by<F>(&self, write: F)
+    where
+        F: FnOnce(
+            &mut std::io::BufWriter<std::io::StdoutLock<'static>>,
+            &Meta,
+        ) -> std::io::Result<()>,
+    {
         use std::io::Write;
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let written = patchgate::report::write_envelope(&mut out, data, warnings, &self.meta())
+        let written = write(&mut out, &self.meta())
             .and_then(|()| out.write_all(b"\n"))
             .and_then(|()| out.flush());
         if written.is_err() {

@@ -5,7 +5,7 @@ use super::{
 };
 use patchgate::config::Limits;
 use patchgate::patch::{ParseOptions, Parsed, parse};
-use patchgate::report::{Exit, ParseSummary, parse_text};
+use patchgate::report::{Exit, ParseSummary, parse_text, write_parse_envelope};
 use patchgate::validate::{check_patch_entries, check_patch_text};
 
 // Arguments of `patchgate parse`.
@@ -32,7 +32,9 @@ pub(crate) fn run(args: &Args, global: &Global) -> CliResult {
     let parsed = parse_within(&bytes, &options, &limits)?;
     let summary = ParseSummary::new(&parsed);
     match global.format.unwrap_or(Format::Text) {
-        Format::Json => global.print_json(&summary),
+        Format::Json => {
+            global.print_envelope_by(|out, meta| write_parse_envelope(out, &summary, &[], meta));
+        }
         Format::Text => out!("{}", parse_text(&summary, &args.patch, &global.text(Stream::Stdout))),
     }
     Ok(if parsed.is_ok() { Exit::Accepted } else { Exit::Rejected })

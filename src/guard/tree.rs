@@ -3,7 +3,7 @@
 //! created is a suggestion at its next miss.
 //!
 //! Walking the tree at every miss would cost a hundred milliseconds on a large repository, so a
-//! snapshot is kept under the state directory (`tree-<root hash>/state`): the files, every
+//! snapshot is kept under the state directory (`tree-v2-<root hash>/state`): the files, every
 //! directory walked with its modification time, and the ignore files that shaped the walk. A
 //! file created, removed or renamed changes its directory's modification time, so the snapshot
 //! is brought up to date by a `stat` of each directory and a read of the ones that changed
@@ -46,7 +46,8 @@ const INDEX: &str = "index";
 pub(super) fn location(state_dir: &Path, root: &Path) -> PathBuf {
     let hash = git2::Oid::hash_object(git2::ObjectType::Blob, root.as_os_str().as_encoded_bytes())
         .map_or_else(|_| "0".repeat(12), |oid| oid.to_string()[..12].to_owned());
-    state_dir.join(format!("tree-{hash}"))
+    // v2: the state's directories carry the index's signatures.
+    state_dir.join(format!("tree-v2-{hash}"))
 }
 
 /// Note that the files under the snapshot at `dir` may have changed (a call that writes is

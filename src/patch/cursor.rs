@@ -1,9 +1,8 @@
-//! The line cursor: one stateful scan for the input's newlines (a 64-byte block at a time, not a
-//! search per line), the current line kept so that peeking is free, and line-ending statistics
-//! gathered on the way (CRLF is reported, never stripped).
+//! The line cursor: one stateful search for the input's newlines (`memchr`'s, vectorized), the
+//! current line kept so that peeking is free, and line-ending statistics gathered on the way
+//! (CRLF is reported, never stripped).
 
 use super::Span;
-use crate::bytemask::{self, BLOCK};
 
 /// One input line without its `\n` (a `\r` stays).
 #[derive(Clone, Copy, Debug)]
@@ -54,15 +53,19 @@ pub(super) struct Cursor<'a> {
     /// 1-based number of the current line.
     line: usize,
     /// The newlines after the current line's start.
-    newlines: Newlines<'a>,
+    newlines: memchr::Memchr<'a>,
+    /// Offset of the input's first NUL byte (its length when it has none): found once, so that
+    /// lines are searched for NUL only in an input that holds one.
+    first_nul: usize,
     pub endings: Endings,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(input: &'a [u8]) -> Self {
-        let newlines = Newlines::new(input);
-        let mut cursor =
-            Self { input, start: 0, end: 0, line: 1, newlines, endings: Endings::default() };
+        let newlines = memchr::memchr_iter(b'\n', input);
+        let first_nul = memchr::memchr(0, input).unwrap_or(input.len());
+        let endings = Endings::default();
+        let mut cursor = Self { input, start: 0, end: 0, line: 1, newlines, first_nul, endings };
         cursor.locate();
         cursor
     }
@@ -78,7 +81,7 @@ impl<'a> Cursor<'a> {
         if let Some(i) = self.newlines.next() {
             debug_assert!(i >= self.start, "the scan is at the current line");
             self.end = i;
-            if self.newlines.has_cr && i > self.start && self.input[i - 1] == b'\r' {
+            if i > self.start && self.input[i - 1] == b'\r' {
                 self.endings.crlf += 1;
                 self.endings.first_crlf.get_or_insert(self.span());
             } else {
@@ -158,7 +161,7 @@ impl<'a> Cursor<'a> {
     /// Whether the input up to the end of the current line may hold a NUL byte (false means
     /// it holds none, so the line needs no search).
     pub fn may_hold_nul(&self) -> bool {
-        self.newlines.has_nul
+        self.first_nul < self.end
     }
 
     /// The input bytes from `start` up to the current line.
@@ -172,108 +175,26 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The offsets of the input's `\n` bytes, in order: a 64-bit mask per 64-byte block, so each
-/// line costs a bit scan instead of a search of its own. The same pass notes whether a `\r` or
-/// a NUL byte has been seen, so that lines are searched for them only when the input has them.
-#[derive(Debug)]
-struct Newlines<'a> {
-    input: &'a [u8],
-    /// Offset of the block `mask` covers.
-    base: usize,
-    /// The block's newlines not returned yet (bit `i` is `input[base + i]`).
-    mask: u64,
-    /// A `\r` is in a block scanned so far.
-    has_cr: bool,
-    /// A NUL byte is in a block scanned so far.
-    has_nul: bool,
-}
-
-impl<'a> Newlines<'a> {
-    fn new(input: &'a [u8]) -> Self {
-        let mut newlines = Self { input, base: 0, mask: 0, has_cr: false, has_nul: false };
-        newlines.read_block(0);
-        newlines
-    }
-
-    /// Scan the block at `base`.
-    #[inline]
-    fn read_block(&mut self, base: usize) {
-        let block = Block::at(self.input, base);
-        self.base = base;
-        self.mask = block.newlines;
-        self.has_cr |= block.has_cr;
-        self.has_nul |= block.has_nul;
-    }
-
-    /// Move to the next block with a newline; false at the end of the input.
-    #[inline(never)]
-    fn refill(&mut self) -> bool {
-        while self.mask == 0 {
-            let next = self.base + BLOCK;
-            if next >= self.input.len() {
-                return false;
-            }
-            self.read_block(next);
-        }
-        true
-    }
-}
-
-impl Iterator for Newlines<'_> {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.mask == 0 && !self.refill() {
-            return None;
-        }
-        let at = self.base + self.mask.trailing_zeros() as usize;
-        self.mask &= self.mask - 1;
-        Some(at)
-    }
-}
-
-/// What one block holds.
-struct Block {
-    /// Bit `i` set when byte `i` is `\n`.
-    newlines: u64,
-    has_cr: bool,
-    has_nul: bool,
-}
-
-impl Block {
-    /// The block at `base` (the input's end reads as zero bytes, which count as no NUL).
-    #[inline]
-    fn at(input: &[u8], base: usize) -> Self {
-        if let Some(block) = input.get(base..base + BLOCK) {
-            return Block::of(block.try_into().expect("the range is BLOCK bytes"));
-        }
-        let tail = input.get(base..).unwrap_or_default();
-        let mut padded = [b' '; BLOCK];
-        padded[..tail.len()].copy_from_slice(tail);
-        Block::of(&padded)
-    }
-
-    #[inline]
-    fn of(block: &[u8; BLOCK]) -> Self {
-        let newlines = bytemask::of(block, |b| b == b'\n');
-        // The least of each byte and its difference from `\r` is 0 only when the block holds a
-        // NUL or a `\r` (a min reduction vectorizes; which one is looked up only then).
-        let least = block.iter().fold(u8::MAX, |least, &b| least.min(b).min(b ^ b'\r'));
-        let (has_cr, has_nul) =
-            if least == 0 { (block.contains(&b'\r'), block.contains(&0)) } else { (false, false) };
-        Block { newlines, has_cr, has_nul }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The block scan finds exactly the newlines a byte-by-byte search finds, at every block
-    /// boundary and in a tail shorter than a block.
+    /// The lines and line endings of `input` as the cursor reads them.
+    fn read(input: &[u8]) -> (Vec<(&[u8], Span)>, Endings) {
+        let mut cursor = Cursor::new(input);
+        let mut lines = Vec::new();
+        while let Some(line) = cursor.peek() {
+            lines.push((line.text, line.span));
+            cursor.bump();
+        }
+        (lines, cursor.endings)
+    }
+
+    /// The lines are the input split at every `\n` (a final `\n` ends the last line), each
+    /// at its offset and number, with CRLF and LF endings counted: at every length of an input
+    /// of lines short and long, empty, and ending in `\r`.
     #[test]
-    fn newlines_are_every_newline_in_order() {
+    fn lines_are_the_input_split_at_every_newline() {
         let mut input = Vec::new();
         for i in 0..700usize {
             input.extend(std::iter::repeat_n(b'x', i % 131));
@@ -282,29 +203,49 @@ mod tests {
         }
         for len in (0..input.len()).step_by(37).chain([input.len()]) {
             let input = &input[..len];
-            let expected: Vec<usize> =
-                input.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).collect();
-            let mut newlines = Newlines::new(input);
-            assert_eq!(newlines.by_ref().collect::<Vec<_>>(), expected, "length {len}");
-            assert_eq!(newlines.has_cr, input.contains(&b'\r'), "length {len}");
-            assert!(!newlines.has_nul);
+            let mut expected: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+            if input.is_empty() || input.ends_with(b"\n") {
+                expected.pop();
+            }
+            let (lines, endings) = read(input);
+            assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), expected, "length {len}");
+            let (mut offset, mut crlf) = (0, Vec::new());
+            for (number, (text, span)) in lines.iter().enumerate() {
+                assert_eq!((span.offset, span.line), (offset, number + 1), "length {len}");
+                if text.ends_with(b"\r") && offset + text.len() < len {
+                    crlf.push(*span);
+                }
+                offset += text.len() + 1;
+            }
+            let terminated = lines.len() - usize::from(endings.unterminated.is_some());
+            assert_eq!(endings.crlf, crlf.len(), "length {len}");
+            assert_eq!(endings.lf, terminated - crlf.len(), "length {len}");
+            assert_eq!(endings.first_crlf.map(|s| s.offset), crlf.first().map(|s| s.offset));
+            let unterminated = !input.is_empty() && !input.ends_with(b"\n");
+            assert_eq!(endings.unterminated.is_some(), unterminated, "length {len}");
         }
-        let all = [b'\n'; 200];
-        assert_eq!(Newlines::new(&all).count(), 200);
+        assert_eq!(read(&[b'\n'; 200]).0.len(), 200);
     }
 
-    /// A NUL byte is noted by the time the line holding it is found, in any block.
+    /// Lines may hold a NUL from the one holding the input's first NUL on, never before it.
     #[test]
-    fn a_nul_is_seen_by_the_end_of_its_line() {
-        for at in [0, 63, 64, 100, 190, 199] {
+    fn a_nul_is_seen_from_the_line_that_holds_it() {
+        for at in [0, 63, 64, 100, 149, 151, 190, 199] {
             let mut input = [b'x'; 200];
             input[150] = b'\n';
             input[at] = 0;
-            let mut newlines = Newlines::new(&input);
-            let end = newlines.next().unwrap_or(input.len());
-            assert!(newlines.has_nul || at > end, "NUL at {at}");
-            assert_eq!(newlines.next(), None);
-            assert!(newlines.has_nul && !newlines.has_cr, "NUL at {at}");
+            let mut cursor = Cursor::new(&input);
+            let mut seen = Vec::new();
+            while cursor.peek().is_some() {
+                seen.push(cursor.may_hold_nul());
+                cursor.bump();
+            }
+            let expected = if at < 150 { [true, true] } else { [false, true] };
+            assert_eq!(seen, expected, "NUL at {at}");
         }
+        let mut cursor = Cursor::new(b"a\nb\n");
+        assert!(!cursor.may_hold_nul());
+        cursor.bump();
+        assert!(!cursor.may_hold_nul());
     }
 }

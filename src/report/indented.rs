@@ -96,7 +96,19 @@ impl Formatter for Indented {
 
 /// `value` in the indented form, into `out`.
 pub(super) fn write<W: Write, T: ?Sized + serde::Serialize>(out: W, value: &T) -> io::Result<()> {
-    let mut serializer = serde_json::Serializer::with_formatter(out, Indented::default());
+    write_at(out, value, 0)
+}
+
+/// `value` in the indented form as it reads at `level` (a member of an object at `level - 1`
+/// or an element of an array there): its inner lines indented `level + 1` deep, its closing
+/// bracket `level` deep.
+pub(super) fn write_at<W: Write, T: ?Sized + serde::Serialize>(
+    out: W,
+    value: &T,
+    level: usize,
+) -> io::Result<()> {
+    let formatter = Indented { level, has_value: false };
+    let mut serializer = serde_json::Serializer::with_formatter(out, formatter);
     value.serialize(&mut serializer).map_err(io::Error::from)
 }
 
@@ -131,5 +143,15 @@ mod tests {
             let theirs = serde_json::to_string_pretty(value).expect("serializes");
             assert_eq!(ours(value), theirs, "{value}");
         }
+    }
+
+    #[test]
+    fn a_value_written_at_a_level_reads_as_it_does_inside_the_whole() {
+        let inner = json!({"a": [1, {"b": []}], "c": {}});
+        let whole = ours(&json!({"x": {"y": inner}}));
+        let mut at = Vec::new();
+        super::write_at(&mut at, &inner, 2).expect("writes to memory");
+        let at = String::from_utf8(at).expect("UTF-8");
+        assert!(whole.contains(&format!("\"y\": {at}\n  }}\n}}")), "{whole}\n---\n{at}");
     }
 }

@@ -12,6 +12,7 @@ pub mod hook_install;
 mod indented;
 pub mod mcp;
 pub mod message;
+mod parse_json;
 mod patch;
 mod repair;
 pub mod review;
@@ -20,6 +21,7 @@ mod verdict;
 
 pub use batch::{BatchAnswer, ErrorLine, LineFailure, VerdictLine, batch_error, batch_verdict};
 pub use contract::{PathsReport, arg_envelope, executor_text, findings_text, paths_text};
+pub use parse_json::write_parse_envelope;
 pub use patch::{FileSummaries, FileSummary, HunkSummary, ParseSummary, parse_text};
 pub use repair::{RepairReport, repair_text};
 pub use schemas::json_schemas;

@@ -96,6 +96,12 @@ impl FileSummaries<'_> {
         self.0.is_empty()
     }
 
+    /// The parsed entries themselves.
+    #[must_use]
+    pub fn entries(&self) -> &[FilePatch<'_>] {
+        self.0
+    }
+
     /// Each entry's summary, made as it is reached.
     pub fn iter(&self) -> impl Iterator<Item = FileSummary> + '_ {
         self.0.iter().map(FileSummary::new)

@@ -1,7 +1,8 @@
 //! New files a language's or a tool's convention loads without any other file naming them:
 //! a Go, Java, Kotlin, C# or Swift file in a directory that already holds files of its
-//! language (compiled with its package), a Python package's `__init__.py` or a pytest
-//! `conftest.py`, a Cargo build script or binary. Such a file changes the program even when
+//! language (compiled with its package), a pytest `conftest.py` or a `sitecustomize.py`, a
+//! Cargo build script or binary (a package's `__init__.py` runs only when something imports
+//! the package). Such a file changes the program even when
 //! nothing in the patch refers to it; any other new file nothing refers to is a script of its
 //! own.
 
@@ -11,8 +12,8 @@ use super::Base;
 const PACKAGE_LANGUAGES: [&str; 6] = ["go", "java", "kt", "cs", "swift", "scala"];
 
 /// File names a tool loads from where they are.
-const LOADED_NAMES: [&str; 6] =
-    ["__init__.py", "conftest.py", "sitecustomize.py", "build.rs", "main.rs", "lib.rs"];
+const LOADED_NAMES: [&str; 5] =
+    ["conftest.py", "sitecustomize.py", "build.rs", "main.rs", "lib.rs"];
 
 /// Whether a convention loads the new file at `path`, whose text is `text` (see the module's
 /// documentation). Without a base tree only the file's name can say so. A Go file joins its
@@ -86,10 +87,11 @@ mod tests {
             assert!(loads(loaded, cmd, base), "{loaded}");
         }
         // The twins: a Go file where no Go package is or under another package clause, a
-        // Python module nothing imports, a Rust file outside `src/bin`.
+        // Python module or package nothing imports, a Rust file outside `src/bin`.
         let main = b"// Reproduce.\npackage main\n\nfunc main() {}\n";
         assert!(!loads("cmd/repro.go", main, base), "package main among package cmd");
-        for lone in ["reproduce_issue.go", "tools/extra.go", "pkg/reproduce.py", "repro.rs"] {
+        let lone = ["reproduce_issue.go", "tools/extra.go", "pkg/reproduce.py", "a/__init__.py"];
+        for lone in lone.into_iter().chain(["repro.rs"]) {
             assert!(!loads(lone, cmd, base), "{lone}");
         }
         assert!(!loads("cmd/extra.go", cmd, None), "without a base tree, only names say");

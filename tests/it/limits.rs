@@ -221,11 +221,10 @@ fn contract_replies_are_bounded_in_bytes_and_paths_per_list() {
     assert_eq!(code(&out.expect("run")), 2, "the agent reply is bounded too");
 }
 
-#[test]
-fn the_mcp_parse_tool_is_bounded_as_parse_is() {
-    let repo = repo_with("[limits]\nfiles = 1\n");
+/// The MCP server's answer to one `parse_patch` call on `patch`, in `repo`.
+fn mcp_parse(repo: &TestRepo, patch: &str) -> Value {
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "parse_patch", "arguments": {"patch": TWO_FILES}}});
+        "params": {"name": "parse_patch", "arguments": {"patch": patch}}});
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "0"}}});
@@ -233,14 +232,33 @@ fn the_mcp_parse_tool_is_bounded_as_parse_is() {
     let input = format!("{init}\n{initialized}\n{call}\n");
     let out = run_with_stdin(repo.patchgate().arg("mcp"), input.as_bytes());
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let answer: Value = stdout
+    stdout
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .find(|v| v["id"] == 2)
-        .unwrap_or_else(|| panic!("no answer to the call: {stdout}"));
+        .unwrap_or_else(|| panic!("no answer to the call: {stdout}"))
+}
+
+#[test]
+fn the_mcp_parse_tool_is_bounded_as_parse_is() {
+    let repo = repo_with("[limits]\nfiles = 1\n");
+    let answer = mcp_parse(&repo, TWO_FILES);
     assert_eq!(answer["result"]["isError"], true, "{answer}");
     let text = answer["result"]["content"][0]["text"].as_str().expect("a text block");
     assert!(text.contains("limit_exceeded") && text.contains("[limits] files"), "{text}");
+}
+
+#[test]
+fn the_mcp_parse_tool_answers_the_text_parse_prints() {
+    let repo = repo_with("[limits]\nfiles = 2\n");
+    let answer = mcp_parse(&repo, TWO_FILES);
+    let text = answer["result"]["content"][0]["text"].as_str().expect("a text block");
+    let file = repo.path().join("two.diff");
+    std::fs::write(&file, TWO_FILES).expect("write patch");
+    let out = repo.patchgate().args(["--format", "json", "parse"]).arg(&file).output();
+    let printed = String::from_utf8(out.expect("run").stdout).expect("UTF-8");
+    assert_eq!(format!("{text}\n"), printed);
+    assert!(text.contains("\"new_path\": \"b.txt\""), "{text}");
 }
 
 /// `contract agent` of the reply file `reply` in `repo`, with `limit` (if any) as `ulimit -v`.

@@ -9,7 +9,7 @@ use patchgate::patch::ParseOptions;
 use patchgate::report::mcp::{CheckPathsArgs, ParsePatchArgs, RepairPatchArgs, ValidateResultArgs};
 use patchgate::report::{
     Envelope, Meta, ParseSummary, PathsReport, RepairReport, report_json, to_json_line,
-    verdict_json,
+    verdict_json, write_parse_envelope,
 };
 use patchgate::validate::{JudgeChoice, Run};
 use serde::de::DeserializeOwned;
@@ -58,7 +58,10 @@ pub(super) fn parse_patch(arguments: Value, global: &Global) -> Result<Vec<Strin
     let limits = super::super::policy_limits(global.repo.as_deref())?;
     let options = parse_options(args.strip, args.lenient == Some(true));
     let parsed = super::super::parse::parse_within(args.patch.as_bytes(), &options, &limits)?;
-    Ok(vec![envelope_json("parse", &ParseSummary::new(&parsed))])
+    let mut text = Vec::new();
+    write_parse_envelope(&mut text, &ParseSummary::new(&parsed), &[], &Meta::new("parse"))
+        .expect("writing to memory cannot fail");
+    Ok(vec![String::from_utf8(text).expect("the envelope is UTF-8")])
 }
 
 /// `check_paths`: what `paths --format json` prints.
