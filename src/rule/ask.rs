@@ -91,6 +91,15 @@ static FAILURE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the failure pattern is valid")
 });
 
+/// A failure stated right after the first word (`Linting fails`, `Parser crashes`, `Rewrite
+/// doesn't`): that word is what fails.
+static FAILURE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:fails|failed|crashes|crashed|breaks|broke|hangs|freezes|throws|raises|panics|ignores|(?:does|do|is|are|was|were|can|will)(?:n[’']?t|\s+not)|cannot|won[’']?t|no\s+longer)\b",
+    )
+    .expect("the failure-first pattern is valid")
+});
+
 /// With a lint or a warning for object, verbs that turn a check off rather than satisfy it.
 static SILENCED_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:\S+\s+){0,6}?(?:lints?|linter|warnings?|errors?|checks?|rules?)\b")
@@ -176,7 +185,10 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     let mut words = rest.splitn(2, char::is_whitespace);
     let verb = words.next().unwrap_or_default().to_ascii_lowercase();
     let object = words.next().unwrap_or_default();
-    if let Some(kind) = by_verb(&verb, object) {
+    // "Linting fails if ...": a word followed by a failure is the subject of a bug report,
+    // not a verb; `"--notes" option ...` starts with no word at all.
+    let is_subject = FAILURE_FIRST.is_match(object) || !verb.starts_with(char::is_alphabetic);
+    if let Some(kind) = by_verb(&verb, object).filter(|_| !is_subject) {
         out.push(kind);
     } else if out.is_empty() && FAILURE.is_match(rest) {
         // A bug report's title states a behaviour to fix (`Rewrite fails when ...`, `INTERNALERROR
@@ -495,6 +507,9 @@ mod tests {
             ("`--recursive=y` ignores `ignore-paths`", Kind::Fix),
             ("Wrong path to test file when directory changed in fixture", Kind::Fix),
             ("mypy fails on the generated stubs", Kind::Suppress),
+            ("\"--notes\" option ignores note tags that are entirely punctuation", Kind::Fix),
+            ("Linting fails if module contains module of the same name", Kind::Suppress),
+            ("Formatting breaks on tabs", Kind::Fix),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
