@@ -49,6 +49,10 @@ pub struct FileSummary {
     /// A file the patch creates that no other file of the patch names (a script on its own).
     #[serde(default)]
     pub is_unreferenced: bool,
+    /// A file the base tree says a tool writes (`linguist-generated` in `.gitattributes`, a
+    /// generator's header, minified lines): counted as code, its definitions not read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_generated: bool,
 }
 
 /// What a file entry does to its file.
@@ -121,6 +125,10 @@ pub struct ItemChange {
     /// Whether its body was trivial before the patch (changed items).
     #[serde(default)]
     pub was_trivial: bool,
+    /// Whether its body before the patch only raised or returned an error (`Err(..)`, `raise
+    /// ValueError(..)`): a trivial body after it then accepts what was refused (changed items).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub was_refusal: bool,
     /// Names its body refers to after the patch and did not before (all of them, for an added
     /// item), at most 20.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

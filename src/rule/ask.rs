@@ -204,6 +204,15 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     out
 }
 
+/// Whether the step is one word and nothing else, its kind unstated (`Spotless`, `changelog`,
+/// `2022`): a tool's name, a file's, a year. Such a step states no task a change can be
+/// checked against.
+pub(super) fn is_one_word(description: &str) -> bool {
+    let text = description.trim();
+    let word = text.trim_end_matches('.');
+    !word.is_empty() && !word.contains(char::is_whitespace) && kinds(description).is_empty()
+}
+
 /// The file a step's first line is only about: an editing verb and one path, and at most a
 /// pull-request reference (`Update okio/src/Buffer.kt`, `Update PULL_REQUEST_TEMPLATE.md (#2672)`,
 /// what a web editor writes). Such a step asks for some edit of that file and states no kind.

@@ -6,7 +6,9 @@
 use crate::finding::{ChangeSummary, FileSummary, ItemChange, ItemStatus, TrivialForm};
 
 /// A function or method of a file outside tests whose body was real before the patch and is
-/// trivial after it (not a placeholder: [`super::not_implemented`] reports those by line).
+/// trivial after it (not a placeholder: [`super::not_implemented`] reports those by line). A
+/// body that only refused the call (raised, or returned an error) and now succeeds (`Err(..)`
+/// -> `Ok(())`) accepts what was refused: a change of behaviour, not one emptied.
 pub(super) struct Gutted<'s> {
     pub path: &'s str,
     pub item: &'s ItemChange,
@@ -33,6 +35,7 @@ fn emptied(summary: &ChangeSummary, with_placeholders: bool) -> Vec<Gutted<'_>> 
             let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
             if item.change == ItemStatus::Changed
                 && !item.was_trivial
+                && !item.was_refusal
                 && (with_placeholders
                     || trivial.form != TrivialForm::Placeholder
                     || trivial.text.is_empty())

@@ -238,19 +238,34 @@ pub(super) fn is_close(named: &str, found: &str) -> bool {
 /// `add_filter "/lib/rack/handler"`): the change is about that file (the script that writes it,
 /// the manifest that lists it, a reference to it removed) even when it does not edit it.
 pub(super) fn is_referenced(named: &str, patch: &crate::patch::Patch<'_>) -> bool {
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    lines.filter(|l| l.kind != crate::patch::LineKind::Context).any(|l| names_in(named, l.text))
+}
+
+/// Whether a file the patch changes reads or documents `named` by name in the base tree
+/// (`builder.rb`, which parses `config.ru` files, for a step about `config.ru`): a change to
+/// the code that handles a file is about that file. Each file is read up to
+/// [`MAX_READ`] bytes.
+pub(super) fn is_named_by(named: &str, touched: &[&str], base: &dyn Base) -> bool {
+    touched.iter().any(|path| {
+        base.content(path).is_some_and(|text| names_in(named, &text[..text.len().min(MAX_READ)]))
+    })
+}
+
+/// Bytes of a touched file [`is_named_by`] reads, at most.
+const MAX_READ: usize = 1 << 20;
+
+/// Whether `text` names `named` as a word of its own.
+fn names_in(named: &str, text: &[u8]) -> bool {
     let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-');
     let named = named.as_bytes();
-    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
-    lines.filter(|l| l.kind != crate::patch::LineKind::Context).any(|l| {
-        let text = l.text;
-        memchr::memmem::find_iter(text, named).any(|at| {
-            let before = at.checked_sub(1).map(|i| text[i]);
-            let after = text.get(at + named.len()..).unwrap_or_default();
-            // `a.rs` goes on in `a.rs.bak`, not in `a.rs.` ending a sentence.
-            let next = if after.first() == Some(&b'.') { after.get(1) } else { after.first() };
-            let continues = next.is_some_and(|b| is_name_byte(*b));
-            !before.is_some_and(|b| is_name_byte(b) || b == b'.') && !continues
-        })
+    memchr::memmem::find_iter(text, named).any(|at| {
+        let before = at.checked_sub(1).map(|i| text[i]);
+        let after = text.get(at + named.len()..).unwrap_or_default();
+        // `a.rs` goes on in `a.rs.bak`, not in `a.rs.` ending a sentence.
+        let next = if after.first() == Some(&b'.') { after.get(1) } else { after.first() };
+        let continues = next.is_some_and(|b| is_name_byte(*b));
+        !before.is_some_and(|b| is_name_byte(b) || b == b'.') && !continues
     })
 }
 

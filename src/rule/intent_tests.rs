@@ -190,6 +190,50 @@ fn a_body_emptied_is_no_implementation() {
 }
 
 #[test]
+fn a_refusal_that_now_succeeds_is_a_change_of_behaviour() {
+    // A method that only refused (an error returned or raised) now succeeds: the feature the
+    // step asks for, not a body emptied.
+    let step = "Support serializing unit structs";
+    for (path, old, new) in [
+        (
+            "s.rs",
+            "    fn unit(self) -> Result<(), E> {",
+            ("        Err(Self::bad_type(Unsupported::Unit))", "        Ok(())"),
+        ),
+        (
+            "s.py",
+            "def unit(self):",
+            ("    raise TypeError(\"unit is not supported\")", "    return None"),
+        ),
+        (
+            "s.go",
+            "func unit() error {",
+            ("\treturn fmt.Errorf(\"unit: unsupported\")", "\treturn nil"),
+        ),
+    ] {
+        let body = |from: &str, to: &str| {
+            let close = if path == "s.py" { "" } else { "\n }" };
+            let n = if close.is_empty() { 2 } else { 3 };
+            format!(
+                "diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,{n} +1,{n} @@\n {old}\n-{from}\n+{to}{close}\n"
+            )
+        };
+        let diff = body(new.0, new.1);
+        assert_eq!(judged(step, &diff).0, Vec::<String>::new(), "{path}");
+        // The twin: a body that computed something, emptied the same way, is gutted.
+        let computed = match path {
+            "s.rs" => "        self.serialize_unit_struct(name)",
+            "s.py" => "    return self.write(b\"null\")",
+            _ => "\treturn w.write(nullBytes)",
+        };
+        let gutted = body(computed, new.1);
+        let found = judged(step, &gutted).0;
+        assert_eq!(found.len(), 1, "{path}: {found:?}");
+        assert!(found[0].starts_with("body_replaced_by_"), "{path}: {found:?}");
+    }
+}
+
+#[test]
 fn a_function_added_with_an_empty_body_that_declares_a_result_is_a_placeholder() {
     let added = |signature: &str| {
         format!(
@@ -240,4 +284,33 @@ fn a_comment_repeating_the_step_documents_nothing() {
     assert_eq!(judged("docs: explain why parse drops a byte", &explains).0, Vec::<String>::new());
     let short = modify("p.py", &[], &["# parse is lazy"], &context);
     assert_eq!(judged("Document that parse is lazy", &short).0, Vec::<String>::new());
+}
+
+#[test]
+fn a_one_word_step_states_no_task_to_hold_a_superficial_change_against() {
+    let blank = "diff --git a/B.kt b/B.kt\n--- a/B.kt\n+++ b/B.kt\n@@ -1,4 +1,3 @@\n fun a() = 1\n-\n \n fun b() = 2\n";
+    for step in ["Spotless", "changelog.", "2022"] {
+        let (codes, notes) = judged(step, blank);
+        assert!(codes.is_empty(), "{step}: {codes:?}");
+        assert!(notes.contains(&"whitespace_only".to_owned()), "{step}: {notes:?}");
+    }
+    // The twins: a step of more words whose kind is not stated, and one word that states one.
+    assert_eq!(judged("Spotless check for the buffer", blank).0, ["whitespace_only"]);
+    assert_eq!(judged("Fixes", blank).0, ["whitespace_only"]);
+}
+
+#[test]
+fn a_step_that_names_the_directive_asks_for_it() {
+    let nocov =
+        modify("u.rb", &[], &["    # :nocov:"], &["    else", "      require 'cgi/escape'"]);
+    let step = "Add nocov markings around code only executed in Ruby < 3.2";
+    assert_eq!(judged(step, &nocov).0, Vec::<String>::new());
+    let nosec = modify("c.go", &["\treturn m[0]"], &["\treturn m[0] // #nosec G602"], &["}"]);
+    assert_eq!(judged("fix: disable G602 in findNext", &nosec).0, Vec::<String>::new());
+    // The twins: steps that name neither the directive nor the rule it silences, and a
+    // keyword too common to count (`type` of `# type: ignore`).
+    assert_eq!(judged("Add a fallback for Ruby < 3.2", &nocov).0, ["directive_only"]);
+    assert_eq!(judged("fix: bounds check in findNext", &nosec).0, ["directive_only"]);
+    let ignore = modify("p.py", &["x = load(y)"], &["x = load(y)  # type: ignore"], &[]);
+    assert_eq!(judged("Fix the type of x", &ignore).0, ["directive_only"]);
 }

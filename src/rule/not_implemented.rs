@@ -98,7 +98,8 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
 }
 
 /// The step names files, and the patch touches none of them (nor anything below them), nor
-/// names one in a changed line (the script that writes it, the manifest that lists it). A name
+/// names one in a changed line (the script that writes it, the manifest that lists it), nor
+/// changes a file that names one in the base tree (the code that parses it). A name
 /// counts only when it resolves to a path of the base tree (exact, or unique by basename or
 /// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. The finding is strong when
 /// a name in the description's first paragraph resolves by its last components as written
@@ -119,6 +120,10 @@ fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
             || input.usable_patch().is_some_and(|p| intent::is_referenced(n, p))
     };
     if touched.is_empty() || candidates.iter().any(is_addressed) {
+        return None;
+    }
+    // The code that reads or writes the file named (a parser of `config.ru` files) is changed.
+    if input.base.is_some_and(|b| candidates.iter().any(|n| intent::is_named_by(n, &touched, b))) {
         return None;
     }
     // Names in the first paragraph state the step; later ones are background (weak).
@@ -326,7 +331,7 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 /// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
 /// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
 /// weak finding; a comment that only repeats the step answers no step. A finding that rests on
-/// a file read by its lines alone is weak.
+/// a file read by its lines alone, or answers a step of one word, is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -336,7 +341,8 @@ fn superficial_change(
     let found = superficial(summary)?;
     let kinds = ask::kinds(description);
     let has = |kind| kinds.contains(&kind);
-    let mut is_weak = found.is_by_lines;
+    // A one-word step (`Spotless`) states no task to hold a superficial change against.
+    let mut is_weak = found.is_by_lines || ask::is_one_word(description);
     let (code, what) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
@@ -351,7 +357,13 @@ fn superficial_change(
             return None;
         }
         ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
-        ChangeKind::Directive if has(Kind::Suppress) || has(Kind::Format) => return None,
+        ChangeKind::Directive
+            if has(Kind::Suppress)
+                || has(Kind::Format)
+                || names_a_directive(summary, description) =>
+        {
+            return None;
+        }
         // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
         // is not stated may be one a directive carries out (a note), unless every directive
         // only turns a checker off and the step names no checker.
@@ -388,6 +400,33 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether the step's first line names a directive the patch adds or removes, by its keyword
+/// (`Add nocov markings` for `# :nocov:`) or by the rule it silences (`disable G602` for `//
+/// #nosec G602`): the step asks for that directive. A name counts when it is a word of five
+/// characters or more, or holds a digit (a rule's code): `type` of `# type: ignore` is a word
+/// steps use for other things.
+fn names_a_directive(summary: &ChangeSummary, description: &str) -> bool {
+    let subject = description.trim_start().lines().next().unwrap_or_default();
+    let directives =
+        summary.files.iter().flat_map(|f| f.directives_added.iter().chain(&f.directives_removed));
+    directives.flat_map(|d| directive_names(d)).any(|name| intent::has_word(subject, &name))
+}
+
+/// The names in a directive comment that a step may use for it: its keyword (the first word
+/// after the comment marker) and its arguments that hold a digit (`G602`, `E501`, `SC2086`).
+fn directive_names(directive: &str) -> Vec<String> {
+    let is_name_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let words: Vec<&str> = directive
+        .split(|c: char| !is_name_char(c))
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let long_enough = |w: &str| w.chars().count() >= 5 || w.chars().any(|c| c.is_ascii_digit());
+    let keyword = words.first().copied().filter(|w| long_enough(w)).map(str::to_owned);
+    let codes = words.iter().skip(1).filter(|w| w.chars().any(|c| c.is_ascii_digit()));
+    keyword.into_iter().chain(codes.map(|w| (*w).to_owned())).collect()
 }
 
 /// Whether the patch adds directives and every directive it adds or removes turns a checker
@@ -614,7 +653,7 @@ fn bodies_without_result(summary: &ChangeSummary) -> Vec<Finding> {
 }
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
-/// missing implementation), ones the patch only moves (the same line is removed elsewhere),
+/// missing implementation) and generated files ([`summary::is_generated`]), ones the patch only moves (the same line is removed elsewhere),
 /// ones marked unreachable (`# pragma: no cover`), and abstract methods' bodies (a method of the
 /// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`]).
 fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Violation> {
@@ -647,6 +686,8 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -
                         && !removed.contains(text)
                         && !bodies::is_abstract_placeholder(summary, &name, text)
                 });
+            // Output a tool writes (a bundle) is no implementation the step's author left out.
+            let found = found.filter(|_| !summary::is_generated(file, input.base));
             if let Some((line, text)) = found {
                 out.push(
                     Violation::new(

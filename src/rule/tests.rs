@@ -742,3 +742,30 @@ fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_partial_rename() {
     assert!(crate::rule::checks_transformation("Rename foo to bar in src/a.rs"));
     assert!(!crate::rule::checks_transformation("Extract the retry loop into a helper"));
 }
+
+#[test]
+fn a_change_to_the_code_that_reads_the_named_file_addresses_it() {
+    let evaluate_on = |builder: &str| {
+        let files = vec!["lib/rack/builder.rb".to_owned(), "test/rackup/config.ru".to_owned()];
+        let contents = vec![
+            ("lib/rack/builder.rb".to_owned(), builder.to_owned()),
+            ("test/rackup/config.ru".to_owned(), "run App\n".to_owned()),
+        ];
+        let base = Listed { files, contents };
+        let step = step("Add support for specifying options to builder and thus `config.ru`.");
+        let r = result("apply", &["lib/rack/builder.rb"]);
+        let text = "diff --git a/lib/rack/builder.rb b/lib/rack/builder.rb\n--- a/lib/rack/builder.rb\n\
+                    +++ b/lib/rack/builder.rb\n@@ -2 +2 @@\n-  def initialize\n+  def initialize(options)\n";
+        let p = crate::patch::parse(text.as_bytes(), &crate::patch::ParseOptions::default());
+        let scope = Scope::new(&step, &PathSet::empty()).unwrap();
+        let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(&base);
+        let found = evaluate(&input, &RulePolicy::default());
+        found.violations.iter().map(|v| v.code.to_string()).collect::<Vec<_>>()
+    };
+    // The builder parses `config.ru` files (its base text names them): the step is about it.
+    let parser = "# Parses config.ru files.\nclass Builder\n  def initialize\n  end\nend\n";
+    assert!(evaluate_on(parser).is_empty());
+    // The twin: a builder that never names the file the step names.
+    let other = "# Builds apps.\nclass Builder\n  def initialize\n  end\nend\n";
+    assert_eq!(evaluate_on(other), ["named_file_untouched"]);
+}

@@ -217,6 +217,7 @@ fn matched(
     if own_code(old, i) != own_code(new, j) {
         let mut item = item(new, j, ItemStatus::Changed);
         item.was_trivial = o.trivial.is_some();
+        item.was_refusal = o.refuses;
         let before: HashSet<&[u8]> = names_in(old, o).into_iter().collect();
         item.refers_to.retain(|name| !before.contains(name.as_bytes()));
         return Some(item);
@@ -250,6 +251,7 @@ fn item(image: &Image<'_>, index: usize, change: ItemStatus) -> ItemChange {
         line: def.rows.0 + 1,
         trivial: def.trivial.clone(),
         was_trivial: false,
+        was_refusal: false,
         refers_to,
         lines: def.rows.1 - def.rows.0 + 1,
     }

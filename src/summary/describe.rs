@@ -88,6 +88,8 @@ fn item_line(item: &ItemChange) -> String {
         };
         let was = if item.was_trivial {
             ""
+        } else if item.was_refusal {
+            ", was an error"
         } else if item.change == ItemStatus::Changed {
             ", was real"
         } else {

@@ -15,7 +15,8 @@ static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
           | @vite-ignore\b | webpack[A-Z]\w*: | \#__PURE__ | @__PURE__
           | (?:istanbul|c8|v8)\s+ignore\b | prettier-ignore\b | jshint\b | jscs:
           | noqa\b | type:\s*ignore\b | pragma:?\s | pylint:\s*\w | mypy:\s*\w | pyright:\s*\w
-          | fmt:\s*(?:off|on|skip)\b | isort:\s*\w | nosec\b | cov(?:erage)?:\s*ignore
+          | fmt:\s*(?:off|on|skip)\b | isort:\s*\w | \#?nosec\b | cov(?:erage)?:\s*ignore
+          | :nocov:
           | noinspection\b | -\*-.*coding[:=] | (?:vim?|ex):\s*set?\s
           | go:[a-z]+\b | \+build\b | export\s | nolint\b | lint:ignore\b
           | \+(?:k8s|kubebuilder|genclient|groupName|optional|required)
@@ -112,6 +113,8 @@ mod tests {
             ("<!-- markdownlint-disable MD013 -->", 5),
             ("# shellcheck disable=SC2086", 5),
             ("# rubocop:disable Metrics/AbcSize", 5),
+            ("// #nosec G602 -- the index is checked above", 5),
+            ("# :nocov:", 5),
         ] {
             assert!(is_directive(text.as_bytes(), row), "{text}");
         }
@@ -154,6 +157,8 @@ mod tests {
             ("# handles the case this step describes", 5),
             ("#!not a shebang below the first line", 3),
             ("/* see eslint docs for the rule */", 5),
+            ("// #nosecurity review pending", 5),
+            ("# the :nocov: markers below are SimpleCov's", 5),
         ] {
             assert!(!is_directive(text.as_bytes(), row), "{text}");
         }

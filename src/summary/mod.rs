@@ -29,6 +29,7 @@
 mod compare;
 mod describe;
 mod directive;
+mod generated;
 mod grammar;
 mod image;
 mod lines;
@@ -124,6 +125,7 @@ fn summarize_file(
         directives_added: Vec::new(),
         directives_removed: Vec::new(),
         is_unreferenced: false,
+        is_generated: false,
     };
     if file.binary.is_some() || file.hunks.is_empty() {
         summary.change = ChangeKind::Code;
@@ -137,6 +139,11 @@ fn summarize_file(
         return summary;
     }
     let (old, new, is_whole) = image::images(file, base);
+    if generated_image(file, &path, base, &old, is_whole) {
+        summary.is_generated = true;
+        summary.change = ChangeKind::Code;
+        return summary;
+    }
     let parsed = grammar.filter(|_| old.len() + new.len() <= *budget).and_then(|g| {
         *budget -= old.len() + new.len();
         Some((g, tokens::read(g, &old)?, tokens::read(g, &new)?))
@@ -159,6 +166,34 @@ fn summarize_file(
     summary.renames = rename::renames(file, &before, &after);
     summary.names = wants.names.iter().map(|n| rename::count(n, &before, &after)).collect();
     summary
+}
+
+/// Whether the base tree says a tool writes the file of `file` ([`generated`]): its
+/// `.gitattributes` mark it `linguist-generated`, or its base image has a generator's header or
+/// minified lines.
+#[must_use]
+pub fn is_generated(file: &FilePatch<'_>, base: Option<&dyn Base>) -> bool {
+    let (old, _, is_whole) = image::images(file, base);
+    generated_image(file, &display_path(file), base, &old, is_whole)
+}
+
+fn generated_image(
+    file: &FilePatch<'_>,
+    path: &str,
+    base: Option<&dyn Base>,
+    old: &[u8],
+    is_whole: bool,
+) -> bool {
+    let language = grammar_for(path).map(|g| g.name);
+    // A file too large for a whole image is read from the base for this alone.
+    let old_path = file.old_path.as_deref().filter(|_| file.operation != Operation::Create);
+    let content =
+        old_path.filter(|_| !is_whole).and_then(|p| base?.content(&String::from_utf8_lossy(p)));
+    if let Some(content) = &content {
+        return generated::is_generated(path, language, base, content, true);
+    }
+    let starts_at_top = is_whole || file.hunks.first().is_some_and(|h| h.old_start <= 1);
+    generated::is_generated(path, language, base, old, starts_at_top)
 }
 
 /// Whether the lines leave something only the syntax tree can settle: an edit they call

@@ -53,6 +53,8 @@ pub struct Definition {
     pub rows: (usize, usize),
     /// Its body, when trivial.
     pub trivial: Option<Trivial>,
+    /// Whether its body only raises or returns an error ([`trivial::refuses`]).
+    pub refuses: bool,
     /// Index of the definition it sits in.
     pub parent: Option<usize>,
 }
@@ -265,6 +267,7 @@ impl<'t> Walk<'t> {
         let kind = if label == "function" && inside_type { "method" } else { label };
         let rows = (node.start_position().row, node.end_position().row);
         let trivial = trivial::of_definition(node, self.text, self.grammar);
+        let refuses = trivial.is_none() && trivial::refuses(node, self.text, self.grammar);
         let index = self.defs.len();
         let start = self.tokens.len();
         self.defs.push(Definition {
@@ -275,6 +278,7 @@ impl<'t> Walk<'t> {
             end: start,
             rows,
             trivial,
+            refuses,
             parent,
         });
         self.open.push((index, node.end_byte()));

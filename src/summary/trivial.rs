@@ -5,6 +5,8 @@
 use super::grammar::Grammar;
 use super::noop;
 use crate::finding::{Trivial, TrivialForm};
+use regex::Regex;
+use std::sync::LazyLock;
 use tree_sitter::Node;
 
 /// The trivial body of the definition `node`, when it has a body and the body is trivial.
@@ -30,6 +32,38 @@ pub fn of_definition(node: Node<'_>, text: &[u8], grammar: Grammar) -> Option<Tr
         [one] => classify(&one_line(&text[one.byte_range()])),
         _ => None,
     }
+}
+
+/// Whether the definition `node` is a function or method whose body is one statement that
+/// refuses the call: it raises or throws, or returns an error (`Err(..)`, Go's `return nil,
+/// fmt.Errorf(..)`). Replacing such a body by one that succeeds (`Ok(())`) accepts what was
+/// refused: a change of behaviour, not a body emptied.
+pub fn refuses(node: Node<'_>, text: &[u8], grammar: Grammar) -> bool {
+    if !matches!(grammar.definition(node), Some("function" | "method")) {
+        return false;
+    }
+    let Some(body) = body_of(node) else { return false };
+    match statements(body, grammar).as_slice() {
+        [one] => is_refusal(&one_line(&text[one.byte_range()])),
+        _ => false,
+    }
+}
+
+/// A statement that raises, throws, or returns an error value: `raise ValueError(..)`, `throw
+/// new TypeError(..)`, `Err(..)`, `return Err(..)`, `return nil, errors.New(..)`, `return
+/// fmt.Errorf(..)`.
+fn is_refusal(statement: &str) -> bool {
+    static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?x)^(?:
+                (?:raise|throw)\b.+
+              | (?:return\s+)?Err\(.*\)
+              | return\s+(?:[\w.]+\s*,\s*)*(?:errors\.New|fmt\.Errorf|[\w.]*(?:Err|Error)\w*)\(.*\)
+            )\s*;?$",
+        )
+        .expect("the refusal pattern is a valid regex")
+    });
+    REFUSAL.is_match(statement.trim())
 }
 
 /// Whether the function `node` declares a result other than nothing (`-> u8`, `: Int`, Go's
