@@ -217,6 +217,8 @@ export interface FileSummary {
   directives_removed?: Array<string>;
   /** A file the patch creates that no other file of the patch names (a script on its own). */
   is_unreferenced: boolean;
+  /** A file the base tree says a tool writes (`linguist-generated` in `.gitattributes`, a generator's header, minified lines): counted as code, its definitions not read. */
+  is_generated?: boolean;
 }
 
 /** What a file entry does to its file. */
@@ -241,6 +243,8 @@ export interface ItemChange {
   trivial?: Trivial | null;
   /** Whether its body was trivial before the patch (changed items). */
   was_trivial: boolean;
+  /** Whether its body before the patch only raised or returned an error (`Err(..)`, `raise ValueError(..)`): a trivial body after it then accepts what was refused (changed items). */
+  was_refusal?: boolean;
   /** Names its body refers to after the patch and did not before (all of them, for an added item), at most 20. */
   refers_to?: Array<string>;
   /** Lines of the definition (before the patch for a removed item). */

@@ -314,6 +314,8 @@ class FileSummary(TypedDict):
     """Directive comments removed."""
     is_unreferenced: bool
     """A file the patch creates that no other file of the patch names (a script on its own)."""
+    is_generated: NotRequired[bool]
+    """A file the base tree says a tool writes (`linguist-generated` in `.gitattributes`, a generator's header, minified lines): counted as code, its definitions not read."""
 
 
 FileOperation = Union[Literal["create"], Literal["delete"], Literal["modify"], Literal["rename"], Literal["copy"]]
@@ -341,6 +343,8 @@ class ItemChange(TypedDict):
     """Its body after the patch, when that is trivial (empty, `pass`, a constant, a placeholder); absent for a real body."""
     was_trivial: bool
     """Whether its body was trivial before the patch (changed items)."""
+    was_refusal: NotRequired[bool]
+    """Whether its body before the patch only raised or returned an error (`Err(..)`, `raise ValueError(..)`): a trivial body after it then accepts what was refused (changed items)."""
     refers_to: NotRequired[List[str]]
     """Names its body refers to after the patch and did not before (all of them, for an added item), at most 20."""
     lines: int
