@@ -6,8 +6,7 @@
 
 use super::base::{BaseTree, mode};
 use super::worktree::Worktree;
-use super::write::WorktreeError;
-use super::{Content, FileChange, ScratchError};
+use super::{Content, FileChange, ScratchError, WorktreeError};
 use std::path::Path;
 
 /// Whether `change` adds, removes or moves a submodule: its path is a gitlink before or after.
