@@ -145,11 +145,19 @@ pub(super) fn names_a_check(description: &str) -> bool {
 }
 
 /// Whether the step's first line asks to add a program of its own (`Add a release script`,
-/// `docs: an example for the client`), or names `file` (a created file's name or stem): what a
-/// new file that nothing else uses answers.
+/// `docs: an example for the client`, an example that `file` is in an examples directory for),
+/// or names `file` (a created file's name or stem): what a new file that nothing else uses
+/// answers.
 pub(super) fn asks_new_file(description: &str, file: &str) -> bool {
     let line = subject_line(description);
-    if kinds(description).contains(&Kind::Document) && EXAMPLE.is_match(line) {
+    // A step naming an example asks for one: as documentation, or as a program put where the
+    // project keeps its examples (`examples/help_usage.cpp` for "help modification example").
+    let is_example_dir = || {
+        let dirs = file.rsplit_once('/').map_or("", |(dir, _)| dir);
+        dirs.split('/').any(|d| EXAMPLE.find(d).is_some_and(|m| m.len() == d.len()))
+    };
+    if EXAMPLE.is_match(line) && (kinds(description).contains(&Kind::Document) || is_example_dir())
+    {
         return true;
     }
     let name = file.rsplit('/').next().unwrap_or(file);
