@@ -205,12 +205,6 @@ impl Superproject {
         )
     }
 
-    /// `sub` moved to `other` unchanged, as `git diff -M` writes it (no hunk, no mode line).
-    fn moved(&self) -> String {
-        "diff --git a/sub b/other\nsimilarity index 100%\nrename from sub\nrename to other\n"
-            .to_owned()
-    }
-
     /// A second checkout of the superproject's commit, its submodule checked out when
     /// `populated` (else an empty directory, as a clone without `--recurse-submodules` has it).
     fn twin(&self, populated: bool) -> TestRepo {
@@ -315,11 +309,14 @@ fn apply_index_removes_a_submodule_exactly_as_git_does_and_keeps_a_populated_che
 
 #[test]
 fn apply_index_moves_a_submodule_exactly_as_git_does() {
+    // `sub` moved to `other` unchanged, as `git diff -M` writes it (no hunk, no mode line).
+    let moved =
+        "diff --git a/sub b/other\nsimilarity index 100%\nrename from sub\nrename to other\n";
     for populated in [true, false] {
         let repo = Superproject::new();
-        let (code, violations, _) = repo.validate(&repo.moved());
+        let (code, violations, _) = repo.validate(moved);
         assert_eq!((code, violations), (0, vec![]));
-        let ((ours, git), [after, theirs]) = repo.differential(&repo.moved(), populated);
+        let ((ours, git), [after, theirs]) = repo.differential(moved, populated);
         assert_eq!((ours, git), (0, true));
         assert_eq!(after, theirs, "populated: {populated}");
         let entry = repo.top.git(&["ls-files", "-s", "sub", "other"]);
