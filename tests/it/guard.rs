@@ -618,9 +618,8 @@ fn a_file_the_index_stops_listing_is_suggested_from_the_disk() {
 fn a_miss_while_another_guard_updates_the_lists_answers_from_the_old_ones() {
     let repo = project();
     repo.write("tools/helpers.py", "");
-    let miss = |name: &str| {
-        call(&repo, "busy", "read_file", &json!({"file_path": format!("lib/{name}")}))
-    };
+    let miss =
+        |name: &str| call(&repo, "busy", "read_file", &json!({"file_path": format!("lib/{name}")}));
     // The first miss makes both lists: the index's, and the files on disk it does not list.
     assert_eq!(json(&miss("helpers.py"))["error"]["suggestions"], json!(["tools/helpers.py"]));
     // The index changes (an agent's `git add`), and another guard is updating both lists: it
