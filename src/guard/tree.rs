@@ -79,7 +79,7 @@ pub(super) fn note_written(dir: &Path, paths: &[String]) {
     if paths.is_empty() || !paths.iter().all(|p| is_clean(p)) {
         return mark_stale(dir);
     }
-    let lines: String = paths.iter().map(|p| format!("{p}\n")).collect();
+    let lines: String = paths.iter().flat_map(|p| [p.as_str(), "\n"]).collect();
     // One append: notes of guards running at once never interleave within a line.
     let noted = std::fs::File::options()
         .append(true)
