@@ -76,9 +76,14 @@ impl Env {
             let real = super::check::resolve_all(arg).ok()?;
             real.strip_prefix(&self.list_root).ok()?.to_str().map(str::to_owned)
         };
-        let written: Option<Vec<String>> = match call.kind {
-            ToolKind::Write if !call.paths.is_empty() => call.paths.iter().map(landing).collect(),
-            _ => None,
+        // Only a call whose every written path is a path argument: a patch envelope's files
+        // (Codex `apply_patch`) and a command's are not.
+        let by_path =
+            call.kind == ToolKind::Write && call.patch.is_none() && call.command.is_none();
+        let written: Option<Vec<String>> = if by_path && !call.paths.is_empty() {
+            call.paths.iter().map(landing).collect()
+        } else {
+            None
         };
         match written {
             Some(paths) => super::tree::note_written(&dir, &paths),
