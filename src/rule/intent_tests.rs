@@ -183,7 +183,17 @@ fn a_body_emptied_is_no_implementation() {
         assert_eq!(judged("Stub out parse", &gutted).0, Vec::<String>::new(), "{body}");
         let (codes, notes) = judged("Remove the tail handling from parse", &gutted);
         assert!(codes.is_empty() && notes.contains(&code.to_owned()), "{body}: {notes:?}");
+        // A removal of something the step names elsewhere is not carried out by emptying a
+        // body it never names; one that asks for a no-op may empty any.
+        assert_eq!(judged("Drop NBSP characters", &gutted).0, [code], "{body}");
+        assert_eq!(judged("Remove the tail handling", &gutted).0, [code], "{body}");
+        let noop = "Remove the tail handling; the hook becomes a no-op";
+        assert_eq!(judged(noop, &gutted).0, Vec::<String>::new(), "{body}");
     }
+    // A method: the step may name it or the type that holds it.
+    let method = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,3 +1,3 @@\n class Cache:\n     def fill(self, x):\n-        self.items.append(tail(x))\n+        pass\n";
+    assert_eq!(judged("Drop the Cache's tail", method).0, Vec::<String>::new());
+    assert_eq!(judged("Drop NBSP characters", method).0, ["body_replaced_by_noop"]);
     // A body that was already trivial and stays so is no gutting.
     let kept = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    pass\n+    return None\n";
     assert_eq!(judged("Fix the off-by-one in parse", kept).0, Vec::<String>::new());

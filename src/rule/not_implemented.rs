@@ -604,12 +604,15 @@ fn only_entry_points(items: &[crate::summary::ItemChange]) -> bool {
 /// Functions and methods whose real body the patch replaces by one that does nothing (empty,
 /// `pass`, a bare `return`, a constant), read on the syntax tree: a step that does not ask for a
 /// stub is not carried out by emptying code. A step that states a removal may rightly empty a
-/// body (a hook that no longer does anything): a weak finding there.
+/// body it names (`Remove the tail handling from parse`: a hook that no longer does anything),
+/// or any body when it asks for a no-op: a weak finding there. A removal of something else
+/// (`Drop NBSP characters`) is not carried out by emptying a definition the step never names.
 fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
     let is_removal = ask::kinds(description).contains(&Kind::Remove);
     bodies::gutted(summary)
         .into_iter()
         .map(|found| {
+            let is_weak = is_removal && removal_may_empty(description, &found.item.name);
             let item = found.item;
             let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
             let (code, body) = match found.form {
@@ -627,9 +630,21 @@ fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
             );
             let violation = Violation::new(RuleId::NotImplemented, code, message)
                 .in_file(found.path.to_owned());
-            if is_removal { Finding::weak(violation) } else { Finding::strong(violation) }
+            if is_weak { Finding::weak(violation) } else { Finding::strong(violation) }
         })
         .collect()
+}
+
+/// Steps that ask for code that does nothing: `make it a no-op`, `do nothing`.
+static ASKS_NOOP: Pattern = Pattern::new(r"(?i)\b(no-?ops?|do(?:es)?\s+nothing)\b")
+    .with_words(&["noop", "no-op", "nothing"]);
+
+/// Whether a removal step may empty the definition `name` (qualified: `Class.method`): the
+/// step names it or the type that holds it (`Remove the tail handling from parse`, `Drop
+/// Parser's cache`), or asks for a no-op. Names are read as words of the whole description.
+fn removal_may_empty(description: &str, name: &str) -> bool {
+    let parts = name.split(['.', ':']).filter(|p| !p.is_empty());
+    ASKS_NOOP.is_match(description) || parts.into_iter().any(|p| intent::has_word(description, p))
 }
 
 /// Functions and methods the patch adds with an empty body though they declare a result
