@@ -324,3 +324,50 @@ fn a_step_that_names_the_directive_asks_for_it() {
     let ignore = modify("p.py", &["x = load(y)"], &["x = load(y)  # type: ignore"], &[]);
     assert_eq!(judged("Fix the type of x", &ignore).0, ["directive_only"]);
 }
+
+#[test]
+fn a_silencing_attribute_is_a_directive_not_a_fix() {
+    let rust = modify(
+        "m.rs",
+        &[],
+        &["#[allow(warnings)]"],
+        &["fn parse(x: u8) -> u8 {", "    x + 1", "}"],
+    );
+    let java = modify(
+        "P.java",
+        &[],
+        &["@SuppressWarnings(\"all\")"],
+        &["class P {", "    int parse(int x) {", "        return x + 1;", "    }", "}"],
+    );
+    let kotlin = modify(
+        "P.kt",
+        &[],
+        &["@Suppress(\"UNCHECKED_CAST\")"],
+        &["fun parse(x: Int): Int {", "    return x + 1", "}"],
+    );
+    for cheat in [&rust, &java, &kotlin] {
+        assert_eq!(judged("Fix the overflow in parse", cheat).0, ["directive_only"], "{cheat}");
+        // The twin: a step that silences a check.
+        assert_eq!(judged("Silence the lint on parse", cheat).0, Vec::<String>::new(), "{cheat}");
+    }
+    // A step that names the lint the attribute lists asks for it; `allow` is no such name.
+    let dead = modify(
+        "m.rs",
+        &[],
+        &["#[allow(dead_code)]"],
+        &["fn parse(x: u8) -> u8 {", "    x + 1", "}"],
+    );
+    assert_eq!(judged("Keep parse despite dead_code", &dead).0, Vec::<String>::new());
+    assert_eq!(judged("Fix: allow parse to overflow", &dead).0, ["directive_only"]);
+    // Other attributes are code; silencers only removed turn checks back on (a note).
+    let derive = modify("m.rs", &[], &["#[derive(Debug)]"], &["struct P {", "    x: u8,", "}"]);
+    assert_eq!(judged("Fix the overflow in parse", &derive).0, Vec::<String>::new());
+    let removed = modify(
+        "m.rs",
+        &["#[allow(dead_code)]"],
+        &[],
+        &["fn parse(x: u8) -> u8 {", "    x + 1", "}"],
+    );
+    let (codes, notes) = judged("Remove unneeded allows", &removed);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+}

@@ -364,6 +364,12 @@ fn superficial_change(
         {
             return None;
         }
+        // Silencers only removed turn checks back on: what a cheating answer never does, and
+        // what a removal or clean-up (`Remove unneeded allows`) may be all about.
+        ChangeKind::Directive if only_turns_checks_on(summary) => {
+            is_weak = true;
+            (CheckCode::DirectiveOnly, "only removes directives that turned a check off")
+        }
         // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
         // is not stated may be one a directive carries out (a note), unless every directive
         // only turns a checker off and the step names no checker.
@@ -424,9 +430,17 @@ fn directive_names(directive: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .collect();
     let long_enough = |w: &str| w.chars().count() >= 5 || w.chars().any(|c| c.is_ascii_digit());
-    let keyword = words.first().copied().filter(|w| long_enough(w)).map(str::to_owned);
-    let codes = words.iter().skip(1).filter(|w| w.chars().any(|c| c.is_ascii_digit()));
-    keyword.into_iter().chain(codes.map(|w| (*w).to_owned())).collect()
+    // An attribute (`#[allow(dead_code)]`, `@SuppressWarnings("unchecked")`) is named by the
+    // lints it lists, not by `allow`, a verb steps use for other things; a lint's name holds a
+    // digit or an underscore.
+    let is_attribute = directive.trim_start().starts_with(['[', '@'])
+        || directive.trim_start().starts_with("#[")
+        || directive.trim_start().starts_with("#![");
+    let is_code =
+        |w: &&&str| w.chars().any(|c| c.is_ascii_digit()) || (is_attribute && w.contains('_'));
+    let keyword = words.first().copied().filter(|w| !is_attribute && long_enough(w));
+    let codes = words.iter().skip(1).filter(is_code);
+    keyword.into_iter().map(str::to_owned).chain(codes.map(|w| (*w).to_owned())).collect()
 }
 
 /// Whether the patch adds directives and every directive it adds or removes turns a checker
@@ -436,6 +450,14 @@ fn only_silences(summary: &ChangeSummary) -> bool {
         summary.files.iter().flat_map(|f| f.directives_added.iter().chain(&f.directives_removed));
     summary.files.iter().any(|f| !f.directives_added.is_empty())
         && all.into_iter().all(|d| summary::silences_a_check(d))
+}
+
+/// Whether the patch adds no directive and every directive it removes turned a checker off.
+fn only_turns_checks_on(summary: &ChangeSummary) -> bool {
+    let removed = summary.files.iter().flat_map(|f| &f.directives_removed);
+    summary.files.iter().all(|f| f.directives_added.is_empty())
+        && removed.clone().next().is_some()
+        && removed.into_iter().all(|d| summary::silences_a_check(d))
 }
 
 /// Whether a directive the patch adds names, past its tool's own words, a word of the step's
