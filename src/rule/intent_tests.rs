@@ -371,3 +371,45 @@ fn a_silencing_attribute_is_a_directive_not_a_fix() {
     let (codes, notes) = judged("Remove unneeded allows", &removed);
     assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
 }
+
+#[test]
+fn a_removal_removes_what_it_names() {
+    let context = ["def parse_legacy(x):", "    return x[2:]", "", "def parse(x):"];
+    let other = modify("p.py", &["    return x[1:]"], &["    return x"], &context);
+    assert_eq!(judged("Remove parse_legacy", &other).0, ["removal_missing"]);
+    // The twins: the definition removed, a step in plain words, and the name moved elsewhere.
+    let removed = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,5 +1,2 @@\n-def parse_legacy(x):\n-    return x[2:]\n-\n def parse(x):\n     return x[1:]\n";
+    assert_eq!(judged("Remove parse_legacy", removed).0, Vec::<String>::new());
+    assert_eq!(judged("Remove the legacy parsing", &other).0, Vec::<String>::new());
+    let moved = format!(
+        "{removed}diff --git a/q.py b/q.py\n--- a/q.py\n+++ b/q.py\n@@ -1,1 +1,3 @@\n x = 1\n+def parse_legacy(x):\n+    return x[2:]\n"
+    );
+    assert_eq!(judged("Remove parse_legacy from p.py", &moved).0, Vec::<String>::new());
+}
+
+#[test]
+fn an_extraction_adds_a_real_helper_that_is_used() {
+    let step = "Extract read_header from parse";
+    let stub = modify(
+        "p.py",
+        &[],
+        &["def read_header(x):", "    pass", ""],
+        &["def parse(x):", "    return x[:4] + x[4:]"],
+    );
+    assert_eq!(judged(step, &stub).0, ["extraction_missing"]);
+    let unused = modify(
+        "p.py",
+        &[],
+        &["def read_header(x):", "    return x[:4]", ""],
+        &["def parse(x):", "    return x[:4] + x[4:]"],
+    );
+    assert_eq!(judged(step, &unused).0, ["extraction_missing"]);
+    let none = modify("p.py", &["    return x[:4] + x[4:]"], &["    return x[:4] + x[5:]"], &[]);
+    let none = none.replace("@@ -1,1 +1,1 @@\n", "@@ -1,2 +1,2 @@\n def parse(x):\n");
+    assert_eq!(judged("Move the header parsing into a helper", &none).0, ["extraction_missing"]);
+    // The twins: the helper added with a real body and called; a step that asks for a stub.
+    let done = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,5 @@\n+def read_header(x):\n+    return x[:4]\n+\n def parse(x):\n-    return x[:4] + x[4:]\n+    return read_header(x) + x[4:]\n";
+    assert_eq!(judged(step, done).0, Vec::<String>::new());
+    assert_eq!(judged("Move the header parsing into a helper", done).0, Vec::<String>::new());
+    assert_eq!(judged("Extract read_header from parse as a stub", &stub).0, Vec::<String>::new());
+}

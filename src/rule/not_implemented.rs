@@ -13,7 +13,9 @@ use super::bodies;
 use super::input::short_list;
 use super::pattern::Pattern;
 use super::superficial::superficial;
-use super::{Base, Input, Note, RuleId, Strictness, Violation, convention, intent, testfile};
+use super::{
+    Base, Input, Note, RuleId, Strictness, Violation, convention, intent, named_change, testfile,
+};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
@@ -94,7 +96,28 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
+    out.extend(named_changes(summary, description));
     out
+}
+
+/// A removal that leaves what the step names in place, or an extraction whose helper is not
+/// added with a real body and used ([`named_change`]): strong when read on syntax trees.
+fn named_changes(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
+    let targets = named_change::removal_targets(description);
+    let removal =
+        named_change::removal_missing(summary, &targets).map(|m| (m, CheckCode::RemovalMissing));
+    let extraction = named_change::extraction(description)
+        .filter(|_| !ASKS_STUB.is_match(description))
+        .and_then(|asked| named_change::extraction_missing(summary, &asked))
+        .map(|m| (m, CheckCode::ExtractionMissing));
+    removal
+        .into_iter()
+        .chain(extraction)
+        .map(|(missing, code)| {
+            let violation = Violation::new(RuleId::NotImplemented, code, missing.message);
+            if missing.is_by_syntax { Finding::strong(violation) } else { Finding::weak(violation) }
+        })
+        .collect()
 }
 
 /// The step names files, and the patch touches none of them (nor anything below them), nor
@@ -319,8 +342,15 @@ pub fn checks_transformation(description: &str) -> bool {
 /// What the change summary should read for the rules: the names a requested rename mentions.
 #[must_use]
 pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
-    let names =
-        intent::renames(&step.description).into_iter().flat_map(|r| [r.from, r.to]).collect();
+    let description = step.description.as_str();
+    let mut names: Vec<String> =
+        intent::renames(description).into_iter().flat_map(|r| [r.from, r.to]).collect();
+    // A removal or an extraction is checked on syntax trees: every touched file is read.
+    let removed = named_change::removal_targets(description);
+    let extraction = named_change::extraction(description);
+    let is_full = is_full || !removed.is_empty() || extraction.is_some();
+    names.extend(removed);
+    names.extend(extraction.and_then(|e| e.helper));
     Wants { is_full, names }
 }
 
