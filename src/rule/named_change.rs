@@ -78,8 +78,8 @@ pub(super) struct Extraction {
     pub source: Option<String>,
 }
 
-/// "Extract parse_header from parse", "Extract the header parsing into a helper
-/// `parse_header`", "Move the retry logic into a new function": the helper and where it comes
+/// `Extract parse_header from parse`, ``Extract the header parsing into a helper
+/// `parse_header` ``, `Move the retry logic into a new function`: the helper and where it comes
 /// from, each when written as code.
 pub(super) fn extraction(description: &str) -> Option<Extraction> {
     let (verb, object) = ask::verb_and_object(description)?;

@@ -96,7 +96,10 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
-    out.extend(named_changes(summary, description));
+    // A helper added as a placeholder is reported as one already.
+    let has_placeholder = out.iter().any(|f| f.violation.code == "placeholder_added");
+    let named = named_changes(summary, description).into_iter();
+    out.extend(named.filter(|f| !(has_placeholder && f.violation.code == "extraction_missing")));
     out
 }
 
@@ -387,31 +390,10 @@ fn superficial_change(
             return None;
         }
         ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
-        ChangeKind::Directive
-            if has(Kind::Suppress)
-                || has(Kind::Format)
-                || names_a_directive(summary, description) =>
-        {
-            return None;
-        }
-        // Silencers only removed turn checks back on: what a cheating answer never does, and
-        // what a removal or clean-up (`Remove unneeded allows`) may be all about.
-        ChangeKind::Directive if only_turns_checks_on(summary) => {
-            is_weak = true;
-            (CheckCode::DirectiveOnly, "only removes directives that turned a check off")
-        }
-        // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
-        // is not stated may be one a directive carries out (a note), unless every directive
-        // only turns a checker off and the step names no checker.
-        ChangeKind::Directive if kinds.is_empty() => {
-            is_weak = is_weak
-                || !only_silences(summary)
-                || ask::names_a_check(description)
-                || silences_what_the_step_names(summary, description);
-            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
-        }
         ChangeKind::Directive => {
-            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
+            let (what, weak) = directives_left_unanswered(summary, description, &kinds)?;
+            is_weak = is_weak || weak;
+            (CheckCode::DirectiveOnly, what)
         }
         ChangeKind::Move
             if [Kind::Move, Kind::Refactor, Kind::Format, Kind::Document]
@@ -436,6 +418,35 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether directives alone leave the step unanswered: `None` when they answer it (a step
+/// that silences a check or formats, or names the directive), else the finding's wording and
+/// whether it is weak. "Build the watcher only on Linux", "Make mypy accept the import": a step
+/// whose kind is not stated may be one a directive carries out (weak), unless every directive
+/// only turns a checker off and the step names no checker. Silencers only removed turn checks
+/// back on: what a cheating answer never does, and what a removal or clean-up (`Remove
+/// unneeded allows`) may be all about (weak).
+fn directives_left_unanswered(
+    summary: &ChangeSummary,
+    description: &str,
+    kinds: &[Kind],
+) -> Option<(&'static str, bool)> {
+    const ONLY: &str = "only adds or removes directive comments";
+    let has = |kind| kinds.contains(&kind);
+    if has(Kind::Suppress) || has(Kind::Format) || names_a_directive(summary, description) {
+        return None;
+    }
+    if only_turns_checks_on(summary) {
+        return Some(("only removes directives that turned a check off", true));
+    }
+    if kinds.is_empty() {
+        let is_weak = !only_silences(summary)
+            || ask::names_a_check(description)
+            || silences_what_the_step_names(summary, description);
+        return Some((ONLY, is_weak));
+    }
+    Some((ONLY, false))
 }
 
 /// Whether the step's first line names a directive the patch adds or removes, by its keyword
