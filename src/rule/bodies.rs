@@ -39,13 +39,26 @@ fn emptied(summary: &ChangeSummary, with_placeholders: bool) -> Vec<Gutted<'_>> 
                 && (with_placeholders
                     || trivial.form != TrivialForm::Placeholder
                     || trivial.text.is_empty())
-                && !is_abstract(summary, item)
+                && !is_pushed_down(summary, item)
             {
                 out.push(Gutted { path: &file.path, item, form: trivial.form });
             }
         }
     }
     out
+}
+
+/// Whether the real body `item` lost went to a method of the same name that the patch adds to
+/// another class: the implementation pushed down into a subclass, the base's body left as a
+/// contract. A method of that name the patch only changes in another class (`Request.__init__`
+/// beside `Response.__init__`) takes nothing over.
+fn is_pushed_down(summary: &ChangeSummary, item: &ItemChange) -> bool {
+    let Some((owner, name)) = split_owner(&item.name) else { return false };
+    summary.files.iter().flat_map(|f| &f.items).any(|other| {
+        other.change == ItemStatus::Added
+            && other.trivial.is_none()
+            && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)
+    })
 }
 
 /// Functions and methods of files outside tests that the patch adds with a body that cannot

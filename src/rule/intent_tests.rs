@@ -190,6 +190,12 @@ fn a_body_emptied_is_no_implementation() {
         let noop = "Remove the tail handling; the hook becomes a no-op";
         assert_eq!(judged(noop, &gutted).0, Vec::<String>::new(), "{body}");
     }
+    // A method gutted beside a method of the same name in another class that the patch only
+    // changes: nothing took its body over. One the patch adds there took it (pushed down).
+    let two = "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,6 +1,6 @@\n class Request:\n     def __init__(self, x):\n-        self.x = x\n+        self.x = dict(x)\n class Response:\n     def __init__(self, x):\n-        self.x = load(x)\n+        pass\n";
+    assert_eq!(judged("Fix the annotation", two).0, ["body_replaced_by_noop"]);
+    let down = "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,6 @@\n class Base:\n     def run(self, x):\n-        return load(x)\n+        pass\n+class Loader(Base):\n+    def run(self, x):\n+        return load(x)\n";
+    assert_eq!(judged("Move loading into Loader", down).0, Vec::<String>::new());
     // A method: the step may name it or the type that holds it.
     let method = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,3 +1,3 @@\n class Cache:\n     def fill(self, x):\n-        self.items.append(tail(x))\n+        pass\n";
     assert_eq!(judged("Drop the Cache's tail", method).0, Vec::<String>::new());
