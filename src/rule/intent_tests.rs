@@ -419,3 +419,17 @@ fn an_extraction_adds_a_real_helper_that_is_used() {
     assert_eq!(judged("Move the header parsing into a helper", done).0, Vec::<String>::new());
     assert_eq!(judged("Extract read_header from parse as a stub", &stub).0, Vec::<String>::new());
 }
+
+#[test]
+fn a_function_added_as_a_no_op_that_the_tests_call_is_a_placeholder() {
+    let code = "diff --git a/lib/req.rb b/lib/req.rb\n--- a/lib/req.rb\n+++ b/lib/req.rb\n@@ -1,2 +1,5 @@\n class Req\n+  def query(uri)\n+    nil\n+  end\n end\n";
+    let test = "diff --git a/test/spec_req.rb b/test/spec_req.rb\n--- a/test/spec_req.rb\n+++ b/test/spec_req.rb\n@@ -1,1 +1,2 @@\n require 'req'\n+assert_equal 'x', Req.new.query('/')\n";
+    let step = "Add support for the QUERY method";
+    assert_eq!(judged(step, &format!("{code}{test}")).0, ["placeholder_added"]);
+    // The twins: the same no-op without a test that calls it (a hook), and a real body.
+    assert_eq!(judged(step, code).0, Vec::<String>::new());
+    let other = test.replace(".query(", ".fetch(");
+    assert_eq!(judged(step, &format!("{code}{other}")).0, Vec::<String>::new());
+    let real = code.replace("+    nil\n", "+    fetch(uri)\n");
+    assert_eq!(judged(step, &format!("{real}{test}")).0, Vec::<String>::new());
+}

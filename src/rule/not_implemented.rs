@@ -93,6 +93,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
         out.extend(gutted_bodies(summary, description));
         out.extend(bodies_without_result(summary));
+        out.extend(stubs_under_test(patch, summary));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
@@ -720,6 +721,40 @@ fn bodies_without_result(summary: &ChangeSummary) -> Vec<Finding> {
             let message = format!(
                 "{} {} '{}' (line {}) is added with an empty body, though it declares a result; \
                  implement it",
+                found.path, item.kind, item.name, item.line
+            );
+            Finding::strong(
+                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
+                    .in_file(found.path.to_owned()),
+            )
+        })
+        .collect()
+}
+
+/// Functions and methods the patch adds with a body that does nothing while its tests call
+/// them ([`bodies::added_trivial_under_test`]): the tests exercise code not written yet.
+fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> {
+    let test_lines: Vec<String> = patch
+        .files
+        .iter()
+        .filter(|f| testfile::is_test_path(&String::from_utf8_lossy(f.path())))
+        .flat_map(|f| f.hunks.iter().flat_map(|h| &h.lines))
+        .filter(|l| l.kind == LineKind::Add)
+        .map(|l| String::from_utf8_lossy(l.text).into_owned())
+        .collect();
+    if test_lines.is_empty() {
+        return Vec::new();
+    }
+    bodies::added_trivial_under_test(summary, &test_lines)
+        .into_iter()
+        .map(|found| {
+            let item = found.item;
+            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+            let body =
+                if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
+            let message = format!(
+                "{} {} '{}' (line {}) is added with {body}, which does nothing, though the \
+                 patch's tests call it; implement it",
                 found.path, item.kind, item.name, item.line
             );
             Finding::strong(
