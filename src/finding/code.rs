@@ -309,8 +309,8 @@ codes! {
         IndexMismatch => "index_mismatch",
         /// A binary entry accepted on its full index ids, its content unchecked.
         BinaryUnchecked => "binary_unchecked",
-        /// A submodule update accepted on its old commit; what its new commit brings is not
-        /// checked.
+        /// A submodule update accepted on its old commit, or a submodule added; what its new
+        /// commit brings is not checked.
         SubmoduleUnchecked => "submodule_unchecked",
         /// `--check-cmd` passed.
         CheckCmdPassed => "check_cmd_passed",

@@ -105,7 +105,8 @@ codes! {
         /// `apply`: the write stopped and its rollback could not undo a step; the journal is
         /// kept for `apply --recover`.
         RollbackIncomplete => "rollback_incomplete",
-        /// `apply`: the patch moves a submodule, which only the index can record; pass --index.
+        /// `apply`: the patch adds, removes or moves a submodule, which only the index can
+        /// record; pass --index.
         SubmoduleNeedsIndex => "submodule_needs_index",
         /// `mcp`: the Model Context Protocol session could not start or ended badly.
         Mcp => "mcp",

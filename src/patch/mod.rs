@@ -150,28 +150,68 @@ pub struct FilePatch<'a> {
     pub hunks: Vec<Hunk<'a>>,
 }
 
+/// What a gitlink entry does, in the shapes `git diff` writes and `git apply --index` records:
+/// the commit a submodule moves to, is added at, or is removed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubmoduleChange<'a> {
+    /// `index OLD..NEW 160000`, one hunk replacing `Subproject commit OLD` by `... NEW`.
+    Update {
+        /// The new commit id.
+        commit: &'a [u8],
+    },
+    /// `new file mode 160000`, one hunk adding `Subproject commit ID`.
+    Add {
+        /// The recorded commit id.
+        commit: &'a [u8],
+    },
+    /// `deleted file mode 160000`, one hunk removing `Subproject commit ID`.
+    Remove {
+        /// The commit id the base records.
+        commit: &'a [u8],
+    },
+}
+
 impl<'a> FilePatch<'a> {
     /// The commit a submodule update moves to, as `git diff` writes one: an in-place change
     /// whose `index` line keeps mode 160000 (no mode lines, no rename or copy) and whose one
     /// hunk replaces one `Subproject commit ID` line by another. `None` for any other entry,
-    /// a submodule added or removed among them: those need `.gitmodules` and a clone, which
-    /// `git submodule` does, not a patch.
+    /// a submodule added or removed among them ([`Self::submodule_change`] reads those).
     #[must_use]
     pub fn submodule_commit(&self) -> Option<&'a [u8]> {
-        let keeps_gitlink = self.operation == Operation::Modify
-            && self.old_mode.is_none()
-            && self.new_mode.is_none()
-            && self.binary.is_none()
-            && self.index.as_ref().is_some_and(|i| i.mode == Some(GITLINK_MODE));
+        match self.submodule_change()? {
+            SubmoduleChange::Update { commit } => Some(commit),
+            _ => None,
+        }
+    }
+
+    /// The submodule change this entry is, when it is one of the three shapes `git diff`
+    /// writes for a gitlink in place (no rename or copy, no binary, exactly one hunk of whole
+    /// `Subproject commit ID` lines); `None` for anything else, a moved submodule among them.
+    #[must_use]
+    pub fn submodule_change(&self) -> Option<SubmoduleChange<'a>> {
         let [hunk] = &self.hunks[..] else { return None };
-        if !keeps_gitlink || hunk.lines.len() != 2 {
+        if self.binary.is_some() || hunk.lines.iter().any(|l| !l.has_newline) {
             return None;
         }
-        let (old, new) = (hunk.lines.get(0)?, hunk.lines.get(1)?);
-        let is_swap = old.kind == LineKind::Remove && new.kind == LineKind::Add;
-        let is_whole = old.has_newline && new.has_newline;
-        subproject_commit(old.text).filter(|_| is_swap && is_whole)?;
-        subproject_commit(new.text)
+        let index_mode = self.index.as_ref().and_then(|i| i.mode);
+        let gitlink = Some(GITLINK_MODE);
+        let kinds: Vec<LineKind> = hunk.lines.iter().map(|l| l.kind).collect();
+        let commit = |at: usize| hunk.lines.get(at).and_then(|l| subproject_commit(l.text));
+        match (self.operation, &kinds[..]) {
+            (Operation::Modify, [LineKind::Remove, LineKind::Add])
+                if self.old_mode.is_none() && self.new_mode.is_none() && index_mode == gitlink =>
+            {
+                commit(0)?;
+                commit(1).map(|commit| SubmoduleChange::Update { commit })
+            }
+            (Operation::Create, [LineKind::Add]) if self.new_mode == gitlink => {
+                commit(0).map(|commit| SubmoduleChange::Add { commit })
+            }
+            (Operation::Delete, [LineKind::Remove]) if self.old_mode == gitlink => {
+                commit(0).map(|commit| SubmoduleChange::Remove { commit })
+            }
+            _ => None,
+        }
     }
 }
 

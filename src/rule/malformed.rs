@@ -8,11 +8,12 @@ use super::{Input, RuleId, RulePolicy, Violation, mode_refusal};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Parsed};
 
-/// Why a gitlink entry other than a submodule update is refused, and what to do instead.
-pub const GITLINK_REFUSED: &str = "a submodule (gitlink) added, removed or changed other than by \
-     moving it to another commit; only an update (`-Subproject commit OLD`, `+Subproject commit \
-     NEW` under `index ... 160000`) is accepted: add, move or remove a submodule with \
-     `git submodule` or `git mv`";
+/// Why a gitlink entry other than a submodule added, removed or updated in place is refused,
+/// and what to do instead.
+pub const GITLINK_REFUSED: &str = "a submodule (gitlink) changed other than by adding, removing \
+     or updating it in place; only the entries `git diff` writes for those are accepted (one hunk \
+     of `Subproject commit ID` lines under `new file mode 160000`, `deleted file mode 160000` or \
+     `index ... 160000`): move a submodule with `git mv`";
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };
@@ -85,9 +86,10 @@ fn binary(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Optio
 }
 
 fn modes(input: &Input<'_>, file: &FilePatch<'_>, policy: &RulePolicy) -> Option<Violation> {
-    // A submodule moved to another commit is what `git diff` shows for a bump: accepted
-    // (scratch checks its old commit against the base); any other gitlink entry is not.
-    let is_update = file.submodule_commit().is_some();
+    // A submodule added, removed or moved to another commit, as `git diff` writes them, is
+    // what `git apply --index` records: accepted (scratch checks the old commit against the
+    // base); any other gitlink entry (a rename, a mode change, extra lines) is not.
+    let is_update = file.submodule_change().is_some();
     let (mode, code) = [file.new_mode, file.old_mode, file.index.as_ref().and_then(|i| i.mode)]
         .into_iter()
         .flatten()

@@ -7,7 +7,7 @@ use super::symlink::{Plan, after_mode};
 use super::{Content, FileChange, Outcome, ScratchError, ScratchPolicy, note, violation};
 use crate::finding::CheckCode;
 use crate::finding::NoteKind;
-use crate::patch::{FilePatch, Operation};
+use crate::patch::{FilePatch, Operation, SubmoduleChange};
 use crate::path::display_bytes;
 use crate::rule::{GITLINK_REFUSED, PatchPath, RuleId, Violation, mode_refusal};
 use crate::step::Expect;
@@ -80,13 +80,8 @@ pub(super) fn check_file(
     if let Some(content) = content {
         record_changes(base, file, content, changes)?;
     }
-    if let (Some(commit), true) = (file.submodule_commit(), outcome.violations.len() == before) {
-        let message = format!(
-            "{name}: the submodule moves to commit {}; the commits it brings in are not checked \
-             (patchgate sees no file inside a submodule)",
-            String::from_utf8_lossy(commit)
-        );
-        outcome.notes.push(note(NoteKind::SubmoduleUnchecked, message, Some(file.span.line)));
+    if outcome.violations.len() == before {
+        submodule_note(file, &name, outcome);
     }
     if file.operation == Operation::Create && file.new_mode.is_none() && file.binary.is_none() {
         let message = format!(
@@ -96,6 +91,22 @@ pub(super) fn check_file(
         outcome.notes.push(note(NoteKind::ModeDefaulted, message, Some(file.span.line)));
     }
     Ok(())
+}
+
+/// The note for a submodule updated or added: the commits it brings in are another
+/// repository's, not checked here.
+fn submodule_note(file: &FilePatch<'_>, name: &str, outcome: &mut Outcome) {
+    let (what, commit) = match file.submodule_change() {
+        Some(SubmoduleChange::Update { commit }) => ("moves to", commit),
+        Some(SubmoduleChange::Add { commit }) => ("is added at", commit),
+        _ => return,
+    };
+    let message = format!(
+        "{name}: the submodule {what} commit {}; the commits it brings in are not checked \
+         (patchgate sees no file inside a submodule)",
+        String::from_utf8_lossy(commit)
+    );
+    outcome.notes.push(note(NoteKind::SubmoduleUnchecked, message, Some(file.span.line)));
 }
 
 /// A traditional entry whose one hunk starts at `-0,0`, for a file the base does not have:
@@ -253,16 +264,18 @@ fn check_modes(
     name: &str,
     outcome: &mut Outcome,
 ) -> Result<(), ScratchError> {
-    // A submodule update keeps its gitlink; its old commit is checked as the hunk's context.
-    let is_update = file.submodule_commit().is_some();
-    if let Some(entry) = preimage.filter(|e| !(is_update && e.mode == mode::GITLINK)) {
+    // A submodule added, removed or updated keeps its gitlink; its old commit is checked as
+    // the hunk's context.
+    let is_submodule = file.submodule_change().is_some();
+    if let Some(entry) = preimage.filter(|e| !(is_submodule && e.mode == mode::GITLINK)) {
         refuse_mode(policy, file, entry.mode, name, outcome);
     }
     if file.operation == Operation::Delete {
         return Ok(());
     }
     let after = after_mode(base, file)?;
-    if preimage.is_none_or(|e| e.mode != after) {
+    let is_added_submodule = is_submodule && preimage.is_none() && after == mode::GITLINK;
+    if preimage.is_none_or(|e| e.mode != after) && !is_added_submodule {
         refuse_mode(policy, file, after, name, outcome);
     }
     if let Some(entry) = preimage.filter(|e| kind(e.mode) != kind(after)) {

@@ -55,8 +55,13 @@ pub fn land(
     if let Some(change) = changes.iter().find(|c| c.content == Some(super::Content::Unkept)) {
         return Err(LandError::NotKept { path: change.path.clone() });
     }
-    if let Some(link) = changes.iter().find(|c| super::write::is_gitlink(c) && !with_index) {
-        return Err(WorktreeError::SubmoduleNeedsIndex { path: link.path.clone() }.into());
+    if !with_index {
+        for change in changes {
+            if super::submodule::is_submodule(base, change)? {
+                let path = change.path.clone();
+                return Err(WorktreeError::SubmoduleNeedsIndex { path }.into());
+            }
+        }
     }
     super::journal::clean_strays(base.repo().path());
     let paths = dirty_files(base, root, changes, with_index)?;

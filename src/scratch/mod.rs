@@ -21,6 +21,7 @@ mod journal;
 mod land;
 mod proof;
 mod recover;
+mod submodule;
 mod symlink;
 #[cfg(test)]
 mod tests;
@@ -56,7 +57,7 @@ use std::time::Duration;
 /// `check_index_ids` and `check_timeout_secs`; `allow_symlinks` and `allow_binary` are the
 /// `[rules]` keys of the same name (one switch for the rules and this check), filled in by the
 /// caller. Gitlinks (mode 160000) are refused, as the `malformed` rule does, except a submodule
-/// update ([`FilePatch::submodule_commit`](crate::patch::FilePatch::submodule_commit)).
+/// added, removed or updated ([`FilePatch::submodule_change`](crate::patch::FilePatch::submodule_change)).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScratchPolicy {

@@ -265,7 +265,7 @@ fn an_invented_index_id_is_a_note_when_the_hunks_apply() {
 }
 
 #[test]
-fn odd_modes_symlinks_and_gitlinks_are_refused() {
+fn odd_modes_symlinks_and_gitlinks_other_than_a_submodule_are_refused() {
     let r = repo(&[("a.txt", "a\n")]);
     let mut setuid = create("s.sh", "+x");
     setuid.new_mode = Some(0o104_755);
@@ -275,9 +275,18 @@ fn odd_modes_symlinks_and_gitlinks_are_refused() {
     assert_eq!(codes(&run(&r, vec![link.clone()])), ["symlink"]);
     let allow = ScratchPolicy { allow_symlinks: true, ..ScratchPolicy::default() };
     assert!(run_with(&r, vec![link], &Step::default(), &allow).violations.is_empty());
-    let mut gitlink = create("sub", "+Subproject commit 1111111111111111111111111111111111111111");
+    // A submodule added as `git diff` writes it (one `Subproject commit` line) is what
+    // `git apply --index` records; a gitlink holding anything else is not a submodule.
+    let one = "+Subproject commit 1111111111111111111111111111111111111111";
+    let mut gitlink = create("sub", one);
     gitlink.new_mode = Some(mode::GITLINK);
-    assert_eq!(codes(&run(&r, vec![gitlink])), ["gitlink"]);
+    assert!(run(&r, vec![gitlink]).violations.is_empty());
+    let mut two_lines = create("sub", &format!("{one}\n{one}"));
+    two_lines.new_mode = Some(mode::GITLINK);
+    assert_eq!(codes(&run(&r, vec![two_lines])), ["gitlink"]);
+    let mut text = create("sub", "+not a commit");
+    text.new_mode = Some(mode::GITLINK);
+    assert_eq!(codes(&run(&r, vec![text])), ["gitlink"]);
 }
 
 #[test]

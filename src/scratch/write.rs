@@ -19,7 +19,7 @@ use super::undo::{self, Record, Undone};
 use super::worktree::{
     Entry, Parent, PathRefused, Worktree, link_stays_inside, random_name, write_new,
 };
-use super::{Content, FileChange, ScratchError};
+use super::{Content, FileChange, ScratchError, submodule};
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -77,11 +77,13 @@ pub enum WorktreeError {
         /// What was left, and where it stopped.
         what: String,
     },
-    /// A submodule update without `--index`: its new commit lives only in the index (git never
-    /// moves a submodule's checkout when it applies a patch), so the worktree alone cannot hold it.
+    /// A submodule added, removed or updated without `--index`: its commit lives only in the
+    /// index (git never writes a submodule's checkout when it applies a patch), so the worktree
+    /// alone cannot hold the change.
     #[error(
-        "{path} is a submodule: its new commit is recorded in the index only; apply with --index, \
-         then run 'git submodule update -- {path}' to check it out; nothing was changed"
+        "{path} is a submodule: its commit (added, removed or moved) is recorded in the index \
+         only; apply with --index, then run 'git submodule update -- {path}' to check it out; \
+         nothing was changed"
     )]
     SubmoduleNeedsIndex {
         /// The submodule's path.
@@ -119,7 +121,11 @@ pub fn dirty_files(
     } else {
         None
     };
-    let removed = removed_paths(changes);
+    // Below a submodule the patch removes is its checkout, which stays: a path there is judged
+    // as the worktree has it, never as gone.
+    let submodules_removed = submodule::removed(base, changes)?;
+    let mut removed = removed_paths(changes);
+    removed.retain(|path| !submodules_removed.contains(path));
     let mut dirty = Vec::new();
     for change in changes {
         let entry = base.entry(change.path.as_bytes())?;
@@ -136,12 +142,16 @@ pub fn dirty_files(
             // Untracked files below it would be deleted with it: git refuses too.
             worktree.metadata(&change.path)?.is_some_and(|m| m.is_dir())
                 && worktree.holds_only(&change.path, &removed)?
-        } else {
+        } else if submodule::is_submodule(base, change)? {
             // A submodule's checkout is another repository, which apply never writes (nor does
-            // git); below a path removed first there is nothing once it is gone (the removed
-            // path itself is checked to be the base's file or link, so no directory hides there).
-            is_gitlink(change)
-                || is_below(&change.path, &removed)
+            // git): an update goes on whatever is there; one added or removed needs nothing or
+            // a directory at its path, as git does.
+            let is_update = is_gitlink(change) && entry.is_some();
+            is_update || submodule::worktree_allows(&worktree, &change.path)?
+        } else {
+            // Below a path removed first there is nothing once it is gone (the removed path
+            // itself is checked to be the base's file or link, so no directory hides there).
+            is_below(&change.path, &removed)
                 || worktree_matches(&worktree, &change.path, expected.as_ref())?
         };
         if index_differs || !matches {
@@ -244,18 +254,24 @@ pub fn apply_to_worktree(
     let git_dir = base.repo().path();
     let signals = SignalGuard::install()?;
     let staged = changes;
-    let changes: Vec<FileChange> = changes.iter().filter(|c| !is_gitlink(c)).cloned().collect();
+    let submodule_dirs = submodule::added_dirs(base, &worktree, staged)?;
+    let submodules_removed = submodule::removed(base, staged)?;
+    let changes: Vec<FileChange> = changes
+        .iter()
+        .filter(|c| !is_gitlink(c) && !submodules_removed.contains(&c.path.as_str()))
+        .cloned()
+        .collect();
     let changes = changes.as_slice();
     // The run's id is in every temporary and backup name, fixed before the journal lists them.
     let run = new_run_id();
     let names = plan_names(changes, &run);
-    let steps = planned_steps(&worktree, changes, &names)?;
+    let steps = planned_steps(&worktree, changes, &names, &submodule_dirs)?;
     let plan = Plan { run, phase: Phase::Prepare, with_index, steps };
     let mut journal = Journal::begin(git_dir, plan)?;
     #[cfg(test)]
     BEFORE_WRITE.with(|hook| hook.borrow().as_ref().map(|f| f()));
     let mut tx = Transaction::new(signals.flag());
-    let write = Write { base, worktree: &worktree, changes, staged, names: &names };
+    let write = Write { base, worktree: &worktree, changes, staged, submodule_dirs, names: &names };
     let result = write_all(&write, &mut tx, &mut journal);
     match result {
         Ok(()) => {
@@ -263,6 +279,7 @@ pub fn apply_to_worktree(
             if undo::finish(&worktree, journal.run(), &tx.done, Record::Own).is_whole() {
                 journal.remove();
             }
+            submodule::remove_empty_checkouts(&worktree, &submodules_removed);
             Ok(())
         }
         Err(e) => {
@@ -292,6 +309,7 @@ fn write_all(
 ) -> Result<(), WorktreeError> {
     w.set_aside_removals(tx)?;
     w.prepare(tx)?;
+    w.make_submodule_dirs(tx)?;
     tx.step()?;
     journal.advance(Phase::Commit)?;
     w.commit(tx)?;
@@ -320,6 +338,7 @@ fn planned_steps(
     worktree: &Worktree,
     changes: &[FileChange],
     names: &[Names],
+    submodule_dirs: &[&str],
 ) -> Result<Vec<Step>, WorktreeError> {
     let removed = removed_paths(changes);
     let mut steps = Vec::new();
@@ -337,11 +356,29 @@ fn planned_steps(
         }
         steps.push(Step::WriteTemp { temp: temp.clone() });
     }
+    steps.extend(planned_submodule_dirs(worktree, submodule_dirs)?);
     for (change, n) in changes.iter().zip(names) {
         let Some(temp) = &n.temp else { continue };
         let target = change.path.clone();
         steps.push(Step::MoveAside { target: target.clone(), backup: n.backup.clone() });
         steps.push(Step::Place { temp: temp.clone(), target });
+    }
+    Ok(steps)
+}
+
+/// The directories [`Write::make_submodule_dirs`] will make: each missing component of each
+/// added submodule's path, outermost first.
+fn planned_submodule_dirs(worktree: &Worktree, paths: &[&str]) -> Result<Vec<Step>, WorktreeError> {
+    let mut steps = Vec::new();
+    let mut seen = HashSet::new();
+    for path in paths {
+        let ends = path.match_indices('/').map(|(i, _)| i).chain([path.len()]);
+        for end in ends {
+            let dir = &path[..end];
+            if seen.insert(dir) && worktree.metadata(dir)?.is_none() {
+                steps.push(Step::MakeDir { path: dir.to_owned() });
+            }
+        }
     }
     Ok(steps)
 }
@@ -372,6 +409,8 @@ struct Write<'a> {
     changes: &'a [FileChange],
     /// What the index gets: every change.
     staged: &'a [FileChange],
+    /// The added submodules' paths the worktree lacks: made empty directories.
+    submodule_dirs: Vec<&'a str>,
     names: &'a [Names],
 }
 
@@ -445,6 +484,21 @@ impl Write<'_> {
         Ok(())
     }
 
+    /// Phase 2, last: an empty directory for each submodule added where the worktree has
+    /// nothing (as `git apply` makes it); rolled back with the rest.
+    fn make_submodule_dirs(&self, tx: &mut Transaction) -> Result<(), WorktreeError> {
+        for path in &self.submodule_dirs {
+            tx.step()?;
+            let mut new_dirs = Vec::new();
+            // The parent of `path/` is `path` itself: every missing component is made.
+            let inside = format!("{path}/");
+            let made = self.worktree.parent(&inside, Some(&mut new_dirs));
+            tx.done.extend(new_dirs.into_iter().map(|path| Step::MakeDir { path }));
+            made?;
+        }
+        Ok(())
+    }
+
     /// Phase 3: move each existing target aside, put each new file in place.
     fn commit(&self, tx: &mut Transaction) -> Result<(), WorktreeError> {
         for (step, (change, n)) in self.changes.iter().zip(self.names).enumerate() {
@@ -475,7 +529,7 @@ pub(super) fn update_index(
     for change in changes {
         let path = Path::new(&change.path);
         match &change.content {
-            Some(content) if is_gitlink(change) => stage_gitlink(&mut index, change, content)?,
+            Some(content) if is_gitlink(change) => submodule::stage(&mut index, change, content)?,
             Some(content) => {
                 index.add_path(path).map_err(fail)?;
                 check_staged(&index, change, content)?;
@@ -484,28 +538,6 @@ pub(super) fn update_index(
         }
     }
     index.write().map_err(fail)
-}
-
-/// Record a submodule's new commit in the index as `git apply --index` does: the entry the
-/// base had (checked clean), with the new id; the submodule's checkout is not touched.
-fn stage_gitlink(
-    index: &mut git2::Index,
-    change: &FileChange,
-    content: &Content,
-) -> Result<(), WorktreeError> {
-    let fail = |reason: String| WorktreeError::Index { reason };
-    let Content::Bytes(bytes) = content else {
-        return Err(fail(format!("no submodule commit was kept for '{}'", change.path)));
-    };
-    let text = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let id = crate::patch::subproject_commit(text)
-        .and_then(|id| git2::Oid::from_str(&String::from_utf8_lossy(id)).ok())
-        .ok_or_else(|| fail(format!("'{}' is not a submodule commit", change.path)))?;
-    let mut entry = index
-        .get_path(Path::new(&change.path), 0)
-        .ok_or_else(|| fail(format!("'{}' is not in the index", change.path)))?;
-    entry.id = id;
-    index.add(&entry).map_err(|e| fail(e.message().to_owned()))
 }
 
 /// libgit2 stages a file by reading it again by path: make sure what it read is what was

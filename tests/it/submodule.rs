@@ -168,22 +168,175 @@ fn apply_without_index_refuses_a_bump_and_changes_nothing() {
 }
 
 #[test]
-fn a_new_submodule_or_a_gitlink_that_is_not_a_bump_stays_refused() {
+fn a_gitlink_that_is_not_an_add_remove_or_bump_stays_refused() {
     let repo = Superproject::new();
-    let added = format!(
-        "diff --git a/other b/other\nnew file mode 160000\nindex 0000000..{}\n--- /dev/null\n\
-         +++ b/other\n@@ -0,0 +1 @@\n+Subproject commit {}\n",
-        &repo.new[..7],
-        repo.new
-    );
-    let (code, violations, _) = repo.validate(&added);
-    assert_eq!(code, 1);
-    assert!(violations.contains(&"gitlink".to_owned()), "{violations:?}");
     let two_lines = repo.bump().replace("@@ -1 +1 @@\n-Sub", "@@ -1 +1,2 @@\n-Sub")
         + "+Subproject commit 2222222222222222222222222222222222222222\n";
     let (code, violations, _) = repo.validate(&two_lines);
     assert_eq!(code, 1);
     assert!(violations.contains(&"gitlink".to_owned()), "{violations:?}");
+    let moved = format!(
+        "diff --git a/sub b/moved\nsimilarity index 100%\nrename from sub\nrename to moved\n\
+         index {old7}..{old7} 160000\n",
+        old7 = &repo.old[..7]
+    );
+    let (code, violations, _) = repo.validate(&moved);
+    assert_eq!(code, 1);
+    assert!(violations.contains(&"gitlink".to_owned()), "{violations:?}");
+}
+
+impl Superproject {
+    /// A new submodule `other` at `self.new`, as `git diff` writes it (without `.gitmodules`,
+    /// which git does not need to apply it).
+    fn addition(&self) -> String {
+        format!(
+            "diff --git a/other b/other\nnew file mode 160000\nindex 0000000..{}\n--- /dev/null\n\
+             +++ b/other\n@@ -0,0 +1 @@\n+Subproject commit {}\n",
+            &self.new[..7],
+            self.new
+        )
+    }
+
+    /// The submodule `sub` removed, as `git diff` writes it, with `notes.txt` changed beside it.
+    fn removal(&self) -> String {
+        format!(
+            "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n\
+             -submodule at one\n+submodule gone\n\
+             diff --git a/sub b/sub\ndeleted file mode 160000\nindex {}..0000000\n--- a/sub\n\
+             +++ /dev/null\n@@ -1 +0,0 @@\n-Subproject commit {}\n",
+            &self.old[..7],
+            self.old
+        )
+    }
+
+    /// A second checkout of the superproject's commit, its submodule checked out when
+    /// `populated` (else an empty directory, as a clone without `--recurse-submodules` has it).
+    fn twin(&self, populated: bool) -> TestRepo {
+        let twin = TestRepo::new();
+        let url = self.top.path().to_str().expect("temporary paths are UTF-8");
+        twin.git(&["fetch", "-q", url, "main"]);
+        twin.git(&["reset", "-q", "--hard", "FETCH_HEAD"]);
+        if populated {
+            let init = ["-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init"];
+            twin.git(&init);
+        }
+        twin
+    }
+
+    /// After applying a patch: the index's tree, and each named path's worktree state (`None`
+    /// when absent, else the sorted names inside the directory).
+    fn outcome(repo: &TestRepo, paths: &[&str]) -> (String, Vec<Option<Vec<String>>>) {
+        let listing = |p: &str| {
+            let dir = std::fs::read_dir(repo.path().join(p)).ok()?;
+            let mut names: Vec<String> =
+                dir.map(|e| e.expect("read").file_name().to_string_lossy().into_owned()).collect();
+            names.sort();
+            Some(names)
+        };
+        (repo.git(&["write-tree"]), paths.iter().map(|p| listing(p)).collect())
+    }
+
+    /// `patchgate apply --index` here and `git apply --index` in a twin in the same state:
+    /// both exit codes and both outcomes.
+    fn differential(&self, patch: &str, populated: bool) -> ((i32, bool), [Outcome; 2]) {
+        if !populated {
+            self.top.git(&["submodule", "deinit", "-q", "-f", "sub"]);
+        }
+        let theirs = self.twin(populated);
+        let out = self.run("apply", patch, &["--index"]);
+        let io = tempfile::tempdir().expect("test io");
+        let file = io.path().join("git.diff");
+        std::fs::write(&file, patch).expect("test io");
+        let file = file.to_str().expect("temporary paths are UTF-8");
+        let git = theirs.git_command(&["apply", "--index", file]).output().expect("run git");
+        let paths = ["sub", "other", "notes.txt"];
+        let outcomes = [Self::outcome(&self.top, &paths), Self::outcome(&theirs, &paths)];
+        ((code(&out), git.status.success()), outcomes)
+    }
+}
+
+type Outcome = (String, Vec<Option<Vec<String>>>);
+
+#[test]
+fn a_new_submodule_is_accepted_with_a_note_where_git_accepts_it() {
+    let repo = Superproject::new();
+    let before = repo.state();
+    let (code, violations, notes) = repo.validate(&repo.addition());
+    assert_eq!((code, violations), (0, vec![]));
+    assert!(notes.contains(&"submodule_unchecked".to_owned()), "{notes:?}");
+    assert!(repo.git_accepts(&repo.addition(), &["--index"]));
+    assert_eq!(repo.state(), before, "validate changed the repository");
+}
+
+#[test]
+fn a_removed_submodule_is_accepted_where_git_accepts_it_and_refused_on_another_commit() {
+    let repo = Superproject::new();
+    let (code, violations, _) = repo.validate(&repo.removal());
+    assert_eq!((code, violations), (0, vec![]));
+    assert!(repo.git_accepts(&repo.removal(), &["--index"]));
+    let wrong = repo.removal().replace(
+        &format!("-Subproject commit {}", repo.old),
+        &format!("-Subproject commit {}", repo.new),
+    );
+    let (code, violations, _) = repo.validate(&wrong);
+    assert_eq!((code, violations), (1, vec!["context_mismatch".to_owned()]));
+    assert!(!repo.git_accepts(&wrong, &["--index"]));
+}
+
+#[test]
+fn apply_index_adds_a_submodule_exactly_as_git_does() {
+    for populated in [true, false] {
+        let repo = Superproject::new();
+        let ((ours, git), [after, theirs]) = repo.differential(&repo.addition(), populated);
+        assert_eq!((ours, git), (0, true));
+        assert_eq!(after, theirs, "populated: {populated}");
+        // An empty directory, as git makes it; the index records the commit.
+        assert_eq!(after.1[1], Some(vec![]));
+        let entry = repo.top.git(&["ls-files", "-s", "other"]);
+        assert_eq!(entry, format!("160000 {} 0\tother\n", repo.new));
+    }
+}
+
+#[test]
+fn apply_index_removes_a_submodule_exactly_as_git_does_and_keeps_a_populated_checkout() {
+    for populated in [true, false] {
+        let repo = Superproject::new();
+        let ((ours, git), [after, theirs]) = repo.differential(&repo.removal(), populated);
+        assert_eq!((ours, git), (0, true));
+        assert_eq!(after, theirs, "populated: {populated}");
+        assert_eq!(repo.top.git(&["ls-files", "-s", "sub"]), "");
+        // A checkout's files are never deleted; an empty directory goes, as git removes it.
+        let expected = populated.then(|| vec![".git".to_owned(), "lib.c".to_owned()]);
+        assert_eq!(after.1[0], expected, "populated: {populated}");
+    }
+}
+
+#[test]
+fn a_file_where_a_submodule_is_added_is_refused_as_git_refuses_it_and_nothing_changes() {
+    let repo = Superproject::new();
+    repo.top.write("other", "in the way\n");
+    let before = repo.state();
+    let out = repo.run("apply", &repo.addition(), &["--index"]);
+    assert_eq!(code(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!repo.git_accepts(&repo.addition(), &["--index"]));
+    assert_eq!(repo.state(), before);
+    assert_eq!(
+        std::fs::read_to_string(repo.top.path().join("other")).expect("read"),
+        "in the way\n"
+    );
+}
+
+#[test]
+fn apply_without_index_refuses_an_added_or_removed_submodule_and_changes_nothing() {
+    let repo = Superproject::new();
+    let before = repo.state();
+    for patch in [repo.addition(), repo.removal()] {
+        let out = repo.run("apply", &patch, &[]);
+        assert_eq!(code(&out), 3);
+        assert_eq!(json(&out)["error"]["code"], "submodule_needs_index");
+        assert_eq!(repo.state(), before);
+        assert!(!repo.top.path().join("other").exists());
+    }
 }
 
 #[test]
