@@ -405,8 +405,9 @@ fn superficial_change(
 /// Whether the step's first line names a directive the patch adds or removes, by its keyword
 /// (`Add nocov markings` for `# :nocov:`) or by the rule it silences (`disable G602` for `//
 /// #nosec G602`): the step asks for that directive. A name counts when it is a word of five
-/// characters or more, or holds a digit (a rule's code): `type` of `# type: ignore` is a word
-/// steps use for other things.
+/// characters or more, holds a digit (a rule's code), or is a keyword in capitals (an acronym:
+/// `IWYU` of `// IWYU pragma: export`): `type` of `# type: ignore` is a word steps use for
+/// other things.
 fn names_a_directive(summary: &ChangeSummary, description: &str) -> bool {
     let subject = description.trim_start().lines().next().unwrap_or_default();
     let directives =
@@ -424,7 +425,9 @@ fn directive_names(directive: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .collect();
     let long_enough = |w: &str| w.chars().count() >= 5 || w.chars().any(|c| c.is_ascii_digit());
-    let keyword = words.first().copied().filter(|w| long_enough(w)).map(str::to_owned);
+    let is_acronym = |w: &str| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_uppercase());
+    let keyword =
+        words.first().copied().filter(|w| long_enough(w) || is_acronym(w)).map(str::to_owned);
     let codes = words.iter().skip(1).filter(|w| w.chars().any(|c| c.is_ascii_digit()));
     keyword.into_iter().chain(codes.map(|w| (*w).to_owned())).collect()
 }
