@@ -154,7 +154,8 @@ pub struct FilePatch<'a> {
 /// the commit a submodule moves to, is added at, or is removed from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SubmoduleChange<'a> {
-    /// `index OLD..NEW 160000`, one hunk replacing `Subproject commit OLD` by `... NEW`.
+    /// `index OLD..NEW 160000`, one hunk replacing `Subproject commit OLD` by `... NEW` (in
+    /// place, or with `rename from`/`rename to`).
     Update {
         /// The new commit id.
         commit: &'a [u8],
@@ -185,8 +186,9 @@ impl<'a> FilePatch<'a> {
     }
 
     /// The submodule change this entry is, when it is one of the three shapes `git diff`
-    /// writes for a gitlink in place (no rename or copy, no binary, exactly one hunk of whole
-    /// `Subproject commit ID` lines); `None` for anything else, a moved submodule among them.
+    /// writes for a gitlink (no copy, no binary, exactly one hunk of whole `Subproject commit
+    /// ID` lines; an update may be moved too); `None` for anything else. A submodule moved
+    /// unchanged has no hunk, so only the base can tell it from a file (see scratch).
     #[must_use]
     pub fn submodule_change(&self) -> Option<SubmoduleChange<'a>> {
         let [hunk] = &self.hunks[..] else { return None };
@@ -197,9 +199,13 @@ impl<'a> FilePatch<'a> {
         let gitlink = Some(GITLINK_MODE);
         let kinds: Vec<LineKind> = hunk.lines.iter().map(|l| l.kind).collect();
         let commit = |at: usize| hunk.lines.get(at).and_then(|l| subproject_commit(l.text));
+        let in_place = matches!(self.operation, Operation::Modify | Operation::Rename);
         match (self.operation, &kinds[..]) {
-            (Operation::Modify, [LineKind::Remove, LineKind::Add])
-                if self.old_mode.is_none() && self.new_mode.is_none() && index_mode == gitlink =>
+            (_, [LineKind::Remove, LineKind::Add])
+                if in_place
+                    && self.old_mode.is_none()
+                    && self.new_mode.is_none()
+                    && index_mode == gitlink =>
             {
                 commit(0)?;
                 commit(1).map(|commit| SubmoduleChange::Update { commit })

@@ -43,6 +43,7 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
             typos? | spelling | misspell\w* | grammar | wording | phrasing | punctuation
           | comments? | docs? | documentation | docstrings? | javadoc | rustdoc | jsdoc | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
+          | code\s+(?:samples?|examples?|snippets?)
         )\b",
     )
     .expect("the text-object pattern is valid")
@@ -145,11 +146,19 @@ pub(super) fn names_a_check(description: &str) -> bool {
 }
 
 /// Whether the step's first line asks to add a program of its own (`Add a release script`,
-/// `docs: an example for the client`), or names `file` (a created file's name or stem): what a
-/// new file that nothing else uses answers.
+/// `docs: an example for the client`, an example that `file` is in an examples directory for),
+/// or names `file` (a created file's name or stem): what a new file that nothing else uses
+/// answers.
 pub(super) fn asks_new_file(description: &str, file: &str) -> bool {
     let line = subject_line(description);
-    if kinds(description).contains(&Kind::Document) && EXAMPLE.is_match(line) {
+    // A step naming an example asks for one: as documentation, or as a program put where the
+    // project keeps its examples (`examples/help_usage.cpp` for "help modification example").
+    let is_example_dir = || {
+        let dirs = file.rsplit_once('/').map_or("", |(dir, _)| dir);
+        dirs.split('/').any(|d| EXAMPLE.find(d).is_some_and(|m| m.len() == d.len()))
+    };
+    if EXAMPLE.is_match(line) && (kinds(description).contains(&Kind::Document) || is_example_dir())
+    {
         return true;
     }
     let name = file.rsplit('/').next().unwrap_or(file);
@@ -197,7 +206,13 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     }
     // "Consistent spacing after comment start" is about comments and layout both.
     let verb = base_form(verb.trim_end_matches([':', ',']));
-    if LAYOUT_OBJECT.is_match(object) && !treats_text_as_data(&verb) && !out.contains(&Kind::Format)
+    // The layout named as the subject's head states it too (`Whitespace in readme.`), unless
+    // a failure follows it (`Spacing breaks the table`).
+    let is_layout_head =
+        matches!(verb.as_str(), "whitespace" | "whitespaces" | "indentation" | "spacing")
+            && !is_subject;
+    if (is_layout_head || LAYOUT_OBJECT.is_match(object) && !treats_text_as_data(&verb))
+        && !out.contains(&Kind::Format)
     {
         out.push(Kind::Format);
     }
@@ -531,6 +546,10 @@ mod tests {
             ("\"--notes\" option ignores note tags that are entirely punctuation", Kind::Fix),
             ("Linting fails if module contains module of the same name", Kind::Suppress),
             ("Formatting breaks on tabs", Kind::Fix),
+            ("Whitespace in readme.", Kind::Format),
+            ("Spacing breaks the table", Kind::Fix),
+            ("Indentation of the workflow", Kind::Format),
+            ("Tag the language in code samples", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }

@@ -135,6 +135,13 @@ fn a_new_script_alone_is_no_fix() {
     }
     let go = "diff --git a/repro.go b/repro.go\nnew file mode 100644\n--- /dev/null\n+++ b/repro.go\n@@ -0,0 +1,5 @@\n+package main\n+\n+func main() {\n+\tprintln(\"x\")\n+}\n";
     assert_eq!(judged("Add unique args validator", go).0, ["script_only"]);
+    // A program in the project's examples directory answers a step that names an example; the
+    // twins: the same program elsewhere, and a step naming none.
+    let example = go.replace("repro.go", "examples/help_usage.go");
+    let step = "Full help display and modification example";
+    assert_eq!(judged(step, &example).0, Vec::<String>::new());
+    assert_eq!(judged(step, go).0, ["script_only"]);
+    assert_eq!(judged("Full help display and modification", &example).0, ["script_only"]);
     // The twin: a new module with definitions (Go finds a package's files without a name) is
     // an answer to an `add` step, and only a note for a step whose kind is not stated.
     let module = "diff --git a/bloom.go b/bloom.go\nnew file mode 100644\n--- /dev/null\n+++ b/bloom.go\n@@ -0,0 +1,5 @@\n+package index\n+\n+func MayHold(k string) bool {\n+\treturn len(k) > 0\n+}\n";
@@ -329,6 +336,10 @@ fn a_step_that_names_the_directive_asks_for_it() {
     assert_eq!(judged("fix: bounds check in findNext", &nosec).0, ["directive_only"]);
     let ignore = modify("p.py", &["x = load(y)"], &["x = load(y)  # type: ignore"], &[]);
     assert_eq!(judged("Fix the type of x", &ignore).0, ["directive_only"]);
+    // A keyword in capitals is a name (an acronym), short as it is; its twin names none.
+    let iwyu = modify("a.hpp", &[], &["// IWYU pragma: export"], &["#pragma once"]);
+    assert_eq!(judged("Add IWYU pragmas", &iwyu).0, Vec::<String>::new());
+    assert_eq!(judged("Add the headers' exports", &iwyu).0, ["directive_only"]);
 }
 
 #[test]

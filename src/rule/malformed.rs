@@ -8,12 +8,12 @@ use super::{Input, RuleId, RulePolicy, Violation, mode_refusal};
 use crate::finding::CheckCode;
 use crate::patch::{FilePatch, Parsed};
 
-/// Why a gitlink entry other than a submodule added, removed or updated in place is refused,
-/// and what to do instead.
-pub const GITLINK_REFUSED: &str = "a submodule (gitlink) changed other than by adding, removing \
-     or updating it in place; only the entries `git diff` writes for those are accepted (one hunk \
+/// Why a gitlink entry other than a submodule added, removed, moved or updated is refused, and
+/// what to do instead.
+pub const GITLINK_REFUSED: &str = "a submodule (gitlink) changed other than by adding, removing, \
+     moving or updating it; only the entries `git diff` writes for those are accepted (one hunk \
      of `Subproject commit ID` lines under `new file mode 160000`, `deleted file mode 160000` or \
-     `index ... 160000`): move a submodule with `git mv`";
+     `index ... 160000`, or a rename without a hunk): change a submodule with `git submodule`";
 
 pub(super) fn check(input: &Input<'_>, policy: &RulePolicy) -> Vec<Violation> {
     let Some(parsed) = input.patch else { return Vec::new() };

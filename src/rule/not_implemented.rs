@@ -453,8 +453,9 @@ fn directives_left_unanswered(
 /// Whether the step's first line names a directive the patch adds or removes, by its keyword
 /// (`Add nocov markings` for `# :nocov:`) or by the rule it silences (`disable G602` for `//
 /// #nosec G602`): the step asks for that directive. A name counts when it is a word of five
-/// characters or more, or holds a digit (a rule's code): `type` of `# type: ignore` is a word
-/// steps use for other things.
+/// characters or more, holds a digit (a rule's code), or is a keyword in capitals (an acronym:
+/// `IWYU` of `// IWYU pragma: export`): `type` of `# type: ignore` is a word steps use for
+/// other things.
 fn names_a_directive(summary: &ChangeSummary, description: &str) -> bool {
     let subject = description.trim_start().lines().next().unwrap_or_default();
     let directives =
@@ -478,9 +479,11 @@ fn directive_names(directive: &str) -> Vec<String> {
     let is_attribute = directive.trim_start().starts_with(['[', '@'])
         || directive.trim_start().starts_with("#[")
         || directive.trim_start().starts_with("#![");
+    let is_acronym = |w: &str| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_uppercase());
     let is_code =
         |w: &&&str| w.chars().any(|c| c.is_ascii_digit()) || (is_attribute && w.contains('_'));
-    let keyword = words.first().copied().filter(|w| !is_attribute && long_enough(w));
+    let keyword =
+        words.first().copied().filter(|w| !is_attribute && (long_enough(w) || is_acronym(w)));
     let codes = words.iter().skip(1).filter(is_code);
     keyword.into_iter().map(str::to_owned).chain(codes.map(|w| (*w).to_owned())).collect()
 }

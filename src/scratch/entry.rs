@@ -266,7 +266,7 @@ fn check_modes(
 ) -> Result<(), ScratchError> {
     // A submodule added, removed or updated keeps its gitlink; its old commit is checked as
     // the hunk's context.
-    let is_submodule = file.submodule_change().is_some();
+    let is_submodule = file.submodule_change().is_some() || is_moved_submodule(file, preimage);
     if let Some(entry) = preimage.filter(|e| !(is_submodule && e.mode == mode::GITLINK)) {
         refuse_mode(policy, file, entry.mode, name, outcome);
     }
@@ -290,6 +290,18 @@ fn check_modes(
         ));
     }
     Ok(())
+}
+
+/// A submodule moved unchanged, as `git diff -M` writes it: `rename from`/`rename to` of a
+/// base gitlink, no mode line, no hunk (`git apply --index` records the entry at its new path).
+fn is_moved_submodule(file: &FilePatch<'_>, preimage: Option<BaseEntry>) -> bool {
+    let states_no_other_mode =
+        [file.old_mode, file.new_mode].iter().flatten().all(|&m| m == mode::GITLINK);
+    file.operation == Operation::Rename
+        && preimage.is_some_and(|e| e.mode == mode::GITLINK)
+        && states_no_other_mode
+        && file.binary.is_none()
+        && file.hunks.is_empty()
 }
 
 fn kind(mode: u32) -> u32 {

@@ -16,7 +16,7 @@ static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
           | (?:istanbul|c8|v8)\s+ignore\b | prettier-ignore\b | jshint\b | jscs:
           | noqa\b | type:\s*ignore\b | pragma:?\s | pylint:\s*\w | mypy:\s*\w | pyright:\s*\w
           | fmt:\s*(?:off|on|skip)\b | isort:\s*\w | \#?nosec\b | cov(?:erage)?:\s*ignore
-          | :nocov:
+          | :nocov: | :(?:no|start|stop|end)?doc:
           | noinspection\b | -\*-.*coding[:=] | (?:vim?|ex):\s*set?\s
           | go:[a-z]+\b | \+build\b | export\s | nolint\b | lint:ignore\b
           | \+(?:k8s|kubebuilder|genclient|groupName|optional|required)
@@ -151,6 +151,8 @@ mod tests {
             ("# rubocop:disable Metrics/AbcSize", 5),
             ("// #nosec G602 -- the index is checked above", 5),
             ("# :nocov:", 5),
+            ("# :startdoc:", 5),
+            ("# :nodoc:", 5),
         ] {
             assert!(is_directive(text.as_bytes(), row), "{text}");
         }
@@ -222,6 +224,7 @@ mod tests {
             ("#!not a shebang below the first line", 3),
             ("/* see eslint docs for the rule */", 5),
             ("// #nosecurity review pending", 5),
+            ("# see the :nodoc: section", 5),
             ("# the :nocov: markers below are SimpleCov's", 5),
         ] {
             assert!(!is_directive(text.as_bytes(), row), "{text}");

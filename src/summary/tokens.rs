@@ -132,6 +132,8 @@ impl<'t> Walk<'t> {
         if kind.contains("comment") || self.is_docstring(node) || is_markup_comment(kind, text) {
             if directive::is_directive(text, node.start_position().row) {
                 self.push(node, text, Kind::Directive);
+            } else if self.is_docstring(node) && memchr::memmem::find(text, b">>>").is_some() {
+                self.push_docstring(node, text);
             } else {
                 self.push(node, text, Kind::Comment);
             }
@@ -197,6 +199,35 @@ impl<'t> Walk<'t> {
                 if directive::is_directive(comment, row) { Kind::Directive } else { Kind::Comment };
             self.push(node, comment, kind);
             rest = &rest[words.len() + comment.len()..];
+        }
+    }
+
+    /// A docstring holding doctest examples: each example (a `>>>` line, its `...`
+    /// continuations and the expected output up to a blank line, what `doctest` and `pytest
+    /// --doctest-modules` run and compare) word by word as code, the prose around it as comments.
+    fn push_docstring(&mut self, node: Node<'_>, text: &'t [u8]) {
+        let (mut in_example, mut prose_from) = (false, 0);
+        let mut at = 0;
+        for line in text.split_inclusive(|&b| b == b'\n') {
+            let trimmed = line.trim_ascii_start();
+            if trimmed.starts_with(b">>>") {
+                in_example = true;
+            } else if trimmed.is_empty() {
+                in_example = false;
+            }
+            if in_example {
+                if prose_from < at {
+                    self.push(node, &text[prose_from..at], Kind::Comment);
+                }
+                for word in line.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()) {
+                    self.push(node, word, Kind::Code);
+                }
+                prose_from = at + line.len();
+            }
+            at += line.len();
+        }
+        if prose_from < text.len() {
+            self.push(node, &text[prose_from..], Kind::Comment);
         }
     }
 

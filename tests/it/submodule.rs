@@ -57,7 +57,7 @@ impl Superproject {
         let io = tempfile::tempdir().expect("test io");
         let files: Vec<&str> = ["notes.txt", "sub", "other"]
             .into_iter()
-            .filter(|f| patch.contains(&format!("b/{f}\n")))
+            .filter(|f| patch.contains(&format!("b/{f}\n")) || patch.contains(&format!("a/{f} ")))
             .collect();
         let step =
             json!({"description": "Bump the sub submodule to its next commit", "mode": "apply"});
@@ -168,19 +168,15 @@ fn apply_without_index_refuses_a_bump_and_changes_nothing() {
 }
 
 #[test]
-fn a_gitlink_that_is_not_an_add_remove_or_bump_stays_refused() {
+fn a_gitlink_that_is_not_an_add_remove_move_or_bump_stays_refused() {
     let repo = Superproject::new();
     let two_lines = repo.bump().replace("@@ -1 +1 @@\n-Sub", "@@ -1 +1,2 @@\n-Sub")
         + "+Subproject commit 2222222222222222222222222222222222222222\n";
     let (code, violations, _) = repo.validate(&two_lines);
     assert_eq!(code, 1);
     assert!(violations.contains(&"gitlink".to_owned()), "{violations:?}");
-    let moved = format!(
-        "diff --git a/sub b/moved\nsimilarity index 100%\nrename from sub\nrename to moved\n\
-         index {old7}..{old7} 160000\n",
-        old7 = &repo.old[..7]
-    );
-    let (code, violations, _) = repo.validate(&moved);
+    let copied = "diff --git a/sub b/other\nsimilarity index 100%\ncopy from sub\ncopy to other\n";
+    let (code, violations, _) = repo.validate(copied);
     assert_eq!(code, 1);
     assert!(violations.contains(&"gitlink".to_owned()), "{violations:?}");
 }
@@ -308,6 +304,25 @@ fn apply_index_removes_a_submodule_exactly_as_git_does_and_keeps_a_populated_che
         // A checkout's files are never deleted; an empty directory goes, as git removes it.
         let expected = populated.then(|| vec![".git".to_owned(), "lib.c".to_owned()]);
         assert_eq!(after.1[0], expected, "populated: {populated}");
+    }
+}
+
+#[test]
+fn apply_index_moves_a_submodule_exactly_as_git_does() {
+    // `sub` moved to `other` unchanged, as `git diff -M` writes it (no hunk, no mode line).
+    let moved =
+        "diff --git a/sub b/other\nsimilarity index 100%\nrename from sub\nrename to other\n";
+    for populated in [true, false] {
+        let repo = Superproject::new();
+        let (code, violations, _) = repo.validate(moved);
+        assert_eq!((code, violations), (0, vec![]));
+        let ((ours, git), [after, theirs]) = repo.differential(moved, populated);
+        assert_eq!((ours, git), (0, true));
+        assert_eq!(after, theirs, "populated: {populated}");
+        let entry = repo.top.git(&["ls-files", "-s", "sub", "other"]);
+        assert_eq!(entry, format!("160000 {} 0\tother\n", repo.old));
+        // The old checkout stays where it was when populated (git's rmdir fails on it).
+        assert_eq!(after.1[0].is_some(), populated, "populated: {populated}");
     }
 }
 

@@ -151,6 +151,17 @@ fn a_python_docstring_is_documentation() {
 }
 
 #[test]
+fn a_doctest_example_in_a_python_docstring_is_code() {
+    let old = "class P:\n    \"\"\"Match.\n\n    >>> p = P(\"all\")\n    >>> p.ok()\n    True\n\n    Done.\n    \"\"\"\n";
+    let example = old.replace("P(\"all\")", "P(\"all://\")");
+    assert_eq!(change("x.py", old, &example), Change::Code);
+    let output = old.replace("    True\n", "    False\n");
+    assert_eq!(change("x.py", old, &output), Change::Code, "the expected output is compared too");
+    let prose = old.replace("Match.", "Match a pattern.").replace("Done.", "Done here.");
+    assert_eq!(change("x.py", old, &prose), Change::Comment, "the twin: the prose around it");
+}
+
+#[test]
 fn a_hash_inside_a_yaml_string_or_url_is_not_a_comment() {
     let old = "a:\n  b: \"x # y\"\n  url: http://h/#top\n";
     let string = "a:\n  b: \"x # z\"\n  url: http://h/#top\n";
