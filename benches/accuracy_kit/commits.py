@@ -3,30 +3,32 @@
 import collections
 import json
 
-from .corpus import case, git, subject_of, with_policy
+from .corpus import case, cases, git, subject_of, with_policy
 
 KINDS = ("message", "subject")
 
 
-def run_commits(runner, repo, commits, pool):
-    """{kind: {"n", "rejected"}} over `commits` of `repo`, validated on `pool`."""
-    jobs, skipped = [], 0
-    for commit in commits:
-        prepared = case(repo, commit)
-        if prepared is None:
-            skipped += 1
-            continue
-        parent, message, result = prepared
-        subject = subject_of(message)
-        for kind, description in (("message", message), ("subject", subject)):
-            step = {"id": commit[:12], "description": description, "mode": "apply", "base": parent}
-            future = pool.submit(runner.validate, repo, f"{commit}-{kind}", step, result)
-            jobs.append((kind, commit, subject, future))
+def run_commits(runner, repo, commits):
+    """{kind: {"n", "rejected", "skipped"}} over `commits` of `repo`, judged by `runner`."""
+    prepared = cases(repo, commits)
+    runner.policies.prepare(repo, [p[0] for p in prepared if p is not None])
+    skipped = sum(1 for p in prepared if p is None)
+
+    def items():
+        for commit, case_ in zip(commits, prepared):
+            if case_ is None:
+                continue
+            parent, message, result = case_
+            subject = subject_of(message)
+            for kind, description in (("message", message), ("subject", subject)):
+                step = {"id": commit[:12], "description": description, "mode": "apply",
+                        "base": parent}
+                yield (kind, commit, subject), step, result
+
     rows = {kind: {"n": 0, "rejected": [], "skipped": skipped} for kind in KINDS}
-    for kind, commit, subject, future in jobs:
+    for (kind, commit, subject), outcome in runner.judge(repo, items()):
         row = rows[kind]
         row["n"] += 1
-        outcome = future.result()
         if outcome is not None:
             row["rejected"].append({"commit": commit, "subject": subject, **outcome})
     return rows

@@ -6,7 +6,7 @@ import collections
 
 from . import mutate, mutate_syntax
 from .commit import Blobs, Commit
-from .corpus import git, subject_of
+from .corpus import parents_and_messages, subject_of
 
 # Variant families in the order they are reported; `--mutations` names families or variants.
 FAMILIES = {
@@ -32,13 +32,11 @@ def wanted(selection, variant):
     return selection is None or variant in selection or variant.split(":")[0] in selection
 
 
-def build(repo, blobs, sha, selection):
+def build(repo, blobs, sha, parents, message, selection):
     """The mutations of one commit, or [] (a root commit, or nothing to build on)."""
-    parents = git(repo, "rev-list", "--parents", "-n", "1", sha).split()
-    if len(parents) != 2:
+    if len(parents) != 1:
         return []
-    message = git(repo, "log", "-1", "--format=%B", sha).decode("utf-8", "replace").strip()
-    commit = Commit(repo, blobs, sha, parents[1].decode(), message)
+    commit = Commit(repo, blobs, sha, parents[0], message)
     try:
         commit.patch.encode("utf-8")  # no JSON result can carry a diff that is not UTF-8
     except UnicodeEncodeError:
@@ -69,28 +67,32 @@ def result_for(commit, mutation):
             "filesTouched": mutation.paths, "summary": subject_of(commit.message) or "done"}
 
 
-def run_mutations(runner, repo, commits, pool, selection):
-    """{label: {"n", "accepted", "rejected", "errors"}} for one repository's `commits`."""
+def run_mutations(runner, repo, commits, selection):
+    """{label: {"n", "accepted", "rejected", "errors"}} for one repository's `commits`: each
+    commit's mutations built while `runner` judges the ones built before."""
+    known = parents_and_messages(repo, commits)
+    runner.policies.prepare(repo, [r for c in commits if len(known[c][0]) == 1
+                                   for r in (known[c][0][0], c)])
     blobs = Blobs(repo)
-    jobs = []
-    try:
+
+    def items():
         for sha in commits:
-            for commit, mutation in build(repo, blobs, sha, selection):
+            parents, message = known[sha]
+            for commit, mutation in build(repo, blobs, sha, parents, message, selection):
                 kinds = mutation.descriptions or [("message", commit.message),
                                                   ("subject", commit.subject)]
                 for kind, description in kinds:
-                    tag = f"{commit.sha}-{mutation.variant.replace(':', '-')}-{kind}"
-                    step = step_for(commit, mutation, description)
-                    future = pool.submit(runner.validate, repo, tag, step,
-                                         result_for(commit, mutation))
-                    jobs.append((mutation.label, kind, commit, future))
+                    yield ((mutation.label, kind, commit), step_for(commit, mutation, description),
+                           result_for(commit, mutation))
+
+    try:
+        judged = runner.judge(repo, items())
     finally:
         blobs.close()
     rows = collections.defaultdict(lambda: {"n": 0, "accepted": [], "rejected": 0, "errors": []})
-    for label, kind, commit, future in jobs:
+    for (label, kind, commit), outcome in judged:
         row = rows[label]
         row["n"] += 1
-        outcome = future.result()
         entry = {"commit": commit.sha, "kind": kind, "subject": commit.subject}
         if outcome is None:
             row["accepted"].append(entry)

@@ -4,7 +4,7 @@
 //! events).
 
 use super::session::{Event, Store};
-use super::{GuardError, GuardPolicy, Options, ToolCall};
+use super::{GuardError, GuardPolicy, Options, ToolCall, ToolKind};
 use crate::config::{Config, Limits};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -63,6 +63,31 @@ impl Env {
     pub fn mark_tree_stale(&self) {
         if let Some(state) = &self.state_dir {
             super::tree::mark_stale(&super::tree::location(state, &self.list_root));
+        }
+    }
+
+    /// Note what `call` writes for the next miss: a file tool's paths, where they land (the
+    /// directories holding them are checked); a shell command's effects are unseen, so every
+    /// directory is.
+    pub fn note_writes(&self, call: &ToolCall) {
+        let Some(state) = &self.state_dir else { return };
+        let dir = super::tree::location(state, &self.list_root);
+        let landing = |arg: &super::PathArg| {
+            let real = super::check::resolve_all(arg).ok()?;
+            real.strip_prefix(&self.list_root).ok()?.to_str().map(str::to_owned)
+        };
+        // Only a call whose every written path is a path argument: a patch envelope's files
+        // (Codex `apply_patch`) and a command's are not.
+        let by_path =
+            call.kind == ToolKind::Write && call.patch.is_none() && call.command.is_none();
+        let written: Option<Vec<String>> = if by_path && !call.paths.is_empty() {
+            call.paths.iter().map(landing).collect()
+        } else {
+            None
+        };
+        match written {
+            Some(paths) => super::tree::note_written(&dir, &paths),
+            None => super::tree::mark_stale(&dir),
         }
     }
 

@@ -185,7 +185,31 @@ pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Res
 pub(super) struct TrackedFiles<'r> {
     repo: &'r git2::Repository,
     loaded: std::cell::OnceCell<Tracked>,
-    signatures: std::cell::OnceCell<HashMap<Vec<u8>, u64>>,
+    signatures: std::cell::OnceCell<Signatures>,
+}
+
+/// Per directory (keyed by [`name_hash`] of its path: no copy of each, no second hash), the
+/// signature of the names the index lists in it. Two directories whose keys collide share one
+/// signature: a change in either reads both again, never neither.
+type Signatures = HashMap<u64, u64, std::hash::BuildHasherDefault<Prehashed>>;
+
+/// The hasher of keys that are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl std::hash::Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; any other key is folded in all the same.
+        self.0 = bytes.iter().fold(self.0, |hash, &b| hash.rotate_left(8) ^ u64::from(b));
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 /// The index's paths of `repo`, read at their first use.
@@ -213,7 +237,7 @@ impl TrackedFiles<'_> {
     /// order. 0 for a directory the index lists nothing in.
     pub(super) fn signature(&self, dir: &str) -> u64 {
         let signatures = self.signatures.get_or_init(|| self.index().signatures());
-        signatures.get(dir.as_bytes()).copied().unwrap_or(0)
+        signatures.get(&name_hash(dir.as_bytes())).copied().unwrap_or(0)
     }
 
     fn index(&self) -> &Tracked {
@@ -238,8 +262,8 @@ impl Tracked {
     }
 
     /// [`TrackedFiles::signature`] of every directory the index lists a name in.
-    fn signatures(&self) -> HashMap<Vec<u8>, u64> {
-        let mut signatures = HashMap::new();
+    fn signatures(&self) -> Signatures {
+        let mut signatures = Signatures::default();
         match self {
             Self::Read(index) => {
                 let entries = index.entries.iter().chain(&index.intent_to_add);
@@ -271,10 +295,7 @@ impl Tracked {
 
 /// XOR the hash of each path's name into its directory's signature. The index is sorted, so
 /// the names of a directory mostly come together: one map update per run of them.
-fn add_signatures<'p>(
-    signatures: &mut HashMap<Vec<u8>, u64>,
-    paths: impl Iterator<Item = &'p [u8]>,
-) {
+fn add_signatures<'p>(signatures: &mut Signatures, paths: impl Iterator<Item = &'p [u8]>) {
     let mut run: (&[u8], u64) = (b"", 0);
     for path in paths {
         let (dir, name) = match path.iter().rposition(|&b| b == b'/') {
@@ -282,12 +303,12 @@ fn add_signatures<'p>(
             None => (&path[..0], path),
         };
         if dir != run.0 {
-            *signatures.entry(run.0.to_vec()).or_insert(0) ^= run.1;
+            *signatures.entry(name_hash(run.0)).or_insert(0) ^= run.1;
             run = (dir, 0);
         }
         run.1 ^= name_hash(name);
     }
-    *signatures.entry(run.0.to_vec()).or_insert(0) ^= run.1;
+    *signatures.entry(name_hash(run.0)).or_insert(0) ^= run.1;
 }
 
 /// FNV-1a: the same in every process (signatures are kept on disk).

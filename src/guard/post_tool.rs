@@ -21,7 +21,7 @@ pub(super) fn run(call: &ToolCall, env: &Env) -> Outcome {
     if call.kind.is_write() {
         // The call ran: what it created is on disk now (a check before it ran may have come
         // too early for a miss that raced it).
-        env.mark_tree_stale();
+        env.note_writes(call);
     }
     let mut answer = Outcome {
         reply: Reply::PostTool(event.clone()),

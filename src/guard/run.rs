@@ -230,7 +230,7 @@ fn finish(call: &ToolCall, env: &Env, decision: Decision) -> Outcome {
     }
     if decision.denial.is_none() && !decision.is_read_only && call.kind.is_write() {
         // It may create files: the next miss looks at the tree again.
-        env.mark_tree_stale();
+        env.note_writes(call);
     }
     let is_not_found = decision.denial.as_ref().is_some_and(|d| d.code == DenyCode::PathNotFound);
     let event = match decision.missed {

@@ -307,6 +307,40 @@ fn the_tree_snapshot_follows_changes_once_marked_stale() {
 }
 
 #[test]
+fn a_write_noted_by_path_checks_only_the_directories_holding_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, state) = (dir.path().join("w"), dir.path().join("state"));
+    std::fs::create_dir_all(root.join("src/deep")).unwrap();
+    std::fs::create_dir_all(root.join("lib")).unwrap();
+    std::fs::write(root.join("src/deep/old.py"), "").unwrap();
+    assert_eq!(tree_has(&root, &state, "old.py"), ["src/deep/old.py"]);
+    let snapshot = super::tree::location(&state, &root);
+    // Settled times (not racy), as long after the walk.
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
+    for d in ["", "src", "src/deep", "lib"] {
+        std::fs::File::open(root.join(d)).unwrap().set_modified(an_hour_ago).unwrap();
+    }
+    super::tree::mark_stale(&snapshot);
+    assert_eq!(tree_has(&root, &state, "old.py"), ["src/deep/old.py"]);
+    // A file tool wrote src/deep/new.py; a command the guard did not see wrote lib/other.py.
+    std::fs::write(root.join("src/deep/new.py"), "").unwrap();
+    std::fs::write(root.join("lib/other.py"), "").unwrap();
+    super::tree::note_written(&snapshot, &["src/deep/new.py".to_owned()]);
+    assert_eq!(tree_has(&root, &state, "new.py"), ["src/deep/new.py"]);
+    // Only the directory holding the written file was read again.
+    assert!(tree_has(&root, &state, "other.py").is_empty());
+    // A write into a directory the snapshot does not know: the closest one it knows is read,
+    // and the new directory below it walked.
+    std::fs::create_dir_all(root.join("src/made/here")).unwrap();
+    std::fs::write(root.join("src/made/here/mine.py"), "").unwrap();
+    super::tree::note_written(&snapshot, &["src/made/here/mine.py".to_owned()]);
+    assert_eq!(tree_has(&root, &state, "mine.py"), ["src/made/here/mine.py"]);
+    // A note that is not a clean relative path checks everything.
+    super::tree::note_written(&snapshot, &["../outside.py".to_owned()]);
+    assert_eq!(tree_has(&root, &state, "other.py"), ["lib/other.py"]);
+}
+
+#[test]
 fn a_file_created_in_the_same_clock_tick_as_the_walk_is_seen() {
     let dir = tempfile::tempdir().unwrap();
     let (root, state) = (dir.path().join("w"), dir.path().join("state"));

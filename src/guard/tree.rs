@@ -10,9 +10,15 @@
 //! (git's untracked cache works the same way), never a new walk unless an ignore file changed.
 //! The changed directories are read in one walk from the root that enters only them and the
 //! directories above them, so a refresh costs at most a walk however many changed.
-//! Even the `stat`s are skipped while nothing can have changed: the guard marks the snapshot
-//! stale when it lets a call that may write run ([`mark_stale`]), and checks it anyway once it
-//! is [`MAX_AGE`] old, for changes made outside the agent.
+//! Even the `stat`s are skipped while nothing can have changed: when the guard lets a file tool
+//! write, it notes the paths written ([`note_written`]), and the next miss checks only the
+//! directories that hold them; a shell command may write anywhere, so it marks the snapshot
+//! stale ([`mark_stale`]): every directory is checked. The snapshot is checked anyway once it is
+//! [`MAX_AGE`] old, for changes made outside the agent.
+//!
+//! One guard brings the snapshot up to date at a time; the others, when an agent's calls come
+//! together, answer from the snapshot as it was rather than wait (the git index's own list,
+//! which holds most files, is read apart).
 //!
 //! The snapshot lives where code the agent runs can write, so what is read back is checked:
 //! only clean relative paths (no `..`, nothing absolute) are walked or suggested, and at most
@@ -36,6 +42,10 @@ const RACY_WINDOW: i128 = 2_000_000_000;
 const RACY: i128 = -1;
 const STATE: &str = "state";
 const STALE: &str = "stale";
+/// The paths file tools wrote since the last check, one a line.
+const WRITTEN: &str = "written";
+/// Written paths noted at most: past it, the next check reads every directory's time.
+const MAX_WRITTEN: usize = 256;
 /// The identity of the git index the snapshot was last checked against (empty outside git):
 /// when it changes, the directories where the index's names changed are read again (a file
 /// `git rm --cached` left on disk is untracked now). Apart from the snapshot, so that an index
@@ -56,6 +66,28 @@ pub(super) fn mark_stale(dir: &Path) {
     // Only an existing snapshot can be stale; a missing one is walked at the next miss anyway.
     if dir.is_dir() {
         let _ = std::fs::File::create(dir.join(STALE));
+    }
+}
+
+/// Note that a file tool writes `paths` (relative to the root): the next miss checks the
+/// directories that hold them (the closest the snapshot knows). A path that is not clean
+/// marks the whole snapshot stale.
+pub(super) fn note_written(dir: &Path, paths: &[String]) {
+    if !dir.is_dir() {
+        return;
+    }
+    if paths.is_empty() || !paths.iter().all(|p| is_clean(p)) {
+        return mark_stale(dir);
+    }
+    let lines: String = paths.iter().flat_map(|p| [p.as_str(), "\n"]).collect();
+    // One append: notes of guards running at once never interleave within a line.
+    let noted = std::fs::File::options()
+        .append(true)
+        .create(true)
+        .open(dir.join(WRITTEN))
+        .and_then(|mut f| f.write_all(lines.as_bytes()));
+    if noted.is_err() {
+        mark_stale(dir);
     }
 }
 
@@ -94,7 +126,8 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -
     }
     let state = read_state(&dir.join(STATE))?;
     let index = kind.index(&state.files);
-    let _ = super::files::write_cache(&cache, &key, &index);
+    // The snapshot read may be newer than the generation asked for: the cache is of the one read.
+    let _ = super::files::write_cache(&cache, &format!("tree {}", state.generation), &index);
     Some(index)
 }
 
@@ -104,8 +137,8 @@ pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
 }
 
 /// The generation of an up-to-date snapshot: the one on disk when nothing may have changed, else
-/// refreshed. One guard refreshes at a time and the others wait for it, then take what it found:
-/// a refresh is a `stat` per directory, cheaper than reading the snapshot twice.
+/// refreshed. One guard refreshes at a time; the others take the snapshot as it was (or wait
+/// for the first one when there is none).
 fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     let state_path = dir.join(STATE);
     let index = walk.tracked.map(TrackedFiles::key).unwrap_or_default();
@@ -116,22 +149,26 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     }
     std::fs::create_dir_all(dir).ok()?;
     let lock = std::fs::File::create(dir.join("lock")).ok()?;
-    lock.lock().ok()?;
+    if lock.try_lock().is_err() {
+        // Another guard is checking: its answer is at most one change newer than this one.
+        if let Some(generation) = read_generation(&state_path) {
+            return Some(generation);
+        }
+        lock.lock().ok()?;
+    }
     let due = Due::of(dir, &index);
     if due.is_none()
         && let Some(generation) = read_generation(&state_path)
     {
         return Some(generation);
     }
-    if due.times {
-        // Before the checks: a write that runs while they do marks the snapshot stale again.
-        let _ = std::fs::remove_file(dir.join(STALE));
-    }
+    // Before the checks: a write that runs while they do is noted again.
+    let times = due.times(dir);
     let checked_at = std::fs::metadata(&state_path).and_then(|m| m.modified()).ok();
     let state = match read_state(&state_path) {
         Some(old) => {
-            let Some(state) = refresh(&old, walk, &due) else {
-                if due.times {
+            let Some(state) = refresh(&old, walk, &times, due.index) else {
+                if matches!(times, Times::All) {
                     let _ = touch(&state_path);
                 }
                 if due.index {
@@ -144,10 +181,10 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
         None => full_walk(walk),
     };
     write_state(&state_path, &state).ok()?;
-    if !due.times
+    if !matches!(times, Times::All)
         && let Some(checked_at) = checked_at
     {
-        // Only the index was checked: the directories' times are as old as before.
+        // Not every directory was checked: their times are as old as before.
         let _ = std::fs::File::options()
             .write(true)
             .open(&state_path)
@@ -161,43 +198,86 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
 
 /// What may have changed since the snapshot was last checked.
 struct Due {
-    /// Files on disk: a call that writes marked the snapshot stale, or it was checked
+    /// Files anywhere on disk: a call that writes marked the snapshot stale, or it was checked
     /// [`MAX_AGE`] ago or more.
-    times: bool,
+    stale: bool,
+    /// Files a file tool wrote ([`note_written`]).
+    written: bool,
     /// What the git index lists: it is not the index the snapshot was checked against.
     index: bool,
 }
 
+/// Which directories' times a check compares with the snapshot's.
+enum Times {
+    None,
+    /// Those holding these paths (relative, clean), the closest the snapshot knows.
+    Holding(Vec<String>),
+    All,
+}
+
 impl Due {
     fn of(dir: &Path, index: &str) -> Self {
-        let times = dir.join(STALE).exists()
+        let stale = dir.join(STALE).exists()
             || !std::fs::metadata(dir.join(STATE))
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MAX_AGE));
+        let written = dir.join(WRITTEN).exists();
         let index = !std::fs::read_to_string(dir.join(INDEX)).is_ok_and(|known| known == index);
-        Self { times, index }
+        Self { stale, written, index }
     }
 
     fn is_none(&self) -> bool {
-        !self.times && !self.index
+        !self.stale && !self.written && !self.index
     }
+
+    /// The times to check, the notes that asked for it taken (under the snapshot's lock).
+    fn times(&self, dir: &Path) -> Times {
+        let written = self.written.then(|| take_written(dir));
+        if self.stale {
+            let _ = std::fs::remove_file(dir.join(STALE));
+            return Times::All;
+        }
+        match written {
+            Some(Some(paths)) => Times::Holding(paths),
+            Some(None) => Times::All,
+            None => Times::None,
+        }
+    }
+}
+
+/// The paths noted as written, the note removed; `None` when there are too many to check one by
+/// one or a line is not a clean relative path.
+fn take_written(dir: &Path) -> Option<Vec<String>> {
+    // Renamed first: a note appended meanwhile goes to a new file, for the next check.
+    let taken = dir.join(format!("{WRITTEN}.taken"));
+    std::fs::rename(dir.join(WRITTEN), &taken).ok()?;
+    let text = std::fs::read_to_string(&taken);
+    let _ = std::fs::remove_file(&taken);
+    let paths: Vec<String> = text.ok()?.lines().map(str::to_owned).collect();
+    (paths.len() <= MAX_WRITTEN && paths.iter().all(|p| is_clean(p))).then_some(paths)
 }
 
 /// The snapshot with the changed directories read again, `None` when no directory and no
 /// ignore file changed; a new walk when an ignore file changed (what is ignored may have changed
-/// anywhere below it). A directory changed when its time did (checked when `due.times`), or the
-/// names the git index lists in it (when `due.index`). However many changed, they are read in
-/// one walk from the root, which enters only them, the directories above them and new ones.
-fn refresh(old: &State, walk: &Walk<'_>, due: &Due) -> Option<State> {
-    if due.times && old.rules.iter().any(|(path, time)| mtime(path) != Some(*time)) {
+/// anywhere below it). A directory changed when its time did (checked for those `times` names),
+/// or the names the git index lists in it (when `index`). However many changed, they are read
+/// in one walk from the root, which enters only them, the directories above them and new ones.
+fn refresh(old: &State, walk: &Walk<'_>, times: &Times, index: bool) -> Option<State> {
+    let checked: HashSet<&str> = match times {
+        Times::Holding(paths) => paths.iter().map(|p| closest_known(old, p)).collect(),
+        Times::None | Times::All => HashSet::new(),
+    };
+    let checks = |dir: &str| matches!(times, Times::All) || checked.contains(dir);
+    let rules_changed = || old.rules.iter().any(|(path, time)| mtime(path) != Some(*time));
+    if !matches!(times, Times::None) && rules_changed() {
         return Some(full_walk(walk));
     }
-    let tracked = walk.tracked.filter(|_| due.index);
+    let tracked = walk.tracked.filter(|_| index);
     // A directory gone counts as changed: its own time is gone too.
     let kept: HashSet<&str> = old
         .dirs
         .iter()
-        .filter(|(dir, time, _)| !due.times || mtime(&walk.root.join(dir)) == Some(*time))
+        .filter(|(dir, time, _)| !checks(dir) || mtime(&walk.root.join(dir)) == Some(*time))
         .filter(|(dir, _, signature)| tracked.is_none_or(|t| t.signature(dir) == *signature))
         .map(|(dir, ..)| dir.as_str())
         .collect();
@@ -222,6 +302,21 @@ fn refresh(old: &State, walk: &Walk<'_>, due: &Due) -> Option<State> {
     files.extend(found.files);
     dirs.extend(found.dirs);
     Some(finish(files, dirs, old.rules.clone()))
+}
+
+/// The closest directory of the snapshot holding `path` (the root at worst): the one whose time
+/// changes when `path` is created or removed, or a directory on the way to it.
+fn closest_known<'s>(old: &'s State, path: &str) -> &'s str {
+    let mut at = parent(path);
+    loop {
+        if let Ok(found) = old.dirs.binary_search_by(|(dir, ..)| dir.as_str().cmp(at)) {
+            return &old.dirs[found].0;
+        }
+        if at.is_empty() {
+            return "";
+        }
+        at = parent(at);
+    }
 }
 
 /// Every file below the root.

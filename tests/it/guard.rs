@@ -615,6 +615,41 @@ fn a_file_the_index_stops_listing_is_suggested_from_the_disk() {
 }
 
 #[test]
+fn a_miss_while_another_guard_updates_the_lists_answers_from_the_old_ones() {
+    let repo = project();
+    repo.write("tools/helpers.py", "");
+    let miss =
+        |name: &str| call(&repo, "busy", "read_file", &json!({"file_path": format!("lib/{name}")}));
+    // The first miss makes both lists: the index's, and the files on disk it does not list.
+    assert_eq!(json(&miss("helpers.py"))["error"]["suggestions"], json!(["tools/helpers.py"]));
+    // The index changes (an agent's `git add`), and another guard is updating both lists: it
+    // holds their locks. This miss answers at once from the lists as they were.
+    repo.commit(&[("src/other.py", "")], "other");
+    let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
+    let state = git_dir.join("patchgate/guard");
+    let snapshot = std::fs::read_dir(&state)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("tree-v"))
+        .expect("a snapshot of the files on disk")
+        .path();
+    let locks: Vec<std::fs::File> = [state.join("files-v6.cache.lock"), snapshot.join("lock")]
+        .iter()
+        .map(|path| {
+            let lock = std::fs::File::create(path).unwrap();
+            lock.lock().unwrap();
+            lock
+        })
+        .collect();
+    let out = miss("helpers.py");
+    assert_eq!(error_code(&out), "PATH_NOT_FOUND", "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["error"]["suggestions"], json!(["tools/helpers.py"]));
+    drop(locks);
+    // Once it is done, the next miss reads the new index.
+    assert_eq!(json(&miss("other.py"))["error"]["suggestions"], json!(["src/other.py"]));
+}
+
+#[test]
 fn a_closed_stdout_still_blocks_a_denied_call() {
     let repo = project();
     let root = root(&repo);
