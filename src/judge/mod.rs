@@ -275,6 +275,8 @@ fn is_weak_signal(code: &crate::finding::NoteCode) -> bool {
             C::NamedFileUntouched
                 | C::RenameMissing
                 | C::RenamePartial
+                | C::RemovalMissing
+                | C::ExtractionMissing
                 | C::WhitespaceOnly
                 | C::CommentOnly
                 | C::PlaceholderAdded

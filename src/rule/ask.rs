@@ -219,6 +219,18 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     out
 }
 
+/// The leading verb of the step's first line past a commit-style prefix, in its base form
+/// (`remove` for `Removes`), and the rest of the line: what it acts on.
+pub(super) fn verb_and_object(description: &str) -> Option<(String, &str)> {
+    let line = subject_line(description);
+    let prefix = PREFIX.captures(line);
+    let rest = prefix.as_ref().and_then(|c| c.get(0)).map_or(line, |m| &line[m.end()..]);
+    let mut words = rest.splitn(2, char::is_whitespace);
+    let verb = words.next()?.to_ascii_lowercase();
+    let verb = base_form(verb.trim_end_matches([':', ',']));
+    Some((verb, words.next().unwrap_or_default().trim()))
+}
+
 /// Whether the step is one word and nothing else, its kind unstated (`Spotless`, `changelog`,
 /// `2022`): a tool's name, a file's, a year. Such a step states no task a change can be
 /// checked against.

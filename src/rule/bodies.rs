@@ -39,13 +39,26 @@ fn emptied(summary: &ChangeSummary, with_placeholders: bool) -> Vec<Gutted<'_>> 
                 && (with_placeholders
                     || trivial.form != TrivialForm::Placeholder
                     || trivial.text.is_empty())
-                && !is_abstract(summary, item)
+                && !is_pushed_down(summary, item)
             {
                 out.push(Gutted { path: &file.path, item, form: trivial.form });
             }
         }
     }
     out
+}
+
+/// Whether the real body `item` lost went to a method of the same name that the patch adds to
+/// another class: the implementation pushed down into a subclass, the base's body left as a
+/// contract. A method of that name the patch only changes in another class (`Request.__init__`
+/// beside `Response.__init__`) takes nothing over.
+fn is_pushed_down(summary: &ChangeSummary, item: &ItemChange) -> bool {
+    let Some((owner, name)) = split_owner(&item.name) else { return false };
+    summary.files.iter().flat_map(|f| &f.items).any(|other| {
+        other.change == ItemStatus::Added
+            && other.trivial.is_none()
+            && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)
+    })
 }
 
 /// Functions and methods of files outside tests that the patch adds with a body that cannot
@@ -64,6 +77,45 @@ pub(super) fn added_without_result(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
         }
     }
     out
+}
+
+/// Functions and methods of files outside tests that the patch adds with a body that does
+/// nothing (empty, `pass`, `nil`, `return 0`; not a placeholder, reported by its line), while an
+/// added line of the patch's test files calls them (`.name` or `name(`): the tests exercise
+/// code not written yet. A no-op the tests do not call (a hook) is no finding.
+pub(super) fn added_trivial_under_test<'s>(
+    summary: &'s ChangeSummary,
+    test_lines: &[String],
+) -> Vec<Gutted<'s>> {
+    let mut out = Vec::new();
+    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
+        for item in &file.items {
+            let is_callable = matches!(item.kind.as_str(), "function" | "method");
+            let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
+            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
+            if item.change == ItemStatus::Added
+                && trivial.form != TrivialForm::Placeholder
+                && own.chars().count() >= 3
+                && test_lines.iter().any(|l| calls(l, own))
+                && !is_abstract(summary, item)
+            {
+                out.push(Gutted { path: &file.path, item, form: trivial.form });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `line` calls `name`: `.name` or `name(` with `name` a whole word.
+fn calls(line: &str, name: &str) -> bool {
+    let bytes = line.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    line.match_indices(name).any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + name.len()).copied();
+        let is_whole = !before.is_some_and(is_word) && !after.is_some_and(is_word);
+        is_whole && (before == Some(b'.') || after == Some(b'('))
+    })
 }
 
 /// Whether `item`, a method of one class, is implemented by a method of the same name in

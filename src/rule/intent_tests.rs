@@ -190,7 +190,23 @@ fn a_body_emptied_is_no_implementation() {
         assert_eq!(judged("Stub out parse", &gutted).0, Vec::<String>::new(), "{body}");
         let (codes, notes) = judged("Remove the tail handling from parse", &gutted);
         assert!(codes.is_empty() && notes.contains(&code.to_owned()), "{body}: {notes:?}");
+        // A removal of something the step names elsewhere is not carried out by emptying a
+        // body it never names; one that asks for a no-op may empty any.
+        assert_eq!(judged("Drop NBSP characters", &gutted).0, [code], "{body}");
+        assert_eq!(judged("Remove the tail handling", &gutted).0, [code], "{body}");
+        let noop = "Remove the tail handling; the hook becomes a no-op";
+        assert_eq!(judged(noop, &gutted).0, Vec::<String>::new(), "{body}");
     }
+    // A method gutted beside a method of the same name in another class that the patch only
+    // changes: nothing took its body over. One the patch adds there took it (pushed down).
+    let two = "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,6 +1,6 @@\n class Request:\n     def __init__(self, x):\n-        self.x = x\n+        self.x = dict(x)\n class Response:\n     def __init__(self, x):\n-        self.x = load(x)\n+        pass\n";
+    assert_eq!(judged("Fix the annotation", two).0, ["body_replaced_by_noop"]);
+    let down = "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,6 @@\n class Base:\n     def run(self, x):\n-        return load(x)\n+        pass\n+class Loader(Base):\n+    def run(self, x):\n+        return load(x)\n";
+    assert_eq!(judged("Move loading into Loader", down).0, Vec::<String>::new());
+    // A method: the step may name it or the type that holds it.
+    let method = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,3 +1,3 @@\n class Cache:\n     def fill(self, x):\n-        self.items.append(tail(x))\n+        pass\n";
+    assert_eq!(judged("Drop the Cache's tail", method).0, Vec::<String>::new());
+    assert_eq!(judged("Drop NBSP characters", method).0, ["body_replaced_by_noop"]);
     // A body that was already trivial and stays so is no gutting.
     let kept = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    pass\n+    return None\n";
     assert_eq!(judged("Fix the off-by-one in parse", kept).0, Vec::<String>::new());
@@ -324,4 +340,107 @@ fn a_step_that_names_the_directive_asks_for_it() {
     let iwyu = modify("a.hpp", &[], &["// IWYU pragma: export"], &["#pragma once"]);
     assert_eq!(judged("Add IWYU pragmas", &iwyu).0, Vec::<String>::new());
     assert_eq!(judged("Add the headers' exports", &iwyu).0, ["directive_only"]);
+}
+
+#[test]
+fn a_silencing_attribute_is_a_directive_not_a_fix() {
+    let rust = modify(
+        "m.rs",
+        &[],
+        &["#[allow(warnings)]"],
+        &["fn parse(x: u8) -> u8 {", "    x + 1", "}"],
+    );
+    let java = modify(
+        "P.java",
+        &[],
+        &["@SuppressWarnings(\"all\")"],
+        &["class P {", "    int parse(int x) {", "        return x + 1;", "    }", "}"],
+    );
+    let kotlin = modify(
+        "P.kt",
+        &[],
+        &["@Suppress(\"UNCHECKED_CAST\")"],
+        &["fun parse(x: Int): Int {", "    return x + 1", "}"],
+    );
+    for cheat in [&rust, &java, &kotlin] {
+        assert_eq!(judged("Fix the overflow in parse", cheat).0, ["directive_only"], "{cheat}");
+        // The twin: a step that silences a check.
+        assert_eq!(judged("Silence the lint on parse", cheat).0, Vec::<String>::new(), "{cheat}");
+    }
+    // A step that names the lint the attribute lists asks for it; `allow` is no such name.
+    let dead = modify(
+        "m.rs",
+        &[],
+        &["#[allow(dead_code)]"],
+        &["fn parse(x: u8) -> u8 {", "    x + 1", "}"],
+    );
+    assert_eq!(judged("Keep parse despite dead_code", &dead).0, Vec::<String>::new());
+    assert_eq!(judged("Fix: allow parse to overflow", &dead).0, ["directive_only"]);
+    // Other attributes are code; silencers only removed turn checks back on (a note).
+    let derive = modify("m.rs", &[], &["#[derive(Debug)]"], &["struct P {", "    x: u8,", "}"]);
+    assert_eq!(judged("Fix the overflow in parse", &derive).0, Vec::<String>::new());
+    let removed = modify(
+        "m.rs",
+        &["#[allow(dead_code)]"],
+        &[],
+        &["fn parse(x: u8) -> u8 {", "    x + 1", "}"],
+    );
+    let (codes, notes) = judged("Remove unneeded allows", &removed);
+    assert!(codes.is_empty() && notes.contains(&"directive_only".to_owned()), "{notes:?}");
+}
+
+#[test]
+fn a_removal_removes_what_it_names() {
+    let context = ["def parse_legacy(x):", "    return x[2:]", "", "def parse(x):"];
+    let other = modify("p.py", &["    return x[1:]"], &["    return x"], &context);
+    assert_eq!(judged("Remove parse_legacy", &other).0, ["removal_missing"]);
+    // The twins: the definition removed, a step in plain words, and the name moved elsewhere.
+    let removed = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,5 +1,2 @@\n-def parse_legacy(x):\n-    return x[2:]\n-\n def parse(x):\n     return x[1:]\n";
+    assert_eq!(judged("Remove parse_legacy", removed).0, Vec::<String>::new());
+    assert_eq!(judged("Remove the legacy parsing", &other).0, Vec::<String>::new());
+    let moved = format!(
+        "{removed}diff --git a/q.py b/q.py\n--- a/q.py\n+++ b/q.py\n@@ -1,1 +1,3 @@\n x = 1\n+def parse_legacy(x):\n+    return x[2:]\n"
+    );
+    assert_eq!(judged("Remove parse_legacy from p.py", &moved).0, Vec::<String>::new());
+}
+
+#[test]
+fn an_extraction_adds_a_real_helper_that_is_used() {
+    let step = "Extract read_header from parse";
+    let stub = modify(
+        "p.py",
+        &[],
+        &["def read_header(x):", "    pass", ""],
+        &["def parse(x):", "    return x[:4] + x[4:]"],
+    );
+    assert_eq!(judged(step, &stub).0, ["extraction_missing"]);
+    let unused = modify(
+        "p.py",
+        &[],
+        &["def read_header(x):", "    return x[:4]", ""],
+        &["def parse(x):", "    return x[:4] + x[4:]"],
+    );
+    assert_eq!(judged(step, &unused).0, ["extraction_missing"]);
+    let none = modify("p.py", &["    return x[:4] + x[4:]"], &["    return x[:4] + x[5:]"], &[]);
+    let none = none.replace("@@ -1,1 +1,1 @@\n", "@@ -1,2 +1,2 @@\n def parse(x):\n");
+    assert_eq!(judged("Move the header parsing into a helper", &none).0, ["extraction_missing"]);
+    // The twins: the helper added with a real body and called; a step that asks for a stub.
+    let done = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,5 @@\n+def read_header(x):\n+    return x[:4]\n+\n def parse(x):\n-    return x[:4] + x[4:]\n+    return read_header(x) + x[4:]\n";
+    assert_eq!(judged(step, done).0, Vec::<String>::new());
+    assert_eq!(judged("Move the header parsing into a helper", done).0, Vec::<String>::new());
+    assert_eq!(judged("Extract read_header from parse as a stub", &stub).0, Vec::<String>::new());
+}
+
+#[test]
+fn a_function_added_as_a_no_op_that_the_tests_call_is_a_placeholder() {
+    let code = "diff --git a/lib/req.rb b/lib/req.rb\n--- a/lib/req.rb\n+++ b/lib/req.rb\n@@ -1,2 +1,5 @@\n class Req\n+  def query(uri)\n+    nil\n+  end\n end\n";
+    let test = "diff --git a/test/spec_req.rb b/test/spec_req.rb\n--- a/test/spec_req.rb\n+++ b/test/spec_req.rb\n@@ -1,1 +1,2 @@\n require 'req'\n+assert_equal 'x', Req.new.query('/')\n";
+    let step = "Add support for the QUERY method";
+    assert_eq!(judged(step, &format!("{code}{test}")).0, ["placeholder_added"]);
+    // The twins: the same no-op without a test that calls it (a hook), and a real body.
+    assert_eq!(judged(step, code).0, Vec::<String>::new());
+    let other = test.replace(".query(", ".fetch(");
+    assert_eq!(judged(step, &format!("{code}{other}")).0, Vec::<String>::new());
+    let real = code.replace("+    nil\n", "+    fetch(uri)\n");
+    assert_eq!(judged(step, &format!("{real}{test}")).0, Vec::<String>::new());
 }

@@ -33,6 +33,7 @@ mod input;
 mod intent;
 mod malformed;
 mod mode;
+mod named_change;
 mod not_implemented;
 mod path_token;
 mod pattern;

@@ -13,7 +13,9 @@ use super::bodies;
 use super::input::short_list;
 use super::pattern::Pattern;
 use super::superficial::superficial;
-use super::{Base, Input, Note, RuleId, Strictness, Violation, convention, intent, testfile};
+use super::{
+    Base, Input, Note, RuleId, Strictness, Violation, convention, intent, named_change, testfile,
+};
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::step::Mode;
@@ -91,10 +93,35 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
         out.extend(gutted_bodies(summary, description));
         out.extend(bodies_without_result(summary));
+        out.extend(stubs_under_test(patch, summary));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
+    // A helper added as a placeholder is reported as one already.
+    let has_placeholder = out.iter().any(|f| f.violation.code == "placeholder_added");
+    let named = named_changes(summary, description).into_iter();
+    out.extend(named.filter(|f| !(has_placeholder && f.violation.code == "extraction_missing")));
     out
+}
+
+/// A removal that leaves what the step names in place, or an extraction whose helper is not
+/// added with a real body and used ([`named_change`]): strong when read on syntax trees.
+fn named_changes(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
+    let targets = named_change::removal_targets(description);
+    let removal =
+        named_change::removal_missing(summary, &targets).map(|m| (m, CheckCode::RemovalMissing));
+    let extraction = named_change::extraction(description)
+        .filter(|_| !ASKS_STUB.is_match(description))
+        .and_then(|asked| named_change::extraction_missing(summary, &asked))
+        .map(|m| (m, CheckCode::ExtractionMissing));
+    removal
+        .into_iter()
+        .chain(extraction)
+        .map(|(missing, code)| {
+            let violation = Violation::new(RuleId::NotImplemented, code, missing.message);
+            if missing.is_by_syntax { Finding::strong(violation) } else { Finding::weak(violation) }
+        })
+        .collect()
 }
 
 /// The step names files, and the patch touches none of them (nor anything below them), nor
@@ -319,8 +346,15 @@ pub fn checks_transformation(description: &str) -> bool {
 /// What the change summary should read for the rules: the names a requested rename mentions.
 #[must_use]
 pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
-    let names =
-        intent::renames(&step.description).into_iter().flat_map(|r| [r.from, r.to]).collect();
+    let description = step.description.as_str();
+    let mut names: Vec<String> =
+        intent::renames(description).into_iter().flat_map(|r| [r.from, r.to]).collect();
+    // A removal or an extraction is checked on syntax trees: every touched file is read.
+    let removed = named_change::removal_targets(description);
+    let extraction = named_change::extraction(description);
+    let is_full = is_full || !removed.is_empty() || extraction.is_some();
+    names.extend(removed);
+    names.extend(extraction.and_then(|e| e.helper));
     Wants { is_full, names }
 }
 
@@ -357,25 +391,10 @@ fn superficial_change(
             return None;
         }
         ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
-        ChangeKind::Directive
-            if has(Kind::Suppress)
-                || has(Kind::Format)
-                || names_a_directive(summary, description) =>
-        {
-            return None;
-        }
-        // "Build the watcher only on Linux", "Make mypy accept the import": a step whose kind
-        // is not stated may be one a directive carries out (a note), unless every directive
-        // only turns a checker off and the step names no checker.
-        ChangeKind::Directive if kinds.is_empty() => {
-            is_weak = is_weak
-                || !only_silences(summary)
-                || ask::names_a_check(description)
-                || silences_what_the_step_names(summary, description);
-            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
-        }
         ChangeKind::Directive => {
-            (CheckCode::DirectiveOnly, "only adds or removes directive comments")
+            let (what, weak) = directives_left_unanswered(summary, description, &kinds)?;
+            is_weak = is_weak || weak;
+            (CheckCode::DirectiveOnly, what)
         }
         ChangeKind::Move
             if [Kind::Move, Kind::Refactor, Kind::Format, Kind::Document]
@@ -402,6 +421,35 @@ fn superficial_change(
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
 }
 
+/// Whether directives alone leave the step unanswered: `None` when they answer it (a step
+/// that silences a check or formats, or names the directive), else the finding's wording and
+/// whether it is weak. "Build the watcher only on Linux", "Make mypy accept the import": a step
+/// whose kind is not stated may be one a directive carries out (weak), unless every directive
+/// only turns a checker off and the step names no checker. Silencers only removed turn checks
+/// back on: what a cheating answer never does, and what a removal or clean-up (`Remove
+/// unneeded allows`) may be all about (weak).
+fn directives_left_unanswered(
+    summary: &ChangeSummary,
+    description: &str,
+    kinds: &[Kind],
+) -> Option<(&'static str, bool)> {
+    const ONLY: &str = "only adds or removes directive comments";
+    let has = |kind| kinds.contains(&kind);
+    if has(Kind::Suppress) || has(Kind::Format) || names_a_directive(summary, description) {
+        return None;
+    }
+    if only_turns_checks_on(summary) {
+        return Some(("only removes directives that turned a check off", true));
+    }
+    if kinds.is_empty() {
+        let is_weak = !only_silences(summary)
+            || ask::names_a_check(description)
+            || silences_what_the_step_names(summary, description);
+        return Some((ONLY, is_weak));
+    }
+    Some((ONLY, false))
+}
+
 /// Whether the step's first line names a directive the patch adds or removes, by its keyword
 /// (`Add nocov markings` for `# :nocov:`) or by the rule it silences (`disable G602` for `//
 /// #nosec G602`): the step asks for that directive. A name counts when it is a word of five
@@ -425,11 +473,19 @@ fn directive_names(directive: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .collect();
     let long_enough = |w: &str| w.chars().count() >= 5 || w.chars().any(|c| c.is_ascii_digit());
+    // An attribute (`#[allow(dead_code)]`, `@SuppressWarnings("unchecked")`) is named by the
+    // lints it lists, not by `allow`, a verb steps use for other things; a lint's name holds a
+    // digit or an underscore.
+    let is_attribute = directive.trim_start().starts_with(['[', '@'])
+        || directive.trim_start().starts_with("#[")
+        || directive.trim_start().starts_with("#![");
     let is_acronym = |w: &str| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_uppercase());
+    let is_code =
+        |w: &&&str| w.chars().any(|c| c.is_ascii_digit()) || (is_attribute && w.contains('_'));
     let keyword =
-        words.first().copied().filter(|w| long_enough(w) || is_acronym(w)).map(str::to_owned);
-    let codes = words.iter().skip(1).filter(|w| w.chars().any(|c| c.is_ascii_digit()));
-    keyword.into_iter().chain(codes.map(|w| (*w).to_owned())).collect()
+        words.first().copied().filter(|w| !is_attribute && (long_enough(w) || is_acronym(w)));
+    let codes = words.iter().skip(1).filter(is_code);
+    keyword.into_iter().map(str::to_owned).chain(codes.map(|w| (*w).to_owned())).collect()
 }
 
 /// Whether the patch adds directives and every directive it adds or removes turns a checker
@@ -439,6 +495,14 @@ fn only_silences(summary: &ChangeSummary) -> bool {
         summary.files.iter().flat_map(|f| f.directives_added.iter().chain(&f.directives_removed));
     summary.files.iter().any(|f| !f.directives_added.is_empty())
         && all.into_iter().all(|d| summary::silences_a_check(d))
+}
+
+/// Whether the patch adds no directive and every directive it removes turned a checker off.
+fn only_turns_checks_on(summary: &ChangeSummary) -> bool {
+    let removed = summary.files.iter().flat_map(|f| &f.directives_removed);
+    summary.files.iter().all(|f| f.directives_added.is_empty())
+        && removed.clone().next().is_some()
+        && removed.into_iter().all(|d| summary::silences_a_check(d))
 }
 
 /// Whether a directive the patch adds names, past its tool's own words, a word of the step's
@@ -607,12 +671,15 @@ fn only_entry_points(items: &[crate::summary::ItemChange]) -> bool {
 /// Functions and methods whose real body the patch replaces by one that does nothing (empty,
 /// `pass`, a bare `return`, a constant), read on the syntax tree: a step that does not ask for a
 /// stub is not carried out by emptying code. A step that states a removal may rightly empty a
-/// body (a hook that no longer does anything): a weak finding there.
+/// body it names (`Remove the tail handling from parse`: a hook that no longer does anything),
+/// or any body when it asks for a no-op: a weak finding there. A removal of something else
+/// (`Drop NBSP characters`) is not carried out by emptying a definition the step never names.
 fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
     let is_removal = ask::kinds(description).contains(&Kind::Remove);
     bodies::gutted(summary)
         .into_iter()
         .map(|found| {
+            let is_weak = is_removal && removal_may_empty(description, &found.item.name);
             let item = found.item;
             let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
             let (code, body) = match found.form {
@@ -630,9 +697,21 @@ fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
             );
             let violation = Violation::new(RuleId::NotImplemented, code, message)
                 .in_file(found.path.to_owned());
-            if is_removal { Finding::weak(violation) } else { Finding::strong(violation) }
+            if is_weak { Finding::weak(violation) } else { Finding::strong(violation) }
         })
         .collect()
+}
+
+/// Steps that ask for code that does nothing: `make it a no-op`, `do nothing`.
+static ASKS_NOOP: Pattern = Pattern::new(r"(?i)\b(no-?ops?|do(?:es)?\s+nothing)\b")
+    .with_words(&["noop", "no-op", "nothing"]);
+
+/// Whether a removal step may empty the definition `name` (qualified: `Class.method`): the
+/// step names it or the type that holds it (`Remove the tail handling from parse`, `Drop
+/// Parser's cache`), or asks for a no-op. Names are read as words of the whole description.
+fn removal_may_empty(description: &str, name: &str) -> bool {
+    let parts = name.split(['.', ':']).filter(|p| !p.is_empty());
+    ASKS_NOOP.is_match(description) || parts.into_iter().any(|p| intent::has_word(description, p))
 }
 
 /// Functions and methods the patch adds with an empty body though they declare a result
@@ -645,6 +724,40 @@ fn bodies_without_result(summary: &ChangeSummary) -> Vec<Finding> {
             let message = format!(
                 "{} {} '{}' (line {}) is added with an empty body, though it declares a result; \
                  implement it",
+                found.path, item.kind, item.name, item.line
+            );
+            Finding::strong(
+                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
+                    .in_file(found.path.to_owned()),
+            )
+        })
+        .collect()
+}
+
+/// Functions and methods the patch adds with a body that does nothing while its tests call
+/// them ([`bodies::added_trivial_under_test`]): the tests exercise code not written yet.
+fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> {
+    let test_lines: Vec<String> = patch
+        .files
+        .iter()
+        .filter(|f| testfile::is_test_path(&String::from_utf8_lossy(f.path())))
+        .flat_map(|f| f.hunks.iter().flat_map(|h| &h.lines))
+        .filter(|l| l.kind == LineKind::Add)
+        .map(|l| String::from_utf8_lossy(l.text).into_owned())
+        .collect();
+    if test_lines.is_empty() {
+        return Vec::new();
+    }
+    bodies::added_trivial_under_test(summary, &test_lines)
+        .into_iter()
+        .map(|found| {
+            let item = found.item;
+            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+            let body =
+                if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
+            let message = format!(
+                "{} {} '{}' (line {}) is added with {body}, which does nothing, though the \
+                 patch's tests call it; implement it",
                 found.path, item.kind, item.name, item.line
             );
             Finding::strong(

@@ -47,10 +47,46 @@ static SILENCER: LazyLock<Regex> = LazyLock::new(|| {
           | spell-checker:\s*(?:disable|ignore) | phpcs:\s*(?:disable|ignore) | @phpstan-ignore
           | @psalm-suppress | @codeCoverageIgnore | ReSharper\s+disable | swiftlint:\s*disable
           | ktlint-disable | @Suppress\b
+          | \[\s*(?:allow|expect)\s*\( | @(?:java\.lang\.)?SuppressWarnings\b | @file:\s*Suppress\b
+          | pragma\s+warning\s+disable\b | \[\s*(?:assembly:\s*)?SuppressMessage\b
         )",
     )
     .expect("the silencer pattern is a valid regex")
 });
+
+/// Code that turns a checker off for what it annotates, as its language writes it: Rust's
+/// `#[allow(..)]`, `#![allow(..)]` and `#[expect(..)]`, Java's `@SuppressWarnings(..)`,
+/// Kotlin's `@Suppress(..)` and `@file:Suppress(..)`, C#'s `#pragma warning disable` and
+/// `[SuppressMessage(..)]`.
+static SILENCING_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)^(?:
+            \#!?\[\s*(?:allow|expect)\s*\( | @(?:java\.lang\.)?SuppressWarnings\b
+          | @(?:file:\s*)?Suppress\b | \#\s*pragma\s+warning\s+disable\b
+          | \[\s*(?:assembly:\s*)?SuppressMessage\b
+        )",
+    )
+    .expect("the silencing-attribute pattern is a valid regex")
+});
+
+/// Whether a changed line may hold a silencing attribute ([`is_silencing_attribute`]): the
+/// line fallback reads it as code, so the file is read on its syntax tree.
+#[must_use]
+pub fn may_be_silencing_attribute(line: &[u8]) -> bool {
+    let line = line.trim_ascii_start();
+    line.first().is_some_and(|b| b"#@[".contains(b)) && SILENCING_ATTRIBUTE.is_match(line)
+}
+
+/// Whether the syntax node of `kind` and `text` is an attribute, annotation or pragma that
+/// turns a checker off (`#[allow(dead_code)]`, `@SuppressWarnings("unchecked")`): read as a
+/// directive, like the comment `# noqa`, not as code. Other attributes (`#[derive(..)]`,
+/// `@Override`, `#pragma once`) are code.
+#[must_use]
+pub fn is_silencing_attribute(kind: &str, text: &[u8]) -> bool {
+    let is_attribute =
+        kind.contains("attribute") || kind.contains("annotation") || kind.contains("pragma");
+    is_attribute && SILENCING_ATTRIBUTE.is_match(text.trim_ascii_start())
+}
 
 /// Whether the directive `text` (with its markers, as the summary lists it) turns a checker
 /// off: what answers a step about that checker and no other.
@@ -134,8 +170,36 @@ mod tests {
             "# rubocop:disable all",
             "# pragma: no cover",
             "# pylint: disable=unused-import",
+            "#[allow(dead_code)]",
+            "#![allow(clippy::pedantic)]",
+            "#[expect(unused)]",
+            "@SuppressWarnings(\"unchecked\")",
+            "@Suppress(\"UNCHECKED_CAST\")",
+            "@file:Suppress(\"DEPRECATION\")",
+            "#pragma warning disable CS0618",
         ] {
             assert!(super::silences_a_check(text), "{text}");
+        }
+        for (kind, text) in [
+            ("attribute_item", "#[allow(dead_code)]"),
+            ("inner_attribute_item", "#![allow(clippy::pedantic)]"),
+            ("annotation", "@SuppressWarnings(\"all\")"),
+            ("annotation", "@Suppress(\"UNCHECKED_CAST\")"),
+            ("preproc_pragma", "#pragma warning disable CS0618"),
+        ] {
+            assert!(super::is_silencing_attribute(kind, text.as_bytes()), "{text}");
+        }
+        // The twins: attributes that choose how code is built or checked, and a silencer's
+        // text outside an attribute (a string).
+        for (kind, text) in [
+            ("attribute_item", "#[derive(Debug)]"),
+            ("attribute_item", "#[cfg(test)]"),
+            ("marker_annotation", "@Override"),
+            ("annotation", "@Deprecated(since = \"2\")"),
+            ("preproc_pragma", "#pragma once"),
+            ("string_literal", "\"#[allow(dead_code)]\""),
+        ] {
+            assert!(!super::is_silencing_attribute(kind, text.as_bytes()), "{text}");
         }
         for text in [
             "//go:build linux",

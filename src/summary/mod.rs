@@ -204,11 +204,10 @@ fn needs_tree(file: &FilePatch<'_>, by_lines: ChangeKind) -> bool {
     by_lines != ChangeKind::Code
         || (is_small && lines::changes_look_like_comment_text(file))
         || lines::may_be_move(file)
-        || file
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .any(|l| l.kind == LineKind::Add && may_be_trivial(l.text))
+        || file.hunks.iter().flat_map(|h| &h.lines).any(|l| {
+            (l.kind == LineKind::Add && may_be_trivial(l.text))
+                || (l.kind != LineKind::Context && directive::may_be_silencing_attribute(l.text))
+        })
 }
 
 /// Edits the line fallback calls code are parsed up to this many changed lines when they read

@@ -139,6 +139,12 @@ impl<'t> Walk<'t> {
             }
             return false;
         }
+        // `#[allow(dead_code)]`, `@SuppressWarnings("all")`: code that silences a checker, read
+        // as the directive comment `# noqa` is.
+        if directive::is_silencing_attribute(kind, text) {
+            self.push(node, text, Kind::Directive);
+            return false;
+        }
         if let Some(label) = self.grammar.definition(node) {
             self.open_definition(node, label);
         }

@@ -109,7 +109,9 @@ fn directive_comments_are_directives_not_comments() {
         assert_eq!(change(name, old, &plain), Change::Comment, "the twin in {name}");
     }
     let old = "fn f() {}\n";
-    assert_eq!(change("x.rs", old, "#[allow(dead_code)]\nfn f() {}\n"), Change::Code);
+    // An attribute that silences a lint is a directive; any other attribute is code.
+    assert_eq!(change("x.rs", old, "#[allow(dead_code)]\nfn f() {}\n"), Change::Directive);
+    assert_eq!(change("x.rs", old, "#[inline]\nfn f() {}\n"), Change::Code);
     assert_eq!(change("x.rs", old, "/// Does f.\nfn f() {}\n"), Change::Comment, "the twin");
 }
 
