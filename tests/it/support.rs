@@ -19,7 +19,11 @@ pub fn run_with_stdin(cmd: &mut Command, stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn patchgate");
-    child.stdin.take().expect("stdin piped").write_all(stdin).expect("write stdin");
+    // A command that exits without reading its input (one refused before it reads) closes the
+    // pipe first: the exit code and output tell what it did, not the write's broken pipe.
+    if let Err(e) = child.stdin.take().expect("stdin piped").write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
     child.wait_with_output().expect("wait for patchgate")
 }
 
