@@ -43,7 +43,7 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
             typos? | spelling | misspell\w* | grammar | wording | phrasing | punctuation
           | comments? | docs? | documentation | docstrings? | javadoc | rustdoc | jsdoc | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
-          | code\s+(?:samples?|examples?|snippets?)
+          | code\s+(?:samples?|examples?|snippets?) | explanations? | (?:intra-)?doc\s+links?
         )\b",
     )
     .expect("the text-object pattern is valid")
@@ -550,6 +550,8 @@ mod tests {
             ("Spacing breaks the table", Kind::Fix),
             ("Indentation of the workflow", Kind::Format),
             ("Tag the language in code samples", Kind::Document),
+            ("Tweak explanation of \"result\" feature", Kind::Document),
+            ("Convert html links to intra-doc links", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -567,6 +569,7 @@ mod tests {
             "Preserve whitespace inside string literals",
             "Fix the type error in load",
             "Ignore hidden files in the walker",
+            "Convert html links to absolute URLs",
         ] {
             let found = kinds(line);
             let is_text = [Kind::Document, Kind::Format, Kind::Suppress];
