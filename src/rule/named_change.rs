@@ -26,6 +26,9 @@ fn names_in(text: &str) -> Vec<(String, bool)> {
                 (None, None) => return None,
             };
             let name = name.trim_end_matches("()").trim_end_matches(['.', ':']);
+            if is_file_name(text, c.get(0).map_or(0..0, |m| m.range()), name) {
+                return None;
+            }
             let is_code = is_quoted || is_identifier_shaped(name);
             let last = name.rsplit(['.', ':']).next().unwrap_or(name);
             let is_word = last.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
@@ -33,6 +36,17 @@ fn names_in(text: &str) -> Vec<(String, bool)> {
             is_word.then(|| (last.to_owned(), is_code))
         })
         .collect()
+}
+
+/// Whether a name the step writes is a file's, not an identifier's: part of a path
+/// (`src/net.rs`, a `/` beside it) or a file name whose extension a grammar reads (`net.rs`,
+/// `utils.py`). `Config.load` and `os.path` stay names.
+fn is_file_name(text: &str, at: std::ops::Range<usize>, name: &str) -> bool {
+    let beside = |i: Option<usize>| i.and_then(|i| text.as_bytes().get(i)) == Some(&b'/');
+    name.contains('/')
+        || beside(at.start.checked_sub(1))
+        || beside(Some(at.end))
+        || (name.contains('.') && crate::summary::grammar_for(name).is_some())
 }
 
 /// `parse_legacy`, `parseHeader`, `v2`, `Config::load`: not a word of prose (nor an acronym,
@@ -215,6 +229,11 @@ mod tests {
         assert!(removal_targets("Drop NBSP characters").is_empty());
         assert!(removal_targets("Remove dead code from parse_args").is_empty());
         assert!(removal_targets("Add parse_legacy").is_empty());
+        // A file is no identifier, as a path or as a file name a grammar reads.
+        assert!(removal_targets("Remove src/net.rs").is_empty());
+        assert!(removal_targets("Delete `legacy/net.rs`").is_empty());
+        assert!(removal_targets("Drop utils.py").is_empty());
+        assert_eq!(removal_targets("Remove Config.load"), ["load"]);
     }
 
     #[test]
@@ -237,6 +256,11 @@ mod tests {
         );
         assert_eq!(
             extraction("Move the retry logic into a helper"),
+            Some(Extraction { helper: None, source: None })
+        );
+        // A file the step names is where the code is, not the helper.
+        assert_eq!(
+            extraction("Extract the retry loop of fetch in src/net.rs into a helper function"),
             Some(Extraction { helper: None, source: None })
         );
         // The twins: a move that is no extraction, and another verb.
