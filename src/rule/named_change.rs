@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 /// A name in a step's first line: in backticks or quotes, or a bare word with a letter first.
 static NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"`([^`\s]{1,80})`|'([A-Za-z_][\w:.]{0,80})'|"([A-Za-z_][\w:.]{0,80})"|([A-Za-z_][\w:.]*\w)"#)
+    Regex::new(r#"`([^`\s]{1,80})`|'([A-Za-z_][\w:.]{0,80})'|"([A-Za-z_][\w:.]{0,80})"|([A-Za-z_][\w:.#]*\w)"#)
         .expect("the name pattern is valid")
 });
 
@@ -30,7 +30,7 @@ fn names_in(text: &str) -> Vec<(String, bool)> {
                 return None;
             }
             let is_code = is_quoted || is_identifier_shaped(name);
-            let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+            let last = name.rsplit(['.', ':', '#']).next().unwrap_or(name);
             let is_word = last.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
                 && last.chars().all(|c| c.is_alphanumeric() || c == '_');
             is_word.then(|| (last.to_owned(), is_code))
@@ -82,6 +82,37 @@ pub(super) fn removal_targets(description: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The one identifier a removal step's object is (`Remove parse_legacy`, `Remove the
+/// parse_legacy helper from the CLI`, `Remove Multipart::Parser#dequote private method`): the
+/// object before where it is removed from holds one name written as code and at most two
+/// other words. A longer object (`Remove the default "completion" cmd if it is alone`, `Delete
+/// unneeded field of MapDeserializer`) says what is removed in words, which names only point
+/// near; it is not checked.
+pub(super) fn removal_object(description: &str) -> Option<String> {
+    let (verb, object) = ask::verb_and_object(description)?;
+    if !["remov", "delet", "drop"].iter().any(|v| verb.starts_with(v)) {
+        return None;
+    }
+    let lower = object.to_ascii_lowercase();
+    let end = PLACES.iter().filter_map(|p| lower.find(p)).min().unwrap_or(object.len());
+    let head = &object[..end];
+    let is_reference = |w: &&str| w.starts_with("(#") || w.starts_with('#');
+    let words = head.split_whitespace().filter(|w| !is_reference(w)).count();
+    let code: Vec<String> =
+        names_in(head).into_iter().filter(|(_, c)| *c).map(|(n, _)| n).collect();
+    match &code[..] {
+        [name] if words <= 3 => Some(name.clone()),
+        _ => None,
+    }
+}
+
+/// Whether a file is a program's source, where a name counts as code: not prose or data
+/// (Markdown, YAML, JSON, TOML, HTML, CSS), whose words only mention a name.
+pub(super) fn is_program(path: &str) -> bool {
+    const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
+    crate::summary::grammar_for(path).is_some_and(|g| !DATA.contains(&g.name))
 }
 
 /// One extraction a step asks for: the helper, when named, and the definition it comes from,
@@ -149,6 +180,7 @@ pub(super) fn removal_missing(summary: &ChangeSummary, targets: &[String]) -> Op
         let counts: Vec<_> = summary
             .files
             .iter()
+            .filter(|f| is_program(&f.path))
             .filter_map(|f| f.names.iter().find(|n| &n.name == target).map(|n| (f, n)))
             .filter(|(_, n)| n.before > 0)
             .collect();
@@ -218,7 +250,7 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{Extraction, extraction, removal_targets};
+    use super::{Extraction, extraction, removal_object, removal_targets};
 
     #[test]
     fn a_removal_names_what_it_removes_as_code() {
@@ -233,7 +265,29 @@ mod tests {
         assert!(removal_targets("Remove src/net.rs").is_empty());
         assert!(removal_targets("Delete `legacy/net.rs`").is_empty());
         assert!(removal_targets("Drop utils.py").is_empty());
+        assert_eq!(removal_targets("Remove Multipart::Parser#dequote"), ["dequote"]);
         assert_eq!(removal_targets("Remove Config.load"), ["load"]);
+    }
+
+    #[test]
+    fn a_removal_is_checked_only_when_its_object_is_one_name() {
+        let object = |d: &str| removal_object(d);
+        assert_eq!(object("Remove parse_legacy"), Some("parse_legacy".into()));
+        assert_eq!(object("Remove parse_legacy from the CLI (#12)"), Some("parse_legacy".into()));
+        assert_eq!(object("Remove the parse_legacy helper"), Some("parse_legacy".into()));
+        assert_eq!(
+            object("Remove Multipart::Parser#dequote private method"),
+            Some("dequote".into())
+        );
+        // The twins: an object said in words, which names only point near.
+        assert_eq!(object("Remove the default \"completion\" cmd if it is alone"), None);
+        assert_eq!(object("Delete unneeded field of MapDeserializer"), None);
+        assert_eq!(
+            object("Remove multiple calls to free when successively calling jq_reset."),
+            None
+        );
+        assert_eq!(object("Remove dead code - serialize_struct_as_map always called"), None);
+        assert_eq!(object("Add parse_legacy"), None);
     }
 
     #[test]

@@ -107,7 +107,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
 /// A removal that leaves what the step names in place, or an extraction whose helper is not
 /// added with a real body and used ([`named_change`]): strong when read on syntax trees.
 fn named_changes(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
-    let targets = named_change::removal_targets(description);
+    let targets: Vec<String> = named_change::removal_object(description).into_iter().collect();
     let removal =
         named_change::removal_missing(summary, &targets).map(|m| (m, CheckCode::RemovalMissing));
     let extraction = named_change::extraction(description)
@@ -594,10 +594,9 @@ fn script_only(
     summary: &ChangeSummary,
     description: &str,
 ) -> Option<Finding> {
-    const DATA: [&str; 6] = ["Markdown", "YAML", "JSON", "TOML", "HTML", "CSS"];
     let is_script = |(f, file): (&crate::summary::FileSummary, &crate::patch::FilePatch<'_>)| {
         f.is_unreferenced
-            && summary::grammar_for(&f.path).is_some_and(|g| !DATA.contains(&g.name))
+            && named_change::is_program(&f.path)
             && !testfile::is_test_path(&f.path)
             && !convention::loads(&f.path, &added_text(file), input.base)
     };
