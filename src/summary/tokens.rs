@@ -1,7 +1,7 @@
 //! A file image read on its syntax tree: its tokens in order with trivia set apart (a string
 //! literal is one token, spaces inside it included; comments and directive comments are their
-//! own kinds; in an indentation-sensitive language each line's indentation is a token), and the
-//! definitions it holds with the tokens each spans.
+//! own kinds; in an indentation-sensitive language each logical line's indentation level is a
+//! token), and the definitions it holds with the tokens each spans.
 
 use super::directive;
 use super::grammar::{self, Grammar};
@@ -14,7 +14,9 @@ use tree_sitter::{Node, Parser, TreeCursor};
 pub enum Kind {
     /// Code (an identifier when `is_name`).
     Code,
-    /// The column of a line's first code token, in an indentation-sensitive language.
+    /// The indentation level of a logical line's first code token, in an indentation-sensitive
+    /// language: how many indentation columns are open there, as Python's tokenizer counts
+    /// them (a block re-indented as a whole keeps its levels).
     Indent,
     /// A comment that tools do not read (or a Python docstring).
     Comment,
@@ -33,7 +35,7 @@ pub struct Token<'t> {
     pub is_name: bool,
     /// Its first line, 0-based.
     pub row: usize,
-    /// The column of an [`Kind::Indent`] token; the node kind of a [`Kind::Structure`] one.
+    /// The level of an [`Kind::Indent`] token; the node kind of a [`Kind::Structure`] one.
     pub column: usize,
 }
 
@@ -80,6 +82,8 @@ pub fn read(grammar: Grammar, text: &[u8]) -> Option<Image<'_>> {
         last: None,
         covered: 0,
         row: (0, 0),
+        indents: Vec::new(),
+        brackets: 0,
     };
     walk.run(&mut tree.walk());
     walk.fill_gap(text.len());
@@ -107,6 +111,11 @@ struct Walk<'t> {
     covered: usize,
     /// A byte offset and its row, to count rows from.
     row: (usize, usize),
+    /// The indentation columns open at the last logical line, outermost first.
+    indents: Vec<usize>,
+    /// How many brackets are open: a line inside them continues a logical line, and its
+    /// indentation is layout, not syntax.
+    brackets: usize,
 }
 
 impl<'t> Walk<'t> {
@@ -238,21 +247,50 @@ impl<'t> Walk<'t> {
         let start = node.start_position();
         // Indentation belongs to code lines; a directive comment has none of its own.
         let is_code = kind == Kind::Code;
-        if is_code && self.grammar.is_indented && self.last != Some(start.row) {
+        if is_code
+            && self.grammar.is_indented
+            && self.last != Some(start.row)
+            && self.brackets == 0
+        {
             let indent = Token {
                 kind: Kind::Indent,
                 text,
                 is_name: false,
                 row: start.row,
-                column: start.column,
+                column: self.level_at(start.column),
             };
             self.tokens.push(indent);
         }
         if is_code {
             self.last = Some(node.end_position().row);
+            self.count_brackets(text);
         }
         let is_name = kind == Kind::Code && grammar::is_identifier(node.kind());
         self.tokens.push(Token { kind, text, is_name, row: start.row, column: start.column });
+    }
+
+    /// The indentation level of a logical line starting at `column`: the columns of the lines
+    /// before it that are deeper are closed, and a deeper column opens a level. Levels, not
+    /// columns, are compared: a function body re-indented from four spaces to eight is the
+    /// same code; a statement moved into or out of a block is not.
+    fn level_at(&mut self, column: usize) -> usize {
+        while self.indents.last().is_some_and(|&open| open > column) {
+            self.indents.pop();
+        }
+        if self.indents.last() != Some(&column) {
+            self.indents.push(column);
+        }
+        self.indents.len()
+    }
+
+    /// Follow the brackets a code token opens or closes (a string is one token, so the
+    /// brackets inside it do not count).
+    fn count_brackets(&mut self, text: &[u8]) {
+        match text {
+            b"(" | b"[" | b"{" => self.brackets += 1,
+            b")" | b"]" | b"}" => self.brackets = self.brackets.saturating_sub(1),
+            _ => {}
+        }
     }
 
     /// Push the words of the text between the last token and `until` that no leaf holds.

@@ -88,6 +88,26 @@ fn python_indentation_is_code() {
 }
 
 #[test]
+fn python_compares_indentation_levels_not_columns() {
+    // A body re-indented as a whole, and the lines inside brackets (layout, not syntax): the
+    // same code, as Python's tokenizer reads it.
+    let old = "class A:\n    def f(\n        self,\n        x,\n    ):\n        if x:\n            a()\n        b()\n\nc()\n";
+    let shifted = "class A:\n        def f(\n                self,\n                x,\n        ):\n            if x:\n                    a()\n            b()\n\nc()\n";
+    assert_eq!(change("x.py", old, shifted), Change::Whitespace);
+    let call = "x = f(\n    1,\n    2,\n)\n";
+    let realigned = "x = f(\n        1,\n  2,\n)\n";
+    assert_eq!(change("x.py", call, realigned), Change::Whitespace, "continuation lines");
+    // The twins: a statement moved out of its block, or into the one before it, is code.
+    let out_of_if = old.replace("            a()\n        b()", "            a()\n            b()");
+    assert_eq!(change("x.py", old, &out_of_if), Change::Code);
+    let out_of_class = old.replace("\n\nc()", "\n\n    c()");
+    assert_eq!(change("x.py", old, &out_of_class), Change::Code);
+    let yaml = "a:\n  b: 1\n  c: 2\nd: 3\n";
+    assert_eq!(change("ci.yml", yaml, "a:\n    b: 1\n    c: 2\nd: 3\n"), Change::Whitespace);
+    assert_eq!(change("ci.yml", yaml, "a:\n  b: 1\nc: 2\nd: 3\n"), Change::Code, "the twin");
+}
+
+#[test]
 fn directive_comments_are_directives_not_comments() {
     let cases = [
         ("x.js", "// eslint-disable-next-line no-console\n"),
