@@ -218,6 +218,21 @@ fn markdown_structure_and_order_are_changes_and_rewrapping_is_not() {
     assert_eq!(change("a.md", old, &in_paragraph), Change::Comment, "a comment in a paragraph");
     let with_words = old.replace("here\n", "here <!-- a note --> now\n");
     assert_eq!(change("a.md", old, &with_words), Change::Code);
+    // A comment on a line of its own splits the paragraph or list it stands in, or opens a
+    // section above the first heading: the words are the same, nothing shows it. With a word
+    // or a list item added beside it, the change is code (the twins).
+    let split = old.replace("here\n", "here\n<!-- a note -->\n");
+    assert_eq!(change("a.md", old, &split), Change::Comment, "a paragraph split by a comment");
+    let list = old.replace("- two\n", "- two\n<!-- a note -->\n");
+    assert_eq!(change("a.md", old, &list), Change::Comment, "a list split by a comment");
+    let top = format!("<!-- a note -->\n{old}");
+    assert_eq!(change("a.md", old, &top), Change::Comment, "a comment above the first heading");
+    let top_directive = format!("<!-- markdownlint-disable MD013 -->\n{old}");
+    assert_eq!(change("a.md", old, &top_directive), Change::Directive);
+    let list_and_item = old.replace("- two\n", "- two\n<!-- a note -->\n- four\n");
+    assert_eq!(change("a.md", old, &list_and_item), Change::Code, "the twin: an item added");
+    let split_and_word = old.replace("here\n", "here\n<!-- a note -->\nnow\n");
+    assert_eq!(change("a.md", old, &split_and_word), Change::Code, "the twin: a word added");
     let table = "<table>\n  <tr>\n    <td>a</td>\n  </tr>\n</table>\n";
     let in_table = table.replace("  </tr>", "    <!-- a note -->\n  </tr>");
     assert_eq!(change("a.md", table, &in_table), Change::Comment, "a comment in an HTML block");
