@@ -444,3 +444,33 @@ fn a_function_added_as_a_no_op_that_the_tests_call_is_a_placeholder() {
     let real = code.replace("+    nil\n", "+    fetch(uri)\n");
     assert_eq!(judged(step, &format!("{real}{test}")).0, Vec::<String>::new());
 }
+
+#[test]
+fn trailing_spaces_appended_in_a_file_without_a_grammar_are_read_with_certainty() {
+    let step = "Update Gradle to v9.6.1";
+    let props = ["distributionUrl=https://x/gradle-9.6.0-bin.zip", "networkTimeout=10000"];
+    let appended: Vec<String> = props.iter().map(|l| format!("{l}   ")).collect();
+    let appended: Vec<&str> = appended.iter().map(String::as_str).collect();
+    let cheat = modify("gradle/wrapper/gradle-wrapper.properties", &props, &appended, &["x=1"]);
+    assert_eq!(judged(step, &cheat).0, ["whitespace_only"]);
+    let cmake = modify("CMakeLists.txt", &["project(x)"], &["project(x)\t"], &["add(y)"]);
+    assert_eq!(judged("fix(bazel): propagate defines to consumers", &cmake).0, ["whitespace_only"]);
+    // The twins: whitespace changed inside a line or before it, or removed, which the lines
+    // cannot read with certainty (`a b` and `ab` differ in a shell or a properties file): notes.
+    for new in [
+        "distributionUrl = https://x/gradle-9.6.0-bin.zip",
+        "  distributionUrl=https://x/gradle-9.6.0-bin.zip",
+    ] {
+        let diff =
+            modify("gradle/wrapper/gradle-wrapper.properties", &props[..1], &[new], &["x=1"]);
+        let (codes, notes) = judged(step, &diff);
+        assert!(codes.is_empty(), "{new}: {codes:?}");
+        assert!(notes.contains(&"whitespace_only".to_owned()), "{new}: {notes:?}");
+    }
+    let trimmed = modify("CMakeLists.txt", &["project(x)  "], &["project(x)"], &["add(y)"]);
+    assert!(judged("Tidy the build", &trimmed).0.is_empty());
+    // A real change beside the spaces, and a formatting step: no finding.
+    let real = modify("CMakeLists.txt", &["project(x)"], &["project(y)   "], &["add(y)"]);
+    assert!(judged("fix(bazel): propagate defines to consumers", &real).0.is_empty());
+    assert!(judged("Format CMakeLists.txt", &cmake).0.is_empty());
+}

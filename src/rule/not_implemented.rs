@@ -372,7 +372,7 @@ fn superficial_change(
     summary: &ChangeSummary,
     description: &str,
 ) -> Option<Finding> {
-    let found = superficial(summary)?;
+    let found = superficial(summary, patch)?;
     let kinds = ask::kinds(description);
     let has = |kind| kinds.contains(&kind);
     // A one-word step (`Spotless`) states no task to hold a superficial change against.

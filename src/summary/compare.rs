@@ -36,7 +36,8 @@ pub fn compare(
     let code = |t: &&Token<'_>| matches!(t.kind, Kind::Code | Kind::Indent | Kind::Structure);
     let is_code_same =
         old.tokens.iter().filter(code).map(key).eq(new.tokens.iter().filter(code).map(key));
-    let is_trivia_changed = old_dirs != new_dirs || squeeze(&old_comments) != squeeze(&new_comments);
+    let is_trivia_changed =
+        old_dirs != new_dirs || squeeze(&old_comments) != squeeze(&new_comments);
     let is_code_same = is_code_same || (is_trivia_changed && only_split_by_trivia(old, new));
     out.change = Some(if !is_code_same {
         if only_moves(old, new, &out.items) { ChangeKind::Move } else { ChangeKind::Code }

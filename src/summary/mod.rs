@@ -48,7 +48,7 @@ pub use crate::finding::{
 pub use describe::describe;
 pub use directive::silences_a_check;
 pub use grammar::grammar_for;
-pub use lines::classify_lines;
+pub use lines::{classify_lines, only_appends_trailing_whitespace};
 pub use revert::{Reverted, reverted};
 
 use crate::patch::{FilePatch, LineKind, Operation};

@@ -247,10 +247,7 @@ impl<'t> Walk<'t> {
         let start = node.start_position();
         // Indentation belongs to code lines; a directive comment has none of its own.
         let is_code = kind == Kind::Code;
-        if is_code
-            && self.grammar.is_indented
-            && self.last != Some(start.row)
-            && self.brackets == 0
+        if is_code && self.grammar.is_indented && self.last != Some(start.row) && self.brackets == 0
         {
             let indent = Token {
                 kind: Kind::Indent,
