@@ -68,6 +68,27 @@ fn a_comment_restating_the_step_is_no_fix_but_an_edited_comment_can_be_the_point
 }
 
 #[test]
+fn a_comment_restating_the_step_is_no_fix_in_a_file_read_by_its_lines_either() {
+    let step = "fix: only use CPack if this is the main project (#902)";
+    let cheat = modify(
+        "CMakeLists.txt",
+        &[],
+        &["# fix: only use CPack if this is the main project (#902)"],
+        &["include(CPack)"],
+    );
+    assert_eq!(judged(step, &cheat).0, ["comment_only"]);
+    // The twin: a comment of other words there is still only a note (the lines cannot tell a
+    // `#` in a string from a comment), and a one-word step states no task.
+    let other =
+        modify("CMakeLists.txt", &[], &["# packaging lives in cmake/"], &["include(CPack)"]);
+    let (codes, notes) = judged(step, &other);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(notes.contains(&"comment_only".to_owned()), "{notes:?}");
+    let one = modify("CMakeLists.txt", &[], &["# Packaging"], &["include(CPack)"]);
+    assert!(judged("Packaging", &one).0.is_empty());
+}
+
+#[test]
 fn a_directive_instead_of_a_fix_is_not_a_fix() {
     let ignore = modify("p.py", &["x = load(y)"], &["x = load(y)  # type: ignore"], &[]);
     assert_eq!(judged("Fix the type error in load", &ignore).0, ["directive_only"]);

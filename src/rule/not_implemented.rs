@@ -364,8 +364,9 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 /// table kept in a header's comment), directives a step that silences a check or formats, and
 /// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
 /// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
-/// weak finding; a comment that only repeats the step answers no step. A finding that rests on
-/// a file read by its lines alone, or answers a step of one word, is weak.
+/// weak finding; a comment that only repeats the step answers no step (strong, whatever read
+/// the file). Any other finding that rests on a file read by its lines alone, or answers a step
+/// of one word, is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -380,7 +381,10 @@ fn superficial_change(
     let (code, what) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
+        // Lines that only repeat the step's words need no grammar to be seen for what they
+        // are: strong even in a file read by its lines.
         ChangeKind::Comment if restates_the_step(patch, description) => {
+            is_weak = ask::is_one_word(description);
             (CheckCode::CommentOnly, "only adds comments that restate the step")
         }
         ChangeKind::Comment

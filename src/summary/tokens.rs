@@ -154,8 +154,8 @@ impl<'t> Walk<'t> {
             self.push(node, text, Kind::Directive);
             return false;
         }
-        if let Some(label) = self.grammar.definition(node) {
-            self.open_definition(node, label);
+        if let Some((label, inner)) = self.definition_at(node) {
+            self.open_definition(node, inner, label);
         }
         let is_atom =
             kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
@@ -326,8 +326,23 @@ impl<'t> Walk<'t> {
         row
     }
 
-    fn open_definition(&mut self, node: Node<'_>, label: &'static str) {
-        let own = grammar::definition_name(node, self.text).unwrap_or_default();
+    /// The definition `node` opens, and the node that defines it: a Python definition with
+    /// decorators spans them (`@pytest.mark.anyio` above a test moves with it), the inner
+    /// `def` or `class` opening none of its own.
+    fn definition_at<'n>(&self, node: Node<'n>) -> Option<(&'static str, Node<'n>)> {
+        const DECORATED: &str = "decorated_definition";
+        if node.kind() == DECORATED {
+            let inner = node.child_by_field_name("definition")?;
+            return Some((self.grammar.definition(inner)?, inner));
+        }
+        if node.parent().is_some_and(|p| p.kind() == DECORATED) {
+            return None;
+        }
+        Some((self.grammar.definition(node)?, node))
+    }
+
+    fn open_definition(&mut self, node: Node<'_>, inner: Node<'_>, label: &'static str) {
+        let own = grammar::definition_name(inner, self.text).unwrap_or_default();
         let own_name =
             String::from_utf8_lossy(own).split_whitespace().collect::<Vec<_>>().join(" ");
         let parent = self.open.last().map(|&(i, _)| i);
@@ -337,9 +352,9 @@ impl<'t> Walk<'t> {
         };
         let inside_type = parent.is_some_and(|p| self.defs[p].kind != "function");
         let kind = if label == "function" && inside_type { "method" } else { label };
-        let rows = (node.start_position().row, node.end_position().row);
-        let trivial = trivial::of_definition(node, self.text, self.grammar);
-        let refuses = trivial.is_none() && trivial::refuses(node, self.text, self.grammar);
+        let rows = (inner.start_position().row, node.end_position().row);
+        let trivial = trivial::of_definition(inner, self.text, self.grammar);
+        let refuses = trivial.is_none() && trivial::refuses(inner, self.text, self.grammar);
         let index = self.defs.len();
         let start = self.tokens.len();
         self.defs.push(Definition {
