@@ -139,6 +139,12 @@ fn a_function_moved_unchanged_is_no_fix() {
     let moved = "diff --git a/m.rs b/m.rs\n--- a/m.rs\n+++ b/m.rs\n@@ -1,7 +1,7 @@\n-fn a() {\n-    one();\n-}\n-\n fn b() {\n     two();\n }\n+\n+fn a() {\n+    one();\n+}\n";
     assert_eq!(judged("Fix the off-by-one in a", moved).0, ["move_only"]);
     assert_eq!(judged("Move a below b", moved).0, Vec::<String>::new(), "the twin");
+    // Code moved unchanged documents nothing; sections of a document re-ordered may be what a
+    // documentation step asks (the twin).
+    assert_eq!(judged("fix typo (#3519)", moved).0, ["move_only"]);
+    assert_eq!(judged("docs: explain the retry loop", moved).0, ["move_only"]);
+    let sections = "diff --git a/g.md b/g.md\n--- a/g.md\n+++ b/g.md\n@@ -1,7 +1,7 @@\n-# A\n-\n-one\n-\n # B\n \n two\n+\n+# A\n+\n+one\n";
+    assert_eq!(judged("docs: put B first in the guide", sections).0, Vec::<String>::new());
 }
 
 #[test]

@@ -362,7 +362,7 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 /// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting step,
 /// comments a documentation step (or one whose words are in the comment the patch edits: a
 /// table kept in a header's comment), directives a step that silences a check or formats, and
-/// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
+/// moves a step that moves, refactors or formats, or documents when only sections of prose move. A step whose kind is not stated is
 /// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
 /// weak finding; a comment that only repeats the step answers no step (strong, whatever read
 /// the file). Any other finding that rests on a file read by its lines alone, or answers a step
@@ -401,9 +401,8 @@ fn superficial_change(
             (CheckCode::DirectiveOnly, what)
         }
         ChangeKind::Move
-            if [Kind::Move, Kind::Refactor, Kind::Format, Kind::Document]
-                .iter()
-                .any(|k| has(*k)) =>
+            if [Kind::Move, Kind::Refactor, Kind::Format].iter().any(|k| has(*k))
+                || (has(Kind::Document) && moves_only_prose(summary)) =>
         {
             return None;
         }
@@ -423,6 +422,17 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether every file whose definitions move is prose with markup (Markdown, HTML): sections
+/// of a document re-ordered may be what a documentation step asks; code moved unchanged
+/// documents nothing (`fix typo` answered by a method moved down its class).
+fn moves_only_prose(summary: &ChangeSummary) -> bool {
+    summary
+        .files
+        .iter()
+        .filter(|f| f.change == ChangeKind::Move)
+        .all(|f| summary::grammar_for(&f.path).is_some_and(|g| g.is_prose))
 }
 
 /// Whether directives alone leave the step unanswered: `None` when they answer it (a step
