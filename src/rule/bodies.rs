@@ -106,6 +106,28 @@ pub(super) fn added_trivial_under_test<'s>(
     out
 }
 
+/// Test functions and methods (in a test file, named `test...`) that the patch adds with a body
+/// that does nothing, or whose real body it empties: a test that runs nothing checks nothing,
+/// whatever the step (`Add test for request params` answered by `def test_request_params():
+/// pass`). Helpers of test files (a fake returning `None`) are not named so.
+pub(super) fn empty_tests(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+    let mut out = Vec::new();
+    for file in summary.files.iter().filter(|f| super::testfile::is_test_path(&f.path)) {
+        for item in &file.items {
+            let is_callable = matches!(item.kind.as_str(), "function" | "method");
+            let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
+            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
+            let is_test = own.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("test"));
+            let is_new = item.change == ItemStatus::Added
+                || (item.change == ItemStatus::Changed && !item.was_trivial);
+            if is_test && is_new {
+                out.push(Gutted { path: &file.path, item, form: trivial.form });
+            }
+        }
+    }
+    out
+}
+
 /// Whether `line` calls `name`: `.name` or `name(` with `name` a whole word.
 fn calls(line: &str, name: &str) -> bool {
     let bytes = line.as_bytes();

@@ -501,3 +501,19 @@ fn trailing_spaces_appended_in_a_file_without_a_grammar_are_read_with_certainty(
     assert!(judged("fix(bazel): propagate defines to consumers", &real).0.is_empty());
     assert!(judged("Format CMakeLists.txt", &cmake).0.is_empty());
 }
+
+#[test]
+fn a_test_added_with_a_body_that_does_nothing_tests_nothing() {
+    let empty = "diff --git a/tests/test_req.py b/tests/test_req.py\n--- a/tests/test_req.py\n+++ b/tests/test_req.py\n@@ -1,2 +1,6 @@\n def test_old():\n     assert True\n+\n+\n+def test_request_params():\n+    pass\n";
+    let step = "Add test for request params behavior changes (#3364)";
+    assert_eq!(judged(step, empty).0, ["placeholder_added"]);
+    let go = "diff --git a/cmd_test.go b/cmd_test.go\n--- a/cmd_test.go\n+++ b/cmd_test.go\n@@ -1,1 +1,3 @@\n package cobra\n+\n+func TestFlags(t *testing.T) {}\n";
+    assert_eq!(judged("Fix flag parsing", go).0, ["placeholder_added"]);
+    // The twins: a test that asserts, a helper of the test file that returns nothing, and a
+    // step that asks for a stub.
+    let real = empty.replace("+    pass\n", "+    assert Request(params={}).url.query == b\"\"\n");
+    assert_eq!(judged(step, &real).0, Vec::<String>::new());
+    let helper = empty.replace("test_request_params", "fake_params");
+    assert_eq!(judged(step, &helper).0, Vec::<String>::new());
+    assert_eq!(judged("Add a placeholder test for params", empty).0, Vec::<String>::new());
+}

@@ -94,6 +94,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         out.extend(gutted_bodies(summary, description));
         out.extend(bodies_without_result(summary));
         out.extend(stubs_under_test(patch, summary));
+        out.extend(empty_tests(summary));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
@@ -771,6 +772,27 @@ fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> 
             let message = format!(
                 "{} {} '{}' (line {}) is added with {body}, which does nothing, though the \
                  patch's tests call it; implement it",
+                found.path, item.kind, item.name, item.line
+            );
+            Finding::strong(
+                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
+                    .in_file(found.path.to_owned()),
+            )
+        })
+        .collect()
+}
+
+/// Test functions added or emptied with a body that does nothing ([`bodies::empty_tests`]).
+fn empty_tests(summary: &ChangeSummary) -> Vec<Finding> {
+    bodies::empty_tests(summary)
+        .into_iter()
+        .map(|found| {
+            let item = found.item;
+            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+            let body =
+                if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
+            let message = format!(
+                "{} test {} '{}' (line {}) is left with {body}: it tests nothing; write the test",
                 found.path, item.kind, item.name, item.line
             );
             Finding::strong(
