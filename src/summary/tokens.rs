@@ -157,8 +157,11 @@ impl<'t> Walk<'t> {
         if let Some((label, inner)) = self.definition_at(node) {
             self.open_definition(node, inner, label);
         }
-        let is_atom =
-            kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
+        // Adjacent literals the compiler joins (`"a" "b"` over two lines, in Python, C, C++)
+        // are read one by one: the layout between them is whitespace.
+        let is_atom = (kind.contains("string") && kind != "concatenated_string")
+            || kind.contains("char_literal")
+            || kind == "heredoc_body";
         // Markdown's raw HTML blocks are text the block grammar does not split: read as prose,
         // so an HTML comment inside one (a contributors table) is a comment.
         if self.grammar.is_prose && matches!(kind, "inline" | "text" | "html_block") {

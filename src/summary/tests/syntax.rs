@@ -102,6 +102,14 @@ fn python_compares_indentation_levels_not_columns() {
     assert_eq!(change("x.py", old, &out_of_if), Change::Code);
     let out_of_class = old.replace("\n\nc()", "\n\n    c()");
     assert_eq!(change("x.py", old, &out_of_class), Change::Code);
+    // Literals joined by the compiler, on lines of their own: the layout between them is
+    // whitespace; a space inside one is code (the twin).
+    let joined = "m = (\n    \"a \"\n    \"b\"\n)\n";
+    let rejoined = "m = (\n        \"a \"\n  \"b\"\n)\n";
+    assert_eq!(change("x.py", joined, rejoined), Change::Whitespace);
+    assert_eq!(change("x.py", joined, &joined.replace("\"a \"", "\"a\"")), Change::Code);
+    let c = "const char *s =\n    \"a \"\n    \"b\";\n";
+    assert_eq!(change("x.c", c, &c.replace("    \"b", "\t\"b")), Change::Whitespace);
     let yaml = "a:\n  b: 1\n  c: 2\nd: 3\n";
     assert_eq!(change("ci.yml", yaml, "a:\n    b: 1\n    c: 2\nd: 3\n"), Change::Whitespace);
     assert_eq!(change("ci.yml", yaml, "a:\n  b: 1\nc: 2\nd: 3\n"), Change::Code, "the twin");
