@@ -2,7 +2,9 @@
 //! change is whitespace-only when its removed and added lines are equal once all whitespace is
 //! dropped (but indentation, in YAML or a Makefile), and comment-only when they are equal once
 //! comments (by the file's language) are dropped too. It cannot see what a syntax tree sees (a
-//! moved line, a `#` inside a string), so what it finds alone is never enough to reject.
+//! moved line, a `#` inside a string), so what it finds alone is never enough to reject, but
+//! for whitespace only appended to line ends ([`only_appends_trailing_whitespace`]), which it
+//! reads with certainty.
 
 use crate::finding::ChangeKind;
 use crate::patch::{FilePatch, LineKind};

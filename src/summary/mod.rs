@@ -9,7 +9,7 @@
 //!
 //! Files without a grammar (or that do not parse, or past the parse budget) are summarised by
 //! the line comparison ([`lines`]), which only tells whitespace, comments and code apart; the
-//! rules never reject on what it alone finds.
+//! rules never reject on what it alone finds, but for whitespace only appended to line ends.
 //!
 //! ```
 //! use patchgate::patch::{parse, ParseOptions};
