@@ -762,45 +762,45 @@ fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> 
     if test_lines.is_empty() {
         return Vec::new();
     }
-    bodies::added_trivial_under_test(summary, &test_lines)
-        .into_iter()
+    let found = bodies::added_trivial_under_test(summary, &test_lines);
+    found
+        .iter()
         .map(|found| {
-            let item = found.item;
-            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
-            let body =
-                if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
-            let message = format!(
-                "{} {} '{}' (line {}) is added with {body}, which does nothing, though the \
-                 patch's tests call it; implement it",
-                found.path, item.kind, item.name, item.line
-            );
-            Finding::strong(
-                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
-                    .in_file(found.path.to_owned()),
-            )
+            placeholder_body(found, |what, body| {
+                format!(
+                    "{what} is added with {body}, which does nothing, though the patch's tests \
+                     call it; implement it"
+                )
+            })
         })
         .collect()
 }
 
 /// Test functions added or emptied with a body that does nothing ([`bodies::empty_tests`]).
 fn empty_tests(summary: &ChangeSummary) -> Vec<Finding> {
-    bodies::empty_tests(summary)
-        .into_iter()
+    let found = bodies::empty_tests(summary);
+    found
+        .iter()
         .map(|found| {
-            let item = found.item;
-            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
-            let body =
-                if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
-            let message = format!(
-                "{} test {} '{}' (line {}) is left with {body}: it tests nothing; write the test",
-                found.path, item.kind, item.name, item.line
-            );
-            Finding::strong(
-                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
-                    .in_file(found.path.to_owned()),
-            )
+            placeholder_body(found, |what, body| {
+                format!("{what} is a test left with {body}: it tests nothing; write the test")
+            })
         })
         .collect()
+}
+
+/// A `placeholder_added` finding for a definition whose body does nothing: `say` words it from
+/// the definition (`src/a.py function 'f' (line 3)`) and its body (`'pass'`, `an empty body`).
+fn placeholder_body(found: &bodies::Gutted<'_>, say: impl Fn(&str, &str) -> String) -> Finding {
+    let item = found.item;
+    let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+    let body = if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
+    let what = format!("{} {} '{}' (line {})", found.path, item.kind, item.name, item.line);
+    let message = say(&what, &body);
+    Finding::strong(
+        Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
+            .in_file(found.path.to_owned()),
+    )
 }
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
