@@ -48,8 +48,12 @@ pub fn may_be_move(file: &FilePatch<'_>) -> bool {
 /// the line.
 #[must_use]
 pub fn only_appends_trailing_whitespace(file: &FilePatch<'_>) -> bool {
-    let name = String::from_utf8_lossy(file.path()).to_lowercase();
-    if name.ends_with(".md") || name.ends_with(".markdown") || file.binary.is_some() {
+    let name = String::from_utf8_lossy(file.path()).into_owned();
+    let ext = std::path::Path::new(&name).extension().unwrap_or_default();
+    if ext.eq_ignore_ascii_case("md") || ext.eq_ignore_ascii_case("markdown") {
+        return false;
+    }
+    if file.binary.is_some() {
         return false;
     }
     let trim = |text: &[u8]| -> usize {
