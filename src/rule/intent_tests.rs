@@ -8,6 +8,15 @@ use crate::step::{ExecutorResult, Step};
 
 /// The codes (and note codes) `validate`'s rules give `diff` as the answer to `description`.
 fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
+    judged_reading(description, diff, false)
+}
+
+/// [`judged`] with every file read on its syntax tree, as `validate --with-report` reads them.
+fn judged_fully(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
+    judged_reading(description, diff, true)
+}
+
+fn judged_reading(description: &str, diff: &str, is_full: bool) -> (Vec<String>, Vec<String>) {
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
     assert!(parsed.defects.is_empty(), "{diff}");
     let files: Vec<String> =
@@ -22,7 +31,10 @@ fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
     };
     let step = Step { description: description.into(), ..Step::default() };
     let scope = Scope::new(&step, &PathSet::empty()).expect("no globs");
-    let input = Input::new(&step, &result, Some(&parsed), None, &scope);
+    let full = is_full.then(|| {
+        crate::summary::summarize(&parsed.patch.files, None, &crate::summary::Wants::full())
+    });
+    let input = Input::new(&step, &result, Some(&parsed), None, &scope).with_summary(full.as_ref());
     let found = evaluate(&input, &RulePolicy::default());
     let codes = found.violations.iter().map(|v| v.code.to_string()).collect();
     let notes = found.notes.iter().map(|n| n.code.to_string()).collect();
@@ -516,4 +528,13 @@ fn a_test_added_with_a_body_that_does_nothing_tests_nothing() {
     let helper = empty.replace("test_request_params", "fake_params");
     assert_eq!(judged(step, &helper).0, Vec::<String>::new());
     assert_eq!(judged("Add a placeholder test for params", empty).0, Vec::<String>::new());
+    // A Go test of several statements, one of them `context.TODO()`, is a real test (its
+    // block's statements are read one by one, not as one placeholder).
+    let ctx = go.replace(
+        "func TestFlags(t *testing.T) {}",
+        "func TestFlags(t *testing.T) {\n+\tctx := context.TODO()\n+\trun(ctx, t)\n+}",
+    );
+    let ctx = ctx.replace("@@ -1,1 +1,3 @@", "@@ -1,1 +1,6 @@");
+    assert_eq!(judged_fully("Fix flag parsing", &ctx).0, Vec::<String>::new());
+    assert_eq!(judged_fully("Fix flag parsing", go).0, ["placeholder_added"]);
 }
