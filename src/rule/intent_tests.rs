@@ -537,4 +537,7 @@ fn a_test_added_with_a_body_that_does_nothing_tests_nothing() {
     let ctx = ctx.replace("@@ -1,1 +1,3 @@", "@@ -1,1 +1,6 @@");
     assert_eq!(judged_fully("Fix flag parsing", &ctx).0, Vec::<String>::new());
     assert_eq!(judged_fully("Fix flag parsing", go).0, ["placeholder_added"]);
+    // A C++ test macro registering a disabled case is no function of that name.
+    let cpp = "diff --git a/tests/OptionalTest.cpp b/tests/OptionalTest.cpp\n--- a/tests/OptionalTest.cpp\n+++ b/tests/OptionalTest.cpp\n@@ -1,1 +1,4 @@\n #include \"app.hpp\"\n+#if !CLI11_OPTIONAL\n+TEST_F(TApp, DISABLED_OptionalTest) {}\n+#endif\n";
+    assert_eq!(judged_fully("tests: add some extra tests", cpp).0, Vec::<String>::new());
 }
