@@ -379,6 +379,11 @@ fn superficial_change(
     let mut is_weak = found.is_by_lines || ask::is_one_word(description);
     let (code, what) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
+        // A checker's complaint about layout (`Fixed linter issues`) is answered by taking
+        // whitespace out (a double space, trailing blanks), never by only adding it.
+        ChangeKind::Whitespace if ask::names_a_linter(description) && removes_whitespace(patch) => {
+            return None;
+        }
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
         ChangeKind::Comment if restates_the_step(patch, description) => {
             (CheckCode::CommentOnly, "only adds comments that restate the step")
@@ -387,6 +392,13 @@ fn superficial_change(
             if has(Kind::Document)
                 || edits_what_the_step_names(patch, description)
                 || edits_only_the_file_named(input, patch, description) =>
+        {
+            return None;
+        }
+        // Checkers read comments too (a doc lint, a spelling check): a step about one is
+        // answered by editing the comments that are there, not by adding one.
+        ChangeKind::Comment
+            if ask::names_a_linter(description) && edits_existing_comments(summary) =>
         {
             return None;
         }
@@ -419,6 +431,28 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether the patch's removed lines hold more whitespace than its added lines: whitespace
+/// taken out, as a formatter or a linter's fix does.
+fn removes_whitespace(patch: &Patch<'_>) -> bool {
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    let (mut removed, mut added) = (0usize, 0usize);
+    for line in lines {
+        let blanks = line.text.iter().filter(|b| b.is_ascii_whitespace()).count() + 1;
+        match line.kind {
+            LineKind::Remove => removed += blanks,
+            LineKind::Add => added += blanks,
+            LineKind::Context => {}
+        }
+    }
+    removed > added
+}
+
+/// Whether the patch changes or removes comment text that was there before it (read on the
+/// syntax tree), rather than only adding comments.
+fn edits_existing_comments(summary: &ChangeSummary) -> bool {
+    summary.files.iter().any(|f| f.comments_removed > 0)
 }
 
 /// Whether directives alone leave the step unanswered: `None` when they answer it (a step
@@ -747,7 +781,7 @@ fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> 
     if test_lines.is_empty() {
         return Vec::new();
     }
-    bodies::added_trivial_under_test(summary, &test_lines)
+    bodies::added_trivial_under_test(summary, patch, &test_lines)
         .into_iter()
         .map(|found| {
             let item = found.item;
