@@ -499,3 +499,14 @@ fn a_constant_in_one_variant_of_a_definition_or_one_moved_is_no_placeholder() {
     assert_eq!(judged(step, &format!("{from}{to}{spec}")).0, Vec::<String>::new());
     assert_eq!(judged(step, &format!("{to}{spec}")).0, ["placeholder_added"], "the twin: new");
 }
+
+#[test]
+fn a_comment_edit_that_removes_the_code_the_step_quotes_answers_it() {
+    let context = ["  use Rack::ContentLength", "  run App"];
+    let example = modify("lib/builder.rb", &["  #   #\\ -p 9393", "  #"], &[], &context);
+    let step = "Remove an example that passes options on the first `#\\` line";
+    assert_eq!(judged(step, &example).0, Vec::<String>::new());
+    // The twin: the quoted code is not in what the patch removes.
+    let other = modify("lib/builder.rb", &["  #   an older note", "  #"], &[], &context);
+    assert_eq!(judged(step, &other).0, ["comment_only"]);
+}

@@ -595,7 +595,7 @@ fn edits_only_the_file_named(input: &Input<'_>, patch: &Patch<'_>, description: 
 }
 
 /// Whether the lines the patch removes (the comment it edits) hold the words of the step's
-/// first line: a comment that is the step's whole point (a table kept in a header's comment,
+/// first line, or code it quotes between backticks: a comment that is the step's whole point (a table kept in a header's comment,
 /// when the step corrects that table). A comment only added, restating the step, removes
 /// nothing.
 fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
@@ -613,7 +613,16 @@ fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
         .map(|l| String::from_utf8_lossy(l.text).to_lowercase() + "\n")
         .collect();
     let found = words.iter().filter(|w| intent::has_word(&removed, w)).count();
-    !removed.is_empty() && found >= words.len().min(2) && found > 0
+    // Code the step quotes (`#\` of "the first `#\` line") found in the removed lines.
+    let quoted = code_spans(&subject).any(|span| removed.contains(span));
+    !removed.is_empty() && (quoted || (found >= words.len().min(2) && found > 0))
+}
+
+/// The text between each pair of backticks of `line`, trimmed, of two characters or more.
+fn code_spans(line: &str) -> impl Iterator<Item = &str> {
+    let parts: Vec<&str> = line.split('`').collect();
+    let closed = parts.len().saturating_sub(1);
+    (1..closed).step_by(2).map(move |i| parts[i].trim()).filter(|s| s.chars().count() >= 2)
 }
 
 /// The patch only creates files nothing else in it names and no convention loads
