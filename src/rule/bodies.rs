@@ -130,8 +130,13 @@ fn is_one_variant(summary: &ChangeSummary, path: &str, item: &ItemChange) -> boo
 /// already had is not written now): that file loses a definition of the same name, kind and
 /// length (read on its tree), or a removed line of it is the definition's first line, the
 /// name in it (a file the summary read by its lines only).
-fn is_moved_in(summary: &ChangeSummary, patch: &Patch<'_>, path: &str, item: &ItemChange) -> bool {
-    let removed_there = summary.files.iter().filter(|f| f.path != path).flat_map(|f| &f.items);
+fn is_moved_in(
+    summary: &ChangeSummary,
+    patch: &Patch<'_>,
+    in_file: &str,
+    item: &ItemChange,
+) -> bool {
+    let removed_there = summary.files.iter().filter(|f| f.path != in_file).flat_map(|f| &f.items);
     let same = |other: &ItemChange| {
         other.change == ItemStatus::Removed
             && other.name == item.name
@@ -142,18 +147,18 @@ fn is_moved_in(summary: &ChangeSummary, patch: &Patch<'_>, path: &str, item: &It
         return true;
     }
     let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
-    let Some(header) = added_line(patch, path, item.line) else { return false };
+    let Some(header) = added_line(patch, in_file, item.line) else { return false };
     let header = header.trim_ascii();
     let is_header = crate::summary::has_word(&String::from_utf8_lossy(header), own);
-    let others = patch.files.iter().filter(|f| String::from_utf8_lossy(f.path()) != path);
+    let others = patch.files.iter().filter(|f| String::from_utf8_lossy(f.path()) != in_file);
     let mut removed = others.flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
     is_header && removed.any(|l| l.kind == LineKind::Remove && l.text.trim_ascii() == header)
 }
 
-/// The text of line `number` (1-based) of the file at `path` after the patch, when the patch
+/// The text of line `number` (1-based) of the file `in_file` after the patch, when the patch
 /// adds it.
-fn added_line<'p>(patch: &Patch<'p>, path: &str, number: usize) -> Option<&'p [u8]> {
-    let file = patch.files.iter().find(|f| String::from_utf8_lossy(f.path()) == path)?;
+fn added_line<'p>(patch: &Patch<'p>, in_file: &str, number: usize) -> Option<&'p [u8]> {
+    let file = patch.files.iter().find(|f| String::from_utf8_lossy(f.path()) == in_file)?;
     for hunk in &file.hunks {
         let mut at = usize::try_from(hunk.new_start).ok()?;
         for line in &hunk.lines {

@@ -222,8 +222,8 @@ impl<'t> Walk<'t> {
             pad + blanks.map(|&b| if b == b'\t' { TAB } else { 1 }).sum::<usize>()
         };
         let least = lines.iter().filter(|(_, l)| !l.is_empty()).map(indent).min().unwrap_or(0);
-        let last = lines.iter().rposition(|(_, l)| !l.is_empty()).map_or(0, |i| i + 1);
-        for line in &lines[..last] {
+        let end = lines.iter().rposition(|(_, l)| !l.is_empty()).map_or(0, |i| i + 1);
+        for line in &lines[..end] {
             let code = line.1.trim_ascii_start();
             if !code.is_empty() {
                 let row = node.start_position().row;
