@@ -38,12 +38,13 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The object of a verb that makes the step about text, not code. A kind word is read in its
 /// inflected forms too (`commented`, like `indenting` and `whitespacing` below): the form a
-/// subject happens to use does not change what it asks.
+/// subject happens to use does not change what it asks; and a word ending in `doc` names a
+/// documentation format (`javadoc`, `rustdoc`, `GoDoc`, `KDoc`).
 static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,8}?(?:
             typos? | spelling | misspell\w* | grammar | wording | phrasing | punctuation
-          | comment(?:s|ed|ing)? | docs? | documentation | docstrings? | javadoc | rustdoc | jsdoc | readme
+          | comment(?:s|ed|ing)? | \w*docs? | documentation | docstrings? | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
           | code\s+(?:samples?|examples?|snippets?) | explanations? | (?:intra-)?doc\s+links?
         )\b",
@@ -603,6 +604,8 @@ mod tests {
             ("Fix indenting", Kind::Format),
             ("Fix up license whitespacing (#1563)", Kind::Format),
             ("remove commented code", Kind::Document),
+            ("Explain OnInitialize better in the GoDoc (#594)", Kind::Document),
+            ("Fix the KDoc of Buffer", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
