@@ -510,3 +510,29 @@ fn a_comment_edit_that_removes_the_code_the_step_quotes_answers_it() {
     let other = modify("lib/builder.rb", &["  #   an older note", "  #"], &[], &context);
     assert_eq!(judged(step, &other).0, ["comment_only"]);
 }
+
+#[test]
+fn a_placeholder_statement_excluded_from_coverage_on_a_later_line_is_marked_unreachable() {
+    let context = ["class SyncByteStream:", "    def __iter__(self):"];
+    let marked = modify(
+        "httpx/base.py",
+        &[],
+        &[
+            "        raise NotImplementedError(",
+            "            \"The '__iter__' method must be implemented.\"",
+            "        )  # pragma: nocover",
+        ],
+        &[],
+    );
+    let marked = marked.replace("@@ -1,0 +1,3 @@\n", "@@ -1,2 +1,5 @@\n");
+    let marked = marked.replacen(
+        "+        raise",
+        &format!(" {}\n {}\n+        raise", context[0], context[1]),
+        1,
+    );
+    assert_eq!(judged("Stream interface", &marked).0, Vec::<String>::new());
+    // The twin: the pragma after the statement's end is another line's.
+    let after = marked.replace(")  # pragma: nocover", ")\n+x = 1  # pragma: nocover");
+    let after = after.replace("@@ -1,2 +1,5 @@", "@@ -1,2 +1,6 @@");
+    assert_eq!(judged("Stream interface", &after).0, ["placeholder_added"]);
+}

@@ -812,7 +812,8 @@ fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> 
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
 /// missing implementation) and generated files ([`summary::is_generated`]), ones the patch only moves (the same line is removed elsewhere),
-/// ones marked unreachable (`# pragma: no cover`), and abstract methods' bodies (a method of the
+/// ones marked unreachable (`# pragma: no cover` on any line of the statement,
+/// [`is_excluded_from_coverage`]), and abstract methods' bodies (a method of the
 /// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`]).
 fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Violation> {
     let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
@@ -834,16 +835,20 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -
             continue;
         }
         for (i, hunk) in file.hunks.iter().enumerate().filter(|(_, h)| may_hold(h)) {
-            let found = hunk
-                .lines
+            let lines: Vec<crate::patch::Line<'_>> =
+                hunk.lines.iter().filter(|l| l.kind != LineKind::Remove).collect();
+            let found = lines
                 .iter()
-                .filter(|l| l.kind == LineKind::Add && hints.is_placeholder(l.text))
-                .map(|l| (l.line, trimmed(l.text)))
-                .find(|(_, text)| {
+                .enumerate()
+                .filter(|(_, l)| l.kind == LineKind::Add && hints.is_placeholder(l.text))
+                .find(|(at, l)| {
+                    let text = trimmed(l.text);
                     !text.contains("no cover")
-                        && !removed.contains(text)
-                        && !bodies::is_abstract_placeholder(summary, &name, text)
-                });
+                        && !is_excluded_from_coverage(&lines[*at..])
+                        && !removed.contains(&text)
+                        && !bodies::is_abstract_placeholder(summary, &name, &text)
+                })
+                .map(|(_, l)| (l.line, trimmed(l.text)));
             // Output a tool writes (a bundle) is no implementation the step's author left out.
             let found = found.filter(|_| !summary::is_generated(file, input.base));
             if let Some((line, text)) = found {
@@ -863,6 +868,35 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -
         }
     }
     out
+}
+
+/// coverage.py's default exclusion (`# pragma: no cover`, `#pragma:nocover`, ...).
+static NO_COVER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"#\s*(?:pragma|PRAGMA)[:\s]?\s*(?:no|NO)\s*(?:cover|COVER)")
+        .expect("the no-cover pattern is valid")
+});
+
+/// Whether the statement starting at `lines[0]` is marked unreachable for coverage: one of its
+/// lines (the statement runs on while its brackets are open, ten lines at most) carries
+/// coverage.py's exclusion, which excludes the whole statement.
+fn is_excluded_from_coverage(lines: &[crate::patch::Line<'_>]) -> bool {
+    let mut depth = 0isize;
+    for line in lines.iter().take(10) {
+        if NO_COVER.is_match(&String::from_utf8_lossy(line.text)) {
+            return true;
+        }
+        for b in line.text {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 {
+            return false;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
