@@ -29,6 +29,16 @@ fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
     (codes, notes)
 }
 
+/// The diff that creates `path` holding `text`.
+fn created(path: &str, text: &str) -> String {
+    let lines: Vec<String> = text.lines().map(|l| format!("+{l}\n")).collect();
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}",
+        lines.len(),
+        lines.concat()
+    )
+}
+
 fn modify(path: &str, old: &[&str], new: &[&str], context: &[&str]) -> String {
     let mut body = String::new();
     for (mark, lines) in [('-', old), ('+', new), (' ', context)] {
@@ -275,14 +285,7 @@ fn a_function_added_with_an_empty_body_that_declares_a_result_is_a_placeholder()
 fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
     let base = "class Shape:\n    def area(self):\n        raise NotImplementedError()\n";
     let sub = "class Square(Shape):\n    def area(self):\n        return self.side * self.side\n";
-    let file = |path: &str, text: &str| {
-        let lines: Vec<String> = text.lines().map(|l| format!("+{l}\n")).collect();
-        format!(
-            "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}",
-            lines.len(),
-            lines.concat()
-        )
-    };
+    let file = created;
     let both = file("shapes.py", base) + &file("square.py", sub);
     assert_eq!(judged("Add a square shape", &both).0, Vec::<String>::new());
     // The twin: the base class alone, or a subclass whose method has another name.
@@ -465,14 +468,7 @@ fn a_checker_step_is_answered_by_edited_comments_or_whitespace_taken_out() {
 
 #[test]
 fn a_constant_in_one_variant_of_a_definition_or_one_moved_is_no_placeholder() {
-    let new_file = |path: &str, text: &str| {
-        let lines: Vec<String> = text.lines().map(|l| format!("+{l}\n")).collect();
-        format!(
-            "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}",
-            lines.len(),
-            lines.concat()
-        )
-    };
+    let new_file = created;
     let test = "diff --git a/src/test/kotlin/FsTest.kt b/src/test/kotlin/FsTest.kt\n--- a/src/test/kotlin/FsTest.kt\n+++ b/src/test/kotlin/FsTest.kt\n@@ -1,1 +1,2 @@\n fun setUp() {}\n+fun t() { if (isWasm()) return }\n";
     let jvm = new_file(
         "src/jvmMain/kotlin/Jvm.kt",
