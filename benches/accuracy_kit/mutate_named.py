@@ -2,12 +2,12 @@
 commits that do it, each answered the way a cheating agent answers it (see `mutate` for what
 every variant promises):
 
-- `removal:other`: a commit that removes a function or method NAME from a file (a definition
-  of the base, the only one of that name in the file, with none of that name after the commit);
-  the step "Remove NAME" answered by removing another definition of the same file, one the
-  commit keeps;
-- `removal:empty`: the same step answered by emptying NAME's body (its language's empty body or
-  stub) and keeping the definition and its uses;
+- `removal:other`: a commit that removes a function, method or type NAME from a file (a
+  definition of the base, the only one of that name in the file, with none of that name after
+  the commit, and fewer uses of the word); the step "Remove NAME" answered by removing the
+  nearest other definition of the same file, one the commit keeps;
+- `removal:empty`: the same step, NAME a function or method, answered by emptying its body (its
+  language's empty body or stub) and keeping the definition and its uses;
 - `extraction:inline`: a commit that adds a function H (no definition of that name in the base
   file) and changes an existing function F of the same file to call it; the step "Extract H
   from F" answered with H added beside F and F left as it was;
@@ -41,6 +41,40 @@ def named_functions(tree, with_errors=False):
     return out
 
 
+# Type definitions a removal step names, per language (C and C++ declare them inside
+# declarations, and are left out).
+TYPES = {
+    "python": {"class_definition"},
+    "rust": {"struct_item", "enum_item", "trait_item", "union_item"},
+    "go": {"type_spec"},
+    "javascript": {"class_declaration"},
+    "typescript": {"class_declaration", "interface_declaration", "enum_declaration"},
+    "java": {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"},
+    "kotlin": {"class_declaration", "object_declaration"},
+    "ruby": {"class", "module"},
+}
+
+
+def named_definitions(tree, with_errors=False):
+    """`named_functions` and the file's named types (a Go `type_spec` stands for its
+    `type_declaration` when it is the only one)."""
+    out = named_functions(tree, with_errors)
+    kinds, stack = TYPES.get(tree.lang, set()), [tree.root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        name = node.child_by_field_name("name") if node.type in kinds else None
+        if name is None or name.type == "scope_resolution" or (node.has_error and not with_errors):
+            continue
+        if node.type == "type_spec":
+            parent = node.parent
+            if parent is None or parent.type != "type_declaration" or parent.named_child_count != 1:
+                continue
+            node = parent
+        out.setdefault(name.text.decode(errors="replace"), []).append(node)
+    return out
+
+
 def is_constructor(node, lang):
     return node.type == "constructor_declaration" or \
         (lang == "cpp" and node.child_by_field_name("type") is None)
@@ -67,13 +101,15 @@ def overlaps(a, b):
 
 
 def removal(commit):
-    """`removal:other` and `removal:empty` for the first function the commit removes."""
+    """`removal:other` and `removal:empty` for the first function, method or type the commit
+    removes."""
     for f in commit.modified():
         found = trees(f)
         if found is None:
             continue
         old_tree, new_tree = found
-        before, after = named_functions(old_tree), named_functions(new_tree, with_errors=True)
+        before = named_definitions(old_tree)
+        after = named_definitions(new_tree, with_errors=True)
         removed = [nodes[0] for name, nodes in before.items()
                    if len(nodes) == 1 and name not in after and is_usable(name)
                    and word_count(f.new, name.encode()) < word_count(f.old, name.encode())]
@@ -110,7 +146,9 @@ def removed_other(f, tree, target, before, after):
 
 def emptied(f, tree, target):
     """The base image with `target`'s body emptied (or its language's stub where an empty
-    body does not compile)."""
+    body does not compile); a type is left out."""
+    if target.type not in FUNCTIONS[tree.lang]:
+        return None
     forms = dict(stub_forms(target, tree.lang))
     stmt = next((forms[k] for k in ("empty", "pass", "nil") if k in forms), None)
     if stmt is None and forms:

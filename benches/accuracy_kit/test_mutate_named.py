@@ -62,14 +62,14 @@ def git(repo, *args):
 
 
 class NamedMutations(unittest.TestCase):
-    def commit(self, new):
-        """A Commit of `app.py` from BASE to `new` in a fresh repository."""
+    def commit(self, new, base=BASE):
+        """A Commit of `app.py` from `base` to `new` in a fresh repository."""
         repo = pathlib.Path(self.enterContext(tempfile.TemporaryDirectory()))
         git(repo, "init", "-q")
         for key, value in (("user.name", "t"), ("user.email", "t@t")):
             git(repo, "config", key, value)
         shas = []
-        for text in (BASE, new):
+        for text in (base, new):
             (repo / "app.py").write_bytes(text)
             git(repo, "add", "app.py")
             git(repo, "commit", "-q", "-m", "change")
@@ -104,6 +104,15 @@ class NamedMutations(unittest.TestCase):
         stub = found["extraction:stub"].patch
         self.assertIn("+    total = double(x)", stub)
         self.assertIn("+def double(x):\n+    pass\n", stub)
+
+    def test_a_type_removed_is_answered_by_removing_another_definition_only(self):
+        base = BASE + b"\n\nclass LegacyClient:\n    def get(self):\n        return 1\n"
+        found = self.by_variant(removal(self.commit(BASE, base=base)))
+        self.assertEqual(set(found), {"removal:other"}, "a type's body is not emptied")
+        other = found["removal:other"]
+        self.assertEqual(other.descriptions[1], ("subject", "Remove LegacyClient"))
+        self.assertNotIn("-class LegacyClient", other.patch)
+        self.assertIn("-def run(x):", other.patch, "the nearest other definition")
 
     def test_a_commit_that_removes_or_extracts_nothing_builds_neither(self):
         commit = self.commit(EDITED)
