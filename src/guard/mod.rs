@@ -22,6 +22,7 @@ pub mod call;
 mod check;
 mod correct;
 mod decide;
+mod delta;
 mod env;
 mod envelope;
 mod files;

@@ -1,0 +1,182 @@
+//! The git index's file list after the index changed, without building and writing the whole
+//! list again: the cached list (the base, which keeps after its text the signature of the names
+//! it lists in each directory) with the directories whose names changed since left out, and the
+//! names the index lists in those directories now beside it.
+//!
+//! Staging and committing mostly leave the index's names as they were (a commit, `git add` of a
+//! changed file) or change a few directories' (`git add` of a new file, `git rm`): the first miss
+//! after such a change reads the index and compares each directory's signature with the base's,
+//! and writes only the changed directories (`files-v7.delta`). Past [`MAX_PATHS`] names or
+//! [`MAX_DIRS`] directories the whole list is built again.
+//!
+//! The delta lives where code the agent runs can write, as the cache does: what is read back
+//! only shapes suggestions, and is bounded.
+
+use super::files::{Header, Prehashed, for_each_run, name_hash, read_cache_hiding};
+use super::suggest::Index;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::io::Seek as _;
+use std::path::Path;
+
+const DELTA: &str = "files-v7.delta";
+/// Names of changed directories kept in a delta at most.
+const MAX_PATHS: usize = 4096;
+/// Changed directories kept in a delta at most.
+const MAX_DIRS: usize = 1024;
+/// Bytes of one directory's record after the base's text: key, signature (both `u64`) and the
+/// directory's length (`u32`), little-endian.
+const RECORD: usize = 20;
+
+/// Per directory, keyed by [`name_hash`] of its path: the signature of the names listed in it
+/// (XOR of their hashes) and the length of its path.
+type Signatures = HashMap<u64, (u64, u32), BuildHasherDefault<Prehashed>>;
+/// Directories by [`name_hash`] of their path.
+type Keys = HashSet<u64, BuildHasherDefault<Prehashed>>;
+
+/// The lists for the index `key` (any: `None`) from the delta and the base `cache` it was made
+/// against: the base without the changed directories, and their names now. `None` without a
+/// delta for that index and that base.
+pub(super) fn read(dir: &Path, cache: &Path, key: Option<&str>, query_len: usize) -> Option<Vec<Index>> {
+    let text = std::fs::read_to_string(dir.join(DELTA)).ok()?;
+    let delta = Delta::parse(&text)?;
+    if key.is_some_and(|key| key != delta.index_key) {
+        return None;
+    }
+    let hide = |dir: &[u8]| delta.changes(dir);
+    let hide: Option<&dyn Fn(&[u8]) -> bool> = (!delta.changed.is_empty()).then_some(&hide);
+    let base = read_cache_hiding(cache, Some(delta.base_key), query_len, hide)?;
+    Some(vec![base, Index::new(delta.paths.iter().copied())])
+}
+
+/// Write the delta of `paths` (the index's files now, sorted) for the index `key` against the
+/// base `cache`; `false` when there is no base to compare with or the changes are too many.
+pub(super) fn write(dir: &Path, cache: &Path, key: &str, paths: &[&str]) -> bool {
+    let Some((base_key, base)) = read_base(cache) else { return false };
+    let now = signatures(paths);
+    let mut changed: Vec<(u64, u32)> = Vec::new();
+    for (dir_key, &(signature, len)) in &now {
+        if base.get(dir_key).is_none_or(|&(old, _)| old != signature) {
+            changed.push((*dir_key, len));
+        }
+    }
+    for (dir_key, &(_, len)) in &base {
+        if !now.contains_key(dir_key) {
+            changed.push((*dir_key, len));
+        }
+    }
+    if changed.len() > MAX_DIRS {
+        return false;
+    }
+    let keys: Keys = changed.iter().map(|&(dir_key, _)| dir_key).collect();
+    let mut listed: Vec<&str> = Vec::new();
+    let mut run: (&str, bool) = ("", keys.contains(&name_hash(b"")));
+    for path in paths {
+        let dir = memchr::memrchr(b'/', path.as_bytes()).map_or("", |at| &path[..at]);
+        if dir != run.0 {
+            run = (dir, keys.contains(&name_hash(dir.as_bytes())));
+        }
+        if run.1 {
+            if listed.len() == MAX_PATHS {
+                return false;
+            }
+            listed.push(path);
+        }
+    }
+    let mut text = format!("{key}\n{base_key}\n");
+    for (dir_key, len) in &changed {
+        let _ = write!(text, "{dir_key:x}:{len},");
+    }
+    text.push('\n');
+    for path in listed.iter().filter(|p| !p.contains(['\n', '\0'])) {
+        text.push_str(path);
+        text.push('\n');
+    }
+    let written = tempfile::NamedTempFile::new_in(dir).and_then(|mut file| {
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        file.persist(dir.join(DELTA)).map_err(|e| e.error)
+    });
+    written.is_ok()
+}
+
+/// The signatures of `paths`' directories, as records to keep after the base's text.
+pub(super) fn signatures_bytes(paths: &[&str]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for (key, (signature, len)) in signatures(paths) {
+        bytes.extend_from_slice(&key.to_le_bytes());
+        bytes.extend_from_slice(&signature.to_le_bytes());
+        bytes.extend_from_slice(&len.to_le_bytes());
+    }
+    bytes
+}
+
+fn signatures(paths: &[&str]) -> Signatures {
+    let mut signatures = Signatures::default();
+    for_each_run(paths.iter().map(|p| p.as_bytes()), |dir, signature| {
+        let len = u32::try_from(dir.len()).unwrap_or(u32::MAX);
+        signatures.entry(name_hash(dir)).or_insert((0, len)).0 ^= signature;
+    });
+    // The run before the first path, of nothing.
+    signatures.retain(|_, &mut (signature, _)| signature != 0);
+    signatures
+}
+
+/// The base's key and the signatures kept after its text.
+fn read_base(cache: &Path) -> Option<(String, Signatures)> {
+    let mut file = std::fs::File::open(cache).ok()?;
+    let header = Header::read(&file)?;
+    file.seek(std::io::SeekFrom::Start(header.len + header.total as u64)).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    if bytes.is_empty() || bytes.len() % RECORD != 0 {
+        return None;
+    }
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
+    let signatures = bytes
+        .chunks_exact(RECORD)
+        .map(|r| {
+            let len = u32::from_le_bytes(r[16..].try_into().expect("four bytes"));
+            (word(&r[..8]), (word(&r[8..16]), len))
+        })
+        .collect();
+    Some((header.key, signatures))
+}
+
+/// A delta as written: the index it is of, the base it is against, the changed directories
+/// (key and length) and the names listed in them now.
+struct Delta<'t> {
+    index_key: &'t str,
+    base_key: &'t str,
+    changed: Keys,
+    /// Which lengths of directory paths a changed one has (the last slot: that length or more).
+    lengths: [bool; 256],
+    paths: Vec<&'t str>,
+}
+
+impl<'t> Delta<'t> {
+    fn parse(text: &'t str) -> Option<Self> {
+        let mut lines = text.split_terminator('\n');
+        let (index_key, base_key) = (lines.next()?, lines.next()?);
+        let mut delta = Delta {
+            index_key,
+            base_key,
+            changed: Keys::default(),
+            lengths: [false; 256],
+            paths: Vec::new(),
+        };
+        for item in lines.next()?.split_terminator(',').take(MAX_DIRS) {
+            let (key, len) = item.split_once(':')?;
+            delta.changed.insert(u64::from_str_radix(key, 16).ok()?);
+            delta.lengths[len.parse::<usize>().ok()?.min(255)] = true;
+        }
+        delta.paths = lines.take(MAX_PATHS).collect();
+        Some(delta)
+    }
+
+    /// Whether the names listed in `dir` changed since the base.
+    fn changes(&self, dir: &[u8]) -> bool {
+        self.lengths[dir.len().min(255)] && self.changed.contains(&name_hash(dir))
+    }
+}
