@@ -180,3 +180,68 @@ impl<'t> Delta<'t> {
         self.lengths[dir.len().min(255)] && self.changed.contains(&name_hash(dir))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guard::suggest::suggest_all;
+
+    /// The paths of `lists` named `name`, in any directory.
+    fn named(lists: &[Index], name: &str) -> Vec<String> {
+        let lists: Vec<&Index> = lists.iter().collect();
+        let found = suggest_all(&lists, &format!("nowhere/{name}"), 10);
+        found.into_iter().filter(|p| p.rsplit('/').next() == Some(name)).collect()
+    }
+
+    #[test]
+    fn a_delta_lists_the_changed_directories_names_and_hides_their_old_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("files.cache");
+        let base = ["docs/x.md", "lib/gone.py", "src/a.py", "src/b.py", "top.py"];
+        let index = Index::new(base.iter().copied());
+        crate::guard::files::write_cache_with(&cache, "i1", &index, &signatures_bytes(&base))
+            .unwrap();
+        // `src/b.py` removed, `src/c.py` added, `lib` gone, `tools` new; `docs` and the root
+        // unchanged.
+        let now = ["docs/x.md", "src/a.py", "src/c.py", "tools/new.py", "top.py"];
+        assert!(write(dir.path(), &cache, "i2", &now));
+        let text = std::fs::read_to_string(dir.path().join(DELTA)).unwrap();
+        let listed: Vec<&str> = text.lines().skip(3).collect();
+        assert_eq!(listed, ["src/a.py", "src/c.py", "tools/new.py"]);
+        let lists = read(dir.path(), &cache, Some("i2"), 4).unwrap();
+        for (name, paths) in [
+            ("b.py", vec![]),
+            ("gone.py", vec![]),
+            ("a.py", vec!["src/a.py"]),
+            ("c.py", vec!["src/c.py"]),
+            ("new.py", vec!["tools/new.py"]),
+            ("x.md", vec!["docs/x.md"]),
+            ("top.py", vec!["top.py"]),
+        ] {
+            assert_eq!(named(&lists, name), paths, "{name}");
+        }
+        // Another index: not this delta's, unless any will do (another guard is updating).
+        assert!(read(dir.path(), &cache, Some("i3"), 4).is_none());
+        assert!(read(dir.path(), &cache, None, 4).is_some());
+    }
+
+    #[test]
+    fn too_many_changes_or_no_signatures_mean_a_new_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("files.cache");
+        let base = ["a/x.py"];
+        crate::guard::files::write_cache(&cache, "i1", &Index::new(base.iter().copied()))
+            .unwrap();
+        assert!(!write(dir.path(), &cache, "i2", &["a/x.py", "a/y.py"]), "no signatures kept");
+        let index = Index::new(base.iter().copied());
+        crate::guard::files::write_cache_with(&cache, "i1", &index, &signatures_bytes(&base))
+            .unwrap();
+        let many: Vec<String> = (0..=MAX_DIRS).map(|i| format!("d{i}/f.py")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(!write(dir.path(), &cache, "i2", &many), "more directories than a delta keeps");
+        let many: Vec<String> = (0..=MAX_PATHS).map(|i| format!("a/f{i}.py")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(!write(dir.path(), &cache, "i2", &many), "more names than a delta keeps");
+        assert!(write(dir.path(), &cache, "i2", &["a/x.py", "a/y.py"]));
+    }
+}

@@ -232,7 +232,7 @@ pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Res
 }
 
 /// [`write_cache`] with `trailer` after the text.
-fn write_cache_with(path: &Path, key: &str, index: &Index, trailer: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_cache_with(path: &Path, key: &str, index: &Index, trailer: &[u8]) -> std::io::Result<()> {
     let Some(text) = index.text() else { return Ok(()) };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
