@@ -33,6 +33,7 @@ class Blobs:
     def close(self):
         self.proc.stdin.close()
         self.proc.wait()
+        self.proc.stdout.close()
 
 
 class FileChange:

@@ -4,7 +4,9 @@ acceptance; no word of the step is read to excuse one. A variant leaves a commit
 the commit's own change is of the same kind (read from its diff, see `shapes`), or when the
 variant cannot be built on it (no function to stub, no file with comments, ...).
 
-Text-level variants live here; the ones built on syntax trees in `mutate_syntax`.
+Text-level variants live here; the ones built on syntax trees in `mutate_syntax`, and the ones
+answering a step that names what it removes or extracts ("Remove NAME", "Extract H from F",
+built from commits that do it) in `mutate_named`.
 """
 
 from .commit import file_diff, row_offset, rows

@@ -4,7 +4,7 @@ acceptance counted as a false acceptance."""
 
 import collections
 
-from . import mutate, mutate_syntax
+from . import mutate, mutate_named, mutate_syntax
 from .commit import Blobs, Commit
 from .corpus import parents_and_messages, subject_of
 
@@ -15,6 +15,8 @@ FAMILIES = {
     "comment": mutate.comment,
     "stub": mutate_syntax.stubs,
     "rename-partial": mutate_syntax.rename_partial,
+    "removal": mutate_named.removal,
+    "extraction": mutate_named.extraction,
     "move": mutate_syntax.move,
     "directive": mutate.directive,
     "script": mutate.script,

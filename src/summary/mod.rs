@@ -36,6 +36,7 @@ mod lines;
 pub(crate) mod noop;
 mod rename;
 mod revert;
+mod rustdoc;
 #[cfg(test)]
 mod tests;
 mod tokens;

@@ -5,6 +5,7 @@
 
 use super::directive;
 use super::grammar::{self, Grammar};
+use super::rustdoc;
 use super::trivial;
 use crate::finding::Trivial;
 use tree_sitter::{Node, Parser, TreeCursor};
@@ -80,6 +81,7 @@ pub fn read(grammar: Grammar, text: &[u8]) -> Option<Image<'_>> {
         last: None,
         covered: 0,
         row: (0, 0),
+        doc_fence: None,
     };
     walk.run(&mut tree.walk());
     walk.fill_gap(text.len());
@@ -107,6 +109,8 @@ struct Walk<'t> {
     covered: usize,
     /// A byte offset and its row, to count rows from.
     row: (usize, usize),
+    /// The fenced code block open in the Rust doc comment being read.
+    doc_fence: Option<rustdoc::Fence>,
 }
 
 impl<'t> Walk<'t> {
@@ -134,11 +138,16 @@ impl<'t> Walk<'t> {
                 self.push(node, text, Kind::Directive);
             } else if self.is_docstring(node) && memchr::memmem::find(text, b">>>").is_some() {
                 self.push_docstring(node, text);
+            } else if self.grammar.name == "Rust" && rustdoc::is_doc_comment(text) {
+                self.push_rust_doc(node, text);
             } else {
                 self.push(node, text, Kind::Comment);
             }
             return false;
         }
+        // A doc comment's fence ends with it: rustdoc reads the doc comments before an item as
+        // one text (each `///` line is a node of its own), up to the item.
+        self.doc_fence = None;
         // `#[allow(dead_code)]`, `@SuppressWarnings("all")`: code that silences a checker, read
         // as the directive comment `# noqa` is.
         if directive::is_silencing_attribute(kind, text) {
@@ -206,16 +215,37 @@ impl<'t> Walk<'t> {
     /// continuations and the expected output up to a blank line, what `doctest` and `pytest
     /// --doctest-modules` run and compare) word by word as code, the prose around it as comments.
     fn push_docstring(&mut self, node: Node<'_>, text: &'t [u8]) {
-        let (mut in_example, mut prose_from) = (false, 0);
-        let mut at = 0;
-        for line in text.split_inclusive(|&b| b == b'\n') {
+        let mut in_example = false;
+        self.push_lines(node, text, |line| {
             let trimmed = line.trim_ascii_start();
             if trimmed.starts_with(b">>>") {
                 in_example = true;
             } else if trimmed.is_empty() {
                 in_example = false;
             }
-            if in_example {
+            in_example
+        });
+    }
+
+    /// A Rust doc comment line: its doctests ([`rustdoc`], a fence open over several `///`
+    /// lines) word by word as code, the prose and other fences as comments.
+    fn push_rust_doc(&mut self, node: Node<'_>, text: &'t [u8]) {
+        let mut fence = self.doc_fence.take();
+        self.push_lines(node, text, |line| rustdoc::is_doctest_line(line, &mut fence));
+        self.doc_fence = fence;
+    }
+
+    /// The comment `text` line by line: the lines `is_code` says are code word by word as code,
+    /// each run of the others as one comment.
+    fn push_lines(
+        &mut self,
+        node: Node<'_>,
+        text: &'t [u8],
+        mut is_code: impl FnMut(&[u8]) -> bool,
+    ) {
+        let (mut prose_from, mut at) = (0, 0);
+        for line in text.split_inclusive(|&b| b == b'\n') {
+            if is_code(line) {
                 if prose_from < at {
                     self.push(node, &text[prose_from..at], Kind::Comment);
                 }

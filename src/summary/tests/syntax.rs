@@ -162,6 +162,27 @@ fn a_doctest_example_in_a_python_docstring_is_code() {
 }
 
 #[test]
+fn a_doctest_in_a_rust_doc_comment_is_code() {
+    let old = "/// Adds.\n///\n/// ```\n/// assert_eq!(add(1, 2), 3);\n/// ```\n///\n/// Done.\nfn add(a: u8, b: u8) -> u8 {\n    a + b\n}\n";
+    let example = old.replace("3);", "4);");
+    assert_eq!(change("x.rs", old, &example), Change::Code, "cargo test runs it");
+    let attribute = old.replace("/// ```\n/// assert", "/// ```should_panic\n/// assert");
+    assert_eq!(change("x.rs", old, &attribute), Change::Code, "the fence's attributes are code");
+    let prose = old.replace("Adds.", "Adds two numbers.").replace("Done.", "Done here.");
+    assert_eq!(change("x.rs", old, &prose), Change::Comment, "the twin: the prose around it");
+    let text = old.replace("/// ```\n/// assert", "/// ```text\n/// assert");
+    let text_edited = text.replace("3);", "4);");
+    assert_eq!(change("x.rs", &text, &text_edited), Change::Comment, "a text block is prose");
+    let inner = old.replace("///", "//!");
+    assert_eq!(change("x.rs", &inner, &inner.replace("3);", "4);")), Change::Code, "//! too");
+    let plain = old.replace("///", "//");
+    assert_eq!(change("x.rs", &plain, &plain.replace("3);", "4);")), Change::Comment, "not docs");
+    let block = "/**\n * Adds.\n *\n * ```no_run\n * add(1, 2);\n * ```\n */\nfn add() {}\n";
+    assert_eq!(change("x.rs", block, &block.replace("(1, 2)", "(2, 1)")), Change::Code, "/** */");
+    assert_eq!(change("x.rs", block, &block.replace("Adds.", "Sums.")), Change::Comment);
+}
+
+#[test]
 fn a_hash_inside_a_yaml_string_or_url_is_not_a_comment() {
     let old = "a:\n  b: \"x # y\"\n  url: http://h/#top\n";
     let string = "a:\n  b: \"x # z\"\n  url: http://h/#top\n";
