@@ -12,11 +12,11 @@
 //! The delta lives where code the agent runs can write, as the cache does: what is read back
 //! only shapes suggestions, and is bounded.
 
-use super::files::{Header, Prehashed, for_each_run, name_hash, read_cache_hiding};
+use super::files::{Header, Prehashed, Run, name_hash, read_cache_hiding};
 use super::suggest::Index;
 use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasherDefault;
 use std::fmt::Write as _;
+use std::hash::BuildHasherDefault;
 use std::io::Read as _;
 use std::io::Seek as _;
 use std::path::Path;
@@ -39,7 +39,12 @@ type Keys = HashSet<u64, BuildHasherDefault<Prehashed>>;
 /// The lists for the index `key` (any: `None`) from the delta and the base `cache` it was made
 /// against: the base without the changed directories, and their names now. `None` without a
 /// delta for that index and that base.
-pub(super) fn read(dir: &Path, cache: &Path, key: Option<&str>, query_len: usize) -> Option<Vec<Index>> {
+pub(super) fn read(
+    dir: &Path,
+    cache: &Path,
+    key: Option<&str>,
+    query_len: usize,
+) -> Option<Vec<Index>> {
     let text = std::fs::read_to_string(dir.join(DELTA)).ok()?;
     let delta = Delta::parse(&text)?;
     if key.is_some_and(|key| key != delta.index_key) {
@@ -51,11 +56,12 @@ pub(super) fn read(dir: &Path, cache: &Path, key: Option<&str>, query_len: usize
     Some(vec![base, Index::new(delta.paths.iter().copied())])
 }
 
-/// Write the delta of `paths` (the index's files now, sorted) for the index `key` against the
-/// base `cache`; `false` when there is no base to compare with or the changes are too many.
-pub(super) fn write(dir: &Path, cache: &Path, key: &str, paths: &[&str]) -> bool {
+/// Write the delta of `paths` (the index's files now, sorted, in their [`Run`]s) for the index
+/// `key` against the base `cache`; `false` when there is no base to compare with or the changes
+/// are too many.
+pub(super) fn write(dir: &Path, cache: &Path, key: &str, (paths, runs): (&[&str], &[Run])) -> bool {
     let Some((base_key, base)) = read_base(cache) else { return false };
-    let now = signatures(paths);
+    let now = signatures(runs);
     let mut changed: Vec<(u64, u32)> = Vec::new();
     for (dir_key, &(signature, len)) in &now {
         if base.get(dir_key).is_none_or(|&(old, _)| old != signature) {
@@ -72,18 +78,15 @@ pub(super) fn write(dir: &Path, cache: &Path, key: &str, paths: &[&str]) -> bool
     }
     let keys: Keys = changed.iter().map(|&(dir_key, _)| dir_key).collect();
     let mut listed: Vec<&str> = Vec::new();
-    let mut run: (&str, bool) = ("", keys.contains(&name_hash(b"")));
-    for path in paths {
-        let dir = memchr::memrchr(b'/', path.as_bytes()).map_or("", |at| &path[..at]);
-        if dir != run.0 {
-            run = (dir, keys.contains(&name_hash(dir.as_bytes())));
-        }
-        if run.1 {
-            if listed.len() == MAX_PATHS {
+    let mut start = 0;
+    for run in runs {
+        if keys.contains(&run.key) {
+            listed.extend_from_slice(&paths[start..run.end]);
+            if listed.len() > MAX_PATHS {
                 return false;
             }
-            listed.push(path);
         }
+        start = run.end;
     }
     let mut text = format!("{key}\n{base_key}\n");
     for (dir_key, len) in &changed {
@@ -101,10 +104,10 @@ pub(super) fn write(dir: &Path, cache: &Path, key: &str, paths: &[&str]) -> bool
     written.is_ok()
 }
 
-/// The signatures of `paths`' directories, as records to keep after the base's text.
-pub(super) fn signatures_bytes(paths: &[&str]) -> Vec<u8> {
+/// The signatures of the directories of `runs`, as records to keep after the base's text.
+pub(super) fn signatures_bytes(runs: &[Run]) -> Vec<u8> {
     let mut bytes = Vec::new();
-    for (key, (signature, len)) in signatures(paths) {
+    for (key, (signature, len)) in signatures(runs) {
         bytes.extend_from_slice(&key.to_le_bytes());
         bytes.extend_from_slice(&signature.to_le_bytes());
         bytes.extend_from_slice(&len.to_le_bytes());
@@ -112,14 +115,11 @@ pub(super) fn signatures_bytes(paths: &[&str]) -> Vec<u8> {
     bytes
 }
 
-fn signatures(paths: &[&str]) -> Signatures {
+fn signatures(runs: &[Run]) -> Signatures {
     let mut signatures = Signatures::default();
-    for_each_run(paths.iter().map(|p| p.as_bytes()), |dir, signature| {
-        let len = u32::try_from(dir.len()).unwrap_or(u32::MAX);
-        signatures.entry(name_hash(dir)).or_insert((0, len)).0 ^= signature;
-    });
-    // The run before the first path, of nothing.
-    signatures.retain(|_, &mut (signature, _)| signature != 0);
+    for run in runs {
+        signatures.entry(run.key).or_insert((0, run.dir_len)).0 ^= run.signature;
+    }
     signatures
 }
 
@@ -186,6 +186,10 @@ mod tests {
     use super::*;
     use crate::guard::suggest::suggest_all;
 
+    fn runs(paths: &[&str]) -> Vec<Run> {
+        crate::guard::files::runs(paths.iter().map(|p| p.as_bytes()))
+    }
+
     /// The paths of `lists` named `name`, in any directory.
     fn named(lists: &[Index], name: &str) -> Vec<String> {
         let lists: Vec<&Index> = lists.iter().collect();
@@ -199,12 +203,17 @@ mod tests {
         let cache = dir.path().join("files.cache");
         let base = ["docs/x.md", "lib/gone.py", "src/a.py", "src/b.py", "top.py"];
         let index = Index::new(base.iter().copied());
-        crate::guard::files::write_cache_with(&cache, "i1", &index, &signatures_bytes(&base))
-            .unwrap();
+        crate::guard::files::write_cache_with(
+            &cache,
+            "i1",
+            &index,
+            &signatures_bytes(&runs(&base)),
+        )
+        .unwrap();
         // `src/b.py` removed, `src/c.py` added, `lib` gone, `tools` new; `docs` and the root
         // unchanged.
         let now = ["docs/x.md", "src/a.py", "src/c.py", "tools/new.py", "top.py"];
-        assert!(write(dir.path(), &cache, "i2", &now));
+        assert!(write(dir.path(), &cache, "i2", (&now, &runs(&now))));
         let text = std::fs::read_to_string(dir.path().join(DELTA)).unwrap();
         let listed: Vec<&str> = text.lines().skip(3).collect();
         assert_eq!(listed, ["src/a.py", "src/c.py", "tools/new.py"]);
@@ -230,18 +239,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = dir.path().join("files.cache");
         let base = ["a/x.py"];
-        crate::guard::files::write_cache(&cache, "i1", &Index::new(base.iter().copied()))
-            .unwrap();
-        assert!(!write(dir.path(), &cache, "i2", &["a/x.py", "a/y.py"]), "no signatures kept");
+        crate::guard::files::write_cache(&cache, "i1", &Index::new(base.iter().copied())).unwrap();
+        let two = ["a/x.py", "a/y.py"];
+        assert!(!write(dir.path(), &cache, "i2", (&two, &runs(&two))), "no signatures kept");
         let index = Index::new(base.iter().copied());
-        crate::guard::files::write_cache_with(&cache, "i1", &index, &signatures_bytes(&base))
-            .unwrap();
+        crate::guard::files::write_cache_with(
+            &cache,
+            "i1",
+            &index,
+            &signatures_bytes(&runs(&base)),
+        )
+        .unwrap();
         let many: Vec<String> = (0..=MAX_DIRS).map(|i| format!("d{i}/f.py")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        assert!(!write(dir.path(), &cache, "i2", &many), "more directories than a delta keeps");
+        assert!(!write(dir.path(), &cache, "i2", (&many, &runs(&many))), "more directories");
         let many: Vec<String> = (0..=MAX_PATHS).map(|i| format!("a/f{i}.py")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        assert!(!write(dir.path(), &cache, "i2", &many), "more names than a delta keeps");
-        assert!(write(dir.path(), &cache, "i2", &["a/x.py", "a/y.py"]));
+        assert!(!write(dir.path(), &cache, "i2", (&many, &runs(&many))), "more names");
+        assert!(write(dir.path(), &cache, "i2", (&two, &runs(&two))));
     }
 }

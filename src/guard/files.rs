@@ -105,18 +105,18 @@ pub(super) fn from_git(
     }
     let cache = dir.join(kind.cache_file());
     with_paths(tracked.index(), |paths| {
-        if kind == Kind::Files
-            && super::delta::write(dir, &cache, &key, paths)
-            && let Some(lists) = cached(dir, kind, Some(&key), query_len)
-        {
-            return lists;
+        let runs = (kind == Kind::Files).then(|| runs(paths.iter().map(|p| p.as_bytes())));
+        if let Some(runs) = &runs {
+            tracked.share_signatures(runs, paths.len());
+            if super::delta::write(dir, &cache, &key, (paths, runs))
+                && let Some(lists) = cached(dir, kind, Some(&key), query_len)
+            {
+                return lists;
+            }
         }
         let index = kind.index(paths);
         // The files' list keeps each directory's signature after it, for the deltas.
-        let signatures = match kind {
-            Kind::Files => super::delta::signatures_bytes(paths),
-            Kind::Dirs => Vec::new(),
-        };
+        let signatures = runs.as_deref().map_or_else(Vec::new, super::delta::signatures_bytes);
         // A cache that cannot be written only costs time on the next miss.
         let _ = write_cache_with(&cache, &key, &index, &signatures);
         vec![index]
@@ -232,7 +232,12 @@ pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Res
 }
 
 /// [`write_cache`] with `trailer` after the text.
-pub(super) fn write_cache_with(path: &Path, key: &str, index: &Index, trailer: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_cache_with(
+    path: &Path,
+    key: &str,
+    index: &Index,
+    trailer: &[u8],
+) -> std::io::Result<()> {
     let Some(text) = index.text() else { return Ok(()) };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -303,6 +308,22 @@ impl TrackedFiles<'_> {
         self.signature_of(dir.as_bytes())
     }
 
+    /// Take the signatures from `runs` of the list's `count` paths when they are the index's
+    /// every path (no `git add -N` entry, gitlink or name that is not UTF-8 left out): one hash
+    /// of each path for both lists.
+    pub(super) fn share_signatures(&self, runs: &[Run], count: usize) {
+        if let Tracked::Read(index) = self.index()
+            && index.intent_to_add.is_empty()
+            && index.entries.len() == count
+        {
+            let mut signatures = Signatures::default();
+            for run in runs {
+                *signatures.entry(run.key).or_insert(0) ^= run.signature;
+            }
+            let _ = self.signatures.set(signatures);
+        }
+    }
+
     /// [`TrackedFiles::signature`] of a directory's path as bytes.
     pub(super) fn signature_of(&self, dir: &[u8]) -> u64 {
         let signatures = self.signatures.get_or_init(|| self.index().signatures());
@@ -365,31 +386,56 @@ impl Tracked {
 
 /// XOR the hash of each path's name into its directory's signature.
 fn add_signatures<'p>(signatures: &mut Signatures, paths: impl Iterator<Item = &'p [u8]>) {
-    for_each_run(paths, |dir, signature| {
-        *signatures.entry(name_hash(dir)).or_insert(0) ^= signature;
-    });
+    for run in runs(paths) {
+        *signatures.entry(run.key).or_insert(0) ^= run.signature;
+    }
 }
 
-/// `each(directory, XOR of the hashes of the names)` of each run of `paths` in one directory.
-/// The index is sorted, so the names of a directory mostly come together: one call per run of
-/// them (a directory split into several runs gets several calls).
-pub(super) fn for_each_run<'p>(
-    paths: impl Iterator<Item = &'p [u8]>,
-    mut each: impl FnMut(&'p [u8], u64),
-) {
-    let mut run: (&[u8], u64) = (b"", 0);
+/// Paths in one directory, one after the other in a list.
+pub(super) struct Run {
+    /// [`name_hash`] of the directory's path.
+    pub key: u64,
+    /// The XOR of the hashes of the names.
+    pub signature: u64,
+    /// The length of the directory's path.
+    pub dir_len: u32,
+    /// Where the run ends in the list (it starts where the one before ends).
+    pub end: usize,
+}
+
+/// The runs of `paths` in one directory. The index is sorted, so the names of a directory
+/// mostly come together: one run for each (a directory split by its subdirectories' paths has
+/// several).
+pub(super) fn runs<'p>(paths: impl Iterator<Item = &'p [u8]>) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut dir: Option<&[u8]> = None;
+    let mut signature = 0;
+    let mut count = 0;
+    let close = |dir: &[u8], signature: u64, end: usize| Run {
+        key: name_hash(dir),
+        signature,
+        dir_len: u32::try_from(dir.len()).unwrap_or(u32::MAX),
+        end,
+    };
     for path in paths {
-        let (dir, name) = match memchr::memrchr(b'/', path) {
+        // A byte loop: paths are short, and memrchr's setup costs more than the search.
+        let (parent, name) = match path.iter().rposition(|&b| b == b'/') {
             Some(at) => (&path[..at], &path[at + 1..]),
             None => (&path[..0], path),
         };
-        if dir != run.0 {
-            each(run.0, run.1);
-            run = (dir, 0);
+        if dir != Some(parent) {
+            if let Some(dir) = dir {
+                runs.push(close(dir, signature, count));
+            }
+            (dir, signature) = (Some(parent), 0);
         }
-        run.1 ^= name_hash(name);
+        signature ^= name_hash(name);
+        count += 1;
     }
-    each(run.0, run.1);
+    if let Some(dir) = dir {
+        runs.push(close(dir, signature, count));
+    }
+    runs
 }
 
 /// A hash of `name`, the same in every process (signatures are kept on disk), eight bytes a

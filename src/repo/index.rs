@@ -386,7 +386,9 @@ mod tests {
         let (whole, entries) = (parse(&data).unwrap(), parse_entries(&data).unwrap());
         assert!(whole.cache.is_some() && entries.cache.is_none());
         assert_eq!(whole.paths, entries.paths);
-        let ids = |index: &Index| index.entries.iter().map(|e| (e.start, e.end, e.id, e.mode)).collect::<Vec<_>>();
+        let ids = |index: &Index| {
+            index.entries.iter().map(|e| (e.start, e.end, e.id, e.mode)).collect::<Vec<_>>()
+        };
         assert_eq!(ids(&whole), ids(&entries));
     }
 
