@@ -51,7 +51,7 @@ pub(super) fn read(
         return None;
     }
     let hide = |dir: &[u8]| delta.changes(dir);
-    let hide: Option<&dyn Fn(&[u8]) -> bool> = (!delta.changed.is_empty()).then_some(&hide);
+    let hide: super::suggest::Hide<'_> = (!delta.changed.is_empty()).then_some(&hide);
     let base = read_cache_hiding(cache, Some(delta.base_key), query_len, hide)?;
     Some(vec![base, Index::new(delta.paths.iter().copied())])
 }

@@ -192,7 +192,7 @@ pub(super) fn read_cache_hiding(
     path: &Path,
     key: Option<&str>,
     query_len: usize,
-    hide: Option<&dyn Fn(&[u8]) -> bool>,
+    hide: super::suggest::Hide<'_>,
 ) -> Option<Index> {
     let file = std::fs::File::open(path).ok()?;
     let header = Header::read(&file)?;

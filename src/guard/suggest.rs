@@ -104,7 +104,7 @@ impl Index {
         (offset, total): (u64, usize),
         lengths: &str,
         query_len: usize,
-        hide: Option<&dyn Fn(&[u8]) -> bool>,
+        hide: Hide<'_>,
     ) -> Option<Self> {
         let lengths = lengths
             .split(',')
@@ -155,6 +155,9 @@ impl Index {
         self.lines.is_empty()
     }
 }
+
+/// Which lines of a cached index to leave out, by their directory (`None`: none).
+pub(crate) type Hide<'a> = Option<&'a dyn Fn(&[u8]) -> bool>;
 
 /// The byte range of the text (`end` bytes) holding the lines of names within
 /// [`MAX_LENGTH_DIFFERENCE`] of `len`.
