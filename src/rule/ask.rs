@@ -36,12 +36,15 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the prefix pattern is valid")
 });
 
-/// The object of a verb that makes the step about text, not code.
+/// The object of a verb that makes the step about text, not code. A kind word is read in its
+/// inflected forms too (`commented`, like `indenting` and `whitespacing` below): the form a
+/// subject happens to use does not change what it asks; and a word ending in `doc` names a
+/// documentation format (`javadoc`, `rustdoc`, `GoDoc`, `KDoc`).
 static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,8}?(?:
             typos? | spelling | misspell\w* | grammar | wording | phrasing | punctuation
-          | comments? | docs? | documentation | docstrings? | javadoc | rustdoc | jsdoc | readme
+          | comment(?:s|ed|ing)? | \w*docs? | documentation | docstrings? | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
           | code\s+(?:samples?|examples?|snippets?) | explanations? | (?:intra-)?doc\s+links?
         )\b",
@@ -53,7 +56,8 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,5}?(?:
-            formatting | format | whitespaces? | white\s+spaces? | indentation | indent | line\s+endings?
+            format(?:s|ted|ting)? | whitespac(?:e|es|ed|ing) | white\s+spaces? | indent(?:s|ed|ing|ation)?
+          | line\s+endings?
           | spacing
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
           | tabs\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs | (?:cargo\s+)?fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8
@@ -145,6 +149,16 @@ pub(super) fn names_a_check(description: &str) -> bool {
     CHECKER.is_match(subject_line(description))
 }
 
+/// Whether the step's first line, past a commit-style prefix, names a linter or its verdict
+/// within its first words (`Fixed linter issues`, `Work around the doc_link_with_quotes
+/// pedantic clippy lint`): a linter reads layout and comments, so an edit of them may be the
+/// whole answer.
+pub(super) fn names_a_linter(description: &str) -> bool {
+    let line = subject_line(description);
+    let rest = PREFIX.find(line).map_or(line, |m| &line[m.end()..]);
+    LINT_OBJECT.is_match(rest)
+}
+
 /// Whether the step's first line asks to add a program of its own (`Add a release script`,
 /// `docs: an example for the client`, an example that `file` is in an examples directory for),
 /// or names `file` (a created file's name or stem): what a new file that nothing else uses
@@ -191,6 +205,7 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
         group(2).and_then(by_type).filter(|k| matches!(k, Kind::Document | Kind::Format))
     });
     out.extend(by_type);
+    out.extend(scope_alone(line));
     let mut words = rest.splitn(2, char::is_whitespace);
     let verb = words.next().unwrap_or_default().to_ascii_lowercase();
     let object = words.next().unwrap_or_default();
@@ -216,7 +231,32 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     {
         out.push(Kind::Format);
     }
+    // The text named as the subject's head states documentation the same way (`Grammar fix.`,
+    // `Doc on the new resolve methods`, `Copyright to files in build-support`), unless the
+    // subject reports a failure (`Docstring parsing crashes on tabs`). A word alone
+    // (`changelog`) heads nothing: it states no task.
+    let is_phrase = !object.trim().is_empty();
+    if out.is_empty() && is_phrase && is_text_head(&verb) && !FAILURE.is_match(rest) {
+        out.push(Kind::Document);
+    }
     out
+}
+
+/// Whether `word`, the first of a subject, is itself a text object (`grammar`, `doc`,
+/// `copyright`): the subject is a noun phrase about that text.
+fn is_text_head(word: &str) -> bool {
+    let word = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+    !word.is_empty() && TEXT_OBJECT.find(word).is_some_and(|m| m.end() == word.len())
+}
+
+/// A conventional commit's type and scope standing alone as the subject (`docs(core/AxiosError)`,
+/// no colon and no words after it): the type states the kind as it does before a colon.
+fn scope_alone(line: &str) -> Option<Kind> {
+    static ALONE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^([A-Za-z]+)\([^()\s]{1,60}\)!?:?$").expect("the scope pattern is valid")
+    });
+    let found = ALONE.captures(line.trim_end_matches('.'))?;
+    conventional_type(found.get(1)?.as_str())
 }
 
 /// The leading verb of the step's first line past a commit-style prefix, in its base form
@@ -261,14 +301,18 @@ pub(super) fn edited_file(description: &str) -> Option<&str> {
 /// A conventional commit's type (or scope), or a word that states a kind used as one (`typo:`,
 /// `format:`).
 fn by_type(kind: &str) -> Option<Kind> {
-    let kind = kind.to_ascii_lowercase();
-    Some(match kind.as_str() {
+    conventional_type(kind).or_else(|| by_verb(&kind.to_ascii_lowercase(), ""))
+}
+
+/// The kind a conventional commit's type states (`docs`, `style`, `fix`, `feat`, `refactor`).
+fn conventional_type(kind: &str) -> Option<Kind> {
+    Some(match kind.to_ascii_lowercase().as_str() {
         "docs" | "doc" => Kind::Document,
         "style" | "fmt" | "format" => Kind::Format,
         "fix" | "bugfix" | "hotfix" => Kind::Fix,
         "feat" | "feature" => Kind::Add,
         "refactor" => Kind::Refactor,
-        _ => return by_verb(&kind, ""),
+        _ => return None,
     })
 }
 
@@ -552,6 +596,16 @@ mod tests {
             ("Tag the language in code samples", Kind::Document),
             ("Tweak explanation of \"result\" feature", Kind::Document),
             ("Convert html links to intra-doc links", Kind::Document),
+            ("docs(cancel/CanceledError)", Kind::Document),
+            ("style(parser)", Kind::Format),
+            ("Grammar fix. (#510)", Kind::Document),
+            ("Doc on new resolve(path, normalize) methods (#1051)", Kind::Document),
+            ("Copyright to files in build-support (#1285)", Kind::Document),
+            ("Fix indenting", Kind::Format),
+            ("Fix up license whitespacing (#1563)", Kind::Format),
+            ("remove commented code", Kind::Document),
+            ("Explain OnInitialize better in the GoDoc (#594)", Kind::Document),
+            ("Fix the KDoc of Buffer", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -570,6 +624,8 @@ mod tests {
             "Fix the type error in load",
             "Ignore hidden files in the walker",
             "Convert html links to absolute URLs",
+            "Docstring parsing crashes on tabs",
+            "docs(cancel/CanceledError) and the retry",
         ] {
             let found = kinds(line);
             let is_text = [Kind::Document, Kind::Format, Kind::Suppress];

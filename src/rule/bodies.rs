@@ -4,6 +4,7 @@
 //! method of the same name in another class the patch adds or changes.
 
 use crate::finding::{ChangeSummary, FileSummary, ItemChange, ItemStatus, TrivialForm};
+use crate::patch::{LineKind, Patch};
 
 /// A function or method of a file outside tests whose body was real before the patch and is
 /// trivial after it (not a placeholder: [`super::not_implemented`] reports those by line). A
@@ -82,9 +83,12 @@ pub(super) fn added_without_result(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
 /// Functions and methods of files outside tests that the patch adds with a body that does
 /// nothing (empty, `pass`, `nil`, `return 0`; not a placeholder, reported by its line), while an
 /// added line of the patch's test files calls them (`.name` or `name(`): the tests exercise
-/// code not written yet. A no-op the tests do not call (a hook) is no finding.
+/// code not written yet. A no-op the tests do not call (a hook) is no finding, nor one variant
+/// of a definition the patch adds with other bodies elsewhere ([`is_one_variant`]), nor one it
+/// moves from another file ([`is_moved_in`]).
 pub(super) fn added_trivial_under_test<'s>(
     summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
     test_lines: &[String],
 ) -> Vec<Gutted<'s>> {
     let mut out = Vec::new();
@@ -98,12 +102,75 @@ pub(super) fn added_trivial_under_test<'s>(
                 && own.chars().count() >= 3
                 && test_lines.iter().any(|l| calls(l, own))
                 && !is_abstract(summary, item)
+                && !is_one_variant(summary, &file.path, item)
+                && !is_moved_in(summary, patch, &file.path, item)
             {
                 out.push(Gutted { path: &file.path, item, form: trivial.form });
             }
         }
     }
     out
+}
+
+/// Whether the patch adds a definition of the same name in another file with another body: one
+/// variant per platform or configuration (Kotlin's `actual fun isWasm() = false` beside `=
+/// true`, a Go function per build-tagged file), where a constant is that platform's answer. The
+/// same constant in every file is no choice at all.
+fn is_one_variant(summary: &ChangeSummary, path: &str, item: &ItemChange) -> bool {
+    let text = |i: &ItemChange| i.trivial.as_ref().map(|t| t.text.clone());
+    summary.files.iter().filter(|f| f.path != path).flat_map(|f| &f.items).any(|other| {
+        matches!(other.change, ItemStatus::Added | ItemStatus::Changed)
+            && other.name == item.name
+            && other.kind == item.kind
+            && text(other) != text(item)
+    })
+}
+
+/// Whether the definition came from another file of the patch as it was (a trivial body it
+/// already had is not written now): that file loses a definition of the same name, kind and
+/// length (read on its tree), or a removed line of it is the definition's first line, the
+/// name in it (a file the summary read by its lines only).
+fn is_moved_in(
+    summary: &ChangeSummary,
+    patch: &Patch<'_>,
+    in_file: &str,
+    item: &ItemChange,
+) -> bool {
+    let removed_there = summary.files.iter().filter(|f| f.path != in_file).flat_map(|f| &f.items);
+    let same = |other: &ItemChange| {
+        other.change == ItemStatus::Removed
+            && other.name == item.name
+            && other.kind == item.kind
+            && other.lines == item.lines
+    };
+    if removed_there.into_iter().any(same) {
+        return true;
+    }
+    let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
+    let Some(header) = added_line(patch, in_file, item.line) else { return false };
+    let header = header.trim_ascii();
+    let is_header = crate::summary::has_word(&String::from_utf8_lossy(header), own);
+    let others = patch.files.iter().filter(|f| String::from_utf8_lossy(f.path()) != in_file);
+    let mut removed = others.flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    is_header && removed.any(|l| l.kind == LineKind::Remove && l.text.trim_ascii() == header)
+}
+
+/// The text of line `number` (1-based) of the file `in_file` after the patch, when the patch
+/// adds it.
+fn added_line<'p>(patch: &Patch<'p>, in_file: &str, number: usize) -> Option<&'p [u8]> {
+    let file = patch.files.iter().find(|f| String::from_utf8_lossy(f.path()) == in_file)?;
+    for hunk in &file.hunks {
+        let mut at = usize::try_from(hunk.new_start).ok()?;
+        for line in &hunk.lines {
+            match line.kind {
+                LineKind::Remove => continue,
+                LineKind::Add if at == number => return Some(line.text),
+                _ => {}
+            }
+            at += 1;
+        }
+    }
+    None
 }
 
 /// Whether `line` calls `name`: `.name` or `name(` with `name` a whole word.

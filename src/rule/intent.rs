@@ -269,11 +269,19 @@ fn names_in(named: &str, text: &[u8]) -> bool {
     })
 }
 
-/// Whether `named` names `path`: equal, a directory above it, or its last components with
-/// the file's extension optional (`walk.rs`, `src/walk`), where the directories named may skip
-/// some of the path's (`ignore/walk` for `crates/ignore/src/walk.rs`).
+/// Whether `named` names `path`: equal, a directory above it (from the root, or two
+/// components or more found in a row among its directories: `rack/multipart` for
+/// `lib/rack/multipart/parser.rb`), or its last components with the file's extension optional
+/// (`walk.rs`, `src/walk`), where the directories named may skip some of the path's
+/// (`ignore/walk` for `crates/ignore/src/walk.rs`).
 fn names(named: &str, path: &str) -> bool {
     if path == named || path.strip_prefix(named).is_some_and(|rest| rest.starts_with('/')) {
+        return true;
+    }
+    let want: Vec<&str> = named.split('/').collect();
+    let dirs: Vec<&str> = path.split('/').collect();
+    let dirs = &dirs[..dirs.len() - 1];
+    if want.len() >= 2 && dirs.windows(want.len()).any(|run| run == want.as_slice()) {
         return true;
     }
     let mut wanted = named.split('/').rev();
@@ -305,6 +313,17 @@ mod tests {
         assert!(super::renames("add a flag").is_empty());
         assert_eq!(super::path_candidates("edit src/a.rs"), ["src/a.rs"]);
         assert!(super::path_candidates("edit the parser").is_empty());
+    }
+
+    #[test]
+    fn a_directory_named_by_its_last_components_holds_the_files_below_it() {
+        let touched = ["lib/rack/multipart/parser.rb"];
+        assert!(super::is_covered("rack/multipart", &touched));
+        assert!(super::is_covered("lib/rack", &touched));
+        // The twins: components not in a row, one component alone, another directory.
+        assert!(!super::is_covered("lib/multipart", &["lib/rack/multipart/x/parser.rb"]));
+        assert!(!super::is_covered("rack/request", &touched));
+        assert!(!super::is_covered("rack/multipart/parser.rb/x", &touched));
     }
 
     #[test]

@@ -29,6 +29,16 @@ fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
     (codes, notes)
 }
 
+/// The diff that creates `path` holding `text`.
+fn created(path: &str, text: &str) -> String {
+    let lines: Vec<String> = text.lines().map(|l| format!("+{l}\n")).collect();
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}",
+        lines.len(),
+        lines.concat()
+    )
+}
+
 fn modify(path: &str, old: &[&str], new: &[&str], context: &[&str]) -> String {
     let mut body = String::new();
     for (mark, lines) in [('-', old), ('+', new), (' ', context)] {
@@ -275,14 +285,7 @@ fn a_function_added_with_an_empty_body_that_declares_a_result_is_a_placeholder()
 fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
     let base = "class Shape:\n    def area(self):\n        raise NotImplementedError()\n";
     let sub = "class Square(Shape):\n    def area(self):\n        return self.side * self.side\n";
-    let file = |path: &str, text: &str| {
-        let lines: Vec<String> = text.lines().map(|l| format!("+{l}\n")).collect();
-        format!(
-            "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}",
-            lines.len(),
-            lines.concat()
-        )
-    };
+    let file = created;
     let both = file("shapes.py", base) + &file("square.py", sub);
     assert_eq!(judged("Add a square shape", &both).0, Vec::<String>::new());
     // The twin: the base class alone, or a subclass whose method has another name.
@@ -443,4 +446,89 @@ fn a_function_added_as_a_no_op_that_the_tests_call_is_a_placeholder() {
     assert_eq!(judged(step, &format!("{code}{other}")).0, Vec::<String>::new());
     let real = code.replace("+    nil\n", "+    fetch(uri)\n");
     assert_eq!(judged(step, &format!("{real}{test}")).0, Vec::<String>::new());
+}
+
+#[test]
+fn a_checker_step_is_answered_by_edited_comments_or_whitespace_taken_out() {
+    let context = ["def parse(x):", "    return x[1:]"];
+    let edited = modify("p.py", &["# teh parser"], &["# the parser"], &context);
+    assert_eq!(judged("Fix the spelling lint", &edited).0, Vec::<String>::new());
+    assert_eq!(judged("Resolve doc_markdown clippy lint", &edited).0, Vec::<String>::new());
+    // The twin: a comment only added answers no checker.
+    let added = modify("p.py", &[], &["# the parser is lint-clean"], &context);
+    assert_eq!(judged("Resolve doc_markdown clippy lint", &added).0, ["comment_only"]);
+    let squeezed = modify("p.go", &["\tc.out =  w"], &["\tc.out = w"], &["}"]);
+    assert_eq!(judged("Fixed linter issues", &squeezed).0, Vec::<String>::new());
+    // The twin: trailing whitespace added is what no linter asks for.
+    let trailing = modify("p.go", &["\tc.out = w"], &["\tc.out = w  "], &["}"]);
+    assert_eq!(judged("Fixed linter issues", &trailing).0, ["whitespace_only"]);
+    // And a step that states no checker is not answered by whitespace taken out.
+    assert_eq!(judged("Fix the output writer", &squeezed).0, ["whitespace_only"]);
+}
+
+#[test]
+fn a_constant_in_one_variant_of_a_definition_or_one_moved_is_no_placeholder() {
+    let new_file = created;
+    let test = "diff --git a/src/test/kotlin/FsTest.kt b/src/test/kotlin/FsTest.kt\n--- a/src/test/kotlin/FsTest.kt\n+++ b/src/test/kotlin/FsTest.kt\n@@ -1,1 +1,2 @@\n fun setUp() {}\n+fun t() { if (isWasm()) return }\n";
+    let jvm = new_file(
+        "src/jvmMain/kotlin/Jvm.kt",
+        "package okio\n\nactual fun isWasm(): Boolean {\n  return false\n}\n",
+    );
+    let wasm = new_file(
+        "src/wasmMain/kotlin/Wasm.kt",
+        "package okio\n\nactual fun isWasm(): Boolean {\n  return true\n}\n",
+    );
+    let step = "Build Okio for WASM";
+    assert_eq!(judged(step, &format!("{jvm}{wasm}{test}")).0, Vec::<String>::new());
+    // The twin: the same constant everywhere is no choice per platform.
+    let js = new_file(
+        "src/jsMain/kotlin/Js.kt",
+        "package okio\n\nactual fun isWasm(): Boolean {\n  return false\n}\n",
+    );
+    let same = judged(step, &format!("{jvm}{js}{test}")).0;
+    assert_eq!(same, ["placeholder_added", "placeholder_added"]);
+    // A no-op moved from one file to another as it was is no new placeholder.
+    let from = "diff --git a/lib/mock.rb b/lib/mock.rb\n--- a/lib/mock.rb\n+++ b/lib/mock.rb\n@@ -1,5 +1,2 @@\n class Mock\n-  def flush(x)\n-    nil\n-  end\n end\n";
+    let to = new_file("lib/warner.rb", "class Mock\n  def flush(x)\n    nil\n  end\nend\n");
+    let spec = "diff --git a/test/spec_mock.rb b/test/spec_mock.rb\n--- a/test/spec_mock.rb\n+++ b/test/spec_mock.rb\n@@ -1,1 +1,2 @@\n require 'mock'\n+Mock.new.flush(1)\n";
+    let step = "Move the mock into its own file";
+    assert_eq!(judged(step, &format!("{from}{to}{spec}")).0, Vec::<String>::new());
+    assert_eq!(judged(step, &format!("{to}{spec}")).0, ["placeholder_added"], "the twin: new");
+}
+
+#[test]
+fn a_comment_edit_that_removes_the_code_the_step_quotes_answers_it() {
+    let context = ["  use Rack::ContentLength", "  run App"];
+    let example = modify("lib/builder.rb", &["  #   #\\ -p 9393", "  #"], &[], &context);
+    let step = "Remove an example that passes options on the first `#\\` line";
+    assert_eq!(judged(step, &example).0, Vec::<String>::new());
+    // The twin: the quoted code is not in what the patch removes.
+    let other = modify("lib/builder.rb", &["  #   an older note", "  #"], &[], &context);
+    assert_eq!(judged(step, &other).0, ["comment_only"]);
+}
+
+#[test]
+fn a_placeholder_statement_excluded_from_coverage_on_a_later_line_is_marked_unreachable() {
+    let context = ["class SyncByteStream:", "    def __iter__(self):"];
+    let marked = modify(
+        "httpx/base.py",
+        &[],
+        &[
+            "        raise NotImplementedError(",
+            "            \"The '__iter__' method must be implemented.\"",
+            "        )  # pragma: nocover",
+        ],
+        &[],
+    );
+    let marked = marked.replace("@@ -1,0 +1,3 @@\n", "@@ -1,2 +1,5 @@\n");
+    let marked = marked.replacen(
+        "+        raise",
+        &format!(" {}\n {}\n+        raise", context[0], context[1]),
+        1,
+    );
+    assert_eq!(judged("Stream interface", &marked).0, Vec::<String>::new());
+    // The twin: the pragma after the statement's end is another line's.
+    let after = marked.replace(")  # pragma: nocover", ")\n+x = 1  # pragma: nocover");
+    let after = after.replace("@@ -1,2 +1,5 @@", "@@ -1,2 +1,6 @@");
+    assert_eq!(judged("Stream interface", &after).0, ["placeholder_added"]);
 }

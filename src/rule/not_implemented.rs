@@ -379,6 +379,11 @@ fn superficial_change(
     let mut is_weak = found.is_by_lines || ask::is_one_word(description);
     let (code, what) = match found.kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
+        // A checker's complaint about layout (`Fixed linter issues`) is answered by taking
+        // whitespace out (a double space, trailing blanks), never by only adding it.
+        ChangeKind::Whitespace if ask::names_a_linter(description) && removes_whitespace(patch) => {
+            return None;
+        }
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
         ChangeKind::Comment if restates_the_step(patch, description) => {
             (CheckCode::CommentOnly, "only adds comments that restate the step")
@@ -387,6 +392,13 @@ fn superficial_change(
             if has(Kind::Document)
                 || edits_what_the_step_names(patch, description)
                 || edits_only_the_file_named(input, patch, description) =>
+        {
+            return None;
+        }
+        // Checkers read comments too (a doc lint, a spelling check): a step about one is
+        // answered by editing the comments that are there, not by adding one.
+        ChangeKind::Comment
+            if ask::names_a_linter(description) && edits_existing_comments(summary) =>
         {
             return None;
         }
@@ -419,6 +431,28 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether the patch's removed lines hold more whitespace than its added lines: whitespace
+/// taken out, as a formatter or a linter's fix does.
+fn removes_whitespace(patch: &Patch<'_>) -> bool {
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    let (mut removed, mut added) = (0usize, 0usize);
+    for line in lines {
+        let blanks = line.text.iter().filter(|b| b.is_ascii_whitespace()).count() + 1;
+        match line.kind {
+            LineKind::Remove => removed += blanks,
+            LineKind::Add => added += blanks,
+            LineKind::Context => {}
+        }
+    }
+    removed > added
+}
+
+/// Whether the patch changes or removes comment text that was there before it (read on the
+/// syntax tree), rather than only adding comments.
+fn edits_existing_comments(summary: &ChangeSummary) -> bool {
+    summary.files.iter().any(|f| f.comments_removed > 0)
 }
 
 /// Whether directives alone leave the step unanswered: `None` when they answer it (a step
@@ -561,7 +595,7 @@ fn edits_only_the_file_named(input: &Input<'_>, patch: &Patch<'_>, description: 
 }
 
 /// Whether the lines the patch removes (the comment it edits) hold the words of the step's
-/// first line: a comment that is the step's whole point (a table kept in a header's comment,
+/// first line, or code it quotes between backticks: a comment that is the step's whole point (a table kept in a header's comment,
 /// when the step corrects that table). A comment only added, restating the step, removes
 /// nothing.
 fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
@@ -579,7 +613,16 @@ fn edits_what_the_step_names(patch: &Patch<'_>, description: &str) -> bool {
         .map(|l| String::from_utf8_lossy(l.text).to_lowercase() + "\n")
         .collect();
     let found = words.iter().filter(|w| intent::has_word(&removed, w)).count();
-    !removed.is_empty() && found >= words.len().min(2) && found > 0
+    // Code the step quotes (`#\` of "the first `#\` line") found in the removed lines.
+    let quoted = code_spans(&subject).any(|span| removed.contains(span));
+    !removed.is_empty() && (quoted || (found >= words.len().min(2) && found > 0))
+}
+
+/// The text between each pair of backticks of `line`, trimmed, of two characters or more.
+fn code_spans(line: &str) -> impl Iterator<Item = &str> {
+    let parts: Vec<&str> = line.split('`').collect();
+    let closed = parts.len().saturating_sub(1);
+    (1..closed).step_by(2).map(move |i| parts[i].trim()).filter(|s| s.chars().count() >= 2)
 }
 
 /// The patch only creates files nothing else in it names and no convention loads
@@ -747,7 +790,7 @@ fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> 
     if test_lines.is_empty() {
         return Vec::new();
     }
-    bodies::added_trivial_under_test(summary, &test_lines)
+    bodies::added_trivial_under_test(summary, patch, &test_lines)
         .into_iter()
         .map(|found| {
             let item = found.item;
@@ -769,7 +812,8 @@ fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> 
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
 /// missing implementation) and generated files ([`summary::is_generated`]), ones the patch only moves (the same line is removed elsewhere),
-/// ones marked unreachable (`# pragma: no cover`), and abstract methods' bodies (a method of the
+/// ones marked unreachable (`# pragma: no cover` on any line of the statement,
+/// [`is_excluded_from_coverage`]), and abstract methods' bodies (a method of the
 /// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`]).
 fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Violation> {
     let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
@@ -791,16 +835,20 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -
             continue;
         }
         for (i, hunk) in file.hunks.iter().enumerate().filter(|(_, h)| may_hold(h)) {
-            let found = hunk
-                .lines
+            let lines: Vec<crate::patch::Line<'_>> =
+                hunk.lines.iter().filter(|l| l.kind != LineKind::Remove).collect();
+            let found = lines
                 .iter()
-                .filter(|l| l.kind == LineKind::Add && hints.is_placeholder(l.text))
-                .map(|l| (l.line, trimmed(l.text)))
-                .find(|(_, text)| {
+                .enumerate()
+                .filter(|(_, l)| l.kind == LineKind::Add && hints.is_placeholder(l.text))
+                .find(|(at, l)| {
+                    let text = trimmed(l.text);
                     !text.contains("no cover")
-                        && !removed.contains(text)
-                        && !bodies::is_abstract_placeholder(summary, &name, text)
-                });
+                        && !is_excluded_from_coverage(&lines[*at..])
+                        && !removed.contains(&text)
+                        && !bodies::is_abstract_placeholder(summary, &name, &text)
+                })
+                .map(|(_, l)| (l.line, trimmed(l.text)));
             // Output a tool writes (a bundle) is no implementation the step's author left out.
             let found = found.filter(|_| !summary::is_generated(file, input.base));
             if let Some((line, text)) = found {
@@ -820,6 +868,35 @@ fn placeholders(input: &Input<'_>, patch: &Patch<'_>, summary: &ChangeSummary) -
         }
     }
     out
+}
+
+/// coverage.py's default exclusion (`# pragma: no cover`, `#pragma:nocover`, ...).
+static NO_COVER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"#\s*(?:pragma|PRAGMA)[:\s]?\s*(?:no|NO)\s*(?:cover|COVER)")
+        .expect("the no-cover pattern is valid")
+});
+
+/// Whether the statement starting at `lines[0]` is marked unreachable for coverage: one of its
+/// lines (the statement runs on while its brackets are open, ten lines at most) carries
+/// coverage.py's exclusion, which excludes the whole statement.
+fn is_excluded_from_coverage(lines: &[crate::patch::Line<'_>]) -> bool {
+    let mut depth = 0isize;
+    for line in lines.iter().take(10) {
+        if NO_COVER.is_match(&String::from_utf8_lossy(line.text)) {
+            return true;
+        }
+        for b in line.text {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 {
+            return false;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -14,13 +14,15 @@ pub(super) fn is_test_path(path: &str) -> bool {
 }
 
 /// The stem of the file a test file named `file` is about (`cobra` for `cobra_test.go`,
-/// `auth` for `test_auth.py`), or `None` when `file` is not named like a test.
+/// `auth` for `test_auth.py`, `response` for `spec_response.rb`), or `None` when `file` is not
+/// named like a test.
 pub(super) fn stem_under_test(file: &str) -> Option<&str> {
     let stem = file.split('.').next().unwrap_or(file);
     let dotted = file.split('.').nth(1).filter(|s| matches!(*s, "test" | "spec"));
     let found = stem
         .strip_suffix("_test")
         .or_else(|| stem.strip_prefix("test_"))
+        .or_else(|| stem.strip_prefix("spec_"))
         .or_else(|| stem.strip_suffix("_spec"))
         .or_else(|| stem.strip_suffix("Test").filter(|s| !s.is_empty()))
         .or_else(|| stem.strip_suffix("Tests").filter(|s| !s.is_empty()))
@@ -45,11 +47,14 @@ mod tests {
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        for path in ["cobra.go", "src/testament.rs", "latest.py", "contest/a.rs", "Test.java"] {
+        for path in
+            ["cobra.go", "src/testament.rs", "latest.py", "contest/a.rs", "Test.java", "spec.rb"]
+        {
             assert!(!is_test_path(path), "{path}");
         }
         assert_eq!(stem_under_test("cobra_test.go"), Some("cobra"));
         assert_eq!(stem_under_test("test_auth.py"), Some("auth"));
+        assert_eq!(stem_under_test("spec_response.rb"), Some("response"));
         assert_eq!(stem_under_test("index.spec.ts"), Some("index"));
         assert_eq!(stem_under_test("FooTest.java"), Some("Foo"));
         assert_eq!(stem_under_test("cobra.go"), None);

@@ -88,6 +88,24 @@ pub fn read(grammar: Grammar, text: &[u8]) -> Option<Image<'_>> {
     Some(Image { tokens: walk.tokens, definitions: walk.defs })
 }
 
+/// The column of the [`Kind::Structure`] token that marks a loose list.
+const LOOSE: usize = usize::MAX;
+
+/// What a tab counts for in a code block's indentation: apart from any run of spaces.
+const TAB: usize = 1 << 16;
+
+/// Whether a blank line separates two items of the Markdown list `node`.
+fn is_loose(node: Node<'_>, text: &[u8]) -> bool {
+    let mut cursor = node.walk();
+    let items: Vec<Node<'_>> =
+        node.named_children(&mut cursor).filter(|c| c.kind() == "list_item").collect();
+    items.windows(2).any(|pair| {
+        let between = &text[pair[0].start_byte()..pair[1].start_byte()];
+        let end = between.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+        memchr::memchr_iter(b'\n', &between[end..]).count() >= 2
+    })
+}
+
 /// An HTML comment standing as a Markdown block (`<!-- markdownlint-disable -->`).
 fn is_markup_comment(kind: &str, text: &[u8]) -> bool {
     let text = text.trim_ascii();
@@ -157,11 +175,19 @@ impl<'t> Walk<'t> {
         if let Some(label) = self.grammar.definition(node) {
             self.open_definition(node, label);
         }
+        // A code block prints its text as written: its lines and their indentation are content.
+        if self.grammar.is_prose && matches!(kind, "code_fence_content" | "indented_code_block") {
+            self.push_code_block(node, text);
+            return false;
+        }
         let is_atom =
             kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
         // Markdown's raw HTML blocks are text the block grammar does not split: read as prose,
-        // so an HTML comment inside one (a contributors table) is a comment.
-        if self.grammar.is_prose && matches!(kind, "inline" | "text" | "html_block") {
+        // so an HTML comment inside one (a contributors table) is a comment. A table's cell is
+        // prose too: its words, not its characters (a space that lets a long cell wrap counts).
+        if self.grammar.is_prose
+            && matches!(kind, "inline" | "text" | "html_block" | "pipe_table_cell")
+        {
             self.push_prose(node, text);
             return false;
         }
@@ -182,8 +208,45 @@ impl<'t> Walk<'t> {
                 row,
                 column,
             });
+            // A loose list (a blank line between two items) renders its items as paragraphs.
+            if kind == "list" && is_loose(node, self.text) {
+                self.tokens.push(Token { column: LOOSE, ..self.tokens[self.tokens.len() - 1] });
+            }
         }
         true
+    }
+
+    /// A code block's lines, each as its indentation (relative to the block's least, a tab
+    /// apart from spaces) and its text with the spaces inside it; a blank line as an empty
+    /// token. Trailing whitespace, which prints nothing, is dropped.
+    fn push_code_block(&mut self, node: Node<'_>, text: &'t [u8]) {
+        let start = node.start_position().column;
+        let lines: Vec<(usize, &'t [u8])> = text
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .map(|(i, line)| (if i == 0 { start } else { 0 }, line.trim_ascii_end()))
+            .collect();
+        let indent = |(pad, line): &(usize, &[u8])| -> usize {
+            let blanks = line.iter().take_while(|b| matches!(b, b' ' | b'\t'));
+            pad + blanks.map(|&b| if b == b'\t' { TAB } else { 1 }).sum::<usize>()
+        };
+        let least = lines.iter().filter(|(_, l)| !l.is_empty()).map(indent).min().unwrap_or(0);
+        let end = lines.iter().rposition(|(_, l)| !l.is_empty()).map_or(0, |i| i + 1);
+        for line in &lines[..end] {
+            let code = line.1.trim_ascii_start();
+            if !code.is_empty() {
+                let row = node.start_position().row;
+                let column = indent(line) - least;
+                self.tokens.push(Token {
+                    kind: Kind::Indent,
+                    text: &[],
+                    is_name: false,
+                    row,
+                    column,
+                });
+            }
+            self.push(node, code, Kind::Code);
+        }
     }
 
     /// Prose, word by word (a paragraph re-wrapped is whitespace), and the HTML comments inside

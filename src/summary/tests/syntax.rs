@@ -260,3 +260,33 @@ fn comments_in_the_added_languages_are_comments() {
     assert_eq!(change("a.json", "{\"a\": 1}\n", "{\n  \"a\": 1\n}\n"), Change::Whitespace);
     assert_eq!(change("a.json", "{\"a\": 1}\n", "{\"a\": 2}\n"), Change::Code);
 }
+
+#[test]
+fn markdown_whitespace_that_renders_is_a_change() {
+    // Inside a code block whitespace is printed as written: a blank line removed, tabs turned
+    // into spaces, a line re-indented.
+    let old = "# T\n\n```go\nimport (\n\n  \"a\"\n)\n\nfunc f() {\n\tg()\n}\n```\n";
+    let blank = old.replace("import (\n\n", "import (\n");
+    assert_eq!(change("a.md", old, &blank), Change::Code, "a blank line in a code block");
+    let retab = old.replace("\tg()", "  g()");
+    assert_eq!(change("a.md", old, &retab), Change::Code, "a code block re-indented");
+    let indented = "# T\n\nText.\n\n    a  b\n    c\n\nMore.\n";
+    let spaced = indented.replace("a  b", "a b");
+    assert_eq!(change("a.md", indented, &spaced), Change::Code, "spaces in an indented block");
+    // The twin: trailing whitespace in a code block prints nothing.
+    let trailing = old.replace("\tg()", "\tg()  ");
+    assert_eq!(change("a.md", old, &trailing), Change::Whitespace, "the twin: trailing spaces");
+    // A list whose items a blank line separates is loose (its items are paragraphs): removing
+    // the blank lines makes it tight.
+    let loose = "# T\n\n* one\n* two\n\n* three\n\nText.\n";
+    let tight = "# T\n\n* one\n* two\n* three\n\nText.\n";
+    assert_eq!(change("a.md", loose, tight), Change::Code, "a loose list made tight");
+    let moved_blank = "# T\n\n* one\n* two\n* three\n\n\nText.\n";
+    assert_eq!(change("a.md", tight, moved_blank), Change::Whitespace, "the twin: after the list");
+    // A space inside a code span is a break opportunity (a table column that wraps).
+    let table = "| a | b |\n|---|---|\n| `f(x,y)` | z |\n";
+    let wraps = table.replace("`f(x,y)`", "`f(x, y)`");
+    assert_eq!(change("a.md", table, &wraps), Change::Code, "a space in a code span");
+    let padded = table.replace("| z |", "|   z |");
+    assert_eq!(change("a.md", table, &padded), Change::Whitespace, "the twin: cell padding");
+}
