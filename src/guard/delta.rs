@@ -12,7 +12,8 @@
 //! The delta lives where code the agent runs can write, as the cache does: what is read back
 //! only shapes suggestions, and is bounded.
 
-use super::files::{Header, Prehashed, Run, name_hash, read_cache_hiding};
+use super::cache::{Header, read_cache_hiding};
+use super::signature::{Prehashed, Run, name_hash};
 use super::suggest::Index;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -187,7 +188,7 @@ mod tests {
     use crate::guard::suggest::suggest_all;
 
     fn runs(paths: &[&str]) -> Vec<Run> {
-        crate::guard::files::runs(paths.iter().map(|p| p.as_bytes()))
+        crate::guard::signature::runs(paths.iter().map(|p| p.as_bytes()))
     }
 
     /// The paths of `lists` named `name`, in any directory.
@@ -197,19 +198,19 @@ mod tests {
         found.into_iter().filter(|p| p.rsplit('/').next() == Some(name)).collect()
     }
 
+    /// A base of `paths` with their signatures, for the index `i1`.
+    fn write_base(cache: &Path, paths: &[&str]) {
+        let index = Index::new(paths.iter().copied());
+        let signatures = signatures_bytes(&runs(paths));
+        crate::guard::cache::write_cache_with(cache, "i1", &index, &signatures).unwrap();
+    }
+
     #[test]
     fn a_delta_lists_the_changed_directories_names_and_hides_their_old_ones() {
         let dir = tempfile::tempdir().unwrap();
         let cache = dir.path().join("files.cache");
         let base = ["docs/x.md", "lib/gone.py", "src/a.py", "src/b.py", "top.py"];
-        let index = Index::new(base.iter().copied());
-        crate::guard::files::write_cache_with(
-            &cache,
-            "i1",
-            &index,
-            &signatures_bytes(&runs(&base)),
-        )
-        .unwrap();
+        write_base(&cache, &base);
         // `src/b.py` removed, `src/c.py` added, `lib` gone, `tools` new; `docs` and the root
         // unchanged.
         let now = ["docs/x.md", "src/a.py", "src/c.py", "tools/new.py", "top.py"];
@@ -239,17 +240,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = dir.path().join("files.cache");
         let base = ["a/x.py"];
-        crate::guard::files::write_cache(&cache, "i1", &Index::new(base.iter().copied())).unwrap();
+        crate::guard::cache::write_cache(&cache, "i1", &Index::new(base.iter().copied())).unwrap();
         let two = ["a/x.py", "a/y.py"];
         assert!(!write(dir.path(), &cache, "i2", (&two, &runs(&two))), "no signatures kept");
-        let index = Index::new(base.iter().copied());
-        crate::guard::files::write_cache_with(
-            &cache,
-            "i1",
-            &index,
-            &signatures_bytes(&runs(&base)),
-        )
-        .unwrap();
+        write_base(&cache, &base);
         let many: Vec<String> = (0..=MAX_DIRS).map(|i| format!("d{i}/f.py")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
         assert!(!write(dir.path(), &cache, "i2", (&many, &runs(&many))), "more directories");

@@ -8,9 +8,10 @@
 //! rebuilds only the kind it needs (a linear pass, no sort), from the index file read directly
 //! ([`crate::repo::index`]: libgit2 would checksum the whole file and allocate per entry first).
 
+use super::cache::{read_cache, write_cache_with};
+use super::signature::{Prehashed, Run, name_hash, runs};
 use super::suggest::Index;
 use std::collections::HashMap;
-use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
@@ -182,73 +183,6 @@ fn with_paths<R>(tracked: &Tracked, each: impl FnOnce(&[&str]) -> R) -> Result<R
     }
 }
 
-/// The index cached in `path` when it was written under `key` (any key: `None`).
-pub(super) fn read_cache(path: &Path, key: Option<&str>, query_len: usize) -> Option<Index> {
-    read_cache_hiding(path, key, query_len, None)
-}
-
-/// [`read_cache`] without the lines of the directories `hide` names.
-pub(super) fn read_cache_hiding(
-    path: &Path,
-    key: Option<&str>,
-    query_len: usize,
-    hide: super::suggest::Hide<'_>,
-) -> Option<Index> {
-    let file = std::fs::File::open(path).ok()?;
-    let header = Header::read(&file)?;
-    if key.is_some_and(|key| header.key != key) {
-        return None;
-    }
-    Index::on_disk(&file, (header.len, header.total), &header.lengths, query_len, hide)
-}
-
-/// The first line of a cache: `<key> <length of the text> <length table>`.
-pub(super) struct Header {
-    pub key: String,
-    /// The line's length, newline included: where the text starts.
-    pub len: u64,
-    pub total: usize,
-    lengths: String,
-}
-
-impl Header {
-    pub(super) fn read(file: &std::fs::File) -> Option<Self> {
-        let mut line = String::new();
-        std::io::BufReader::new(file).read_line(&mut line).ok()?;
-        // Not trimmed: an index of nothing (no untracked file) has an empty length table.
-        let (rest, lengths) = line.strip_suffix('\n')?.rsplit_once(' ')?;
-        let (key, total) = rest.rsplit_once(' ')?;
-        Some(Self {
-            key: key.to_owned(),
-            len: line.len() as u64,
-            total: total.parse().ok()?,
-            lengths: lengths.to_owned(),
-        })
-    }
-}
-
-pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
-    write_cache_with(path, key, index, &[])
-}
-
-/// [`write_cache`] with `trailer` after the text.
-pub(super) fn write_cache_with(
-    path: &Path,
-    key: &str,
-    index: &Index,
-    trailer: &[u8],
-) -> std::io::Result<()> {
-    let Some(text) = index.text() else { return Ok(()) };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    writeln!(file, "{key} {} {}", text.len(), index.lengths_text())?;
-    file.write_all(text.as_bytes())?;
-    file.write_all(trailer)?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
 /// What the index lists, for the walk of the files on disk: whether it lists a path, and per
 /// directory a signature of the names it lists there. The index is read once, at first use.
 pub(super) struct TrackedFiles<'r> {
@@ -261,25 +195,6 @@ pub(super) struct TrackedFiles<'r> {
 /// signature of the names the index lists in it. Two directories whose keys collide share one
 /// signature: a change in either reads both again, never neither.
 type Signatures = HashMap<u64, u64, std::hash::BuildHasherDefault<Prehashed>>;
-
-/// The hasher of keys that are hashes already.
-#[derive(Default)]
-pub(super) struct Prehashed(u64);
-
-impl std::hash::Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; any other key is folded in all the same.
-        self.0 = bytes.iter().fold(self.0, |hash, &b| hash.rotate_left(8) ^ u64::from(b));
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
 
 /// The index's paths of `repo`, read at their first use.
 pub(super) fn tracked(repo: &git2::Repository) -> TrackedFiles<'_> {
@@ -389,76 +304,4 @@ fn add_signatures<'p>(signatures: &mut Signatures, paths: impl Iterator<Item = &
     for run in runs(paths) {
         *signatures.entry(run.key).or_insert(0) ^= run.signature;
     }
-}
-
-/// Paths in one directory, one after the other in a list.
-pub(super) struct Run {
-    /// [`name_hash`] of the directory's path.
-    pub key: u64,
-    /// The XOR of the hashes of the names.
-    pub signature: u64,
-    /// The length of the directory's path.
-    pub dir_len: u32,
-    /// Where the run ends in the list (it starts where the one before ends).
-    pub end: usize,
-}
-
-/// The runs of `paths` in one directory. The index is sorted, so the names of a directory
-/// mostly come together: one run for each (a directory split by its subdirectories' paths has
-/// several).
-pub(super) fn runs<'p>(paths: impl Iterator<Item = &'p [u8]>) -> Vec<Run> {
-    let mut runs = Vec::new();
-    let mut dir: Option<&[u8]> = None;
-    let mut signature = 0;
-    let mut count = 0;
-    let close = |dir: &[u8], signature: u64, end: usize| Run {
-        key: name_hash(dir),
-        signature,
-        dir_len: u32::try_from(dir.len()).unwrap_or(u32::MAX),
-        end,
-    };
-    for path in paths {
-        // A byte loop: paths are short, and memrchr's setup costs more than the search.
-        let (parent, name) = match path.iter().rposition(|&b| b == b'/') {
-            Some(at) => (&path[..at], &path[at + 1..]),
-            None => (&path[..0], path),
-        };
-        if dir != Some(parent) {
-            if let Some(dir) = dir {
-                runs.push(close(dir, signature, count));
-            }
-            (dir, signature) = (Some(parent), 0);
-        }
-        signature ^= name_hash(name);
-        count += 1;
-    }
-    if let Some(dir) = dir {
-        runs.push(close(dir, signature, count));
-    }
-    runs
-}
-
-/// A hash of `name`, the same in every process (signatures are kept on disk), eight bytes a
-/// step: the index's every path goes through it at the first miss after the index changed,
-/// where FNV's byte a step was a sixth of the call. Finished with a mix of all its bits, since
-/// signatures XOR these.
-pub(super) fn name_hash(name: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let step = |hash: u64, word: u64| (hash ^ word).wrapping_mul(K).rotate_left(29);
-    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
-    let mut words = name.chunks_exact(8);
-    let mut hash = (name.len() as u64).wrapping_mul(K);
-    for bytes in &mut words {
-        hash = step(hash, word(bytes));
-    }
-    let rest = words.remainder();
-    if name.len() >= 8 && !rest.is_empty() {
-        // The last eight bytes, overlapping the words before: no copy of the rest.
-        hash = step(hash, word(&name[name.len() - 8..]));
-    } else if !rest.is_empty() {
-        hash = step(hash, rest.iter().fold(0, |w, &b| (w << 8) | u64::from(b)));
-    }
-    hash ^= hash >> 32;
-    hash = hash.wrapping_mul(0xd6e8_feb8_6659_fd93);
-    hash ^ (hash >> 32)
 }

@@ -18,6 +18,7 @@
 //! `post_tool` (misses reported after a call), [`session`] (the locked counter), `run` (the
 //! I/O shell). Rendering each protocol's answer lives in `report::guard`.
 
+mod cache;
 pub mod call;
 mod check;
 mod correct;
@@ -35,6 +36,7 @@ mod replacement;
 mod run;
 pub mod session;
 mod shell;
+mod signature;
 pub mod suggest;
 mod tool;
 mod tree;

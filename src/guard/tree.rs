@@ -122,13 +122,13 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -
     let generation = current_generation(dir, walk)?;
     let key = format!("tree {generation}");
     let cache = dir.join(kind.cache_file());
-    if let Some(index) = super::files::read_cache(&cache, Some(&key), query_len) {
+    if let Some(index) = super::cache::read_cache(&cache, Some(&key), query_len) {
         return Some(index);
     }
     let state = read_state(&dir.join(STATE))?;
     let index = kind.index(&state.files);
     // The snapshot read may be newer than the generation asked for: the cache is of the one read.
-    let _ = super::files::write_cache(&cache, &format!("tree {}", state.generation), &index);
+    let _ = super::cache::write_cache(&cache, &format!("tree {}", state.generation), &index);
     Some(index)
 }
 
