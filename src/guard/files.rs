@@ -8,13 +8,15 @@
 //! rebuilds only the kind it needs (a linear pass, no sort), from the index file read directly
 //! ([`crate::repo::index`]: libgit2 would checksum the whole file and allocate per entry first).
 
+use super::cache::{read_cache, write_cache_with};
+use super::signature::{Prehashed, Run, name_hash, runs};
 use super::suggest::Index;
 use std::collections::HashMap;
-use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
-const FILES_CACHE: &str = "files-v6.cache";
+/// v7: each directory's signature after the text.
+const FILES_CACHE: &str = "files-v7.cache";
 const DIRS_CACHE: &str = "dirs-v6.cache";
 /// git's mode of a gitlink (a submodule: a directory of another repository).
 const GITLINK: u32 = 0o160_000;
@@ -70,41 +72,67 @@ fn is_ancestor(dir: &str, path: &str) -> bool {
     path.len() > dir.len() && path.as_bytes()[dir.len()] == b'/' && path.starts_with(dir)
 }
 
-/// The index's entries of `kind`, from the cache when the index has not changed since it was
-/// written, else rebuilt (and cached) for `kind` alone. One guard rebuilds at a time: the
-/// others, right after a `git add` when an agent's calls arrive together, read the list as it
-/// was (one file out of date at worst) instead of each reading the whole index again, or wait
-/// for the new one when there is none.
+/// The index's entries of `kind`: the lists to match a miss against. From the cache when the
+/// index has not changed since it was written; else, for the files, the cached list with the
+/// directories whose names changed since read from the index ([`super::delta`]), or rebuilt
+/// (and cached) for `kind` alone. One guard rebuilds at a time: the others, right after a `git
+/// add` when an agent's calls arrive together, read the list as it was (one file out of date at
+/// worst) instead of each reading the whole index again, or wait for the new one when there is
+/// none.
 pub(super) fn from_git(
     tracked: &TrackedFiles<'_>,
     cache_dir: Option<&Path>,
     kind: Kind,
     query_len: usize,
-) -> Result<Index, String> {
-    let Some(key) = index_key(tracked.repo) else { return Ok(Index::default()) };
-    let Some(dir) = cache_dir else { return build(tracked.index(), kind) };
-    let cache = dir.join(kind.cache_file());
-    if let Some(index) = read_cache(&cache, Some(&key), query_len) {
-        return Ok(index);
+) -> Result<Vec<Index>, String> {
+    let Some(key) = index_key(tracked.repo) else { return Ok(Vec::new()) };
+    let Some(dir) = cache_dir else { return with_paths(tracked.index(), |p| vec![kind.index(p)]) };
+    if let Some(lists) = cached(dir, kind, Some(&key), query_len) {
+        return Ok(lists);
     }
     let lock = std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::File::create(dir.join(format!("{}.lock", kind.cache_file()))));
     if let Ok(lock) = &lock {
         if lock.try_lock().is_err() {
-            if let Some(old) = read_cache(&cache, None, query_len) {
+            if let Some(old) = cached(dir, kind, None, query_len) {
                 return Ok(old);
             }
             // Nothing to read meanwhile: wait for the one being built.
             let _ = lock.lock();
         }
-        if let Some(index) = read_cache(&cache, Some(&key), query_len) {
-            return Ok(index);
+        if let Some(lists) = cached(dir, kind, Some(&key), query_len) {
+            return Ok(lists);
         }
     }
-    let index = build(tracked.index(), kind)?;
-    // A cache that cannot be written only costs time on the next miss.
-    let _ = write_cache(&cache, &key, &index);
-    Ok(index)
+    let cache = dir.join(kind.cache_file());
+    with_paths(tracked.index(), |paths| {
+        let runs = (kind == Kind::Files).then(|| runs(paths.iter().map(|p| p.as_bytes())));
+        if let Some(runs) = &runs {
+            tracked.share_signatures(runs, paths.len());
+            if super::delta::write(dir, &cache, &key, (paths, runs))
+                && let Some(lists) = cached(dir, kind, Some(&key), query_len)
+            {
+                return lists;
+            }
+        }
+        let index = kind.index(paths);
+        // The files' list keeps each directory's signature after it, for the deltas.
+        let signatures = runs.as_deref().map_or_else(Vec::new, super::delta::signatures_bytes);
+        // A cache that cannot be written only costs time on the next miss.
+        let _ = write_cache_with(&cache, &key, &index, &signatures);
+        vec![index]
+    })
+}
+
+/// The cached lists of `kind` for the index `key` (any: `None`).
+fn cached(dir: &Path, kind: Kind, key: Option<&str>, query_len: usize) -> Option<Vec<Index>> {
+    let cache = dir.join(kind.cache_file());
+    if kind == Kind::Files
+        && let Some(lists) = super::delta::read(dir, &cache, key, query_len)
+    {
+        return Some(lists);
+    }
+    read_cache(&cache, key, query_len).map(|index| vec![index])
 }
 
 /// The identity of the git index file as it is now (path, size, modification time, inode):
@@ -121,20 +149,22 @@ pub(super) fn index_key(repo: &git2::Repository) -> Option<String> {
     ))
 }
 
-/// The index of `kind` over the index's files, without gitlinks or names that are not UTF-8:
-/// from the file read directly, or through libgit2 when the reader leaves the file to it (a
-/// split or sparse index, conflicts, an unknown required extension).
-fn build(tracked: &Tracked, kind: Kind) -> Result<Index, String> {
+/// `each` of the index's files, without gitlinks or names that are not UTF-8, each once in
+/// order: from the file read directly, or through libgit2 when the reader leaves the file to it
+/// (a split or sparse index, conflicts, an unknown required extension).
+fn with_paths<R>(tracked: &Tracked, each: impl FnOnce(&[&str]) -> R) -> Result<R, String> {
     match tracked {
         Tracked::Read(index) => {
             // Stage 0 only (the reader refuses conflicts), so each path comes once, in order.
-            let paths: Vec<&str> = index
-                .entries
-                .iter()
-                .filter(|e| e.mode != GITLINK)
-                .filter_map(|e| std::str::from_utf8(index.path(e)).ok())
-                .collect();
-            Ok(kind.index(&paths))
+            let entries = index.entries.iter().filter(|e| e.mode != GITLINK);
+            // The paths checked as UTF-8 at once: each is a slice of the whole then, valid when
+            // it starts and ends on a character's boundary (a path cut in the middle of one is
+            // one that is not UTF-8 on its own). Else each on its own.
+            let paths: Vec<&str> = match std::str::from_utf8(&index.paths) {
+                Ok(all) => entries.filter_map(|e| all.get(e.start..e.end)).collect(),
+                Err(_) => entries.filter_map(|e| std::str::from_utf8(index.path(e)).ok()).collect(),
+            };
+            Ok(each(&paths))
         }
         Tracked::Libgit2(None) => Err("cannot read the git index".to_owned()),
         Tracked::Libgit2(Some(index)) => {
@@ -147,37 +177,10 @@ fn build(tracked: &Tracked, kind: Kind) -> Result<Index, String> {
                     paths.push(path);
                 }
             }
-            Ok(kind.index(&paths))
+            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+            Ok(each(&paths))
         }
     }
-}
-
-/// The index cached in `path` when it was written under `key` (any key: `None`).
-pub(super) fn read_cache(path: &Path, key: Option<&str>, query_len: usize) -> Option<Index> {
-    let file = std::fs::File::open(path).ok()?;
-    let mut reader = std::io::BufReader::new(&file);
-    let mut header = String::new();
-    reader.read_line(&mut header).ok()?;
-    // Not trimmed: an index of nothing (no untracked file) has an empty length table.
-    let (rest, lengths) = header.strip_suffix('\n')?.rsplit_once(' ')?;
-    let (cached_key, total) = rest.rsplit_once(' ')?;
-    if key.is_some_and(|key| cached_key != key) {
-        return None;
-    }
-    let total: usize = total.parse().ok()?;
-    drop(reader);
-    Index::on_disk(&file, (header.len() as u64, total), lengths, query_len)
-}
-
-pub(super) fn write_cache(path: &Path, key: &str, index: &Index) -> std::io::Result<()> {
-    let Some(text) = index.text() else { return Ok(()) };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    writeln!(file, "{key} {} {}", text.len(), index.lengths_text())?;
-    file.write_all(text.as_bytes())?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// What the index lists, for the walk of the files on disk: whether it lists a path, and per
@@ -192,25 +195,6 @@ pub(super) struct TrackedFiles<'r> {
 /// signature of the names the index lists in it. Two directories whose keys collide share one
 /// signature: a change in either reads both again, never neither.
 type Signatures = HashMap<u64, u64, std::hash::BuildHasherDefault<Prehashed>>;
-
-/// The hasher of keys that are hashes already.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl std::hash::Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; any other key is folded in all the same.
-        self.0 = bytes.iter().fold(self.0, |hash, &b| hash.rotate_left(8) ^ u64::from(b));
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
 
 /// The index's paths of `repo`, read at their first use.
 pub(super) fn tracked(repo: &git2::Repository) -> TrackedFiles<'_> {
@@ -236,8 +220,29 @@ impl TrackedFiles<'_> {
     /// the XOR of a hash of each, so that it changes when a name comes or goes, whatever the
     /// order. 0 for a directory the index lists nothing in.
     pub(super) fn signature(&self, dir: &str) -> u64 {
+        self.signature_of(dir.as_bytes())
+    }
+
+    /// Take the signatures from `runs` of the list's `count` paths when they are the index's
+    /// every path (no `git add -N` entry, gitlink or name that is not UTF-8 left out): one hash
+    /// of each path for both lists.
+    pub(super) fn share_signatures(&self, runs: &[Run], count: usize) {
+        if let Tracked::Read(index) = self.index()
+            && index.intent_to_add.is_empty()
+            && index.entries.len() == count
+        {
+            let mut signatures = Signatures::default();
+            for run in runs {
+                *signatures.entry(run.key).or_insert(0) ^= run.signature;
+            }
+            let _ = self.signatures.set(signatures);
+        }
+    }
+
+    /// [`TrackedFiles::signature`] of a directory's path as bytes.
+    pub(super) fn signature_of(&self, dir: &[u8]) -> u64 {
         let signatures = self.signatures.get_or_init(|| self.index().signatures());
-        signatures.get(&name_hash(dir.as_bytes())).copied().unwrap_or(0)
+        signatures.get(&name_hash(dir)).copied().unwrap_or(0)
     }
 
     fn index(&self) -> &Tracked {
@@ -255,7 +260,8 @@ enum Tracked {
 impl Tracked {
     fn load(repo: &git2::Repository) -> Self {
         let data = std::fs::read(repo.path().join("index")).unwrap_or_default();
-        match crate::repo::index::parse(&data) {
+        // The cache tree is the hook's; the lists need the paths alone.
+        match crate::repo::index::parse_entries(&data) {
             Some(index) => Self::Read(index),
             None => Self::Libgit2(repo.index().ok()),
         }
@@ -293,27 +299,9 @@ impl Tracked {
     }
 }
 
-/// XOR the hash of each path's name into its directory's signature. The index is sorted, so
-/// the names of a directory mostly come together: one map update per run of them.
+/// XOR the hash of each path's name into its directory's signature.
 fn add_signatures<'p>(signatures: &mut Signatures, paths: impl Iterator<Item = &'p [u8]>) {
-    let mut run: (&[u8], u64) = (b"", 0);
-    for path in paths {
-        let (dir, name) = match path.iter().rposition(|&b| b == b'/') {
-            Some(at) => (&path[..at], &path[at + 1..]),
-            None => (&path[..0], path),
-        };
-        if dir != run.0 {
-            *signatures.entry(name_hash(run.0)).or_insert(0) ^= run.1;
-            run = (dir, 0);
-        }
-        run.1 ^= name_hash(name);
+    for run in runs(paths) {
+        *signatures.entry(run.key).or_insert(0) ^= run.signature;
     }
-    *signatures.entry(name_hash(run.0)).or_insert(0) ^= run.1;
-}
-
-/// FNV-1a: the same in every process (signatures are kept on disk).
-fn name_hash(name: &[u8]) -> u64 {
-    name.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }

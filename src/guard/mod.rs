@@ -18,10 +18,12 @@
 //! `post_tool` (misses reported after a call), [`session`] (the locked counter), `run` (the
 //! I/O shell). Rendering each protocol's answer lives in `report::guard`.
 
+mod cache;
 pub mod call;
 mod check;
 mod correct;
 mod decide;
+mod delta;
 mod env;
 mod envelope;
 mod files;
@@ -34,6 +36,7 @@ mod replacement;
 mod run;
 pub mod session;
 mod shell;
+mod signature;
 pub mod suggest;
 mod tool;
 mod tree;

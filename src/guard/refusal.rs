@@ -242,7 +242,7 @@ fn file_lists(env: &Env, kind: files::Kind, query_len: usize) -> Vec<Index> {
     let tracked = env.repo.as_ref().map(files::tracked);
     if let Some(tracked) = &tracked {
         let state = env.state_dir.as_deref();
-        lists.push(files::from_git(tracked, state, kind, query_len).unwrap_or_default());
+        lists.extend(files::from_git(tracked, state, kind, query_len).unwrap_or_default());
     }
     let walk = tree::Walk {
         root: &env.list_root,

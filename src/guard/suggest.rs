@@ -53,9 +53,16 @@ impl Index {
     pub fn new<'a>(paths: impl Iterator<Item = &'a str>) -> Self {
         let mut split: Vec<(&str, &str)> = Vec::new();
         let mut previous = None;
-        for path in paths.filter(|p| !p.is_empty() && !p.contains(['\n', '\0'])) {
+        // Byte searches: a `char` pattern costs a tenth of a rebuild over 100,000 paths.
+        let usable =
+            |p: &&str| !p.is_empty() && memchr::memchr2(b'\n', b'\0', p.as_bytes()).is_none();
+        for path in paths.filter(usable) {
             if previous != Some(path) {
-                split.push(path.rsplit_once('/').map_or((path, ""), |(dir, name)| (name, dir)));
+                split.push(match memchr::memrchr(b'/', path.as_bytes()) {
+                    // The `/` is one byte: both sides are whole strings.
+                    Some(at) => (&path[at + 1..], &path[..at]),
+                    None => (path, ""),
+                });
             }
             previous = Some(path);
         }
@@ -89,11 +96,15 @@ impl Index {
     /// An index kept in the cache `file`, its text (`total` bytes) at `offset`; `lengths` as
     /// [`Index::lengths_text`] wrote it. Only the lines a query for a basename of `query_len`
     /// bytes scans are read.
+    ///
+    /// A line whose directory `hide` names is left out (blanked: a line without a NUL is no
+    /// entry), so that the offsets of the others stay as written.
     pub(crate) fn on_disk(
         file: &std::fs::File,
         (offset, total): (u64, usize),
         lengths: &str,
         query_len: usize,
+        hide: Hide<'_>,
     ) -> Option<Self> {
         let lengths = lengths
             .split(',')
@@ -104,7 +115,11 @@ impl Index {
             })
             .collect::<Option<Vec<(usize, usize)>>>()?;
         let (from, to) = window(&lengths, total, query_len);
-        let lines = read_at(file, offset + from as u64, to.checked_sub(from)?)?;
+        let mut lines = read_at(file, offset + from as u64, to.checked_sub(from)?)?;
+        if let Some(hide) = hide {
+            blank_lines_in(&mut lines, hide);
+        }
+        let lines = String::from_utf8(lines).ok()?;
         Some(Self { lines, lines_at: from, total, lengths, whole: false })
     }
 
@@ -141,6 +156,9 @@ impl Index {
     }
 }
 
+/// Which lines of a cached index to leave out, by their directory (`None`: none).
+pub(crate) type Hide<'a> = Option<&'a dyn Fn(&[u8]) -> bool>;
+
 /// The byte range of the text (`end` bytes) holding the lines of names within
 /// [`MAX_LENGTH_DIFFERENCE`] of `len`.
 fn window(lengths: &[(usize, usize)], end: usize, len: usize) -> (usize, usize) {
@@ -161,11 +179,26 @@ fn entries(lines: &str) -> impl Iterator<Item = (&str, &str)> {
     lines.split_terminator('\n').filter_map(|line| line.split_once('\0'))
 }
 
-fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<String> {
+fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<Vec<u8>> {
     use std::os::unix::fs::FileExt as _;
     let mut buf = vec![0; length];
     file.read_exact_at(&mut buf, offset).ok()?;
-    String::from_utf8(buf).ok()
+    Some(buf)
+}
+
+/// Overwrite each `name\0directory` line of `lines` whose directory `hide` names with `/`s.
+fn blank_lines_in(lines: &mut [u8], hide: &dyn Fn(&[u8]) -> bool) {
+    let mut at = 0;
+    while at < lines.len() {
+        let end = memchr::memchr(b'\n', &lines[at..]).map_or(lines.len(), |n| at + n);
+        let line = &mut lines[at..end];
+        if let Some(nul) = memchr::memchr(0, line)
+            && hide(&line[nul + 1..])
+        {
+            line.fill(b'/');
+        }
+        at = end + 1;
+    }
 }
 
 fn basename(path: &str) -> &str {

@@ -257,11 +257,11 @@ fn a_cached_index_of_nothing_is_read_back() {
     // length table: a miss must take it from the cache, not rebuild it from the snapshot.
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("files.cache");
-    super::files::write_cache(&cache, "tree g1", &index_of(&[])).unwrap();
-    assert!(super::files::read_cache(&cache, Some("tree g1"), 5).is_some());
-    assert!(super::files::read_cache(&cache, Some("tree g0"), 5).is_none());
-    super::files::write_cache(&cache, "tree g2", &index_of(&["a/b.rs"])).unwrap();
-    let index = super::files::read_cache(&cache, Some("tree g2"), 4).unwrap();
+    super::cache::write_cache(&cache, "tree g1", &index_of(&[])).unwrap();
+    assert!(super::cache::read_cache(&cache, Some("tree g1"), 5).is_some());
+    assert!(super::cache::read_cache(&cache, Some("tree g0"), 5).is_none());
+    super::cache::write_cache(&cache, "tree g2", &index_of(&["a/b.rs"])).unwrap();
+    let index = super::cache::read_cache(&cache, Some("tree g2"), 4).unwrap();
     assert_eq!(suggest(&index, "x/b.rs", 3), ["a/b.rs"]);
 }
 

@@ -3,7 +3,7 @@
 //! created is a suggestion at its next miss.
 //!
 //! Walking the tree at every miss would cost a hundred milliseconds on a large repository, so a
-//! snapshot is kept under the state directory (`tree-v2-<root hash>/state`): the files, every
+//! snapshot is kept under the state directory (`tree-v3-<root hash>/state`): the files, every
 //! directory walked with its modification time, and the ignore files that shaped the walk. A
 //! file created, removed or renamed changes its directory's modification time, so the snapshot
 //! is brought up to date by a `stat` of each directory and a read of the ones that changed
@@ -27,9 +27,10 @@
 use super::files::{Kind, TrackedFiles};
 use super::suggest::Index;
 use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Entries at most: a walk of something that is not really a project stops here.
@@ -56,8 +57,8 @@ const INDEX: &str = "index";
 pub(super) fn location(state_dir: &Path, root: &Path) -> PathBuf {
     let hash = git2::Oid::hash_object(git2::ObjectType::Blob, root.as_os_str().as_encoded_bytes())
         .map_or_else(|_| "0".repeat(12), |oid| oid.to_string()[..12].to_owned());
-    // v2: the state's directories carry the index's signatures.
-    state_dir.join(format!("tree-v2-{hash}"))
+    // v2: the state's directories carry the index's signatures; v3: hashed eight bytes a step.
+    state_dir.join(format!("tree-v3-{hash}"))
 }
 
 /// Note that the files under the snapshot at `dir` may have changed (a call that writes is
@@ -121,13 +122,13 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -
     let generation = current_generation(dir, walk)?;
     let key = format!("tree {generation}");
     let cache = dir.join(kind.cache_file());
-    if let Some(index) = super::files::read_cache(&cache, Some(&key), query_len) {
+    if let Some(index) = super::cache::read_cache(&cache, Some(&key), query_len) {
         return Some(index);
     }
     let state = read_state(&dir.join(STATE))?;
     let index = kind.index(&state.files);
     // The snapshot read may be newer than the generation asked for: the cache is of the one read.
-    let _ = super::files::write_cache(&cache, &format!("tree {}", state.generation), &index);
+    let _ = super::cache::write_cache(&cache, &format!("tree {}", state.generation), &index);
     Some(index)
 }
 
@@ -165,6 +166,14 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     // Before the checks: a write that runs while they do is noted again.
     let times = due.times(dir);
     let checked_at = std::fs::metadata(&state_path).and_then(|m| m.modified()).ok();
+    if matches!(times, Times::None)
+        && let Some(tracked) = walk.tracked
+        && signatures_differ(&state_path, tracked) == Some(false)
+    {
+        // Only the index changed, and in none of the snapshot's directories: nothing to read.
+        let _ = std::fs::write(dir.join(INDEX), &index);
+        return read_generation(&state_path);
+    }
     let state = match read_state(&state_path) {
         Some(old) => {
             let Some(state) = refresh(&old, walk, &times, due.index) else {
@@ -274,16 +283,21 @@ fn refresh(old: &State, walk: &Walk<'_>, times: &Times, index: bool) -> Option<S
     }
     let tracked = walk.tracked.filter(|_| index);
     // A directory gone counts as changed: its own time is gone too.
-    let kept: HashSet<&str> = old
+    let is_kept: Vec<bool> = old
         .dirs
         .iter()
-        .filter(|(dir, time, _)| !checks(dir) || mtime(&walk.root.join(dir)) == Some(*time))
-        .filter(|(dir, _, signature)| tracked.is_none_or(|t| t.signature(dir) == *signature))
-        .map(|(dir, ..)| dir.as_str())
+        .map(|(dir, time, signature)| {
+            (!checks(dir) || mtime(&walk.root.join(dir)) == Some(*time))
+                && tracked.is_none_or(|t| t.signature(dir) == *signature)
+        })
         .collect();
-    if kept.len() == old.dirs.len() {
+    if is_kept.iter().all(|&kept| kept) {
         return None;
     }
+    let kept: HashSet<&str> = (old.dirs.iter().zip(&is_kept))
+        .filter(|(_, kept)| **kept)
+        .map(|((dir, ..), _)| dir.as_str())
+        .collect();
     let mut enter: HashSet<&str> = HashSet::new();
     for (dir, ..) in old.dirs.iter().filter(|(dir, ..)| !kept.contains(dir.as_str())) {
         let mut at = dir.as_str();
@@ -302,6 +316,32 @@ fn refresh(old: &State, walk: &Walk<'_>, times: &Times, index: bool) -> Option<S
     files.extend(found.files);
     dirs.extend(found.dirs);
     Some(finish(files, dirs, old.rules.clone()))
+}
+
+/// Whether the git index lists other names than the snapshot at `state` recorded in one of its
+/// directories (`None`: the snapshot cannot be read so). Its directory lines alone, without
+/// reading the whole snapshot: after an index change that changed no directory's names (a
+/// commit, `git add` of a changed file) this is all the check.
+fn signatures_differ(state: &Path, tracked: &TrackedFiles<'_>) -> Option<bool> {
+    let text = std::fs::read(state).ok()?;
+    let first = memchr::memchr(b'\n', &text)? + 1;
+    let mut start = first;
+    for end in memchr::memchr_iter(b'\n', &text[first..]).map(|at| first + at) {
+        let line = &text[start..end];
+        start = end + 1;
+        if line.starts_with(b"F\t") {
+            // The files come after every directory.
+            break;
+        }
+        let Some(rest) = line.strip_prefix(b"D\t") else { continue };
+        let mut fields = rest.splitn(3, |&b| b == b'\t');
+        let (_time, signature, dir) = (fields.next()?, fields.next()?, fields.next()?);
+        let signature = u64::from_str_radix(std::str::from_utf8(signature).ok()?, 16).ok()?;
+        if tracked.signature_of(dir) != signature {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
 /// The closest directory of the snapshot holding `path` (the root at worst): the one whose time
@@ -337,9 +377,11 @@ fn finish(
     mut dirs: Vec<(String, i128, u64)>,
     mut rules: Vec<(PathBuf, i128)>,
 ) -> State {
-    files.sort_unstable();
+    // A refresh passes the old snapshot's sorted lists with the few new entries after them:
+    // the stable sort finds that run and merges, where an unstable one sorts all again.
+    files.sort();
     files.dedup();
-    dirs.sort_unstable();
+    dirs.sort();
     dirs.dedup_by(|a, b| a.0 == b.0);
     rules.sort_unstable();
     rules.dedup_by(|a, b| a.0 == b.0);
@@ -359,12 +401,15 @@ fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
     let mut found = State::default();
     let is_repo = walk.tracked.is_some();
     let root = walk.root.to_path_buf();
-    let skip: HashSet<PathBuf> = known
+    // Relative, sorted: the walk looks up only the entries of the directories it enters.
+    let mut skip: Vec<String> = known
         .kept
         .iter()
         .filter(|dir| !known.enter.contains(*dir))
-        .map(|dir| root.join(dir))
+        .map(|dir| (*dir).to_owned())
         .collect();
+    skip.sort_unstable();
+    let top = root.clone();
     let mut builder = ignore::WalkBuilder::new(&root);
     // Outside a repository hidden entries are left out, as editors do, but never an ignore
     // file: a change to one must be seen.
@@ -380,7 +425,7 @@ fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
             let is_hidden = entry.depth() > 0
                 && name.as_encoded_bytes().starts_with(b".")
                 && name != ".gitignore";
-            name != ".git" && (is_repo || !is_hidden) && !skip.contains(entry.path())
+            name != ".git" && (is_repo || !is_hidden) && !is_skipped(&skip, &top, entry)
         });
     for entry in builder.build().flatten().take(WALK_LIMIT) {
         let Some(rel) = entry.path().strip_prefix(&root).ok().and_then(Path::to_str) else {
@@ -412,6 +457,18 @@ fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
         }
     }
     found
+}
+
+/// Whether `entry` is a directory of `skip` (relative to `root`, sorted).
+fn is_skipped(skip: &[String], root: &Path, entry: &ignore::DirEntry) -> bool {
+    entry.depth() > 0
+        && entry.file_type().is_some_and(|t| t.is_dir())
+        && entry
+            .path()
+            .strip_prefix(root)
+            .ok()
+            .and_then(Path::to_str)
+            .is_some_and(|rel| skip.binary_search_by(|dir| dir.as_str().cmp(rel)).is_ok())
 }
 
 fn mtime(path: &Path) -> Option<i128> {
@@ -447,10 +504,16 @@ fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// A relative path that stays below the root: what the state may hold.
+/// A relative path that stays below the root: what the state may hold. What
+/// `Path::components` reads as only normal names (`a//b` and `a/./b` are `a/b`), without
+/// building them: the state's every line is checked at each read.
 fn is_clean(path: &str) -> bool {
-    !path.contains(['\n', '\0', '\t'])
-        && Path::new(path).components().all(|c| matches!(c, Component::Normal(_)))
+    let bytes = path.as_bytes();
+    memchr::memchr3(b'\n', b'\0', b'\t', bytes).is_none()
+        && bytes.first() != Some(&b'/')
+        && bytes != b"."
+        && !bytes.starts_with(b"./")
+        && !bytes.split(|&b| b == b'/').any(|name| name == b"..")
 }
 
 // ---- the state file: `generation`, then `R<TAB>mtime<TAB>path`,
@@ -465,47 +528,128 @@ fn read_generation(path: &Path) -> Option<String> {
 
 fn read_state(path: &Path) -> Option<State> {
     let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text.lines();
+    let mut lines = text.split_terminator('\n');
     let mut state = State { generation: lines.next()?.to_owned(), ..State::default() };
     for line in lines.take(3 * WALK_LIMIT) {
-        let mut fields = line.splitn(4, '\t');
-        match (fields.next(), fields.next(), fields.next(), fields.next()) {
-            (Some("R"), Some(time), Some(rule), None) => {
+        let (kind, rest) = line.split_once('\t')?;
+        match kind {
+            "R" => {
+                let (time, rule) = rest.split_once('\t')?;
+                if rule.contains('\t') {
+                    return None;
+                }
                 state.rules.push((PathBuf::from(rule), time.parse().ok()?));
             }
-            (Some("D"), Some(time), Some(signature), Some(dir))
-                if dir.is_empty() || is_clean(dir) =>
-            {
+            "D" => {
+                let (time, rest) = rest.split_once('\t')?;
+                let (signature, dir) = rest.split_once('\t')?;
+                if !(dir.is_empty() || is_clean(dir)) {
+                    return None;
+                }
                 let signature = u64::from_str_radix(signature, 16).ok()?;
-                state.dirs.push((dir.to_owned(), time.parse().ok()?, signature));
+                state.dirs.push((dir.to_owned(), parse_time(time)?, signature));
             }
-            (Some("F"), Some(file), None, None) if is_clean(file) => {
-                state.files.push(file.to_owned());
-            }
+            "F" if is_clean(rest) => state.files.push(rest.to_owned()),
             _ => return None,
         }
     }
     Some(state)
 }
 
+/// A time as [`write_state`] wrote it: nanoseconds, or [`RACY`]. Most fit an `i64`, whose
+/// parse is the cheaper.
+fn parse_time(text: &str) -> Option<i128> {
+    text.parse::<i64>().map(i128::from).ok().or_else(|| text.parse().ok())
+}
+
 fn write_state(path: &Path, state: &State) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut out = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(dir)?);
-    writeln!(out, "{}", state.generation)?;
+    let mut text = String::with_capacity(64 * (state.dirs.len() + state.files.len()));
+    text.push_str(&state.generation);
+    text.push('\n');
     for (rule, time) in &state.rules {
         if let Some(rule) = rule.to_str().filter(|r| !r.contains(['\n', '\t'])) {
-            writeln!(out, "R\t{time}\t{rule}")?;
+            let _ = writeln!(text, "R\t{time}\t{rule}");
         }
     }
+    // Pushed piece by piece: `write!` costs more than the rest of a snapshot's write.
+    let mut digits = itoa::Buffer::new();
     for (dir, time, signature) in &state.dirs {
-        writeln!(out, "D\t{time}\t{signature:x}\t{dir}")?;
+        text.push_str("D\t");
+        text.push_str(digits.format(*time));
+        text.push('\t');
+        push_hex(&mut text, *signature);
+        text.push('\t');
+        text.push_str(dir);
+        text.push('\n');
     }
     for file in state.files.iter().filter(|f| is_clean(f)) {
-        writeln!(out, "F\t{file}")?;
+        text.push_str("F\t");
+        text.push_str(file);
+        text.push('\n');
     }
-    out.into_inner()
-        .map_err(std::io::IntoInnerError::into_error)?
-        .persist(path)
-        .map_err(|e| e.error)?;
+    let mut out = tempfile::NamedTempFile::new_in(dir)?;
+    out.write_all(text.as_bytes())?;
+    out.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// `value` in lowercase hexadecimal, as `{:x}` writes it.
+fn push_hex(out: &mut String, value: u64) {
+    let digits = (64 - value.leading_zeros()).div_ceil(4).max(1);
+    for at in (0..digits).rev() {
+        out.push(char::from(b"0123456789abcdef"[((value >> (4 * at)) & 0xf) as usize]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Component;
+
+    /// The byte check says what `Path::components` says (the definition it replaced).
+    #[test]
+    fn a_clean_path_is_one_of_normal_components_only() {
+        let by_components = |p: &str| {
+            !p.contains(['\n', '\0', '\t'])
+                && Path::new(p).components().all(|c| matches!(c, Component::Normal(_)))
+        };
+        for path in [
+            "", "a", "a/b", "a//b", "a/./b", "a/.", "a/", ".a", "..a", "a..", "a/..b", ".", "./a",
+            "..", "../a", "a/..", "a/../b", "/a", "//a", "a\tb", "a\nb", "a\0b", "é/ü", "a/.../b",
+        ] {
+            assert_eq!(is_clean(path), by_components(path), "{path:?}");
+        }
+    }
+
+    #[test]
+    fn hex_is_written_as_format_writes_it() {
+        for value in [0, 1, 0xf, 0x10, 0xdead_beef, u64::MAX, 1 << 63] {
+            let mut out = String::new();
+            push_hex(&mut out, value);
+            assert_eq!(out, format!("{value:x}"));
+        }
+    }
+
+    #[test]
+    fn a_snapshot_is_read_back_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(STATE);
+        let state = State {
+            generation: "g1".to_owned(),
+            rules: vec![(PathBuf::from("/r/.gitignore"), 1_700_000_000_123_456_789)],
+            dirs: vec![
+                (String::new(), RACY, 0),
+                ("a".to_owned(), i128::from(i64::MAX) + 1, u64::MAX),
+                ("a/b".to_owned(), 5, 0xabc),
+            ],
+            files: vec!["a/b/c.rs".to_owned(), "x.py".to_owned()],
+        };
+        write_state(&path, &state).unwrap();
+        assert_eq!(read_state(&path), Some(state));
+        std::fs::write(&path, "g2\nF\t../x\n").unwrap();
+        assert_eq!(read_state(&path), None);
+        std::fs::write(&path, "g2\nD\t1\tzz\ta\n").unwrap();
+        assert_eq!(read_state(&path), None);
+    }
 }

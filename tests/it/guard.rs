@@ -514,7 +514,7 @@ fn the_file_list_cache_follows_the_index() {
     let miss = || call(&repo, "cache", "read_file", &json!({"file_path": "lib/helpers.py"}));
     assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
     let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
-    assert!(git_dir.join("patchgate/guard/files-v6.cache").exists());
+    assert!(git_dir.join("patchgate/guard/files-v7.cache").exists());
     repo.commit(&[("tools/helpers.py", "")], "helpers");
     assert_eq!(json(&miss())["error"]["suggestions"], json!(["tools/helpers.py"]));
     // Unchanged index: the answers come from the cache, files and directories alike.
@@ -615,6 +615,37 @@ fn a_file_the_index_stops_listing_is_suggested_from_the_disk() {
 }
 
 #[test]
+fn an_index_change_in_a_few_directories_leaves_the_cached_list_as_it_was() {
+    use std::os::unix::fs::MetadataExt as _;
+    let repo = project();
+    repo.commit(&[("src/app.py", ""), ("docs/guide.md", ""), ("lib/old_name.py", "")], "base");
+    let miss = |path: &str| {
+        let out = call(&repo, "delta", "read_file", &json!({"file_path": path}));
+        json(&out)["error"]["suggestions"].clone()
+    };
+    assert_eq!(miss("x/guide.md"), json!(["docs/guide.md"]));
+    let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
+    let cache = git_dir.join("patchgate/guard/files-v7.cache");
+    let built = std::fs::metadata(&cache).expect("the cached list").ino();
+    // A file staged that no guard saw written, and one removed with its directory: the first
+    // miss after reads the index, and only the names of the two directories that changed are
+    // written beside the list.
+    repo.write("src/staged_helper.py", "");
+    repo.git(&["add", "src/staged_helper.py"]);
+    repo.git(&["rm", "-q", "lib/old_name.py"]);
+    assert_eq!(miss("x/staged_helper.py"), json!(["src/staged_helper.py"]));
+    assert_eq!(miss("x/old_name.py"), json!([]));
+    assert_eq!(miss("x/app.py"), json!(["src/app.py"]));
+    assert_eq!(miss("x/guide.md"), json!(["docs/guide.md"]));
+    // A commit changes the index file, not its names.
+    repo.git(&["commit", "-qm", "more"]);
+    assert_eq!(miss("x/staged_helper.py"), json!(["src/staged_helper.py"]));
+    assert_eq!(miss("x/old_name.py"), json!([]));
+    let now = std::fs::metadata(&cache).expect("the cached list").ino();
+    assert_eq!(now, built, "the cached list was written again");
+}
+
+#[test]
 fn a_miss_while_another_guard_updates_the_lists_answers_from_the_old_ones() {
     let repo = project();
     repo.write("tools/helpers.py", "");
@@ -633,7 +664,7 @@ fn a_miss_while_another_guard_updates_the_lists_answers_from_the_old_ones() {
         .find(|e| e.file_name().to_string_lossy().starts_with("tree-v"))
         .expect("a snapshot of the files on disk")
         .path();
-    let locks: Vec<std::fs::File> = [state.join("files-v6.cache.lock"), snapshot.join("lock")]
+    let locks: Vec<std::fs::File> = [state.join("files-v7.cache.lock"), snapshot.join("lock")]
         .iter()
         .map(|path| {
             let lock = std::fs::File::create(path).unwrap();
