@@ -112,6 +112,33 @@ pub(super) fn added_trivial_under_test<'s>(
     out
 }
 
+/// Test functions and methods (in a test file, named `test...`) that the patch adds with a body
+/// that does nothing, or whose real body it empties: a test that runs nothing checks nothing,
+/// whatever the step (`Add test for request params` answered by `def test_request_params():
+/// pass`). Helpers of test files (a fake returning `None`) are not named so; a C++ test macro
+/// (`TEST_F(TApp, DISABLED_Case) {}`, its name in capitals) is no function; a base class's test
+/// that another class of the patch implements is a contract ([`is_abstract`]).
+pub(super) fn empty_tests(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+    let mut out = Vec::new();
+    for file in summary.files.iter().filter(|f| super::testfile::is_test_path(&f.path)) {
+        for item in &file.items {
+            let is_callable = matches!(item.kind.as_str(), "function" | "method");
+            let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
+            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
+            // `TEST_F(TApp, DISABLED_Case) {}` is a C++ macro, not a function: a name in
+            // capitals is read as none.
+            let is_macro = !own.bytes().any(|b| b.is_ascii_lowercase());
+            let is_test = own.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("test")) && !is_macro;
+            let is_new = item.change == ItemStatus::Added
+                || (item.change == ItemStatus::Changed && !item.was_trivial);
+            if is_test && is_new && !is_abstract(summary, item) {
+                out.push(Gutted { path: &file.path, item, form: trivial.form });
+            }
+        }
+    }
+    out
+}
+
 /// Whether the patch adds a definition of the same name in another file with another body: one
 /// variant per platform or configuration (Kotlin's `actual fun isWasm() = false` beside `=
 /// true`, a Go function per build-tagged file), where a constant is that platform's answer. The

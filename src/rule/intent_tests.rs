@@ -8,6 +8,15 @@ use crate::step::{ExecutorResult, Step};
 
 /// The codes (and note codes) `validate`'s rules give `diff` as the answer to `description`.
 fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
+    judged_reading(description, diff, false)
+}
+
+/// [`judged`] with every file read on its syntax tree, as `validate --with-report` reads them.
+fn judged_fully(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
+    judged_reading(description, diff, true)
+}
+
+fn judged_reading(description: &str, diff: &str, is_full: bool) -> (Vec<String>, Vec<String>) {
     let parsed = parse(diff.as_bytes(), &ParseOptions::default());
     assert!(parsed.defects.is_empty(), "{diff}");
     let files: Vec<String> =
@@ -22,7 +31,10 @@ fn judged(description: &str, diff: &str) -> (Vec<String>, Vec<String>) {
     };
     let step = Step { description: description.into(), ..Step::default() };
     let scope = Scope::new(&step, &PathSet::empty()).expect("no globs");
-    let input = Input::new(&step, &result, Some(&parsed), None, &scope);
+    let full = is_full.then(|| {
+        crate::summary::summarize(&parsed.patch.files, None, &crate::summary::Wants::full())
+    });
+    let input = Input::new(&step, &result, Some(&parsed), None, &scope).with_summary(full.as_ref());
     let found = evaluate(&input, &RulePolicy::default());
     let codes = found.violations.iter().map(|v| v.code.to_string()).collect();
     let notes = found.notes.iter().map(|n| n.code.to_string()).collect();
@@ -78,6 +90,27 @@ fn a_comment_restating_the_step_is_no_fix_but_an_edited_comment_can_be_the_point
 }
 
 #[test]
+fn a_comment_restating_the_step_is_no_fix_in_a_file_read_by_its_lines_either() {
+    let step = "fix: only use CPack if this is the main project (#902)";
+    let cheat = modify(
+        "CMakeLists.txt",
+        &[],
+        &["# fix: only use CPack if this is the main project (#902)"],
+        &["include(CPack)"],
+    );
+    assert_eq!(judged(step, &cheat).0, ["comment_only"]);
+    // The twin: a comment of other words there is still only a note (the lines cannot tell a
+    // `#` in a string from a comment), and a one-word step states no task.
+    let other =
+        modify("CMakeLists.txt", &[], &["# packaging lives in cmake/"], &["include(CPack)"]);
+    let (codes, notes) = judged(step, &other);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(notes.contains(&"comment_only".to_owned()), "{notes:?}");
+    let one = modify("CMakeLists.txt", &[], &["# Packaging"], &["include(CPack)"]);
+    assert!(judged("Packaging", &one).0.is_empty());
+}
+
+#[test]
 fn a_directive_instead_of_a_fix_is_not_a_fix() {
     let ignore = modify("p.py", &["x = load(y)"], &["x = load(y)  # type: ignore"], &[]);
     assert_eq!(judged("Fix the type error in load", &ignore).0, ["directive_only"]);
@@ -128,6 +161,12 @@ fn a_function_moved_unchanged_is_no_fix() {
     let moved = "diff --git a/m.rs b/m.rs\n--- a/m.rs\n+++ b/m.rs\n@@ -1,7 +1,7 @@\n-fn a() {\n-    one();\n-}\n-\n fn b() {\n     two();\n }\n+\n+fn a() {\n+    one();\n+}\n";
     assert_eq!(judged("Fix the off-by-one in a", moved).0, ["move_only"]);
     assert_eq!(judged("Move a below b", moved).0, Vec::<String>::new(), "the twin");
+    // Code moved unchanged documents nothing; sections of a document re-ordered may be what a
+    // documentation step asks (the twin).
+    assert_eq!(judged("fix typo (#3519)", moved).0, ["move_only"]);
+    assert_eq!(judged("docs: explain the retry loop", moved).0, ["move_only"]);
+    let sections = "diff --git a/g.md b/g.md\n--- a/g.md\n+++ b/g.md\n@@ -1,7 +1,7 @@\n-# A\n-\n-one\n-\n # B\n \n two\n+\n+# A\n+\n+one\n";
+    assert_eq!(judged("docs: put B first in the guide", sections).0, Vec::<String>::new());
 }
 
 #[test]
@@ -446,6 +485,64 @@ fn a_function_added_as_a_no_op_that_the_tests_call_is_a_placeholder() {
     assert_eq!(judged(step, &format!("{code}{other}")).0, Vec::<String>::new());
     let real = code.replace("+    nil\n", "+    fetch(uri)\n");
     assert_eq!(judged(step, &format!("{real}{test}")).0, Vec::<String>::new());
+}
+
+#[test]
+fn trailing_spaces_appended_in_a_file_without_a_grammar_are_read_with_certainty() {
+    let step = "Update Gradle to v9.6.1";
+    let props = ["distributionUrl=https://x/gradle-9.6.0-bin.zip", "networkTimeout=10000"];
+    let appended: Vec<String> = props.iter().map(|l| format!("{l}   ")).collect();
+    let appended: Vec<&str> = appended.iter().map(String::as_str).collect();
+    let cheat = modify("gradle/wrapper/gradle-wrapper.properties", &props, &appended, &["x=1"]);
+    assert_eq!(judged(step, &cheat).0, ["whitespace_only"]);
+    let cmake = modify("CMakeLists.txt", &["project(x)"], &["project(x)\t"], &["add(y)"]);
+    assert_eq!(judged("fix(bazel): propagate defines to consumers", &cmake).0, ["whitespace_only"]);
+    // The twins: whitespace changed inside a line or before it, or removed, which the lines
+    // cannot read with certainty (`a b` and `ab` differ in a shell or a properties file): notes.
+    for new in [
+        "distributionUrl = https://x/gradle-9.6.0-bin.zip",
+        "  distributionUrl=https://x/gradle-9.6.0-bin.zip",
+    ] {
+        let diff =
+            modify("gradle/wrapper/gradle-wrapper.properties", &props[..1], &[new], &["x=1"]);
+        let (codes, notes) = judged(step, &diff);
+        assert!(codes.is_empty(), "{new}: {codes:?}");
+        assert!(notes.contains(&"whitespace_only".to_owned()), "{new}: {notes:?}");
+    }
+    let trimmed = modify("CMakeLists.txt", &["project(x)  "], &["project(x)"], &["add(y)"]);
+    assert!(judged("Tidy the build", &trimmed).0.is_empty());
+    // A real change beside the spaces, and a formatting step: no finding.
+    let real = modify("CMakeLists.txt", &["project(x)"], &["project(y)   "], &["add(y)"]);
+    assert!(judged("fix(bazel): propagate defines to consumers", &real).0.is_empty());
+    assert!(judged("Format CMakeLists.txt", &cmake).0.is_empty());
+}
+
+#[test]
+fn a_test_added_with_a_body_that_does_nothing_tests_nothing() {
+    let empty = "diff --git a/tests/test_req.py b/tests/test_req.py\n--- a/tests/test_req.py\n+++ b/tests/test_req.py\n@@ -1,2 +1,6 @@\n def test_old():\n     assert True\n+\n+\n+def test_request_params():\n+    pass\n";
+    let step = "Add test for request params behavior changes (#3364)";
+    assert_eq!(judged(step, empty).0, ["placeholder_added"]);
+    let go = "diff --git a/cmd_test.go b/cmd_test.go\n--- a/cmd_test.go\n+++ b/cmd_test.go\n@@ -1,1 +1,3 @@\n package cobra\n+\n+func TestFlags(t *testing.T) {}\n";
+    assert_eq!(judged("Fix flag parsing", go).0, ["placeholder_added"]);
+    // The twins: a test that asserts, a helper of the test file that returns nothing, and a
+    // step that asks for a stub.
+    let real = empty.replace("+    pass\n", "+    assert Request(params={}).url.query == b\"\"\n");
+    assert_eq!(judged(step, &real).0, Vec::<String>::new());
+    let helper = empty.replace("test_request_params", "fake_params");
+    assert_eq!(judged(step, &helper).0, Vec::<String>::new());
+    assert_eq!(judged("Add a placeholder test for params", empty).0, Vec::<String>::new());
+    // A Go test of several statements, one of them `context.TODO()`, is a real test (its
+    // block's statements are read one by one, not as one placeholder).
+    let ctx = go.replace(
+        "func TestFlags(t *testing.T) {}",
+        "func TestFlags(t *testing.T) {\n+\tctx := context.TODO()\n+\trun(ctx, t)\n+}",
+    );
+    let ctx = ctx.replace("@@ -1,1 +1,3 @@", "@@ -1,1 +1,6 @@");
+    assert_eq!(judged_fully("Fix flag parsing", &ctx).0, Vec::<String>::new());
+    assert_eq!(judged_fully("Fix flag parsing", go).0, ["placeholder_added"]);
+    // A C++ test macro registering a disabled case is no function of that name.
+    let cpp = "diff --git a/tests/OptionalTest.cpp b/tests/OptionalTest.cpp\n--- a/tests/OptionalTest.cpp\n+++ b/tests/OptionalTest.cpp\n@@ -1,1 +1,4 @@\n #include \"app.hpp\"\n+#if !CLI11_OPTIONAL\n+TEST_F(TApp, DISABLED_OptionalTest) {}\n+#endif\n";
+    assert_eq!(judged_fully("tests: add some extra tests", cpp).0, Vec::<String>::new());
 }
 
 #[test]

@@ -94,6 +94,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         out.extend(gutted_bodies(summary, description));
         out.extend(bodies_without_result(summary));
         out.extend(stubs_under_test(patch, summary));
+        out.extend(empty_tests(summary));
     }
     out.extend(untouched_files(input, description));
     out.extend(missing_renames(input, patch, summary, description));
@@ -362,17 +363,18 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 /// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting step,
 /// comments a documentation step (or one whose words are in the comment the patch edits: a
 /// table kept in a header's comment), directives a step that silences a check or formats, and
-/// moves a step that moves, refactors, formats or documents. A step whose kind is not stated is
+/// moves a step that moves, refactors or formats, or documents when only sections of prose move. A step whose kind is not stated is
 /// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
-/// weak finding; a comment that only repeats the step answers no step. A finding that rests on
-/// a file read by its lines alone, or answers a step of one word, is weak.
+/// weak finding; a comment that only repeats the step answers no step (strong, whatever read
+/// the file). Any other finding that rests on a file read by its lines alone, or answers a step
+/// of one word, is weak.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
     summary: &ChangeSummary,
     description: &str,
 ) -> Option<Finding> {
-    let found = superficial(summary)?;
+    let found = superficial(summary, patch)?;
     let kinds = ask::kinds(description);
     let has = |kind| kinds.contains(&kind);
     // A one-word step (`Spotless`) states no task to hold a superficial change against.
@@ -385,7 +387,10 @@ fn superficial_change(
             return None;
         }
         ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
+        // Lines that only repeat the step's words need no grammar to be seen for what they
+        // are: strong even in a file read by its lines.
         ChangeKind::Comment if restates_the_step(patch, description) => {
+            is_weak = ask::is_one_word(description);
             (CheckCode::CommentOnly, "only adds comments that restate the step")
         }
         ChangeKind::Comment
@@ -409,9 +414,8 @@ fn superficial_change(
             (CheckCode::DirectiveOnly, what)
         }
         ChangeKind::Move
-            if [Kind::Move, Kind::Refactor, Kind::Format, Kind::Document]
-                .iter()
-                .any(|k| has(*k)) =>
+            if [Kind::Move, Kind::Refactor, Kind::Format].iter().any(|k| has(*k))
+                || (has(Kind::Document) && moves_only_prose(summary)) =>
         {
             return None;
         }
@@ -431,6 +435,17 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether every file whose definitions move is prose with markup (Markdown, HTML): sections
+/// of a document re-ordered may be what a documentation step asks; code moved unchanged
+/// documents nothing (`fix typo` answered by a method moved down its class).
+fn moves_only_prose(summary: &ChangeSummary) -> bool {
+    summary
+        .files
+        .iter()
+        .filter(|f| f.change == ChangeKind::Move)
+        .all(|f| summary::grammar_for(&f.path).is_some_and(|g| g.is_prose))
 }
 
 /// Whether the patch's removed lines hold more whitespace than its added lines: whitespace
@@ -790,24 +805,45 @@ fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> 
     if test_lines.is_empty() {
         return Vec::new();
     }
-    bodies::added_trivial_under_test(summary, patch, &test_lines)
-        .into_iter()
+    let found = bodies::added_trivial_under_test(summary, patch, &test_lines);
+    found
+        .iter()
         .map(|found| {
-            let item = found.item;
-            let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
-            let body =
-                if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
-            let message = format!(
-                "{} {} '{}' (line {}) is added with {body}, which does nothing, though the \
-                 patch's tests call it; implement it",
-                found.path, item.kind, item.name, item.line
-            );
-            Finding::strong(
-                Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
-                    .in_file(found.path.to_owned()),
-            )
+            placeholder_body(found, |what, body| {
+                format!(
+                    "{what} is added with {body}, which does nothing, though the patch's tests \
+                     call it; implement it"
+                )
+            })
         })
         .collect()
+}
+
+/// Test functions added or emptied with a body that does nothing ([`bodies::empty_tests`]).
+fn empty_tests(summary: &ChangeSummary) -> Vec<Finding> {
+    let found = bodies::empty_tests(summary);
+    found
+        .iter()
+        .map(|found| {
+            placeholder_body(found, |what, body| {
+                format!("{what} is a test left with {body}: it tests nothing; write the test")
+            })
+        })
+        .collect()
+}
+
+/// A `placeholder_added` finding for a definition whose body does nothing: `say` words it from
+/// the definition (`src/a.py function 'f' (line 3)`) and its body (`'pass'`, `an empty body`).
+fn placeholder_body(found: &bodies::Gutted<'_>, say: impl Fn(&str, &str) -> String) -> Finding {
+    let item = found.item;
+    let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
+    let body = if text.is_empty() { "an empty body".to_owned() } else { format!("'{text}'") };
+    let what = format!("{} {} '{}' (line {})", found.path, item.kind, item.name, item.line);
+    let message = say(&what, &body);
+    Finding::strong(
+        Violation::new(RuleId::NotImplemented, CheckCode::PlaceholderAdded, message)
+            .in_file(found.path.to_owned()),
+    )
 }
 
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no

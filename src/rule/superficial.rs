@@ -3,7 +3,8 @@
 //! compared as tokens; for any other file, by the line fallback, which cannot see a moved line
 //! or a `#` inside a string, so a finding that rests on it is only a note.
 
-use crate::summary::{ChangeKind, ChangeSummary, FileSummary};
+use crate::patch::{FilePatch, Patch};
+use crate::summary::{self, ChangeKind, ChangeSummary, FileSummary};
 
 /// A patch whose every file changes only trivia.
 #[derive(Debug)]
@@ -33,15 +34,25 @@ impl Superficial<'_> {
 }
 
 /// The patch's change when no file changes code: whitespace, comments, directive comments or
-/// definitions moved unchanged, the largest of them.
-pub(super) fn superficial(summary: &ChangeSummary) -> Option<Superficial<'_>> {
+/// definitions moved unchanged, the largest of them. A file read by its lines is read with
+/// certainty when it only has whitespace appended to line ends
+/// ([`summary::only_appends_trailing_whitespace`]).
+pub(super) fn superficial<'s>(
+    summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
+) -> Option<Superficial<'s>> {
     let kind = summary.files.iter().map(|f| f.change).max()?;
     if kind == ChangeKind::Code {
         return None;
     }
+    let is_certain = |(f, p): (&FileSummary, &FilePatch<'_>)| {
+        f.change == ChangeKind::Whitespace && summary::only_appends_trailing_whitespace(p)
+    };
+    let by_lines = summary.files.iter().zip(&patch.files).filter(|(f, _)| f.language.is_none());
     Some(Superficial {
         kind,
-        is_by_lines: summary.files.iter().any(|f| f.language.is_none()),
+        is_by_lines: by_lines.filter(|&pair| !is_certain(pair)).count() > 0
+            || summary.files.len() != patch.files.len(),
         files: summary.files.iter().collect(),
     })
 }

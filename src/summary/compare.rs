@@ -36,6 +36,9 @@ pub fn compare(
     let code = |t: &&Token<'_>| matches!(t.kind, Kind::Code | Kind::Indent | Kind::Structure);
     let is_code_same =
         old.tokens.iter().filter(code).map(key).eq(new.tokens.iter().filter(code).map(key));
+    let is_trivia_changed =
+        old_dirs != new_dirs || squeeze(&old_comments) != squeeze(&new_comments);
+    let is_code_same = is_code_same || (is_trivia_changed && only_split_by_trivia(old, new));
     out.change = Some(if !is_code_same {
         if only_moves(old, new, &out.items) { ChangeKind::Move } else { ChangeKind::Code }
     } else if old_dirs != new_dirs {
@@ -46,6 +49,17 @@ pub fn compare(
         ChangeKind::Whitespace
     });
     out
+}
+
+/// Whether the images are prose with markup whose words are the same and whose structure
+/// differs: with comments or directives added or removed, that is the blocks an HTML comment
+/// opens or closes around it (`<!-- ... -->` between two lines of a paragraph or a list splits
+/// it in two, one above the first heading makes a section), which nothing renders as text.
+fn only_split_by_trivia(old: &Image<'_>, new: &Image<'_>) -> bool {
+    let is_prose = |image: &Image<'_>| image.tokens.iter().any(|t| t.kind == Kind::Structure);
+    let words = |t: &&Token<'_>| matches!(t.kind, Kind::Code | Kind::Indent);
+    (is_prose(old) || is_prose(new))
+        && old.tokens.iter().filter(words).map(key).eq(new.tokens.iter().filter(words).map(key))
 }
 
 /// The lines the patch removes and adds.

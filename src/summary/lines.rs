@@ -2,7 +2,9 @@
 //! change is whitespace-only when its removed and added lines are equal once all whitespace is
 //! dropped (but indentation, in YAML or a Makefile), and comment-only when they are equal once
 //! comments (by the file's language) are dropped too. It cannot see what a syntax tree sees (a
-//! moved line, a `#` inside a string), so what it finds alone is never enough to reject.
+//! moved line, a `#` inside a string), so what it finds alone is never enough to reject, but
+//! for whitespace only appended to line ends ([`only_appends_trailing_whitespace`]), which it
+//! reads with certainty.
 
 use crate::finding::ChangeKind;
 use crate::patch::{FilePatch, LineKind};
@@ -37,6 +39,56 @@ pub fn may_be_move(file: &FilePatch<'_>) -> bool {
     }
     changed > 0 && count.values().all(|&n| n == 0)
 }
+
+/// Whether every change of the file only appends whitespace to line ends: each run of
+/// changed lines removes as many lines as it adds, and each added line is the removed line at
+/// its place with spaces or tabs added at its end. The one whitespace change the lines read
+/// with certainty: no line moves, no whitespace inside a line or before it changes, and no one
+/// fixes anything by adding trailing spaces. Not in Markdown, where two trailing spaces break
+/// the line.
+#[must_use]
+pub fn only_appends_trailing_whitespace(file: &FilePatch<'_>) -> bool {
+    let name = String::from_utf8_lossy(file.path()).into_owned();
+    let ext = std::path::Path::new(&name).extension().unwrap_or_default();
+    if ext.eq_ignore_ascii_case("md") || ext.eq_ignore_ascii_case("markdown") {
+        return false;
+    }
+    if file.binary.is_some() {
+        return false;
+    }
+    let trim = |text: &[u8]| -> usize {
+        text.iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r')).map_or(0, |at| at + 1)
+    };
+    let appends = |old: &[u8], new: &[u8]| {
+        let (o, n) = (trim(old), trim(new));
+        o == n && old[..o] == new[..n] && new.len() > old.len()
+    };
+    let mut any = false;
+    for hunk in &file.hunks {
+        let (mut removed, mut added) = (Vec::new(), Vec::new());
+        for line in hunk.lines.iter().chain(std::iter::once(CONTEXT)) {
+            match line.kind {
+                LineKind::Remove if added.is_empty() => removed.push(line.text),
+                LineKind::Remove => return false,
+                LineKind::Add => added.push(line.text),
+                LineKind::Context => {
+                    if removed.len() != added.len()
+                        || !removed.iter().zip(&added).all(|(o, n)| appends(o, n))
+                    {
+                        return false;
+                    }
+                    any |= !removed.is_empty();
+                    (removed, added) = (Vec::new(), Vec::new());
+                }
+            }
+        }
+    }
+    any
+}
+
+/// A context line closing a hunk's last run of changes.
+const CONTEXT: crate::patch::Line<'static> =
+    crate::patch::Line { kind: LineKind::Context, text: b"", has_newline: true, line: 0 };
 
 /// Comment markers of one language, and whether its indentation is syntax.
 #[derive(Clone, Copy, Debug)]

@@ -9,7 +9,7 @@
 //!
 //! Files without a grammar (or that do not parse, or past the parse budget) are summarised by
 //! the line comparison ([`lines`]), which only tells whitespace, comments and code apart; the
-//! rules never reject on what it alone finds.
+//! rules never reject on what it alone finds, but for whitespace only appended to line ends.
 //!
 //! ```
 //! use patchgate::patch::{parse, ParseOptions};
@@ -49,7 +49,7 @@ pub use crate::finding::{
 pub use describe::describe;
 pub use directive::silences_a_check;
 pub use grammar::grammar_for;
-pub use lines::classify_lines;
+pub use lines::{classify_lines, only_appends_trailing_whitespace};
 pub use revert::{Reverted, reverted};
 
 use crate::patch::{FilePatch, LineKind, Operation};

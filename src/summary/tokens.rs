@@ -1,7 +1,7 @@
 //! A file image read on its syntax tree: its tokens in order with trivia set apart (a string
 //! literal is one token, spaces inside it included; comments and directive comments are their
-//! own kinds; in an indentation-sensitive language each line's indentation is a token), and the
-//! definitions it holds with the tokens each spans.
+//! own kinds; in an indentation-sensitive language each logical line's indentation level is a
+//! token), and the definitions it holds with the tokens each spans.
 
 use super::directive;
 use super::grammar::{self, Grammar};
@@ -15,7 +15,9 @@ use tree_sitter::{Node, Parser, TreeCursor};
 pub enum Kind {
     /// Code (an identifier when `is_name`).
     Code,
-    /// The column of a line's first code token, in an indentation-sensitive language.
+    /// The indentation level of a logical line's first code token, in an indentation-sensitive
+    /// language: how many indentation columns are open there, as Python's tokenizer counts
+    /// them (a block re-indented as a whole keeps its levels).
     Indent,
     /// A comment that tools do not read (or a Python docstring).
     Comment,
@@ -34,7 +36,7 @@ pub struct Token<'t> {
     pub is_name: bool,
     /// Its first line, 0-based.
     pub row: usize,
-    /// The column of an [`Kind::Indent`] token; the node kind of a [`Kind::Structure`] one.
+    /// The level of an [`Kind::Indent`] token; the node kind of a [`Kind::Structure`] one.
     pub column: usize,
 }
 
@@ -81,6 +83,8 @@ pub fn read(grammar: Grammar, text: &[u8]) -> Option<Image<'_>> {
         last: None,
         covered: 0,
         row: (0, 0),
+        indents: Vec::new(),
+        brackets: 0,
         doc_fence: None,
     };
     walk.run(&mut tree.walk());
@@ -127,6 +131,11 @@ struct Walk<'t> {
     covered: usize,
     /// A byte offset and its row, to count rows from.
     row: (usize, usize),
+    /// The indentation columns open at the last logical line, outermost first.
+    indents: Vec<usize>,
+    /// How many brackets are open: a line inside them continues a logical line, and its
+    /// indentation is layout, not syntax.
+    brackets: usize,
     /// The fenced code block open in the Rust doc comment being read.
     doc_fence: Option<rustdoc::Fence>,
 }
@@ -172,16 +181,19 @@ impl<'t> Walk<'t> {
             self.push(node, text, Kind::Directive);
             return false;
         }
-        if let Some(label) = self.grammar.definition(node) {
-            self.open_definition(node, label);
+        if let Some((label, inner)) = self.definition_at(node) {
+            self.open_definition(node, inner, label);
         }
         // A code block prints its text as written: its lines and their indentation are content.
         if self.grammar.is_prose && matches!(kind, "code_fence_content" | "indented_code_block") {
             self.push_code_block(node, text);
             return false;
         }
-        let is_atom =
-            kind.contains("string") || kind.contains("char_literal") || kind == "heredoc_body";
+        // Adjacent literals the compiler joins (`"a" "b"` over two lines, in Python, C, C++)
+        // are read one by one: the layout between them is whitespace.
+        let is_atom = (kind.contains("string") && kind != "concatenated_string")
+            || kind.contains("char_literal")
+            || kind == "heredoc_body";
         // Markdown's raw HTML blocks are text the block grammar does not split: read as prose,
         // so an HTML comment inside one (a contributors table) is a comment. A table's cell is
         // prose too: its words, not its characters (a space that lets a long cell wrap counts).
@@ -331,21 +343,50 @@ impl<'t> Walk<'t> {
         let start = node.start_position();
         // Indentation belongs to code lines; a directive comment has none of its own.
         let is_code = kind == Kind::Code;
-        if is_code && self.grammar.is_indented && self.last != Some(start.row) {
+        if is_code && self.grammar.is_indented && self.last != Some(start.row) && self.brackets == 0
+        {
             let indent = Token {
                 kind: Kind::Indent,
                 text,
                 is_name: false,
                 row: start.row,
-                column: start.column,
+                column: self.level_at(start.column),
             };
             self.tokens.push(indent);
         }
         if is_code {
             self.last = Some(node.end_position().row);
+            // A leaf of the tree, not a word of a doctest or of prose.
+            if text.len() == node.byte_range().len() {
+                self.count_brackets(text);
+            }
         }
         let is_name = kind == Kind::Code && grammar::is_identifier(node.kind());
         self.tokens.push(Token { kind, text, is_name, row: start.row, column: start.column });
+    }
+
+    /// The indentation level of a logical line starting at `column`: the columns of the lines
+    /// before it that are deeper are closed, and a deeper column opens a level. Levels, not
+    /// columns, are compared: a function body re-indented from four spaces to eight is the
+    /// same code; a statement moved into or out of a block is not.
+    fn level_at(&mut self, column: usize) -> usize {
+        while self.indents.last().is_some_and(|&open| open > column) {
+            self.indents.pop();
+        }
+        if self.indents.last() != Some(&column) {
+            self.indents.push(column);
+        }
+        self.indents.len()
+    }
+
+    /// Follow the brackets a code token opens or closes (a string is one token, so the
+    /// brackets inside it do not count).
+    fn count_brackets(&mut self, text: &[u8]) {
+        match text {
+            b"(" | b"[" | b"{" => self.brackets += 1,
+            b")" | b"]" | b"}" => self.brackets = self.brackets.saturating_sub(1),
+            _ => {}
+        }
     }
 
     /// Push the words of the text between the last token and `until` that no leaf holds.
@@ -384,8 +425,23 @@ impl<'t> Walk<'t> {
         row
     }
 
-    fn open_definition(&mut self, node: Node<'_>, label: &'static str) {
-        let own = grammar::definition_name(node, self.text).unwrap_or_default();
+    /// The definition `node` opens, and the node that defines it: a Python definition with
+    /// decorators spans them (`@pytest.mark.anyio` above a test moves with it), the inner
+    /// `def` or `class` opening none of its own.
+    fn definition_at<'n>(&self, node: Node<'n>) -> Option<(&'static str, Node<'n>)> {
+        const DECORATED: &str = "decorated_definition";
+        if node.kind() == DECORATED {
+            let inner = node.child_by_field_name("definition")?;
+            return Some((self.grammar.definition(inner)?, inner));
+        }
+        if node.parent().is_some_and(|p| p.kind() == DECORATED) {
+            return None;
+        }
+        Some((self.grammar.definition(node)?, node))
+    }
+
+    fn open_definition(&mut self, node: Node<'_>, inner: Node<'_>, label: &'static str) {
+        let own = grammar::definition_name(inner, self.text).unwrap_or_default();
         let own_name =
             String::from_utf8_lossy(own).split_whitespace().collect::<Vec<_>>().join(" ");
         let parent = self.open.last().map(|&(i, _)| i);
@@ -395,9 +451,9 @@ impl<'t> Walk<'t> {
         };
         let inside_type = parent.is_some_and(|p| self.defs[p].kind != "function");
         let kind = if label == "function" && inside_type { "method" } else { label };
-        let rows = (node.start_position().row, node.end_position().row);
-        let trivial = trivial::of_definition(node, self.text, self.grammar);
-        let refuses = trivial.is_none() && trivial::refuses(node, self.text, self.grammar);
+        let rows = (inner.start_position().row, node.end_position().row);
+        let trivial = trivial::of_definition(inner, self.text, self.grammar);
+        let refuses = trivial.is_none() && trivial::refuses(inner, self.text, self.grammar);
         let index = self.defs.len();
         let start = self.tokens.len();
         self.defs.push(Definition {

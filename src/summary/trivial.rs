@@ -129,11 +129,18 @@ fn statements<'n>(body: Node<'n>, grammar: Grammar) -> Vec<Node<'n>> {
     }
 }
 
-/// A node that holds statements rather than being one.
+/// A node that holds statements rather than being one (Go's block holds a `statement_list`).
 fn is_block(kind: &str) -> bool {
     kind.contains("block")
         || kind.contains("body")
-        || matches!(kind, "statements" | "compound_statement" | "suite" | "arrow_expression_clause")
+        || matches!(
+            kind,
+            "statements"
+                | "statement_list"
+                | "compound_statement"
+                | "suite"
+                | "arrow_expression_clause"
+        )
 }
 
 fn is_docstring(node: &Node<'_>) -> bool {

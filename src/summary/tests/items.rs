@@ -280,6 +280,20 @@ fn a_definition_moved_unchanged_is_a_move() {
     let py_old = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";
     let py_new = "def b():\n    return 2\n\n\ndef a():\n    return 1\n";
     assert_eq!(summary_of("a.py", py_old, py_new).change, ChangeKind::Move);
+    // A Python definition spans its decorators: moved with them, it is a move; a decorator
+    // changed on the way is code (the twin).
+    let (a, b, c) = (
+        "@mark\ndef a():\n    return 1\n",
+        "@mark\ndef b():\n    return 2\n",
+        "@mark\ndef c():\n    return 3\n",
+    );
+    let (deco_old, deco_new) = (format!("{a}\n\n{b}\n\n{c}"), format!("{b}\n\n{c}\n\n{a}"));
+    let moved = summary_of("a.py", &deco_old, &deco_new);
+    assert_eq!(moved.change, ChangeKind::Move, "{moved:#?}");
+    let item = moved.items.iter().find(|i| i.name == "a").expect("a listed");
+    assert_eq!((item.change, item.line), (ItemStatus::Moved, 12), "listed at its `def` line");
+    let redecorated = deco_new.replace("@mark\ndef a", "@skip\ndef a");
+    assert_eq!(summary_of("a.py", &deco_old, &redecorated).change, ChangeKind::Code);
     // Statements swapped inside a body are code, not a move.
     let swapped = "fn a() {\n    two();\n    one();\n}\n";
     let unswapped = "fn a() {\n    one();\n    two();\n}\n";

@@ -88,6 +88,34 @@ fn python_indentation_is_code() {
 }
 
 #[test]
+fn python_compares_indentation_levels_not_columns() {
+    // A body re-indented as a whole, and the lines inside brackets (layout, not syntax): the
+    // same code, as Python's tokenizer reads it.
+    let old = "class A:\n    def f(\n        self,\n        x,\n    ):\n        if x:\n            a()\n        b()\n\nc()\n";
+    let shifted = "class A:\n        def f(\n                self,\n                x,\n        ):\n            if x:\n                    a()\n            b()\n\nc()\n";
+    assert_eq!(change("x.py", old, shifted), Change::Whitespace);
+    let call = "x = f(\n    1,\n    2,\n)\n";
+    let realigned = "x = f(\n        1,\n  2,\n)\n";
+    assert_eq!(change("x.py", call, realigned), Change::Whitespace, "continuation lines");
+    // The twins: a statement moved out of its block, or into the one before it, is code.
+    let out_of_if = old.replace("            a()\n        b()", "            a()\n            b()");
+    assert_eq!(change("x.py", old, &out_of_if), Change::Code);
+    let out_of_class = old.replace("\n\nc()", "\n\n    c()");
+    assert_eq!(change("x.py", old, &out_of_class), Change::Code);
+    // Literals joined by the compiler, on lines of their own: the layout between them is
+    // whitespace; a space inside one is code (the twin).
+    let joined = "m = (\n    \"a \"\n    \"b\"\n)\n";
+    let rejoined = "m = (\n        \"a \"\n  \"b\"\n)\n";
+    assert_eq!(change("x.py", joined, rejoined), Change::Whitespace);
+    assert_eq!(change("x.py", joined, &joined.replace("\"a \"", "\"a\"")), Change::Code);
+    let c = "const char *s =\n    \"a \"\n    \"b\";\n";
+    assert_eq!(change("x.c", c, &c.replace("    \"b", "\t\"b")), Change::Whitespace);
+    let yaml = "a:\n  b: 1\n  c: 2\nd: 3\n";
+    assert_eq!(change("ci.yml", yaml, "a:\n    b: 1\n    c: 2\nd: 3\n"), Change::Whitespace);
+    assert_eq!(change("ci.yml", yaml, "a:\n  b: 1\nc: 2\nd: 3\n"), Change::Code, "the twin");
+}
+
+#[test]
 fn directive_comments_are_directives_not_comments() {
     let cases = [
         ("x.js", "// eslint-disable-next-line no-console\n"),
@@ -219,6 +247,21 @@ fn markdown_structure_and_order_are_changes_and_rewrapping_is_not() {
     assert_eq!(change("a.md", old, &in_paragraph), Change::Comment, "a comment in a paragraph");
     let with_words = old.replace("here\n", "here <!-- a note --> now\n");
     assert_eq!(change("a.md", old, &with_words), Change::Code);
+    // A comment on a line of its own splits the paragraph or list it stands in, or opens a
+    // section above the first heading: the words are the same, nothing shows it. With a word
+    // or a list item added beside it, the change is code (the twins).
+    let split = old.replace("here\n", "here\n<!-- a note -->\n");
+    assert_eq!(change("a.md", old, &split), Change::Comment, "a paragraph split by a comment");
+    let list = old.replace("- two\n", "- two\n<!-- a note -->\n");
+    assert_eq!(change("a.md", old, &list), Change::Comment, "a list split by a comment");
+    let top = format!("<!-- a note -->\n{old}");
+    assert_eq!(change("a.md", old, &top), Change::Comment, "a comment above the first heading");
+    let top_directive = format!("<!-- markdownlint-disable MD013 -->\n{old}");
+    assert_eq!(change("a.md", old, &top_directive), Change::Directive);
+    let list_and_item = old.replace("- two\n", "- two\n<!-- a note -->\n- four\n");
+    assert_eq!(change("a.md", old, &list_and_item), Change::Code, "the twin: an item added");
+    let split_and_word = old.replace("here\n", "here\n<!-- a note -->\nnow\n");
+    assert_eq!(change("a.md", old, &split_and_word), Change::Code, "the twin: a word added");
     let table = "<table>\n  <tr>\n    <td>a</td>\n  </tr>\n</table>\n";
     let in_table = table.replace("  </tr>", "    <!-- a note -->\n  </tr>");
     assert_eq!(change("a.md", table, &in_table), Change::Comment, "a comment in an HTML block");
