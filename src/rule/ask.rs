@@ -59,6 +59,7 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
             format(?:s|ted|ting)? | whitespac(?:e|es|ed|ing) | white\s+spaces? | indent(?:s|ed|ing|ation)?
           | line\s+endings?
           | spacing
+          | cod(?:e|ing)\s+style
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
           | tabs\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs | (?:cargo\s+)?fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8
           | yapf | isort | ruff\s+format | stylua | ktlint | standardrb
@@ -606,6 +607,8 @@ mod tests {
             ("remove commented code", Kind::Document),
             ("Explain OnInitialize better in the GoDoc (#594)", Kind::Document),
             ("Fix the KDoc of Buffer", Kind::Document),
+            ("docs: Fix coding style of Python scripts using YAPF (#2606)", Kind::Format),
+            ("Apply the code style to the parser", Kind::Format),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -625,6 +628,7 @@ mod tests {
             "Ignore hidden files in the walker",
             "Convert html links to absolute URLs",
             "Docstring parsing crashes on tabs",
+            "Fix the style of the error messages",
             "docs(cancel/CanceledError) and the retry",
         ] {
             let found = kinds(line);
