@@ -5,7 +5,7 @@
 //! a step in plain words (`Drop NBSP characters`) names no identifier, and nothing is checked.
 
 use super::ask;
-use crate::finding::{ChangeSummary, ItemChange, ItemStatus};
+use crate::finding::{ChangeSummary, FileSummary, ItemChange, ItemStatus, NameCount};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -84,26 +84,58 @@ pub(super) fn removal_targets(description: &str) -> Vec<String> {
     out
 }
 
+/// What a removal step names to remove.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Removal {
+    /// The name, its last component (`Config::load` -> `load`).
+    pub name: String,
+    /// Whether the step writes it as code (quoted, or shaped like an identifier); a bare word
+    /// (`Remove Clock`) is a name only where a touched file defines it.
+    pub is_code: bool,
+    /// Whether the object is the name alone, with at most an article and the kind of
+    /// definition it is (`Remove the parse_legacy helper`): the step removes the definition.
+    /// Otherwise (`Remove parse_legacy calls`) it removes something about the name.
+    pub is_whole: bool,
+}
+
+/// Words an object may hold besides the name it removes and still name that definition alone:
+/// articles and the kinds of definition.
+const DEFINITION_WORDS: [&str; 17] = [
+    "the", "a", "an", "function", "functions", "method", "methods", "class", "type", "struct",
+    "enum", "trait", "interface", "macro", "helper", "constant", "fn",
+];
+
 /// The one identifier a removal step's object is (`Remove parse_legacy`, `Remove the
 /// parse_legacy helper from the CLI`, `Remove Multipart::Parser#dequote private method`): the
 /// object before where it is removed from holds one name written as code and at most two
-/// other words. A longer object (`Remove the default "completion" cmd if it is alone`, `Delete
-/// unneeded field of MapDeserializer`) says what is removed in words, which names only point
-/// near; it is not checked.
-pub(super) fn removal_object(description: &str) -> Option<String> {
+/// other words, or is one bare word with at most an article and a kind of definition (`Remove
+/// Clock`, `Remove the SSLContext class`). A longer object (`Remove the default "completion" cmd
+/// if it is alone`, `Delete unneeded field of MapDeserializer`) says what is removed in words,
+/// which names only point near; it is not checked.
+pub(super) fn removal_object(description: &str) -> Option<Removal> {
     let (verb, object) = ask::verb_and_object(description)?;
     if !["remov", "delet", "drop"].iter().any(|v| verb.starts_with(v)) {
         return None;
     }
     let lower = object.to_ascii_lowercase();
     let end = PLACES.iter().filter_map(|p| lower.find(p)).min().unwrap_or(object.len());
-    let head = &object[..end];
+    let head = object[..end].trim_end_matches(['.', ':', ';', ',']);
     let is_reference = |w: &&str| w.starts_with("(#") || w.starts_with('#');
-    let words = head.split_whitespace().filter(|w| !is_reference(w)).count();
-    let code: Vec<String> =
-        names_in(head).into_iter().filter(|(_, c)| *c).map(|(n, _)| n).collect();
+    let words: Vec<&str> = head.split_whitespace().filter(|w| !is_reference(w)).collect();
+    let is_definition_word = |w: &&str| DEFINITION_WORDS.contains(&w.to_ascii_lowercase().as_str());
+    let others = words.iter().filter(|w| !is_definition_word(w)).count();
+    let names = names_in(head);
+    let code: Vec<&String> = names.iter().filter(|(_, c)| *c).map(|(n, _)| n).collect();
     match &code[..] {
-        [name] if words <= 3 => Some(name.clone()),
+        [name] if words.len() <= 3 => {
+            Some(Removal { name: (*name).clone(), is_code: true, is_whole: others == 1 })
+        }
+        [] if others == 1 => {
+            let bare = words.iter().find(|w| !is_definition_word(w))?;
+            let is_word = bare.chars().next().is_some_and(char::is_alphabetic)
+                && bare.chars().all(|c| c.is_alphanumeric() || c == '_');
+            is_word.then(|| Removal { name: (*bare).to_owned(), is_code: false, is_whole: true })
+        }
         _ => None,
     }
 }
@@ -172,47 +204,73 @@ pub(super) struct Missing {
     pub is_by_syntax: bool,
 }
 
-/// A removal the patch does not carry out: every name the step removes is held by a touched
-/// file, and no touched file holds it less often after the patch (the patch removed something
-/// else). Read from the summary's name counts ([`crate::summary::Wants::names`]).
-pub(super) fn removal_missing(summary: &ChangeSummary, targets: &[String]) -> Option<Missing> {
-    for target in targets {
-        let counts: Vec<_> = summary
-            .files
-            .iter()
-            .filter(|f| is_program(&f.path))
-            .filter_map(|f| f.names.iter().find(|n| &n.name == target).map(|n| (f, n)))
-            .filter(|(_, n)| n.before > 0)
-            .collect();
-        if counts.is_empty() || counts.iter().any(|(_, n)| n.after < n.before) {
-            continue;
+/// A removal the patch does not carry out. When a touched file read on its syntax tree defines
+/// the name (a function, method, class, type), the step is met when one of its definitions is
+/// gone, and not otherwise: emptying its body, or removing another definition that uses it, is
+/// no removal. A name no touched file defines (a field, a flag), or an object that says more
+/// than the name (`Remove parse_legacy calls`), is met when a touched file holds it less often
+/// after the patch; a bare word no touched file defines is prose, and nothing is checked.
+pub(super) fn removal_missing(summary: &ChangeSummary, asked: &Removal) -> Option<Missing> {
+    let target = &asked.name;
+    let counts: Vec<(&FileSummary, &NameCount)> = summary
+        .files
+        .iter()
+        .filter(|f| is_program(&f.path))
+        .filter_map(|f| f.names.iter().find(|n| &n.name == target).map(|n| (f, n)))
+        .collect();
+    let defining: Vec<_> = counts.iter().filter(|(_, n)| n.defined_before > 0).collect();
+    if !defining.is_empty() {
+        if counts.iter().any(|(_, n)| n.defined_after < n.defined_before) {
+            return None;
         }
-        let places: Vec<String> = counts
-            .iter()
-            .map(|(f, n)| format!("{} ({} before, {} after)", f.path, n.before, n.after))
-            .collect();
-        return Some(Missing {
-            message: format!(
-                "the step removes '{target}', but the patch leaves every use of it in place: {}",
-                super::input::short_list(&places)
-            ),
-            is_by_syntax: counts.iter().all(|(f, _)| f.language.is_some()),
-        });
+        if asked.is_whole {
+            let places: Vec<String> = defining
+                .iter()
+                .map(|(f, n)| format!("{} ({} before, {} after)", f.path, n.defined_before, n.defined_after))
+                .collect();
+            return Some(Missing {
+                message: format!(
+                    "the step removes '{target}', but the patch keeps its definition: {}",
+                    super::input::short_list(&places)
+                ),
+                is_by_syntax: true,
+            });
+        }
     }
-    None
+    if !asked.is_code {
+        return None;
+    }
+    let used: Vec<_> = counts.iter().filter(|(_, n)| n.before > 0).collect();
+    if used.is_empty() || used.iter().any(|(_, n)| n.after < n.before) {
+        return None;
+    }
+    let places: Vec<String> = used
+        .iter()
+        .map(|(f, n)| format!("{} ({} before, {} after)", f.path, n.before, n.after))
+        .collect();
+    Some(Missing {
+        message: format!(
+            "the step removes '{target}', but the patch leaves every use of it in place: {}",
+            super::input::short_list(&places)
+        ),
+        is_by_syntax: used.iter().all(|(f, _)| f.language.is_some()),
+    })
 }
 
 /// An extraction the patch does not carry out, read on syntax trees: the helper is not added
-/// as a function or method, or is added with a trivial body, or nothing calls it and the
-/// definition it comes from is left as it was. Without a helper's name, some function or
-/// method must be added with a real body.
+/// as a function or method, or is added with a trivial body; or, named, nothing outside it
+/// uses it (a recursive call is no caller) and the definition it comes from is left as it was;
+/// or the step names that definition, a touched file defines it, and it is left as it was or
+/// nothing calls the helper. Without a helper's name, some function or method must be added
+/// with a real body. A helper not found is looked for in files read by their lines too: when
+/// the patch changes one, it may be there, and nothing is said.
 pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) -> Option<Missing> {
-    let read: Vec<_> = summary.files.iter().filter(|f| f.language.is_some()).collect();
-    if read.is_empty() || read.len() != summary.files.len() {
-        return None; // a file read by its lines may hold the helper
+    let read: Vec<&FileSummary> = summary.files.iter().filter(|f| f.language.is_some()).collect();
+    if read.is_empty() {
+        return None;
     }
     let is_callable = |i: &&ItemChange| matches!(i.kind.as_str(), "function" | "method");
-    let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
+    let last = |name: &str| name.rsplit(['.', ':', '#']).next().unwrap_or(name).to_owned();
     let added: Vec<&ItemChange> = read
         .iter()
         .flat_map(|f| &f.items)
@@ -226,31 +284,50 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
         is_by_syntax: true,
     };
     if added.is_empty() {
-        return Some(message("the patch adds no such function or method"));
+        // A file read by its lines may hold the helper.
+        return (read.len() == summary.files.len())
+            .then(|| message("the patch adds no such function or method"));
     }
     if added.iter().all(|i| i.trivial.is_some()) {
         return Some(message("it is added with a trivial body"));
     }
     let Some(name) = &asked.helper else { return None };
-    let calls: usize = read
+    let count_of = |f: &&FileSummary, n: &str| f.names.iter().find(|c| c.name == n).cloned();
+    let is_called = summary
+        .files
         .iter()
-        .flat_map(|f| &f.names)
-        .filter(|n| &n.name == name)
-        .map(|n| n.after.saturating_sub(n.before))
-        .sum();
-    // The code it comes from lost lines: the source named, else any definition but the helper.
-    let source_changed = read.iter().flat_map(|f| &f.items).any(|i| {
-        let is_source =
-            asked.source.as_ref().map_or(&last(&i.name) != name, |s| &last(&i.name) == s);
-        is_source && matches!(i.change, ItemStatus::Changed | ItemStatus::Removed)
+        .filter_map(|f| count_of(&f, name))
+        .any(|n| n.outside_after > n.outside_before);
+    let is_changed = |i: &&ItemChange, source: Option<&str>| {
+        let is_source = match source {
+            Some(s) => i.name.split(['.', ':', '#']).any(|part| part == s),
+            None => true,
+        };
+        is_source
+            && &last(&i.name) != name
+            && matches!(i.change, ItemStatus::Changed | ItemStatus::Removed)
+    };
+    let source = asked.source.as_deref();
+    let is_defined = source.is_some_and(|s| {
+        read.iter().filter_map(|f| count_of(f, s)).any(|n| n.defined_before > 0)
     });
-    (calls <= added.len() && !source_changed)
+    if is_defined {
+        let source = source.unwrap_or_default();
+        let is_source_changed = read.iter().flat_map(|f| &f.items).any(|i| is_changed(&i, Some(source)));
+        return match (is_source_changed, is_called) {
+            (true, true) => None,
+            (false, _) => Some(message(&format!("'{source}', the code it comes from, is unchanged"))),
+            (true, false) => Some(message("nothing outside it calls it")),
+        };
+    }
+    let is_any_changed = read.iter().flat_map(|f| &f.items).any(|i| is_changed(&i, None));
+    (!is_called && !is_any_changed)
         .then(|| message("nothing calls it and the code it comes from is unchanged"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Extraction, extraction, removal_object, removal_targets};
+    use super::{Extraction, Removal, extraction, removal_object, removal_targets};
 
     #[test]
     fn a_removal_names_what_it_removes_as_code() {
@@ -271,7 +348,7 @@ mod tests {
 
     #[test]
     fn a_removal_is_checked_only_when_its_object_is_one_name() {
-        let object = |d: &str| removal_object(d);
+        let object = |d: &str| removal_object(d).map(|r| r.name);
         assert_eq!(object("Remove parse_legacy"), Some("parse_legacy".into()));
         assert_eq!(object("Remove parse_legacy from the CLI (#12)"), Some("parse_legacy".into()));
         assert_eq!(object("Remove the parse_legacy helper"), Some("parse_legacy".into()));
@@ -288,6 +365,26 @@ mod tests {
         );
         assert_eq!(object("Remove dead code - serialize_struct_as_map always called"), None);
         assert_eq!(object("Add parse_legacy"), None);
+    }
+
+    #[test]
+    fn a_removal_of_the_name_alone_removes_its_definition() {
+        let removal = |name: &str, is_code, is_whole| {
+            Some(Removal { name: name.to_owned(), is_code, is_whole })
+        };
+        assert_eq!(removal_object("Remove parse_legacy"), removal("parse_legacy", true, true));
+        assert_eq!(
+            removal_object("Remove the parse_legacy helper from the CLI"),
+            removal("parse_legacy", true, true)
+        );
+        // A bare word is a name where a touched file defines it.
+        assert_eq!(removal_object("Remove Clock"), removal("Clock", false, true));
+        assert_eq!(removal_object("Remove the SSLContext class."), removal("SSLContext", false, true));
+        // The twins: more than the name (its calls, an adjective), and bare words of prose.
+        assert_eq!(removal_object("Remove parse_legacy calls"), removal("parse_legacy", true, false));
+        assert_eq!(removal_object("Remove unused parse_legacy"), removal("parse_legacy", true, false));
+        assert_eq!(removal_object("Remove dead code"), None);
+        assert_eq!(removal_object("Drop NBSP characters"), None);
     }
 
     #[test]
