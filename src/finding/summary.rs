@@ -135,6 +135,10 @@ pub struct ItemChange {
     pub refers_to: Vec<String>,
     /// Lines of the definition (before the patch for a removed item).
     pub lines: usize,
+    /// Whether it only declares a function or method, without a body (an interface's or a
+    /// trait's method signature).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_declaration: bool,
 }
 
 /// What happened to a definition.

@@ -130,14 +130,23 @@ pub(super) fn removal_object(description: &str) -> Option<Removal> {
         [name] if words.len() <= 3 => {
             Some(Removal { name: (*name).clone(), is_code: true, is_whole: others == 1 })
         }
-        [] if others == 1 => {
-            let bare = words.iter().find(|w| !is_definition_word(w))?;
-            let is_word = bare.chars().next().is_some_and(char::is_alphabetic)
-                && bare.chars().all(|c| c.is_alphanumeric() || c == '_');
-            is_word.then(|| Removal { name: (*bare).to_owned(), is_code: false, is_whole: true })
-        }
+        [] => one_word(head).map(|name| Removal { name, is_code: false, is_whole: true }),
         _ => None,
     }
+}
+
+/// The one word `text` is, with at most an article and a kind of definition (`PERCENT`, `the
+/// Clock class`); a file's name or a longer phrase is none.
+fn one_word(text: &str) -> Option<String> {
+    let text = text.trim().trim_end_matches(['.', ':', ';', ',']);
+    let is_reference = |w: &&str| w.starts_with("(#") || w.starts_with('#');
+    let is_definition_word = |w: &&str| DEFINITION_WORDS.contains(&w.to_ascii_lowercase().as_str());
+    let mut words = text.split_whitespace().filter(|w| !is_reference(w) && !is_definition_word(w));
+    let (word, None) = (words.next()?, words.next()) else { return None };
+    let word = word.trim_matches(['`', '\'', '"']).trim_end_matches("()");
+    let is_word = word.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_alphanumeric() || c == '_');
+    is_word.then(|| word.to_owned())
 }
 
 /// Whether a file is a program's source, where a name counts as code: not prose or data
@@ -153,6 +162,9 @@ pub(super) fn is_program(path: &str) -> bool {
 pub(super) struct Extraction {
     pub helper: Option<String>,
     pub source: Option<String>,
+    /// The helper and the source written as one bare word (`Extract PERCENT from encode`): a
+    /// name where a touched file defines it (the helper after the patch, the source before).
+    pub words: (Option<String>, Option<String>),
 }
 
 /// `Extract parse_header from parse`, ``Extract the header parsing into a helper
@@ -185,12 +197,24 @@ pub(super) fn extraction(description: &str) -> Option<Extraction> {
             });
             let target = into.map(|(at, len)| &object[at + len..]);
             let helper = target.and_then(code).or_else(|| code(head));
-            Some(Extraction { helper, source })
+            let source_text = from.map(|(at, len)| {
+                let rest_end = lower[at + len..].find(" into ").map_or(object.len(), |i| at + len + i);
+                &object[at + len..rest_end]
+            });
+            let words = (
+                helper.is_none().then(|| one_word(target.unwrap_or(head))).flatten(),
+                source.is_none().then(|| source_text.and_then(one_word)).flatten(),
+            );
+            Some(Extraction { helper, source, words })
         }
         "move" => {
             let (at, len) = into?;
             let target = &object[at + len..];
-            asks_helper(target).then(|| Extraction { helper: code(target), source: None })
+            asks_helper(target).then(|| Extraction {
+                helper: code(target),
+                source: None,
+                words: (None, None),
+            })
         }
         _ => None,
     }
@@ -269,16 +293,24 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
     if read.is_empty() {
         return None;
     }
-    let is_callable = |i: &&ItemChange| matches!(i.kind.as_str(), "function" | "method");
+    let count_of = |f: &FileSummary, n: &str| f.names.iter().find(|c| c.name == n).cloned();
+    // A bare word names the helper when the patch leaves a definition of it.
+    let word = asked.words.0.as_ref().filter(|w| {
+        read.iter().filter_map(|f| count_of(f, w)).any(|n| n.defined_after > 0)
+    });
+    let asked_helper = asked.helper.as_ref().or(word);
+    let is_callable = |i: &&ItemChange| {
+        matches!(i.kind.as_str(), "function" | "method") && !i.is_declaration
+    };
     let last = |name: &str| name.rsplit(['.', ':', '#']).next().unwrap_or(name).to_owned();
     let added: Vec<&ItemChange> = read
         .iter()
         .flat_map(|f| &f.items)
         .filter(is_callable)
         .filter(|i| i.change == ItemStatus::Added)
-        .filter(|i| asked.helper.as_ref().is_none_or(|h| &last(&i.name) == h))
+        .filter(|i| asked_helper.is_none_or(|h| &last(&i.name) == h))
         .collect();
-    let helper = asked.helper.as_deref().map_or("a helper".to_owned(), |h| format!("'{h}'"));
+    let helper = asked_helper.map_or("a helper".to_owned(), |h| format!("'{h}'"));
     let message = |why: &str| Missing {
         message: format!("the step extracts {helper}, but {why}"),
         is_by_syntax: true,
@@ -291,12 +323,11 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
     if added.iter().all(|i| i.trivial.is_some()) {
         return Some(message("it is added with a trivial body"));
     }
-    let Some(name) = &asked.helper else { return None };
-    let count_of = |f: &&FileSummary, n: &str| f.names.iter().find(|c| c.name == n).cloned();
+    let Some(name) = asked_helper else { return None };
     let is_called = summary
         .files
         .iter()
-        .filter_map(|f| count_of(&f, name))
+        .filter_map(|f| count_of(f, name))
         .any(|n| n.outside_after > n.outside_before);
     let is_changed = |i: &&ItemChange, source: Option<&str>| {
         let is_source = match source {
@@ -307,7 +338,7 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
             && &last(&i.name) != name
             && matches!(i.change, ItemStatus::Changed | ItemStatus::Removed)
     };
-    let source = asked.source.as_deref();
+    let source = asked.source.as_deref().or(asked.words.1.as_deref());
     let is_defined = source.is_some_and(|s| {
         read.iter().filter_map(|f| count_of(f, s)).any(|n| n.defined_before > 0)
     });
@@ -392,7 +423,9 @@ mod tests {
         let named = |h: &str, s: Option<&str>| Extraction {
             helper: Some(h.to_owned()),
             source: s.map(str::to_owned),
+            words: (None, None),
         };
+        let unnamed = Some(Extraction { helper: None, source: None, words: (None, None) });
         assert_eq!(
             extraction("Extract parse_header from parse_request"),
             Some(named("parse_header", Some("parse_request")))
@@ -407,12 +440,21 @@ mod tests {
         );
         assert_eq!(
             extraction("Move the retry logic into a helper"),
-            Some(Extraction { helper: None, source: None })
+            unnamed
         );
         // A file the step names is where the code is, not the helper.
         assert_eq!(
             extraction("Extract the retry loop of fetch in src/net.rs into a helper function"),
-            Some(Extraction { helper: None, source: None })
+            unnamed
+        );
+        // A bare word is kept apart: a name only where a touched file defines it.
+        assert_eq!(
+            extraction("Extract PERCENT from parse"),
+            Some(Extraction {
+                helper: None,
+                source: None,
+                words: (Some("PERCENT".into()), Some("parse".into()))
+            })
         );
         // The twins: a move that is no extraction, and another verb.
         assert_eq!(extraction("Move the retry logic into client.py"), None);
