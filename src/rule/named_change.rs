@@ -101,8 +101,23 @@ pub(super) struct Removal {
 /// Words an object may hold besides the name it removes and still name that definition alone:
 /// articles and the kinds of definition.
 const DEFINITION_WORDS: [&str; 17] = [
-    "the", "a", "an", "function", "functions", "method", "methods", "class", "type", "struct",
-    "enum", "trait", "interface", "macro", "helper", "constant", "fn",
+    "the",
+    "a",
+    "an",
+    "function",
+    "functions",
+    "method",
+    "methods",
+    "class",
+    "type",
+    "struct",
+    "enum",
+    "trait",
+    "interface",
+    "macro",
+    "helper",
+    "constant",
+    "fn",
 ];
 
 /// The one identifier a removal step's object is (`Remove parse_legacy`, `Remove the
@@ -198,7 +213,8 @@ pub(super) fn extraction(description: &str) -> Option<Extraction> {
             let target = into.map(|(at, len)| &object[at + len..]);
             let helper = target.and_then(code).or_else(|| code(head));
             let source_text = from.map(|(at, len)| {
-                let rest_end = lower[at + len..].find(" into ").map_or(object.len(), |i| at + len + i);
+                let rest_end =
+                    lower[at + len..].find(" into ").map_or(object.len(), |i| at + len + i);
                 &object[at + len..rest_end]
             });
             let words = (
@@ -250,7 +266,9 @@ pub(super) fn removal_missing(summary: &ChangeSummary, asked: &Removal) -> Optio
         if asked.is_whole {
             let places: Vec<String> = defining
                 .iter()
-                .map(|(f, n)| format!("{} ({} before, {} after)", f.path, n.defined_before, n.defined_after))
+                .map(|(f, n)| {
+                    format!("{} ({} before, {} after)", f.path, n.defined_before, n.defined_after)
+                })
                 .collect();
             return Some(Missing {
                 message: format!(
@@ -295,13 +313,14 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
     }
     let count_of = |f: &FileSummary, n: &str| f.names.iter().find(|c| c.name == n).cloned();
     // A bare word names the helper when the patch leaves a definition of it.
-    let word = asked.words.0.as_ref().filter(|w| {
-        read.iter().filter_map(|f| count_of(f, w)).any(|n| n.defined_after > 0)
-    });
+    let word = asked
+        .words
+        .0
+        .as_ref()
+        .filter(|w| read.iter().filter_map(|f| count_of(f, w)).any(|n| n.defined_after > 0));
     let asked_helper = asked.helper.as_ref().or(word);
-    let is_callable = |i: &&ItemChange| {
-        matches!(i.kind.as_str(), "function" | "method") && !i.is_declaration
-    };
+    let is_callable =
+        |i: &&ItemChange| matches!(i.kind.as_str(), "function" | "method") && !i.is_declaration;
     let last = |name: &str| name.rsplit(['.', ':', '#']).next().unwrap_or(name).to_owned();
     let added: Vec<&ItemChange> = read
         .iter()
@@ -323,37 +342,46 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
     if added.iter().all(|i| i.trivial.is_some()) {
         return Some(message("it is added with a trivial body"));
     }
-    let Some(name) = asked_helper else { return None };
+    let name = asked_helper?;
+    let source = asked.source.as_deref().or(asked.words.1.as_deref());
+    unused(summary, &read, name, source).map(|why| message(&why))
+}
+
+/// Why the helper `name`, added with a real body, is no extraction, if it is none: nothing
+/// outside it uses it (its recursive calls are inside), or the definition it comes from, named
+/// and defined in a file read on its syntax tree, is left as it was. Without such a source, a
+/// helper nothing uses is an extraction still when some other definition changed (the code it
+/// comes from, unnamed).
+fn unused(
+    summary: &ChangeSummary,
+    read: &[&FileSummary],
+    name: &str,
+    source: Option<&str>,
+) -> Option<String> {
+    let count_of = |f: &FileSummary, n: &str| f.names.iter().find(|c| c.name == n).cloned();
     let is_called = summary
         .files
         .iter()
         .filter_map(|f| count_of(f, name))
         .any(|n| n.outside_after > n.outside_before);
+    let last = |name: &str| name.rsplit(['.', ':', '#']).next().unwrap_or(name).to_owned();
     let is_changed = |i: &&ItemChange, source: Option<&str>| {
-        let is_source = match source {
-            Some(s) => i.name.split(['.', ':', '#']).any(|part| part == s),
-            None => true,
-        };
-        is_source
-            && &last(&i.name) != name
+        source.is_none_or(|s| i.name.split(['.', ':', '#']).any(|part| part == s))
+            && last(&i.name) != name
             && matches!(i.change, ItemStatus::Changed | ItemStatus::Removed)
     };
-    let source = asked.source.as_deref().or(asked.words.1.as_deref());
-    let is_defined = source.is_some_and(|s| {
-        read.iter().filter_map(|f| count_of(f, s)).any(|n| n.defined_before > 0)
-    });
-    if is_defined {
-        let source = source.unwrap_or_default();
-        let is_source_changed = read.iter().flat_map(|f| &f.items).any(|i| is_changed(&i, Some(source)));
-        return match (is_source_changed, is_called) {
+    let items = || read.iter().flat_map(|f| &f.items);
+    let defined =
+        source.filter(|s| read.iter().filter_map(|f| count_of(f, s)).any(|n| n.defined_before > 0));
+    if let Some(source) = defined {
+        return match (items().any(|i| is_changed(&i, Some(source))), is_called) {
             (true, true) => None,
-            (false, _) => Some(message(&format!("'{source}', the code it comes from, is unchanged"))),
-            (true, false) => Some(message("nothing outside it calls it")),
+            (false, _) => Some(format!("'{source}', the code it comes from, is unchanged")),
+            (true, false) => Some("nothing outside it calls it".to_owned()),
         };
     }
-    let is_any_changed = read.iter().flat_map(|f| &f.items).any(|i| is_changed(&i, None));
-    (!is_called && !is_any_changed)
-        .then(|| message("nothing calls it and the code it comes from is unchanged"))
+    (!is_called && !items().any(|i| is_changed(&i, None)))
+        .then(|| "nothing calls it and the code it comes from is unchanged".to_owned())
 }
 
 #[cfg(test)]
@@ -410,10 +438,19 @@ mod tests {
         );
         // A bare word is a name where a touched file defines it.
         assert_eq!(removal_object("Remove Clock"), removal("Clock", false, true));
-        assert_eq!(removal_object("Remove the SSLContext class."), removal("SSLContext", false, true));
+        assert_eq!(
+            removal_object("Remove the SSLContext class."),
+            removal("SSLContext", false, true)
+        );
         // The twins: more than the name (its calls, an adjective), and bare words of prose.
-        assert_eq!(removal_object("Remove parse_legacy calls"), removal("parse_legacy", true, false));
-        assert_eq!(removal_object("Remove unused parse_legacy"), removal("parse_legacy", true, false));
+        assert_eq!(
+            removal_object("Remove parse_legacy calls"),
+            removal("parse_legacy", true, false)
+        );
+        assert_eq!(
+            removal_object("Remove unused parse_legacy"),
+            removal("parse_legacy", true, false)
+        );
         assert_eq!(removal_object("Remove dead code"), None);
         assert_eq!(removal_object("Drop NBSP characters"), None);
     }
@@ -438,10 +475,7 @@ mod tests {
             extraction("Move the retry logic into a new helper `retry_once`"),
             Some(named("retry_once", None))
         );
-        assert_eq!(
-            extraction("Move the retry logic into a helper"),
-            unnamed
-        );
+        assert_eq!(extraction("Move the retry logic into a helper"), unnamed);
         // A file the step names is where the code is, not the helper.
         assert_eq!(
             extraction("Extract the retry loop of fetch in src/net.rs into a helper function"),

@@ -357,9 +357,11 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
     let extraction = named_change::extraction(description);
     let is_full = is_full || !removed.is_empty() || extraction.is_some();
     names.extend(removed);
-    names.extend(extraction.into_iter().flat_map(|e| {
-        [e.helper, e.source, e.words.0, e.words.1].into_iter().flatten()
-    }));
+    names.extend(
+        extraction
+            .into_iter()
+            .flat_map(|e| [e.helper, e.source, e.words.0, e.words.1].into_iter().flatten()),
+    );
     Wants { is_full, names }
 }
 

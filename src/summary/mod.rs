@@ -166,8 +166,7 @@ fn summarize_file(
     };
     summary.renames = rename::renames(file, &before, &after);
     let images = parsed.as_ref().map(|(_, old, new)| (old, new));
-    summary.names =
-        wants.names.iter().map(|n| rename::count(n, &before, &after, images)).collect();
+    summary.names = wants.names.iter().map(|n| rename::count(n, &before, &after, images)).collect();
     summary
 }
 

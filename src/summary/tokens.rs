@@ -469,7 +469,7 @@ impl<'t> Walk<'t> {
             trivial,
             refuses,
             parent,
-            is_declaration: inner.kind().contains("signature"),
+            is_declaration: trivial::is_declaration(inner, self.grammar),
         });
         self.open.push((index, node.end_byte()));
     }

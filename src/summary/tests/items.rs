@@ -292,8 +292,21 @@ fn a_signature_declares_and_a_method_defines() {
     assert!(item("a.ts", old, new, "Git.version").is_declaration);
     // The twin: a method with a body.
     let old = "class Git {\n  init(): void {}\n}\n";
-    let new = "class Git {\n  init(): void {}\n  version(): string {\n    return run('v')\n  }\n}\n";
+    let new =
+        "class Git {\n  init(): void {}\n  version(): string {\n    return run('v')\n  }\n}\n";
     assert!(!item("a.ts", old, new, "Git.version").is_declaration);
+    // Kotlin's `expect fun` and an interface's `fun`, Java's abstract method: no body.
+    let old = "fun a(): Int = 1\n";
+    let new = "fun a(): Int = 1\nexpect fun version(): String\n";
+    assert!(item("a.kt", old, new, "version").is_declaration);
+    let new = "fun a(): Int = 1\nactual fun version(): String {\n    return run(\"v\")\n}\n";
+    assert!(!item("a.kt", old, new, "version").is_declaration);
+    let old = "abstract class G {\n}\n";
+    let new = "abstract class G {\n  abstract String version();\n}\n";
+    assert!(item("G.java", old, new, "G.version").is_declaration);
+    // A Ruby method without statements is empty, not declared.
+    let new = "class G\n  def version\n  end\nend\n";
+    assert!(!item("g.rb", "class G\nend\n", new, "G.version").is_declaration);
 }
 
 #[test]
