@@ -145,6 +145,9 @@ pub(super) fn removal_object(description: &str) -> Option<Removal> {
         [name] if words.len() <= 3 => {
             Some(Removal { name: (*name).clone(), is_code: true, is_whole: others == 1 })
         }
+        // Removed from a definition the step names as code (`Remove options from
+        // `Builder#parse_file``), a bare word is a part of it (a parameter, an option).
+        [] if names_in(&object[end..]).iter().any(|(_, is_code)| *is_code) => None,
         [] => one_word(head).map(|name| Removal { name, is_code: false, is_whole: true }),
         _ => None,
     }
@@ -452,6 +455,8 @@ mod tests {
             removal("parse_legacy", true, false)
         );
         assert_eq!(removal_object("Remove dead code"), None);
+        assert_eq!(removal_object("Remove Clock from src/time.rs"), removal("Clock", false, true));
+        assert_eq!(removal_object("Remove options from `Builder#parse_file`."), None);
         assert_eq!(removal_object("Drop NBSP characters"), None);
     }
 
