@@ -217,9 +217,9 @@ pub struct NameCount {
     /// Occurrences as code outside the definitions of that name (its callers), before and
     /// after the patch: a recursive call is not one. Every occurrence, in a file read by its
     /// lines.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub outside_before: usize,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub outside_after: usize,
 }
 
