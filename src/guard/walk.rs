@@ -137,12 +137,9 @@ impl Walker<'_> {
         {
             self.ignores.push(ignore);
         }
-        let mut at = start;
-        while at < self.names.len() {
+        for (at, end) in self.sorted(start) {
             let is_dir = self.names[at] == DIR;
-            let end = at + 1 + memchr::memchr(0, &self.names[at + 1..]).unwrap_or(0);
             self.push(at + 1, end);
-            at = end + 1;
             if self.is_ignored(is_dir) || !self.take_one() {
                 self.pop(rel_len, abs_len);
                 continue;
@@ -160,6 +157,27 @@ impl Walker<'_> {
         }
         self.names.truncate(start);
         self.ignores.truncate(ignores_len);
+    }
+
+    /// The entries listed in `names` from `start` (each the range of its kind and name), in the
+    /// order that makes the walk's paths come sorted: by name, a directory's name followed by
+    /// the `/` its paths continue with (`a.txt` before `a/b`). The snapshot's lists are sorted,
+    /// and sorting a list that comes sorted is one pass, where sorting 100,000 paths in the
+    /// order a directory listing gives them is a fifth of the walk's own work.
+    fn sorted(&self, start: usize) -> Vec<(usize, usize)> {
+        let mut entries = Vec::new();
+        let mut at = start;
+        while at < self.names.len() {
+            let end = at + 1 + memchr::memchr(0, &self.names[at + 1..]).unwrap_or(0);
+            entries.push((at, end));
+            at = end + 1;
+        }
+        let key = |&(at, end): &(usize, usize)| {
+            let slash: &[u8] = if self.names[at] == DIR { b"/" } else { b"" };
+            self.names[at + 1..end].iter().chain(slash)
+        };
+        entries.sort_unstable_by(|a, b| key(a).cmp(key(b)));
+        entries
     }
 
     /// Note the entries of the directory `fd` in `names`; whether it holds a `.gitignore`.
@@ -245,4 +263,63 @@ fn kind_at(fd: BorrowedFd<'_>, name: &[u8]) -> FileType {
 
 fn time_of(stat: &rustix::fs::Stat) -> i128 {
     i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Seen {
+        dirs: Vec<String>,
+        files: Vec<String>,
+    }
+
+    impl Visit for Seen {
+        fn enter(&mut self, _: &str) -> bool {
+            true
+        }
+        fn dir(&mut self, rel: &str, _: i128) {
+            self.dirs.push(rel.to_owned());
+        }
+        fn file(&mut self, rel: &str) {
+            self.files.push(rel.to_owned());
+        }
+    }
+
+    /// The files come in sorted order, whatever order the directories list them in: names
+    /// that sort between a directory's name and its paths (`a.txt`, `a-b`) included.
+    #[test]
+    fn the_files_come_sorted() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        for path in ["a/b", "a.txt", "a-b/c", "a b", "a/z/y", "a/c.d", "ab", "B/x", "a0/q", "a"] {
+            if path == "a" {
+                continue;
+            }
+            std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+            std::fs::write(root.join(path), "").unwrap();
+        }
+        let mut seen = Seen::default();
+        walk(&root, &Rules { is_repo: false, excludes: Vec::new(), limit: 100 }, &mut seen);
+        let mut sorted = seen.files.clone();
+        sorted.sort();
+        assert_eq!(seen.files, sorted);
+        assert_eq!(seen.files.len(), 9);
+        assert_eq!(seen.dirs.len(), 6, "{:?}", seen.dirs);
+    }
+
+    /// The limit counts files and directories; past it nothing more is told.
+    #[test]
+    fn a_walk_stops_at_its_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..10 {
+            std::fs::create_dir_all(dir.path().join(format!("d{i}"))).unwrap();
+            std::fs::write(dir.path().join(format!("d{i}/f")), "").unwrap();
+        }
+        let mut seen = Seen::default();
+        walk(dir.path(), &Rules { is_repo: false, excludes: Vec::new(), limit: 7 }, &mut seen);
+        // The root, then up to seven entries.
+        assert_eq!(seen.dirs.len() - 1 + seen.files.len(), 7);
+    }
 }
