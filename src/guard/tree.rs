@@ -121,16 +121,15 @@ pub(super) struct Walk<'a> {
 pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -> Option<Index> {
     let (generation, fresh) = current_generation(dir, walk)?;
     let cache = dir.join(kind.cache_file());
-    let state = match fresh {
-        // Just built: neither its index nor the snapshot need reading back.
-        Some(state) => state,
-        None => {
-            let key = format!("tree {generation}");
-            if let Some(index) = super::cache::read_cache(&cache, Some(&key), query_len) {
-                return Some(index);
-            }
-            read_state(&dir.join(STATE))?
+    // Just built: neither its index nor the snapshot need reading back.
+    let state = if let Some(state) = fresh {
+        state
+    } else {
+        let key = format!("tree {generation}");
+        if let Some(index) = super::cache::read_cache(&cache, Some(&key), query_len) {
+            return Some(index);
         }
+        read_state(&dir.join(STATE))?
     };
     let index = kind.index(&state.files);
     // The snapshot read may be newer than the generation asked for: the cache is of the one read.
