@@ -16,7 +16,8 @@
 //!   `git add`), `GUARD_BENCH_ROUNDS` times: each guard's time;
 //! - a miss right after a call that writes (the snapshot of the files on disk is checked);
 //! - outside git (the same files, `.git` moved away): the first miss, which walks the tree, and
-//!   the misses after it.
+//!   the misses after it, against `find -type f` walking the same tree (the kernel's share of a
+//!   walk, which no walker avoids).
 //!
 //! `GUARD_BENCH_BASELINE=PATH` runs another patchgate binary (an older build) through the same
 //! calls in the same run, for a before/after ratio.
@@ -97,6 +98,14 @@ fn main() {
     for (name, bin) in &binaries {
         outside_git(name, bin, &root, &sample, &reference);
     }
+    let find = measure(3, |_| {
+        let started = Instant::now();
+        let mut find = Command::new("find");
+        find.current_dir(&root).args([".", "-path", "./.git", "-prune", "-o", "-type", "f"]);
+        find.arg("-print").stdout(Stdio::null()).status().expect("run find");
+        started.elapsed()
+    });
+    report("find -type f (reference: a plain walk of the same tree)", &find, &reference, None);
 }
 
 /// Hits, misses and shell commands through `bin`.
