@@ -342,61 +342,12 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     if counts_differ_by_more(query, name, 2 * allowed) {
         return None;
     }
-    let (distance, length) = if query.lower.is_ascii() && name.is_ascii() && longest <= MAX_BOUNDED
-    {
-        // Past `allowed` edits the score is under the threshold: the distance is computed only
-        // as far as it can stay within them.
-        (osa_within(query.lower.as_bytes(), name.as_bytes(), allowed)?, longest.max(1))
-    } else {
-        let name_lower = name.to_lowercase();
-        let distance = strsim::osa_distance(&query.lower, &name_lower);
-        (distance, query.lower.chars().count().max(name_lower.chars().count()).max(1))
-    };
+    let name_lower = name.to_lowercase();
+    let distance = strsim::osa_distance(&query.lower, &name_lower);
+    let length = query.lower.chars().count().max(name_lower.chars().count()).max(1);
     #[allow(clippy::cast_precision_loss, reason = "file names are short")]
     let score = 1.0 - distance as f64 / length as f64;
     (score >= FUZZY_THRESHOLD).then_some(score)
-}
-
-/// Names longer than this take `strsim`'s unbounded distance.
-const MAX_BOUNDED: usize = 64;
-
-/// The optimal string alignment distance (`strsim::osa_distance`) of `query` (ASCII,
-/// lowercase) and `name` (ASCII, compared lowercased), `None` as soon as it must exceed
-/// `limit`: no cell of a row is reached from anything but the two rows before it, each step
-/// adding at least nothing, so once both hold only values over `limit` the distance is over it.
-/// Most names that pass the character-count bound stop after a few rows; the rows live on the
-/// stack (both at most [`MAX_BOUNDED`] bytes).
-fn osa_within(query: &[u8], name: &[u8], limit: usize) -> Option<usize> {
-    let n = name.len();
-    let mut two_ago = [0usize; MAX_BOUNDED + 1];
-    let mut previous = [0usize; MAX_BOUNDED + 1];
-    let mut current = [0usize; MAX_BOUNDED + 1];
-    for (j, cell) in previous.iter_mut().enumerate().take(n + 1) {
-        *cell = j;
-    }
-    let mut previous_min = 0;
-    for (i, &q) in query.iter().enumerate() {
-        current[0] = i + 1;
-        let mut row_min = i + 1;
-        for j in 1..=n {
-            let c = name[j - 1].to_ascii_lowercase();
-            let cost = usize::from(q != c);
-            let mut cell = (previous[j] + 1).min(current[j - 1] + 1).min(previous[j - 1] + cost);
-            if i > 0 && j > 1 && q == name[j - 2].to_ascii_lowercase() && query[i - 1] == c {
-                cell = cell.min(two_ago[j - 2] + 1);
-            }
-            current[j] = cell;
-            row_min = row_min.min(cell);
-        }
-        if row_min > limit && previous_min > limit {
-            return None;
-        }
-        previous_min = row_min;
-        std::mem::swap(&mut two_ago, &mut previous);
-        std::mem::swap(&mut previous, &mut current);
-    }
-    let distance = previous[n];
-    (distance <= limit).then_some(distance)
 }
 
 /// Counts of (lowercased) bytes folded into 128 buckets; folding only weakens the bound.
@@ -460,33 +411,4 @@ fn dir_score(wanted: &[&str], candidate: &[&str]) -> f64 {
     #[allow(clippy::cast_precision_loss, reason = "path depths are tiny")]
     let score = (shared as f64 + 0.5 * suffix as f64) / (1.5 * denominator as f64);
     score
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The bounded distance is `strsim`'s wherever it is within the limit, and `None` exactly
-    /// where `strsim`'s is over it: on random names over a few letters (transpositions,
-    /// repeats and near misses are common there), and letter case in the name.
-    #[test]
-    fn the_bounded_distance_is_strsim_s_within_the_limit() {
-        let mut rng = fastrand::Rng::with_seed(29);
-        let word = |rng: &mut fastrand::Rng| -> String {
-            let len = rng.usize(0..12);
-            (0..len).map(|_| char::from(b"abcAB_."[rng.usize(0..7)])).collect()
-        };
-        for _ in 0..20_000 {
-            let query = word(&mut rng).to_ascii_lowercase();
-            let name = word(&mut rng);
-            let expected = strsim::osa_distance(&query, &name.to_ascii_lowercase());
-            for limit in 0..=12 {
-                let bounded = osa_within(query.as_bytes(), name.as_bytes(), limit);
-                let want = (expected <= limit).then_some(expected);
-                assert_eq!(bounded, want, "{query:?} {name:?} limit {limit}");
-            }
-        }
-        let long = "x".repeat(MAX_BOUNDED);
-        assert_eq!(osa_within(long.as_bytes(), long.to_uppercase().as_bytes(), 0), Some(0));
-    }
 }
