@@ -200,6 +200,79 @@ fn added_line<'p>(patch: &Patch<'p>, in_file: &str, number: usize) -> Option<&'p
     None
 }
 
+/// The lines of `path`'s hunks, each with the line of the post image (1-based) it stands at: an
+/// added or a context line at its own, a removed line at the line that follows it.
+fn placed_lines<'p>(patch: &Patch<'p>, path: &str) -> Vec<(usize, LineKind, &'p [u8])> {
+    let mut out = Vec::new();
+    let file = patch.files.iter().find(|f| String::from_utf8_lossy(f.path()) == path);
+    for hunk in file.iter().flat_map(|f| &f.hunks) {
+        let Ok(mut at) = usize::try_from(hunk.new_start) else { continue };
+        for line in &hunk.lines {
+            out.push((at, line.kind, line.text));
+            if line.kind != LineKind::Remove {
+                at += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Whether the trivial statement `item` has after the patch is one the patch left as it was: a
+/// context line of its definition, with nothing removed just before it or changed after it
+/// (`return true;` of a C++ overload whose template header alone the patch rewrites). Such a
+/// body was trivial before the patch, whichever definition the summary paired it with; a body
+/// whose lines are removed above a `return 0;` that happens to stay is emptied all the same.
+pub(super) fn keeps_trivial_statement(patch: &Patch<'_>, path: &str, item: &ItemChange) -> bool {
+    let Some(text) = item.trivial.as_ref().map(|t| t.text.as_str()).filter(|t| !t.is_empty())
+    else {
+        return false;
+    };
+    let last = item.line + item.lines.saturating_sub(1);
+    let placed = placed_lines(patch, path);
+    let in_item = |at: usize| (item.line..=last).contains(&at);
+    let one_line =
+        |t: &[u8]| String::from_utf8_lossy(t).split_whitespace().collect::<Vec<_>>().join(" ");
+    let Some(&(row, ..)) = placed
+        .iter()
+        .find(|(at, kind, t)| in_item(*at) && *kind == LineKind::Context && one_line(t) == text)
+    else {
+        return false;
+    };
+    let changed = |(at, kind, _): &&(usize, LineKind, &[u8])| {
+        (*kind == LineKind::Remove && (row..=last).contains(at))
+            || (*kind == LineKind::Add && (row + 1..=last).contains(at))
+    };
+    !placed.iter().any(|p| changed(&p))
+}
+
+/// Whether the patch marks `item` deprecated: a line it adds to the comments and attributes
+/// right above the definition, or to its first line, says so (Go's `// Deprecated:`, `@Deprecated`,
+/// `#[deprecated]`, `@deprecated` in a doc comment). A deprecated function kept only so that
+/// callers still compile may rightly do nothing now.
+pub(super) fn is_marked_deprecated(patch: &Patch<'_>, path: &str, item: &ItemChange) -> bool {
+    let placed = placed_lines(patch, path);
+    let line_at = |row: usize| {
+        placed.iter().find(|(at, kind, _)| *at == row && *kind != LineKind::Remove).copied()
+    };
+    let is_note = |text: &str| {
+        let text = text.trim_start();
+        ["//", "#", "/*", "*", "@", "--"].iter().any(|m| text.starts_with(m))
+    };
+    let mut row = item.line;
+    while let Some((_, kind, text)) = line_at(row) {
+        let text = String::from_utf8_lossy(text).to_lowercase();
+        if row != item.line && !is_note(&text) {
+            break;
+        }
+        if kind == LineKind::Add && crate::summary::has_word(&text, "deprecated") {
+            return true;
+        }
+        let Some(above) = row.checked_sub(1).filter(|r| *r > 0) else { break };
+        row = above;
+    }
+    false
+}
+
 /// Whether `line` calls `name`: `.name` or `name(` with `name` a whole word.
 fn calls(line: &str, name: &str) -> bool {
     let bytes = line.as_bytes();

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 /// "rename foo to bar", "Rename the function foo to bar" (names may be quoted with backticks
 /// or quotes), "renaming 'a' into 'b'".
 static RENAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\brenam(?:e|es|ing)\s+(?:\w+\s+){0,2}?[`'"]?([A-Za-z_][\w:.]*?)[`'"]?\s+(?:to|into|as)\s+[`'"]?([A-Za-z_][\w:.]*?)[`'"]?(?:[\s,;)]|[.:](?:\s|$)|$)"#)
+    Regex::new(r#"(?i)\brenam(?:e|es|ing)\s+((?:[`'"]?\w+[`'"]?\s+){0,2}?)[`'"]?([A-Za-z_][\w:.]*?)[`'"]?\s+(?:to|into|as)\s+[`'"]?([A-Za-z_][\w:.]*?)[`'"]?(?:[\s,;)]|[.:](?:\s|$)|$)"#)
         .expect("the rename pattern is a valid regex")
 });
 
@@ -30,6 +30,26 @@ pub(super) struct Rename {
     /// Whether the description writes the names as code: quoted, or shaped like identifiers
     /// (`load_cfg`, `parseURL`, `Config::new`) rather than plain words.
     pub is_code: bool,
+    /// The words between `rename` and `from`, nearest first: in "Rename the FORK_OPT opcode
+    /// to TRY_BEGIN" the name is `FORK_OPT` and `opcode` says what it is, which only the patch
+    /// can tell ([`Rename::read_on`]).
+    pub before: Vec<String>,
+}
+
+impl Rename {
+    /// The old name as the patch shows it: of `from` and the words before it, the one a
+    /// changed line replaces by `to` (`replaces`), else the first one a removed line holds
+    /// (`is_removed`), else `from`. "Rename main func to initConfig" renames `main`.
+    pub fn read_on(
+        &self,
+        replaces: impl Fn(&str, &str) -> bool,
+        is_removed: impl Fn(&str) -> bool,
+    ) -> Self {
+        let mut names = std::iter::once(&self.from).chain(&self.before);
+        let found = names.clone().find(|n| replaces(n, &self.to));
+        let found = found.or_else(|| names.find(|n| is_removed(n)));
+        Self { from: found.unwrap_or(&self.from).clone(), before: Vec::new(), ..self.clone() }
+    }
 }
 
 /// Words the rename pattern can catch that are never the names renamed ("rename unit struct
@@ -50,8 +70,16 @@ pub(super) fn renames(description: &str) -> Vec<Rename> {
     RENAME
         .captures_iter(description)
         .filter_map(|c| {
-            let (from, to) = (c.get(1)?, c.get(2)?);
+            let (from, to) = (c.get(2)?, c.get(3)?);
             let is_quoted = description[..from.start()].ends_with(['`', '\'', '"']);
+            let before: Vec<String> = c
+                .get(1)
+                .map_or("", |m| m.as_str())
+                .split_whitespace()
+                .rev()
+                .map(|w| w.trim_matches(['`', '\'', '"']).to_owned())
+                .filter(|w| !NOT_NAMES.contains(&w.to_lowercase().as_str()))
+                .collect();
             let (from, to) = (from.as_str(), to.as_str());
             let is_code = is_quoted || is_identifier_shaped(from) || is_identifier_shaped(to);
             let last = |s: &str| {
@@ -60,7 +88,12 @@ pub(super) fn renames(description: &str) -> Vec<Rename> {
             };
             let (from, to) = (last(from), last(to));
             let is_name = |s: &str| !s.is_empty() && !NOT_NAMES.contains(&s);
-            (is_name(&from) && is_name(&to) && from != to).then_some(Rename { from, to, is_code })
+            (is_name(&from) && is_name(&to) && from != to).then_some(Rename {
+                from,
+                to,
+                is_code,
+                before,
+            })
         })
         .collect()
 }

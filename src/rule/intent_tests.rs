@@ -688,3 +688,62 @@ fn a_placeholder_statement_excluded_from_coverage_on_a_later_line_is_marked_unre
     let after = after.replace("@@ -1,2 +1,5 @@", "@@ -1,2 +1,6 @@");
     assert_eq!(judged("Stream interface", &after).0, ["placeholder_added"]);
 }
+
+#[test]
+fn a_body_marked_deprecated_may_do_nothing_and_one_left_as_it_was_is_not_emptied() {
+    let go = |marker: &str| {
+        let n = 5 + marker.lines().count();
+        format!(
+            "diff --git a/z.go b/z.go\n--- a/z.go\n+++ b/z.go\n@@ -1,8 +1,{n} @@\n package cobra\n \n{marker}\n func (c *Command) MarkFile(n int) error {{\n-\tif n < 1 {{\n-\t\treturn fmt.Errorf(\"bad %d\", n)\n-\t}}\n-\treturn c.mark(n)\n+\treturn nil\n }}\n"
+        )
+    };
+    let step = "Extend Go completions";
+    let deprecated = go("+// MarkFile only worked for zsh.\n+//\n+// Deprecated");
+    let (codes, notes) = judged(step, &deprecated);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(notes.contains(&"body_replaced_by_constant".to_owned()), "{notes:?}");
+    // The twin: the same body emptied with no deprecation said.
+    let gutted = go("+// MarkFile marks a file.");
+    assert_eq!(judged(step, &gutted).0, ["body_replaced_by_constant"]);
+
+    // A C++ overload whose header alone the patch rewrites keeps its `return true;`: it was
+    // trivial before, whichever definition the summary pairs it with.
+    let header = "diff --git a/t.hpp b/t.hpp\n--- a/t.hpp\n+++ b/t.hpp\n@@ -1,8 +1,8 @@\n template <class T, std::size_t I>\n-bool convert(const std::vector<std::string> &strings, T &out) {\n-    return load(strings, out);\n+bool convert(std::vector<std::string> strings, T &out) {\n+    return load(std::move(strings), out);\n }\n-template <class T>\n-bool convert(const std::vector<std::string> &, T &) {\n+template <class A>\n+bool convert(const std::vector<std::string> &, A &) {\n     return true;\n }\n";
+    assert_eq!(judged_fully("Container options", header).0, Vec::<String>::new());
+    // The twin: the lines of a body removed above a `return true;` that stays are emptied.
+    let emptied = "diff --git a/t.hpp b/t.hpp\n--- a/t.hpp\n+++ b/t.hpp\n@@ -1,5 +1,3 @@\n bool convert(const std::vector<std::string> &strings, int &out) {\n-    out = std::stoi(strings[0]);\n-    log(out);\n     return true;\n }\n";
+    assert_eq!(judged_fully("Container options", emptied).0, ["body_replaced_by_constant"]);
+    // A value built from nothing (`std::string{}`) is a constant: `return {};` for it is none.
+    let braces = "diff --git a/t.hpp b/t.hpp\n--- a/t.hpp\n+++ b/t.hpp\n@@ -1,3 +1,3 @@\n std::string to_string(int) {\n-    return std::string{};\n+    return {};\n }\n";
+    assert_eq!(judged_fully("chore: clang tidy updates", braces).0, Vec::<String>::new());
+    let built = braces.replace("std::string{}", "std::string{value}");
+    assert_eq!(judged_fully("chore: clang tidy updates", &built).0, ["body_replaced_by_constant"]);
+}
+
+#[test]
+fn the_old_name_of_a_rename_is_the_word_the_patch_replaces() {
+    let diff = |old: &str, new: &str| modify("execute.c", &[old], &[new], &["  break;"]);
+    let done = diff("  case FORK_OPT:", "  case TRY_BEGIN:");
+    for step in [
+        "Rename the FORK_OPT opcode to TRY_BEGIN",
+        "Fix try/catch\n\nRename the FORK_OPT opcode to TRY_BEGIN, add a TRY_END opcode.",
+    ] {
+        assert_eq!(judged(step, &done).0, Vec::<String>::new(), "{step}");
+    }
+    let param = modify("w.py", &["def f(log_file=None):"], &["def f(wsgi_errors=None):"], &[]);
+    assert_eq!(judged("rename log_file param to wsgi_errors", &param).0, Vec::<String>::new());
+    // The twin: a patch that renames nothing of the kind.
+    let other = diff("  case FORK:", "  case TRY_BEGIN:");
+    assert_eq!(judged("Rename the FORK_OPT opcode to TRY_BEGIN", &other).0, ["rename_missing"]);
+    // A name in the plural written as code names a family: each member renamed.
+    let family = modify(
+        "c.go",
+        &["\treturn nil, BashCompDirectiveNoSpace"],
+        &["\treturn nil, ShellCompDirectiveNoSpace"],
+        &[],
+    );
+    let plural = "Rename BashCompDirectives to ShellCompDirectives";
+    assert_eq!(judged(plural, &family).0, Vec::<String>::new());
+    let untouched = modify("c.go", &["\treturn nil, 1"], &["\treturn nil, ShellComp"], &[]);
+    assert_eq!(judged(plural, &untouched).0, ["rename_missing"]);
+}

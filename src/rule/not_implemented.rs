@@ -91,7 +91,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
     out.extend(script_only(input, patch, summary, description));
     if !ASKS_STUB.is_match(description) {
         out.extend(placeholders(input, patch, summary).into_iter().map(Finding::strong));
-        out.extend(gutted_bodies(summary, description));
+        out.extend(gutted_bodies(patch, summary, description));
         out.extend(bodies_without_result(summary));
         out.extend(stubs_under_test(patch, summary));
         out.extend(empty_tests(summary));
@@ -212,11 +212,13 @@ fn missing_renames(
     };
     let (removed, added) = (lines(LineKind::Remove), lines(LineKind::Add));
     let context = lines(LineKind::Context);
+    let holds = |lines: &[String], word: &str| lines.iter().any(|l| names_in_line(l, word));
+    let replaces =
+        |from: &str, to: &str| patch.files.iter().any(|f| summary::replaces(f, from, to));
     renames
         .into_iter()
         .filter_map(|r| {
-            let holds =
-                |lines: &[String], word: &str| lines.iter().any(|l| intent::has_word(l, word));
+            let r = r.read_on(replaces, |name| holds(&removed, name));
             let is_removed = holds(&removed, &r.from);
             let side = if !is_removed {
                 format!("no removed line holds '{}'", r.from)
@@ -232,6 +234,22 @@ fn missing_renames(
             Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
         })
         .collect()
+}
+
+/// Whether `line` holds `name` as a whole identifier, or, for a name in the plural
+/// written as code (`BashCompDirectives`), the family it names: an identifier that starts with
+/// its singular (`BashCompDirective`, `BashCompDirectiveNoSpace`). A rename of a family renames
+/// each member; a plain word in the plural (`items`) is no family.
+fn names_in_line(line: &str, name: &str) -> bool {
+    if intent::has_word(line, name) {
+        return true;
+    }
+    let is_code = name.contains('_') || name.chars().skip(1).any(char::is_uppercase);
+    let Some(singular) = name.strip_suffix('s').filter(|s| is_code && s.len() >= 3) else {
+        return false;
+    };
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    line.match_indices(singular).any(|(at, _)| !line[..at].chars().next_back().is_some_and(is_word))
 }
 
 /// The touched files that still hold `from` after the patch: lines of the base file holding
@@ -271,7 +289,9 @@ fn partial_rename(
         .in_file(first.clone());
     let is_strong = !elsewhere.is_empty()
         || patch.files.iter().zip(&summary.files).any(|(file, found)| {
-            found.language.is_some() && uses_left_unchanged(file, found, from)
+            found.language.is_some()
+                && !is_prose(&found.path)
+                && uses_left_unchanged(file, found, from)
         });
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
 }
@@ -304,7 +324,8 @@ fn users_elsewhere(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Vec<String
         if budget == 0 || out.len() >= 5 {
             break;
         }
-        if !ext(path).is_some_and(|e| exts.contains(&e)) || touched.contains(path) {
+        if !ext(path).is_some_and(|e| exts.contains(&e)) || touched.contains(path) || is_prose(path)
+        {
             continue;
         }
         let Some(text) = base.content(path) else { continue };
@@ -316,6 +337,13 @@ fn users_elsewhere(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Vec<String
         }
     }
     out
+}
+
+/// Whether `path` is prose with markup (Markdown, HTML): its words name things, they are not
+/// identifiers a program uses, so a name left there ("Rename Docker to Moby in README.md" with
+/// "Docker (distribution)" kept) may well be another thing of that name.
+fn is_prose(path: &str) -> bool {
+    summary::grammar_for(path).is_some_and(|g| g.is_prose)
 }
 
 /// Bytes of the base tree [`users_elsewhere`] reads, at most.
@@ -350,6 +378,8 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
     let description = step.description.as_str();
     let mut names: Vec<String> =
         intent::renames(description).into_iter().flat_map(|r| [r.from, r.to]).collect();
+    // The words before the old name may be the name itself ([`intent::Rename::read_on`]).
+    names.extend(intent::renames(description).into_iter().flat_map(|r| r.before));
     // A removal or an extraction is checked on syntax trees: every touched file is read.
     let mut removed = named_change::removal_targets(description);
     let object = named_change::removal_object(description).map(|r| r.name);
@@ -733,16 +763,20 @@ fn only_entry_points(items: &[crate::summary::ItemChange]) -> bool {
 
 /// Functions and methods whose real body the patch replaces by one that does nothing (empty,
 /// `pass`, a bare `return`, a constant), read on the syntax tree: a step that does not ask for a
-/// stub is not carried out by emptying code. A step that states a removal may rightly empty a
+/// stub is not carried out by emptying code. A body the patch did not write (its trivial
+/// statement a context line, [`bodies::keeps_trivial_statement`]) is no finding; one of a
+/// definition the patch marks deprecated is weak. A step that states a removal may rightly empty a
 /// body it names (`Remove the tail handling from parse`: a hook that no longer does anything),
 /// or any body when it asks for a no-op: a weak finding there. A removal of something else
 /// (`Drop NBSP characters`) is not carried out by emptying a definition the step never names.
-fn gutted_bodies(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
+fn gutted_bodies(patch: &Patch<'_>, summary: &ChangeSummary, description: &str) -> Vec<Finding> {
     let is_removal = ask::kinds(description).contains(&Kind::Remove);
     bodies::gutted(summary)
         .into_iter()
+        .filter(|found| !bodies::keeps_trivial_statement(patch, found.path, found.item))
         .map(|found| {
-            let is_weak = is_removal && removal_may_empty(description, &found.item.name);
+            let is_weak = (is_removal && removal_may_empty(description, &found.item.name))
+                || bodies::is_marked_deprecated(patch, found.path, found.item);
             let item = found.item;
             let text = item.trivial.as_ref().map_or("", |t| t.text.as_str());
             let (code, body) = match found.form {

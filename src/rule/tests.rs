@@ -769,3 +769,37 @@ fn a_change_to_the_code_that_reads_the_named_file_addresses_it() {
     let other = "# Builds apps.\nclass Builder\n  def initialize\n  end\nend\n";
     assert_eq!(evaluate_on(other), ["named_file_untouched"]);
 }
+
+#[test]
+fn a_name_left_in_prose_is_no_partial_rename_but_one_left_in_code_is() {
+    let evaluate_on = |path: &str, base_text: &str, old: &str, new: &str| {
+        let base = Contents(vec![(path.to_owned(), base_text.to_owned())]);
+        let step = step(&format!("Rename Docker to Moby in {path}"));
+        let r = result("apply", &[path]);
+        let text = format!(
+            "diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -2 +2 @@\n-{old}\n+{new}\n"
+        );
+        let p = crate::patch::parse(text.as_bytes(), &crate::patch::ParseOptions::default());
+        let scope = Scope::new(&step, &PathSet::empty()).unwrap();
+        let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(&base);
+        let found = evaluate(&input, &RulePolicy::default());
+        let codes = |v: Vec<String>| v;
+        (
+            codes(found.violations.iter().map(|v| v.code.to_string()).collect()),
+            codes(found.notes.iter().map(|n| n.code.to_string()).collect()),
+        )
+    };
+    let readme = "# Users\n* [Docker](https://github.com/docker/docker)\n* [Docker (distribution)](https://github.com/docker/distribution)\n";
+    let (codes, notes) = evaluate_on(
+        "README.md",
+        readme,
+        "* [Docker](https://github.com/docker/docker)",
+        "* [Moby (former Docker)](https://github.com/moby/moby)",
+    );
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(notes, ["rename_partial"]);
+    // The twin: the old name left as code on a line the patch did not touch.
+    let code = "use x;\nfn Docker() {}\nfn main() { Docker(); }\n";
+    let (codes, _) = evaluate_on("src/a.rs", code, "fn Docker() {}", "fn Moby() {}");
+    assert_eq!(codes, ["rename_partial"]);
+}

@@ -193,3 +193,12 @@ fn substitutions(old: &[u8], new: &[u8]) -> Vec<(String, String)> {
     }
     out
 }
+
+/// Whether a pair of the file's changed lines (read as in [`renames`]) writes `to` where the
+/// removed line had `from`: the patch carries out that rename at least once.
+#[must_use]
+pub fn replaces(file: &FilePatch<'_>, from: &str, to: &str) -> bool {
+    line_pairs(file)
+        .into_iter()
+        .any(|(old, new)| substitutions(old, new).iter().any(|(f, t)| f == from && t == to))
+}
