@@ -78,9 +78,8 @@ static STRUCTURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[{}()\[\];,]*|end|fi|done|esac)$").expect("the structure pattern is valid")
 });
 
-/// A hard-coded value standing for a computed one; a value of a type built from nothing
-/// (`std::string{}`, Go's `Options{}`) is its default.
-const VALUE: &str = r#"-?\d+(?:\.\d+)?|true|false|none|nil|null|undefined|""|''|\[\]|\{\}|\(\)|(?:\w+::)?default\(\)|String::new\(\)|Vec::new\(\)|vec!\[\]|(?:\w+::)*\w+(?:<[\w:, ]*>)?\{\s*\}"#;
+/// A hard-coded value standing for a computed one.
+const VALUE: &str = r#"-?\d+(?:\.\d+)?|true|false|none|nil|null|undefined|""|''|\[\]|\{\}|\(\)|(?:\w+::)?default\(\)|String::new\(\)|Vec::new\(\)|vec!\[\]"#;
 
 /// A statement or tail expression that returns a constant: `return 0`, `Ok(0)`,
 /// `return Ok(Default::default());`, `return nil, nil`.
