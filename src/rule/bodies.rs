@@ -202,9 +202,9 @@ fn added_line<'p>(patch: &Patch<'p>, in_file: &str, number: usize) -> Option<&'p
 
 /// The lines of `path`'s hunks, each with the line of the post image (1-based) it stands at: an
 /// added or a context line at its own, a removed line at the line that follows it.
-fn placed_lines<'p>(patch: &Patch<'p>, path: &str) -> Vec<(usize, LineKind, &'p [u8])> {
+fn placed_lines<'p>(patch: &Patch<'p>, in_file: &str) -> Vec<(usize, LineKind, &'p [u8])> {
     let mut out = Vec::new();
-    let file = patch.files.iter().find(|f| String::from_utf8_lossy(f.path()) == path);
+    let file = patch.files.iter().find(|f| String::from_utf8_lossy(f.path()) == in_file);
     for hunk in file.iter().flat_map(|f| &f.hunks) {
         let Ok(mut at) = usize::try_from(hunk.new_start) else { continue };
         for line in &hunk.lines {
@@ -222,13 +222,13 @@ fn placed_lines<'p>(patch: &Patch<'p>, path: &str) -> Vec<(usize, LineKind, &'p 
 /// (`return true;` of a C++ overload whose template header alone the patch rewrites). Such a
 /// body was trivial before the patch, whichever definition the summary paired it with; a body
 /// whose lines are removed above a `return 0;` that happens to stay is emptied all the same.
-pub(super) fn keeps_trivial_statement(patch: &Patch<'_>, path: &str, item: &ItemChange) -> bool {
+pub(super) fn keeps_trivial_statement(patch: &Patch<'_>, in_file: &str, item: &ItemChange) -> bool {
     let Some(text) = item.trivial.as_ref().map(|t| t.text.as_str()).filter(|t| !t.is_empty())
     else {
         return false;
     };
     let last = item.line + item.lines.saturating_sub(1);
-    let placed = placed_lines(patch, path);
+    let placed = placed_lines(patch, in_file);
     let in_item = |at: usize| (item.line..=last).contains(&at);
     let one_line =
         |t: &[u8]| String::from_utf8_lossy(t).split_whitespace().collect::<Vec<_>>().join(" ");
@@ -249,8 +249,8 @@ pub(super) fn keeps_trivial_statement(patch: &Patch<'_>, path: &str, item: &Item
 /// right above the definition, or to its first line, says so (Go's `// Deprecated:`, `@Deprecated`,
 /// `#[deprecated]`, `@deprecated` in a doc comment). A deprecated function kept only so that
 /// callers still compile may rightly do nothing now.
-pub(super) fn is_marked_deprecated(patch: &Patch<'_>, path: &str, item: &ItemChange) -> bool {
-    let placed = placed_lines(patch, path);
+pub(super) fn is_marked_deprecated(patch: &Patch<'_>, in_file: &str, item: &ItemChange) -> bool {
+    let placed = placed_lines(patch, in_file);
     let line_at = |row: usize| {
         placed.iter().find(|(at, kind, _)| *at == row && *kind != LineKind::Remove).copied()
     };

@@ -30,8 +30,8 @@ pub(super) struct Rename {
     /// Whether the description writes the names as code: quoted, or shaped like identifiers
     /// (`load_cfg`, `parseURL`, `Config::new`) rather than plain words.
     pub is_code: bool,
-    /// The words between `rename` and `from`, nearest first: in "Rename the FORK_OPT opcode
-    /// to TRY_BEGIN" the name is `FORK_OPT` and `opcode` says what it is, which only the patch
+    /// The words between `rename` and `from`, nearest first: in "Rename the `FORK_OPT` opcode
+    /// to `TRY_BEGIN`" the name is `FORK_OPT` and `opcode` says what it is, which only the patch
     /// can tell ([`Rename::read_on`]).
     pub before: Vec<String>,
 }
