@@ -363,11 +363,14 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
 /// phrasing does not state that kind ([`ask::kinds`]): whitespace answers a formatting step,
 /// comments a documentation step (or one whose words are in the comment the patch edits: a
 /// table kept in a header's comment), directives a step that silences a check or formats, and
-/// moves a step that moves, refactors or formats, or documents when only sections of prose move. A step whose kind is not stated is
-/// answered by none of them but a directive (`Build the watcher only on Linux`), which is then a
-/// weak finding; a comment that only repeats the step answers no step (strong, whatever read
-/// the file). Any other finding that rests on a file read by its lines alone, or answers a step
-/// of one word, is weak.
+/// moves a step that moves, refactors or formats, or documents when only sections of prose
+/// move. A comment that only repeats the step answers no step (strong, whatever read the
+/// file). Otherwise a finding is strong only where the step's intent is recognized as one the
+/// change cannot carry out: comments for a behaviour ([`comments_cannot_answer`]), whitespace
+/// for any step but one of unstated kind that takes whitespace out (a clean-up). Where the
+/// intent is not recognized the finding is a note (issue 27: no rejection, only notes and the
+/// judge), and so is any finding that rests on a file read by its lines alone or answers a step
+/// of one word.
 fn superficial_change(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -386,7 +389,12 @@ fn superficial_change(
         ChangeKind::Whitespace if ask::names_a_linter(description) && removes_whitespace(patch) => {
             return None;
         }
-        ChangeKind::Whitespace => (CheckCode::WhitespaceOnly, "changes only whitespace"),
+        ChangeKind::Whitespace => {
+            // Nobody asks for whitespace added without stating a formatting step; whitespace
+            // taken out is a clean-up a step of unstated kind may be all about.
+            is_weak = is_weak || (kinds.is_empty() && removes_whitespace(patch));
+            (CheckCode::WhitespaceOnly, "changes only whitespace")
+        }
         // Lines that only repeat the step's words need no grammar to be seen for what they
         // are: strong even in a file read by its lines.
         ChangeKind::Comment if restates_the_step(patch, description) => {
@@ -396,7 +404,8 @@ fn superficial_change(
         ChangeKind::Comment
             if has(Kind::Document)
                 || edits_what_the_step_names(patch, description)
-                || edits_only_the_file_named(input, patch, description) =>
+                || edits_only_the_file_named(input, patch, description)
+                || adds_the_marker_asked(patch, description) =>
         {
             return None;
         }
@@ -407,7 +416,10 @@ fn superficial_change(
         {
             return None;
         }
-        ChangeKind::Comment => (CheckCode::CommentOnly, "changes only comments"),
+        ChangeKind::Comment => {
+            is_weak = is_weak || !comments_cannot_answer(&kinds, patch, summary, description);
+            (CheckCode::CommentOnly, "changes only comments")
+        }
         ChangeKind::Directive => {
             let (what, weak) = directives_left_unanswered(summary, description, &kinds)?;
             is_weak = is_weak || weak;
@@ -435,6 +447,83 @@ fn superficial_change(
     .in_file(names[0].clone())
     .at(None, patch.files.first().map(|f| f.span.line));
     Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// Whether comments alone leave the step unanswered for certain: its phrasing is recognized as
+/// asking for a behaviour to fix, a refactoring, a move, a stub, a check silenced or a format;
+/// or the patch only sets a new comment down beside code (the shape of explaining instead of
+/// doing), whatever the step; or the step quotes code the comments it edits do not hold (a
+/// comment edited other than the one named). Otherwise, for a step of no stated kind, an
+/// addition (which may be text: a warning, a note, an entry of a list kept in a doc comment) or
+/// a removal (commented-out code, a stale note), a patch that revises the comments already
+/// there ([`revises_comments`]) is a note: where the intent is not recognized, no rejection.
+fn comments_cannot_answer(
+    kinds: &[Kind],
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    description: &str,
+) -> bool {
+    let is_behaviour = kinds.iter().any(|kind| {
+        matches!(
+            kind,
+            Kind::Fix | Kind::Refactor | Kind::Move | Kind::Stub | Kind::Suppress | Kind::Format
+        )
+    });
+    let subject = description.trim_start().lines().next().unwrap_or_default();
+    is_behaviour || code_spans(subject).next().is_some() || !revises_comments(patch, summary)
+}
+
+/// Whether the step's first line asks for a note of work left to do (`add todo`, `Leave a
+/// FIXME on the parser`) and a line the patch adds holds that marker: such a note is a comment.
+fn adds_the_marker_asked(patch: &Patch<'_>, description: &str) -> bool {
+    let subject = description.trim_start().lines().next().unwrap_or_default().to_lowercase();
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    let added: String = lines
+        .filter(|l| l.kind == LineKind::Add)
+        .map(|l| String::from_utf8_lossy(l.text).to_lowercase() + "\n")
+        .collect();
+    ["todo", "fixme"].iter().any(|m| intent::has_word(&subject, m) && intent::has_word(&added, m))
+}
+
+/// Whether the patch revises comments the file already had: it removes or rewrites comment
+/// text (read on the syntax tree), or every comment line it adds extends a comment block of
+/// the base (a line beside it, kept, opens with the same comment marker: `//!`, ` *`, `#`).
+fn revises_comments(patch: &Patch<'_>, summary: &ChangeSummary) -> bool {
+    if summary.files.iter().any(|f| f.comments_removed > 0) {
+        return true;
+    }
+    let mut added = 0;
+    for hunk in patch.files.iter().flat_map(|f| &f.hunks) {
+        let lines = &hunk.lines;
+        for (at, line) in lines.iter().enumerate() {
+            let Some(marker) = (line.kind == LineKind::Add).then(|| comment_marker(line.text))
+            else {
+                continue;
+            };
+            let Some(marker) = marker else { continue }; // a blank line added
+            added += 1;
+            let kept = |l: &&crate::patch::Line<'_>| l.kind != LineKind::Add;
+            let before = lines[..at].iter().rev().find(kept);
+            let after = lines[at + 1..].iter().find(kept);
+            let extends = [before, after].into_iter().flatten().any(|l| {
+                l.kind == LineKind::Context && comment_marker(l.text) == Some(marker)
+            });
+            if !extends {
+                return false;
+            }
+        }
+    }
+    added > 0
+}
+
+/// The punctuation a line opens with, past its indentation (`//!`, `*`, `#`, `--`): the
+/// comment marker when the line is a comment's. `None` for a blank line or one that opens
+/// with a word or a digit (code).
+fn comment_marker(line: &[u8]) -> Option<&[u8]> {
+    let text = line.trim_ascii();
+    let end = text.iter().position(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace());
+    let marker = &text[..end.unwrap_or(text.len())];
+    (!marker.is_empty()).then_some(marker)
 }
 
 /// Whether every file whose definitions move is prose with markup (Markdown, HTML): sections
@@ -574,7 +663,8 @@ fn silences_what_the_step_names(summary: &ChangeSummary, description: &str) -> b
 
 /// Whether the patch removes nothing, every word it adds (three at least) is a word of the
 /// step's first line, and it adds four in five of that line's words: a comment that repeats
-/// the step documents nothing, whatever the step.
+/// the step documents nothing, whatever the step, marked as work left to do (`TODO: fix the
+/// off-by-one in parse`) or not.
 fn restates_the_step(patch: &Patch<'_>, description: &str) -> bool {
     let words = |text: &str| -> Vec<String> {
         text.split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -587,9 +677,11 @@ fn restates_the_step(patch: &Patch<'_>, description: &str) -> bool {
     if lines.clone().any(|l| l.kind == LineKind::Remove) {
         return false;
     }
+    const MARKERS: [&str; 4] = ["todo", "fixme", "xxx", "hack"];
     let added: Vec<String> = lines
         .filter(|l| l.kind == LineKind::Add)
         .flat_map(|l| words(&String::from_utf8_lossy(l.text)))
+        .filter(|w| !MARKERS.contains(&w.as_str()) || subject.contains(w))
         .collect();
     let covered = subject.iter().filter(|w| added.contains(w)).count();
     added.len() >= 3

@@ -293,14 +293,24 @@ fn not_implemented_whitespace_and_comment_only() {
             &["-let x = 1; // old", "+let x = 1; // renamed foo", "+/* more", "+ words */"],
         )],
     )]);
-    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&comment))), ["comment_only"]);
+    // A comment revised for a step of unstated kind is a note; for a fix, a rejection.
+    assert!(run(&step("Speed up foo"), &r, Some(&comment)).is_empty());
+    assert_eq!(codes(&run(&step("Fix the slow foo"), &r, Some(&comment))), ["comment_only"]);
     assert!(run(&step("Update the comment on x"), &r, Some(&comment)).is_empty());
     // "Update FILE" states no kind: a comment edit of exactly that file may be all it asks.
     assert!(run(&step("Update src/a.rs (#12)"), &r, Some(&comment)).is_empty());
     assert!(run(&step("Update a.rs"), &r, Some(&comment)).is_empty());
-    assert_eq!(codes(&run(&step("Update src/b.rs"), &r, Some(&comment))), ["comment_only"]);
+    assert!(run(&step("Update src/b.rs"), &r, Some(&comment)).is_empty());
+    assert_eq!(codes(&run(&step("Fix src/b.rs"), &r, Some(&comment))), ["comment_only"]);
+    // A new comment set down beside code answers no step of unstated kind either.
+    let beside = parsed(vec![file(
+        "src/a.rs",
+        1,
+        vec![hunk(4, &[" let x = 1;", "+// x is cached now", " let y = x;"])],
+    )]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&beside))), ["comment_only"]);
     assert_eq!(
-        codes(&run(&step("Update src/a.rs to cache x"), &r, Some(&comment))),
+        codes(&run(&step("Update src/a.rs to cache x"), &r, Some(&beside))),
         ["comment_only"]
     );
     let py = parsed(vec![file(
