@@ -494,7 +494,7 @@ fn revises_comments(patch: &Patch<'_>, summary: &ChangeSummary) -> bool {
     }
     let mut added = 0;
     for hunk in patch.files.iter().flat_map(|f| &f.hunks) {
-        let lines = &hunk.lines;
+        let lines: Vec<crate::patch::Line<'_>> = hunk.lines.iter().collect();
         for (at, line) in lines.iter().enumerate() {
             let Some(marker) = (line.kind == LineKind::Add).then(|| comment_marker(line.text))
             else {
