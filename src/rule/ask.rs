@@ -43,7 +43,7 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,8}?(?:
-            typos? | spelling | misspell\w* | grammar\w* | wording | phrasing | punctuation
+            typos? | spelling | misspell\w* | grammar | grammatical(?:ly)? | wording | phrasing | punctuation
           | comment(?:s|ed|ing)? | \w*docs? | documentation | docstrings? | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
           | code\s+(?:samples?|examples?|snippets?) | explanations? | (?:intra-)?doc\s+links?
@@ -52,11 +52,12 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the text-object pattern is valid")
 });
 
-/// The object of a verb that makes the step about layout.
+/// The object of a verb that makes the step about layout. `formats`, a plural noun, names file
+/// or data formats (`Add CSV to the formats list`), not layout.
 static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,5}?(?:
-            format(?:s|ted|ting)? | whitespac(?:e|es|ed|ing) | white\s+spaces? | indent(?:s|ed|ing|ation)?
+            format(?:ted|ting)? | whitespac(?:e|es|ed|ing) | white\s+spaces? | indent(?:s|ed|ing|ation)?
           | line\s+endings?
           | spacing
           | cod(?:e|ing)\s+style
@@ -636,6 +637,7 @@ mod tests {
             "Convert html links to absolute URLs",
             "Docstring parsing crashes on tabs",
             "Fix the style of the error messages",
+            "Add CSV to the formats list",
             "docs(cancel/CanceledError) and the retry",
         ] {
             let found = kinds(line);

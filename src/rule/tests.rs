@@ -283,7 +283,13 @@ fn zero_impact_whole_patch_and_context_only_hunk() {
 fn not_implemented_whitespace_and_comment_only() {
     let ws = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn  foo() {}", "+fn foo() {}"])])]);
     let r = result("apply", &["src/a.rs"]);
-    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&ws))), ["whitespace_only"]);
+    // Whitespace taken out for a step of unstated kind is a clean-up (a note); for a fix, or
+    // whitespace added, a rejection.
+    assert!(run(&step("Speed up foo"), &r, Some(&ws)).is_empty());
+    assert_eq!(codes(&run(&step("Fix the slow foo"), &r, Some(&ws))), ["whitespace_only"]);
+    let added =
+        parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn foo() {}", "+fn  foo() {}"])])]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&added))), ["whitespace_only"]);
     assert!(run(&step("Fix the indentation of foo"), &r, Some(&ws)).is_empty());
     let comment = parsed(vec![file(
         "src/a.rs",
