@@ -648,6 +648,17 @@ fn comments_revised_for_a_step_of_unstated_kind_are_a_note() {
         assert!(codes.is_empty(), "{step}: {codes:?}");
         assert!(notes.contains(&"comment_only".to_owned()), "{step}: {notes:?}");
     }
+    // Code the step quotes in the hunk (the parameter's name beside the edited line) is no
+    // sign of another comment.
+    let param = modify(
+        "client.py",
+        &["    # disable verification."],
+        &["    # an ssl.SSLContext, or disable verification."],
+        &["    # * verify - SSL certificates, or", "    return send(url, verify)"],
+    );
+    let (codes, notes) = judged("Update `verify` parameter description", &param);
+    assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
+    assert_eq!(judged("Update `timeout` parameter description", &param).0, ["comment_only"]);
     // The twins: a step recognized as a behaviour, and a new comment set down beside code.
     assert_eq!(judged("Fix the SHA-1 digest", &revised).0, ["comment_only"]);
     let beside = modify("ByteString.kt", &[], &["  // SHA-1 is broken"], &context);
@@ -669,7 +680,8 @@ fn a_line_added_to_a_doc_comment_block_extends_it() {
 #[test]
 fn commented_out_code_removed_for_a_removal_is_a_note() {
     let context = ["\tAppName string", "}"];
-    let removed = modify("project.go", &["", "\t//absPath string", "\t//name string"], &[], &context);
+    let removed =
+        modify("project.go", &["", "\t//absPath string", "\t//name string"], &[], &context);
     let (codes, notes) = judged("remove unused struct fields", &removed);
     assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
     // The twin: a refactoring is not carried out by comments taken out.
@@ -679,7 +691,8 @@ fn commented_out_code_removed_for_a_removal_is_a_note() {
 #[test]
 fn a_step_that_asks_for_a_todo_is_answered_by_one() {
     let context = ["\tproject := &Project{", "\t}"];
-    let todo = modify("init.go", &[], &["\t// todo:", "\t// if . use the current directory"], &context);
+    let todo =
+        modify("init.go", &[], &["\t// todo:", "\t// if . use the current directory"], &context);
     let (codes, notes) = judged("vgo - add todo", &todo);
     assert!(codes.is_empty() && notes.is_empty(), "{codes:?} {notes:?}");
     // The twins: a step that asks for something else, and a todo that repeats the step.

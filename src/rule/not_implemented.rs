@@ -452,8 +452,8 @@ fn superficial_change(
 /// Whether comments alone leave the step unanswered for certain: its phrasing is recognized as
 /// asking for a behaviour to fix, a refactoring, a move, a stub, a check silenced or a format;
 /// or the patch only sets a new comment down beside code (the shape of explaining instead of
-/// doing), whatever the step; or the step quotes code the comments it edits do not hold (a
-/// comment edited other than the one named). Otherwise, for a step of no stated kind, an
+/// doing), whatever the step; or the step quotes code that no line of the hunks holds (a
+/// comment edited other than the one named, [`quotes_code_elsewhere`]). Otherwise, for a step of no stated kind, an
 /// addition (which may be text: a warning, a note, an entry of a list kept in a doc comment) or
 /// a removal (commented-out code, a stale note), a patch that revises the comments already
 /// there ([`revises_comments`]) is a note: where the intent is not recognized, no rejection.
@@ -469,8 +469,18 @@ fn comments_cannot_answer(
             Kind::Fix | Kind::Refactor | Kind::Move | Kind::Stub | Kind::Suppress | Kind::Format
         )
     });
+    is_behaviour || quotes_code_elsewhere(patch, description) || !revises_comments(patch, summary)
+}
+
+/// Whether the step's first line quotes code (between backticks) and no line of the patch's
+/// hunks, kept, removed or added, holds any of it: the comments edited are not those the step
+/// is about.
+fn quotes_code_elsewhere(patch: &Patch<'_>, description: &str) -> bool {
     let subject = description.trim_start().lines().next().unwrap_or_default();
-    is_behaviour || code_spans(subject).next().is_some() || !revises_comments(patch, summary)
+    let spans: Vec<&str> = code_spans(subject).collect();
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    let text: String = lines.map(|l| String::from_utf8_lossy(l.text).into_owned() + "\n").collect();
+    !spans.is_empty() && !spans.iter().any(|span| text.contains(span))
 }
 
 /// Whether the step's first line asks for a note of work left to do (`add todo`, `Leave a
@@ -505,9 +515,10 @@ fn revises_comments(patch: &Patch<'_>, summary: &ChangeSummary) -> bool {
             let kept = |l: &&crate::patch::Line<'_>| l.kind != LineKind::Add;
             let before = lines[..at].iter().rev().find(kept);
             let after = lines[at + 1..].iter().find(kept);
-            let extends = [before, after].into_iter().flatten().any(|l| {
-                l.kind == LineKind::Context && comment_marker(l.text) == Some(marker)
-            });
+            let extends = [before, after]
+                .into_iter()
+                .flatten()
+                .any(|l| l.kind == LineKind::Context && comment_marker(l.text) == Some(marker));
             if !extends {
                 return false;
             }
