@@ -701,3 +701,14 @@ fn a_step_that_asks_for_a_todo_is_answered_by_one() {
     let repeat = modify("init.go", &[], &["\t// TODO: use the current directory"], &block);
     assert_eq!(judged("Use the current directory", &repeat).0, ["comment_only"]);
 }
+
+#[test]
+fn a_comment_that_is_the_step_however_short_repeats_it() {
+    let context = ["// The version.", "pub const VERSION: &str = \"1.0.227\";"];
+    let repeat = modify("src/lib.rs", &[], &["// Release 1.0.227"], &context);
+    assert_eq!(judged("Release 1.0.227", &repeat).0, ["comment_only"]);
+    // The twin: a short comment of other words extending that block is a note.
+    let other = modify("src/lib.rs", &[], &["// Released with 1.0.227"], &context);
+    let (codes, notes) = judged("Release 1.0.227", &other);
+    assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
+}

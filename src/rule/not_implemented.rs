@@ -673,31 +673,46 @@ fn silences_what_the_step_names(summary: &ChangeSummary, description: &str) -> b
 }
 
 /// Whether the patch removes nothing, every word it adds (three at least) is a word of the
-/// step's first line, and it adds four in five of that line's words: a comment that repeats
-/// the step documents nothing, whatever the step, marked as work left to do (`TODO: fix the
-/// off-by-one in parse`) or not.
+/// step's first line, and it adds four in five of that line's words; or what it adds is that
+/// line's words exactly, numbers included, however few (`// Release 1.0.227`): a comment that
+/// repeats the step documents nothing, whatever the step, marked as work left to do (`TODO:
+/// fix the off-by-one in parse`) or not.
 fn restates_the_step(patch: &Patch<'_>, description: &str) -> bool {
-    let words = |text: &str| -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric() && c != '_')
-            .filter(|w| w.chars().count() >= 2 && !w.chars().all(|c| c.is_ascii_digit()))
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let subject = words(description.trim_start().lines().next().unwrap_or_default());
+    const MARKERS: [&str; 4] = ["todo", "fixme", "xxx", "hack"];
     let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
     if lines.clone().any(|l| l.kind == LineKind::Remove) {
         return false;
     }
-    const MARKERS: [&str; 4] = ["todo", "fixme", "xxx", "hack"];
-    let added: Vec<String> = lines
+    let subject_line = description.trim_start().lines().next().unwrap_or_default();
+    let added_text: String = lines
         .filter(|l| l.kind == LineKind::Add)
-        .flat_map(|l| words(&String::from_utf8_lossy(l.text)))
-        .filter(|w| !MARKERS.contains(&w.as_str()) || subject.contains(w))
+        .map(|l| String::from_utf8_lossy(l.text).into_owned() + "\n")
         .collect();
+    let (subject, all_subject) = (step_words(subject_line, false), step_words(subject_line, true));
+    let unmarked = |w: &String| !MARKERS.contains(&w.as_str()) || all_subject.contains(w);
+    let added: Vec<String> = step_words(&added_text, false).into_iter().filter(unmarked).collect();
+    let all_added: Vec<String> =
+        step_words(&added_text, true).into_iter().filter(unmarked).collect();
     let covered = subject.iter().filter(|w| added.contains(w)).count();
-    added.len() >= 3
+    let is_most = added.len() >= 3
         && added.iter().all(|w| subject.contains(w))
-        && covered * 5 >= subject.len() * 4
+        && covered * 5 >= subject.len() * 4;
+    let is_exact = !all_added.is_empty()
+        && all_added.iter().all(|w| all_subject.contains(w))
+        && all_subject.iter().all(|w| all_added.contains(w));
+    is_most || is_exact
+}
+
+/// The words of `text`, lower-cased: of two characters or more and not only digits, or with
+/// `numbers`, every run of letters, digits and underscores.
+fn step_words(text: &str, numbers: bool) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| {
+            !w.is_empty()
+                && (numbers || (w.chars().count() >= 2 && !w.chars().all(|c| c.is_ascii_digit())))
+        })
+        .map(str::to_lowercase)
+        .collect()
 }
 
 /// Whether the step's first line is only "update FILE" ([`ask::edited_file`]) and the patch
