@@ -15,8 +15,10 @@
 //! - 16 guards missing at once right after such a change (an agent's parallel calls after a
 //!   `git add`), `GUARD_BENCH_ROUNDS` times: each guard's time;
 //! - a miss right after a call that writes (the snapshot of the files on disk is checked);
-//! - outside git (the same files, `.git` moved away): the first miss, which walks the tree, and
-//!   the misses after it.
+//! - outside git (the same files, `.git` moved away): the first miss, which walks the tree
+//!   (`GUARD_BENCH_WALKS` times, 5 by default, each with a state directory of its own), and
+//!   the misses after it, against `find -type f` walking the same tree (the kernel's share of a
+//!   walk, which no walker avoids).
 //!
 //! `GUARD_BENCH_BASELINE=PATH` runs another patchgate binary (an older build) through the same
 //! calls in the same run, for a before/after ratio.
@@ -97,6 +99,14 @@ fn main() {
     for (name, bin) in &binaries {
         outside_git(name, bin, &root, &sample, &reference);
     }
+    let find = measure(3, |_| {
+        let started = Instant::now();
+        let mut find = Command::new("find");
+        find.current_dir(&root).args([".", "-path", "./.git", "-prune", "-o", "-type", "f"]);
+        find.arg("-print").stdout(Stdio::null()).status().expect("run find");
+        started.elapsed()
+    });
+    report("find -type f (reference: a plain walk of the same tree)", &find, &reference, None);
 }
 
 /// Hits, misses and shell commands through `bin`.
@@ -191,7 +201,16 @@ fn outside_git(name: &str, bin: &Path, root: &Path, sample: &[&String], referenc
         cmd.env("PATCHGATE_STATE_DIR", state.path());
         timed(cmd, &payload(root, "Read", path))
     };
-    let cold = measure(1, |_| guard(&typo(root, sample[0])));
+    // Each first walk with a state directory of its own: one call gives one 10 ms CPU tick.
+    let walks = env_number("GUARD_BENCH_WALKS", 5);
+    let cold = measure(walks, |i| {
+        let fresh = tempfile::tempdir().expect("state dir");
+        let mut cmd = command(bin, root, &["guard"]);
+        cmd.env("PATCHGATE_STATE_DIR", fresh.path());
+        timed(cmd, &payload(root, "Read", &typo(root, sample[i % sample.len()])))
+    });
+    // The snapshot the later misses read.
+    guard(&typo(root, sample[0]));
     let warm = measure(sample.len(), |i| guard(&typo(root, sample[i])));
     std::fs::rename(&hidden, root.join(".git")).expect("put .git back");
     report(

@@ -40,6 +40,7 @@ mod signature;
 pub mod suggest;
 mod tool;
 mod tree;
+mod walk;
 
 #[cfg(test)]
 mod tests;

@@ -247,7 +247,7 @@ fn file_lists(env: &Env, kind: files::Kind, query_len: usize) -> Vec<Index> {
     let walk = tree::Walk {
         root: &env.list_root,
         tracked: tracked.as_ref(),
-        extra_rules: env.repo.iter().map(|r| r.path().join("info/exclude")).collect(),
+        extra_rules: env.repo.iter().map(|r| r.commondir().join("info/exclude")).collect(),
     };
     let on_disk = match &env.state_dir {
         Some(state) => tree::index(&tree::location(state, &env.list_root), &walk, kind, query_len),

@@ -393,8 +393,7 @@ fn the_files_on_disk_a_repository_does_not_list_are_git_s_untracked_files() {
     for (path, text) in [
         ("tracked.rs", ""),
         ("src/lib.rs", ""),
-        (".gitignore", "*.log\n/target/\n!keep.log\n"),
-        ("src/.gitignore", "gen_*\n"),
+        (".gitignore", "*.log\n/target/\n!keep.log\nbuild/\n"),
         ("src/gen_a.rs", ""),
         ("src/new.rs", ""),
         ("keep.log", ""),
@@ -403,6 +402,24 @@ fn the_files_on_disk_a_repository_does_not_list_are_git_s_untracked_files() {
         (".env", ""),
         ("docs/deep/new.md", ""),
         ("excluded/x.txt", ""),
+        // A deeper ignore file overrides a shallower one, in both directions.
+        ("src/.gitignore", "gen_*\n!gen_keep.rs\n/only_top.txt\n"),
+        ("src/gen_keep.rs", ""),
+        ("src/only_top.txt", ""),
+        ("src/sub/only_top.txt", ""),
+        ("src/sub/gen_b.rs", ""),
+        ("docs/.gitignore", "*.md\n!deep/\n"),
+        ("docs/deep/z.md", ""),
+        ("docs/a.md", ""),
+        // A directory pattern, and a file inside an ignored directory that a later rule
+        // whitelists: git never enters the directory.
+        ("build/.gitignore", "!*\n"),
+        ("build/out.o", ""),
+        ("zz/.gitignore", "aa_*\n"),
+        ("zz/aa_x.rs", ""),
+        ("zz/bb/aa_y.rs", ""),
+        ("zz/bb/cc.rs", ""),
+        (".hidden/h.txt", ""),
     ] {
         std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
         std::fs::write(root.join(path), text).unwrap();
@@ -422,4 +439,43 @@ fn the_files_on_disk_a_repository_does_not_list_are_git_s_untracked_files() {
         git(&["ls-files", "-o", "--exclude-standard"]).lines().map(str::to_owned).collect();
     theirs.sort();
     assert_eq!(ours, theirs);
+}
+
+#[test]
+fn outside_a_repository_every_file_but_hidden_and_ignored_ones_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    for (path, text) in [
+        ("a.py", ""),
+        (".env", ""),
+        (".cache/x.py", ""),
+        (".gitignore", "*.tmp\nout/\n"),
+        ("b.tmp", ""),
+        ("sub/.gitignore", "!keep.tmp\n"),
+        ("sub/keep.tmp", ""),
+        ("sub/c.tmp", ""),
+        ("sub/deep/d.rs", ""),
+        ("out/e.rs", ""),
+        (".git/HEAD", ""),
+    ] {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    std::os::unix::fs::symlink("a.py", root.join("link.py")).unwrap();
+    std::os::unix::fs::symlink("gone.py", root.join("dangling.py")).unwrap();
+    std::os::unix::fs::symlink("sub", root.join("linked_dir")).unwrap();
+    let walk = super::tree::Walk { root: &root, tracked: None, extra_rules: Vec::new() };
+    let mut ours = super::tree::files(&walk);
+    ours.sort();
+    let expected = [
+        ".gitignore",
+        "a.py",
+        "dangling.py",
+        "link.py",
+        "linked_dir",
+        "sub/.gitignore",
+        "sub/deep/d.rs",
+        "sub/keep.tmp",
+    ];
+    assert_eq!(ours, expected);
 }

@@ -119,13 +119,18 @@ pub(super) struct Walk<'a> {
 
 /// The index of `kind` over the tree's files, brought up to date first when it may be stale.
 pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -> Option<Index> {
-    let generation = current_generation(dir, walk)?;
-    let key = format!("tree {generation}");
+    let (generation, fresh) = current_generation(dir, walk)?;
     let cache = dir.join(kind.cache_file());
-    if let Some(index) = super::cache::read_cache(&cache, Some(&key), query_len) {
-        return Some(index);
-    }
-    let state = read_state(&dir.join(STATE))?;
+    // Just built: neither its index nor the snapshot need reading back.
+    let state = if let Some(state) = fresh {
+        state
+    } else {
+        let key = format!("tree {generation}");
+        if let Some(index) = super::cache::read_cache(&cache, Some(&key), query_len) {
+            return Some(index);
+        }
+        read_state(&dir.join(STATE))?
+    };
     let index = kind.index(&state.files);
     // The snapshot read may be newer than the generation asked for: the cache is of the one read.
     let _ = super::cache::write_cache(&cache, &format!("tree {}", state.generation), &index);
@@ -138,22 +143,22 @@ pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
 }
 
 /// The generation of an up-to-date snapshot: the one on disk when nothing may have changed, else
-/// refreshed. One guard refreshes at a time; the others take the snapshot as it was (or wait
-/// for the first one when there is none).
-fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
+/// refreshed (and then the snapshot itself, as written). One guard refreshes at a time; the
+/// others take the snapshot as it was (or wait for the first one when there is none).
+fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<(String, Option<State>)> {
     let state_path = dir.join(STATE);
     let index = walk.tracked.map(TrackedFiles::key).unwrap_or_default();
     if Due::of(dir, &index).is_none()
         && let Some(generation) = read_generation(&state_path)
     {
-        return Some(generation);
+        return Some((generation, None));
     }
     std::fs::create_dir_all(dir).ok()?;
     let lock = std::fs::File::create(dir.join("lock")).ok()?;
     if lock.try_lock().is_err() {
         // Another guard is checking: its answer is at most one change newer than this one.
         if let Some(generation) = read_generation(&state_path) {
-            return Some(generation);
+            return Some((generation, None));
         }
         lock.lock().ok()?;
     }
@@ -161,7 +166,7 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     if due.is_none()
         && let Some(generation) = read_generation(&state_path)
     {
-        return Some(generation);
+        return Some((generation, None));
     }
     // Before the checks: a write that runs while they do is noted again.
     let times = due.times(dir);
@@ -172,7 +177,7 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     {
         // Only the index changed, and in none of the snapshot's directories: nothing to read.
         let _ = std::fs::write(dir.join(INDEX), &index);
-        return read_generation(&state_path);
+        return read_generation(&state_path).map(|g| (g, None));
     }
     let state = match read_state(&state_path) {
         Some(old) => {
@@ -183,7 +188,7 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
                 if due.index {
                     let _ = std::fs::write(dir.join(INDEX), &index);
                 }
-                return Some(old.generation);
+                return Some((old.generation, None));
             };
             state
         }
@@ -202,7 +207,7 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<String> {
     // After the snapshot it is of: the other way round, a crash between the two would leave
     // the new index's identity beside a snapshot not checked against it.
     let _ = std::fs::write(dir.join(INDEX), &index);
-    Some(state.generation)
+    Some((state.generation.clone(), Some(state)))
 }
 
 /// What may have changed since the snapshot was last checked.
@@ -398,77 +403,50 @@ struct Known<'a> {
 
 /// What a walk of the tree found in the directories not `known` (relative to the root).
 fn walk_tree(walk: &Walk<'_>, known: &Known<'_>) -> State {
-    let mut found = State::default();
-    let is_repo = walk.tracked.is_some();
-    let root = walk.root.to_path_buf();
-    // Relative, sorted: the walk looks up only the entries of the directories it enters.
-    let mut skip: Vec<String> = known
-        .kept
-        .iter()
-        .filter(|dir| !known.enter.contains(*dir))
-        .map(|dir| (*dir).to_owned())
-        .collect();
-    skip.sort_unstable();
-    let top = root.clone();
-    let mut builder = ignore::WalkBuilder::new(&root);
-    // Outside a repository hidden entries are left out, as editors do, but never an ignore
-    // file: a change to one must be seen.
-    builder
-        .hidden(false)
-        .ignore(false)
-        .parents(true)
-        .git_global(is_repo)
-        .git_exclude(is_repo)
-        .require_git(false)
-        .filter_entry(move |entry| {
-            let name = entry.file_name();
-            let is_hidden = entry.depth() > 0
-                && name.as_encoded_bytes().starts_with(b".")
-                && name != ".gitignore";
-            name != ".git" && (is_repo || !is_hidden) && !is_skipped(&skip, &top, entry)
-        });
-    for entry in builder.build().flatten().take(WALK_LIMIT) {
-        let Some(rel) = entry.path().strip_prefix(&root).ok().and_then(Path::to_str) else {
-            continue;
-        };
-        // The kind comes from the directory entry: only directories and ignore files cost a
-        // `stat`.
-        let Some(kind) = entry.file_type() else { continue };
-        if kind.is_dir() {
-            if known.kept.contains(rel) {
-                continue;
-            }
-            if let Some(time) = settled_mtime(entry.path()) {
-                let signature = walk.tracked.map_or(0, |t| t.signature(rel));
-                found.dirs.push((rel.to_owned(), time, signature));
-            }
-            continue;
-        }
-        if !(kind.is_file() || kind.is_symlink()) || known.kept.contains(parent(rel)) {
-            continue;
-        }
-        if entry.file_name() == ".gitignore"
-            && let Some(time) = settled_mtime(entry.path())
-        {
-            found.rules.push((entry.path().to_path_buf(), time));
-        }
-        if !walk.tracked.is_some_and(|tracked| tracked.contains(rel)) {
-            found.files.push(rel.to_owned());
-        }
-    }
-    found
+    let rules = super::walk::Rules {
+        is_repo: walk.tracked.is_some(),
+        excludes: walk.extra_rules.clone(),
+        limit: WALK_LIMIT,
+    };
+    let mut found = Found { walk, known, state: State::default() };
+    super::walk::walk(walk.root, &rules, &mut found);
+    found.state
 }
 
-/// Whether `entry` is a directory of `skip` (relative to `root`, sorted).
-fn is_skipped(skip: &[String], root: &Path, entry: &ignore::DirEntry) -> bool {
-    entry.depth() > 0
-        && entry.file_type().is_some_and(|t| t.is_dir())
-        && entry
-            .path()
-            .strip_prefix(root)
-            .ok()
-            .and_then(Path::to_str)
-            .is_some_and(|rel| skip.binary_search_by(|dir| dir.as_str().cmp(rel)).is_ok())
+/// A walk's findings, as it goes.
+struct Found<'w> {
+    walk: &'w Walk<'w>,
+    known: &'w Known<'w>,
+    state: State,
+}
+
+impl super::walk::Visit for Found<'_> {
+    fn enter(&mut self, rel: &str) -> bool {
+        // A known directory is read again only when it or one below it changed.
+        !self.known.kept.contains(rel) || self.known.enter.contains(rel)
+    }
+
+    fn dir(&mut self, rel: &str, time: i128) {
+        if !self.known.kept.contains(rel) {
+            let signature = self.walk.tracked.map_or(0, |t| t.signature(rel));
+            self.state.dirs.push((rel.to_owned(), settled(time), signature));
+        }
+    }
+
+    fn file(&mut self, rel: &str) {
+        if self.known.kept.contains(parent(rel)) {
+            return;
+        }
+        if rel.rsplit('/').next() == Some(".gitignore") {
+            let path = self.walk.root.join(rel);
+            if let Some(time) = settled_mtime(&path) {
+                self.state.rules.push((path, time));
+            }
+        }
+        if !self.walk.tracked.is_some_and(|tracked| tracked.contains(rel)) {
+            self.state.files.push(rel.to_owned());
+        }
+    }
 }
 
 fn mtime(path: &Path) -> Option<i128> {
@@ -482,11 +460,15 @@ fn mtime(path: &Path) -> Option<i128> {
 /// is kept as [`RACY`], which no time matches, so the next check reads that directory (or
 /// ignore file) again.
 fn settled_mtime(path: &Path) -> Option<i128> {
-    let time = mtime(path)?;
+    mtime(path).map(settled)
+}
+
+/// A modification time `time` as the snapshot keeps it ([`settled_mtime`]).
+fn settled(time: i128) -> i128 {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX));
-    Some(if now - time < RACY_WINDOW { RACY } else { time })
+    if now - time < RACY_WINDOW { RACY } else { time }
 }
 
 fn touch(path: &Path) -> std::io::Result<()> {
