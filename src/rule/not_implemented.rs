@@ -390,8 +390,7 @@ fn superficial_change(
             return None;
         }
         ChangeKind::Whitespace => {
-            // Nobody asks for whitespace added without stating a formatting step; whitespace
-            // taken out is a clean-up a step of unstated kind may be all about.
+            // Whitespace taken out is a clean-up a step of unstated kind may be all about.
             is_weak = is_weak || (kinds.is_empty() && removes_whitespace(patch));
             (CheckCode::WhitespaceOnly, "changes only whitespace")
         }
@@ -401,12 +400,7 @@ fn superficial_change(
             is_weak = ask::is_one_word(description);
             (CheckCode::CommentOnly, "only adds comments that restate the step")
         }
-        ChangeKind::Comment
-            if has(Kind::Document)
-                || edits_what_the_step_names(patch, description)
-                || edits_only_the_file_named(input, patch, description)
-                || adds_the_marker_asked(patch, description) =>
-        {
+        ChangeKind::Comment if has(Kind::Document) || comments_asked(input, patch, description) => {
             return None;
         }
         // Checkers read comments too (a doc lint, a spelling check): a step about one is
@@ -481,6 +475,14 @@ fn quotes_code_elsewhere(patch: &Patch<'_>, description: &str) -> bool {
     let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
     let text: String = lines.map(|l| String::from_utf8_lossy(l.text).into_owned() + "\n").collect();
     !spans.is_empty() && !spans.iter().any(|span| text.contains(span))
+}
+
+/// Whether the step asks for the comments the patch edits, though its kind is not documentation:
+/// its words are in the comment edited, it names only the file edited, or it asks for a todo.
+fn comments_asked(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> bool {
+    edits_what_the_step_names(patch, description)
+        || edits_only_the_file_named(input, patch, description)
+        || adds_the_marker_asked(patch, description)
 }
 
 /// Whether the step's first line asks for a note of work left to do (`add todo`, `Leave a
