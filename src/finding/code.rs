@@ -249,11 +249,11 @@ codes! {
         /// `not-implemented` (weak): a rename carried out while the touched files still hold
         /// the old name.
         RenamePartial => "rename_partial",
-        /// `not-implemented`: the step removes a name written as code, and the patch leaves
-        /// every use of it in place.
+        /// `not-implemented`: the step removes a name, and the patch leaves every definition
+        /// of it (or, where no touched file defines it, every use of it) in place.
         RemovalMissing => "removal_missing",
         /// `not-implemented`: the step extracts a helper, and the patch does not add it with a
-        /// real body that is used.
+        /// real body that something outside it uses, or leaves its source unchanged.
         ExtractionMissing => "extraction_missing",
         /// `not-implemented`: the patch changes only whitespace.
         WhitespaceOnly => "whitespace_only",

@@ -135,6 +135,10 @@ pub struct ItemChange {
     pub refers_to: Vec<String>,
     /// Lines of the definition (before the patch for a removed item).
     pub lines: usize,
+    /// Whether it only declares a function or method, without a body (an interface's or a
+    /// trait's method signature).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_declaration: bool,
 }
 
 /// What happened to a definition.
@@ -204,4 +208,23 @@ pub struct NameCount {
     /// Lines of the file after the patch that hold it, at most 20.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines_after: Vec<usize>,
+    /// Definitions of that name (functions, methods, classes, types, traits, macros) before
+    /// and after the patch, read on the syntax tree (0 for a file read by its lines).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub defined_before: usize,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub defined_after: usize,
+    /// Occurrences as code outside the definitions of that name (its callers), before and
+    /// after the patch: a recursive call is not one. Every occurrence, in a file read by its
+    /// lines.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub outside_before: usize,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub outside_after: usize,
+}
+
+// serde's `skip_serializing_if` passes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

@@ -451,6 +451,65 @@ fn a_removal_removes_what_it_names() {
 }
 
 #[test]
+fn a_removal_of_a_definition_is_met_only_when_the_definition_is_gone() {
+    // Another definition that calls it removed, or its body emptied: still defined.
+    let other = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,6 +1,3 @@\n def parse_legacy(x):\n     return x[2:]\n-\n-def parse(x):\n-    return parse_legacy(x)\n \n";
+    assert_eq!(judged("Remove parse_legacy", other).0, ["removal_missing"]);
+    let emptied = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,5 +1,5 @@\n def parse_legacy(x):\n-    return x[2:] + tail(x)\n+    pass\n \n def parse(x):\n     return parse_legacy(x)\n";
+    let codes = judged("Remove `parse_legacy` from p.py", emptied).0;
+    assert!(codes.contains(&"removal_missing".to_owned()), "{codes:?}");
+    // A bare word a touched file defines is the name of that definition.
+    let class = "diff --git a/c.py b/c.py\n--- a/c.py\n+++ b/c.py\n@@ -1,6 +1,3 @@\n class Clock:\n     pass\n-\n-def tick(c):\n-    return Clock()\n \n";
+    assert_eq!(judged("Remove Clock", class).0, ["removal_missing"]);
+    // The twins: the definition removed (its callers may stay), a bare word no file defines,
+    // and an object that removes more than the name says (its calls).
+    let gone = "diff --git a/c.py b/c.py\n--- a/c.py\n+++ b/c.py\n@@ -1,6 +1,3 @@\n def tick(c):\n     return 1\n-\n-class Clock:\n-    pass\n \n";
+    assert_eq!(judged("Remove Clock", gone).0, Vec::<String>::new());
+    assert_eq!(judged("Remove Timer", class).0, Vec::<String>::new());
+    let calls = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,5 +1,5 @@\n def parse_legacy(x):\n     return x[2:]\n \n def parse(x):\n-    return parse_legacy(x)\n+    return x\n";
+    assert_eq!(judged("Remove parse_legacy calls", calls).0, Vec::<String>::new());
+    assert_eq!(judged("Remove parse_legacy", calls).0, ["removal_missing"]);
+}
+
+#[test]
+fn an_extraction_s_helper_is_called_from_outside_it_and_its_source_changes() {
+    let step = "Extract walk from parse";
+    // The helper calls itself, and nothing else calls it; its source left as it was.
+    let recursive = modify(
+        "p.py",
+        &[],
+        &["def walk(x):", "    return walk(x[1:]) if x else x", ""],
+        &["def parse(x):", "    return x[:4] + x[4:]"],
+    );
+    assert_eq!(judged(step, &recursive).0, ["extraction_missing"]);
+    // The source changed, and only the helper itself calls the helper.
+    let unused = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,5 @@\n+def walk(x):\n+    return walk(x[1:]) if x else x\n+\n def parse(x):\n-    return x[:4] + x[4:]\n+    return x[:4] + x[5:]\n";
+    assert_eq!(judged(step, unused).0, ["extraction_missing"]);
+    // The twin: the source calls it.
+    let done = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,5 @@\n+def walk(x):\n+    return walk(x[1:]) if x else x\n+\n def parse(x):\n-    return x[:4] + x[4:]\n+    return walk(x)\n";
+    assert_eq!(judged(step, done).0, Vec::<String>::new());
+    // A bare word the patch defines names the helper: stubbed, it is no extraction.
+    let stub = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,5 @@\n+def PERCENT(x):\n+    return 0\n+\n def parse(x):\n-    return x[:4] + x[4:]\n+    return PERCENT(x)\n";
+    assert_eq!(judged("Extract PERCENT from parse", stub).0, ["extraction_missing"]);
+    let real = stub.replace("+    return 0\n", "+    return x[:4] + x[4:]\n");
+    assert_eq!(judged("Extract PERCENT from parse", &real).0, Vec::<String>::new());
+}
+
+#[test]
+fn an_extraction_found_stubbed_is_judged_though_another_file_is_read_by_lines() {
+    let step = "Extract read_header from parse";
+    let notes = "diff --git a/NOTES b/NOTES\n--- a/NOTES\n+++ b/NOTES\n@@ -1,1 +1,2 @@\n notes\n+read_header\n";
+    let stub = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,5 @@\n+def read_header(x):\n+    return 0\n+\n def parse(x):\n-    return x[:4] + x[4:]\n+    return read_header(x) + x[4:]\n";
+    assert_eq!(judged(step, &format!("{stub}{notes}")).0, ["extraction_missing"]);
+    // The twin: the helper is not in a file read on its tree; the one read by lines may hold it.
+    let elsewhere = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    return x[:4] + x[4:]\n+    return read_header(x) + x[4:]\n";
+    assert_eq!(judged(step, &format!("{elsewhere}{notes}")).0, Vec::<String>::new());
+    // A method declared in an interface is no helper with a body.
+    let declared = "diff --git a/g.ts b/g.ts\n--- a/g.ts\n+++ b/g.ts\n@@ -1,6 +1,8 @@\n interface Git {\n   init(): void\n+  version(): string\n }\n class Cmd implements Git {\n+  version(): string { return '' }\n   init(): void { run('init') }\n }\n";
+    assert_eq!(judged("Extract `version` from `init`", declared).0, ["extraction_missing"]);
+}
+
+#[test]
 fn an_extraction_adds_a_real_helper_that_is_used() {
     let step = "Extract read_header from parse";
     let stub = modify(

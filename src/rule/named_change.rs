@@ -5,7 +5,7 @@
 //! a step in plain words (`Drop NBSP characters`) names no identifier, and nothing is checked.
 
 use super::ask;
-use crate::finding::{ChangeSummary, ItemChange, ItemStatus};
+use crate::finding::{ChangeSummary, FileSummary, ItemChange, ItemStatus, NameCount};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -84,28 +84,87 @@ pub(super) fn removal_targets(description: &str) -> Vec<String> {
     out
 }
 
+/// What a removal step names to remove.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Removal {
+    /// The name, its last component (`Config::load` -> `load`).
+    pub name: String,
+    /// Whether the step writes it as code (quoted, or shaped like an identifier); a bare word
+    /// (`Remove Clock`) is a name only where a touched file defines it.
+    pub is_code: bool,
+    /// Whether the object is the name alone, with at most an article and the kind of
+    /// definition it is (`Remove the parse_legacy helper`): the step removes the definition.
+    /// Otherwise (`Remove parse_legacy calls`) it removes something about the name.
+    pub is_whole: bool,
+}
+
+/// Words an object may hold besides the name it removes and still name that definition alone:
+/// articles and the kinds of definition.
+const DEFINITION_WORDS: [&str; 17] = [
+    "the",
+    "a",
+    "an",
+    "function",
+    "functions",
+    "method",
+    "methods",
+    "class",
+    "type",
+    "struct",
+    "enum",
+    "trait",
+    "interface",
+    "macro",
+    "helper",
+    "constant",
+    "fn",
+];
+
 /// The one identifier a removal step's object is (`Remove parse_legacy`, `Remove the
 /// parse_legacy helper from the CLI`, `Remove Multipart::Parser#dequote private method`): the
 /// object before where it is removed from holds one name written as code and at most two
-/// other words. A longer object (`Remove the default "completion" cmd if it is alone`, `Delete
-/// unneeded field of MapDeserializer`) says what is removed in words, which names only point
-/// near; it is not checked.
-pub(super) fn removal_object(description: &str) -> Option<String> {
+/// other words, or is one bare word with at most an article and a kind of definition (`Remove
+/// Clock`, `Remove the SSLContext class`). A longer object (`Remove the default "completion" cmd
+/// if it is alone`, `Delete unneeded field of MapDeserializer`) says what is removed in words,
+/// which names only point near; it is not checked.
+pub(super) fn removal_object(description: &str) -> Option<Removal> {
     let (verb, object) = ask::verb_and_object(description)?;
     if !["remov", "delet", "drop"].iter().any(|v| verb.starts_with(v)) {
         return None;
     }
     let lower = object.to_ascii_lowercase();
     let end = PLACES.iter().filter_map(|p| lower.find(p)).min().unwrap_or(object.len());
-    let head = &object[..end];
+    let head = object[..end].trim_end_matches(['.', ':', ';', ',']);
     let is_reference = |w: &&str| w.starts_with("(#") || w.starts_with('#');
-    let words = head.split_whitespace().filter(|w| !is_reference(w)).count();
-    let code: Vec<String> =
-        names_in(head).into_iter().filter(|(_, c)| *c).map(|(n, _)| n).collect();
+    let words: Vec<&str> = head.split_whitespace().filter(|w| !is_reference(w)).collect();
+    let is_definition_word = |w: &&str| DEFINITION_WORDS.contains(&w.to_ascii_lowercase().as_str());
+    let others = words.iter().filter(|w| !is_definition_word(w)).count();
+    let names = names_in(head);
+    let code: Vec<&String> = names.iter().filter(|(_, c)| *c).map(|(n, _)| n).collect();
     match &code[..] {
-        [name] if words <= 3 => Some(name.clone()),
+        [name] if words.len() <= 3 => {
+            Some(Removal { name: (*name).clone(), is_code: true, is_whole: others == 1 })
+        }
+        // Removed from a definition the step names as code (`Remove options from
+        // `Builder#parse_file``), a bare word is a part of it (a parameter, an option).
+        [] if names_in(&object[end..]).iter().any(|(_, is_code)| *is_code) => None,
+        [] => one_word(head).map(|name| Removal { name, is_code: false, is_whole: true }),
         _ => None,
     }
+}
+
+/// The one word `text` is, with at most an article and a kind of definition (`PERCENT`, `the
+/// Clock class`); a file's name or a longer phrase is none.
+fn one_word(text: &str) -> Option<String> {
+    let text = text.trim().trim_end_matches(['.', ':', ';', ',']);
+    let is_reference = |w: &&str| w.starts_with("(#") || w.starts_with('#');
+    let is_definition_word = |w: &&str| DEFINITION_WORDS.contains(&w.to_ascii_lowercase().as_str());
+    let mut words = text.split_whitespace().filter(|w| !is_reference(w) && !is_definition_word(w));
+    let (word, None) = (words.next()?, words.next()) else { return None };
+    let word = word.trim_matches(['`', '\'', '"']).trim_end_matches("()");
+    let is_word = word.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_alphanumeric() || c == '_');
+    is_word.then(|| word.to_owned())
 }
 
 /// Whether a file is a program's source, where a name counts as code: not prose or data
@@ -121,6 +180,9 @@ pub(super) fn is_program(path: &str) -> bool {
 pub(super) struct Extraction {
     pub helper: Option<String>,
     pub source: Option<String>,
+    /// The helper and the source written as one bare word (`Extract PERCENT from encode`): a
+    /// name where a touched file defines it (the helper after the patch, the source before).
+    pub words: (Option<String>, Option<String>),
 }
 
 /// `Extract parse_header from parse`, ``Extract the header parsing into a helper
@@ -153,12 +215,25 @@ pub(super) fn extraction(description: &str) -> Option<Extraction> {
             });
             let target = into.map(|(at, len)| &object[at + len..]);
             let helper = target.and_then(code).or_else(|| code(head));
-            Some(Extraction { helper, source })
+            let source_text = from.map(|(at, len)| {
+                let rest_end =
+                    lower[at + len..].find(" into ").map_or(object.len(), |i| at + len + i);
+                &object[at + len..rest_end]
+            });
+            let words = (
+                helper.is_none().then(|| one_word(target.unwrap_or(head))).flatten(),
+                source.is_none().then(|| source_text.and_then(one_word)).flatten(),
+            );
+            Some(Extraction { helper, source, words })
         }
         "move" => {
             let (at, len) = into?;
             let target = &object[at + len..];
-            asks_helper(target).then(|| Extraction { helper: code(target), source: None })
+            asks_helper(target).then(|| Extraction {
+                helper: code(target),
+                source: None,
+                words: (None, None),
+            })
         }
         _ => None,
     }
@@ -172,85 +247,149 @@ pub(super) struct Missing {
     pub is_by_syntax: bool,
 }
 
-/// A removal the patch does not carry out: every name the step removes is held by a touched
-/// file, and no touched file holds it less often after the patch (the patch removed something
-/// else). Read from the summary's name counts ([`crate::summary::Wants::names`]).
-pub(super) fn removal_missing(summary: &ChangeSummary, targets: &[String]) -> Option<Missing> {
-    for target in targets {
-        let counts: Vec<_> = summary
-            .files
-            .iter()
-            .filter(|f| is_program(&f.path))
-            .filter_map(|f| f.names.iter().find(|n| &n.name == target).map(|n| (f, n)))
-            .filter(|(_, n)| n.before > 0)
-            .collect();
-        if counts.is_empty() || counts.iter().any(|(_, n)| n.after < n.before) {
-            continue;
+/// A removal the patch does not carry out. When a touched file read on its syntax tree defines
+/// the name (a function, method, class, type), the step is met when one of its definitions is
+/// gone, and not otherwise: emptying its body, or removing another definition that uses it, is
+/// no removal. A name no touched file defines (a field, a flag), or an object that says more
+/// than the name (`Remove parse_legacy calls`), is met when a touched file holds it less often
+/// after the patch; a bare word no touched file defines is prose, and nothing is checked.
+pub(super) fn removal_missing(summary: &ChangeSummary, asked: &Removal) -> Option<Missing> {
+    let target = &asked.name;
+    let counts: Vec<(&FileSummary, &NameCount)> = summary
+        .files
+        .iter()
+        .filter(|f| is_program(&f.path))
+        .filter_map(|f| f.names.iter().find(|n| &n.name == target).map(|n| (f, n)))
+        .collect();
+    let defining: Vec<_> = counts.iter().filter(|(_, n)| n.defined_before > 0).collect();
+    if !defining.is_empty() {
+        if counts.iter().any(|(_, n)| n.defined_after < n.defined_before) {
+            return None;
         }
-        let places: Vec<String> = counts
-            .iter()
-            .map(|(f, n)| format!("{} ({} before, {} after)", f.path, n.before, n.after))
-            .collect();
-        return Some(Missing {
-            message: format!(
-                "the step removes '{target}', but the patch leaves every use of it in place: {}",
-                super::input::short_list(&places)
-            ),
-            is_by_syntax: counts.iter().all(|(f, _)| f.language.is_some()),
-        });
+        if asked.is_whole {
+            let places: Vec<String> = defining
+                .iter()
+                .map(|(f, n)| {
+                    format!("{} ({} before, {} after)", f.path, n.defined_before, n.defined_after)
+                })
+                .collect();
+            return Some(Missing {
+                message: format!(
+                    "the step removes '{target}', but the patch keeps its definition: {}",
+                    super::input::short_list(&places)
+                ),
+                is_by_syntax: true,
+            });
+        }
     }
-    None
+    if !asked.is_code {
+        return None;
+    }
+    let used: Vec<_> = counts.iter().filter(|(_, n)| n.before > 0).collect();
+    if used.is_empty() || used.iter().any(|(_, n)| n.after < n.before) {
+        return None;
+    }
+    let places: Vec<String> = used
+        .iter()
+        .map(|(f, n)| format!("{} ({} before, {} after)", f.path, n.before, n.after))
+        .collect();
+    Some(Missing {
+        message: format!(
+            "the step removes '{target}', but the patch leaves every use of it in place: {}",
+            super::input::short_list(&places)
+        ),
+        is_by_syntax: used.iter().all(|(f, _)| f.language.is_some()),
+    })
 }
 
 /// An extraction the patch does not carry out, read on syntax trees: the helper is not added
-/// as a function or method, or is added with a trivial body, or nothing calls it and the
-/// definition it comes from is left as it was. Without a helper's name, some function or
-/// method must be added with a real body.
+/// as a function or method, or is added with a trivial body; or, named, nothing outside it
+/// uses it (a recursive call is no caller) and the definition it comes from is left as it was;
+/// or the step names that definition, a touched file defines it, and it is left as it was or
+/// nothing calls the helper. Without a helper's name, some function or method must be added
+/// with a real body. A helper not found is looked for in files read by their lines too: when
+/// the patch changes one, it may be there, and nothing is said.
 pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) -> Option<Missing> {
-    let read: Vec<_> = summary.files.iter().filter(|f| f.language.is_some()).collect();
-    if read.is_empty() || read.len() != summary.files.len() {
-        return None; // a file read by its lines may hold the helper
+    let read: Vec<&FileSummary> = summary.files.iter().filter(|f| f.language.is_some()).collect();
+    if read.is_empty() {
+        return None;
     }
-    let is_callable = |i: &&ItemChange| matches!(i.kind.as_str(), "function" | "method");
-    let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
+    let count_of = |f: &FileSummary, n: &str| f.names.iter().find(|c| c.name == n).cloned();
+    // A bare word names the helper when the patch leaves a definition of it.
+    let word = asked
+        .words
+        .0
+        .as_ref()
+        .filter(|w| read.iter().filter_map(|f| count_of(f, w)).any(|n| n.defined_after > 0));
+    let asked_helper = asked.helper.as_ref().or(word);
+    let is_callable =
+        |i: &&ItemChange| matches!(i.kind.as_str(), "function" | "method") && !i.is_declaration;
+    let last = |name: &str| name.rsplit(['.', ':', '#']).next().unwrap_or(name).to_owned();
     let added: Vec<&ItemChange> = read
         .iter()
         .flat_map(|f| &f.items)
         .filter(is_callable)
         .filter(|i| i.change == ItemStatus::Added)
-        .filter(|i| asked.helper.as_ref().is_none_or(|h| &last(&i.name) == h))
+        .filter(|i| asked_helper.is_none_or(|h| &last(&i.name) == h))
         .collect();
-    let helper = asked.helper.as_deref().map_or("a helper".to_owned(), |h| format!("'{h}'"));
+    let helper = asked_helper.map_or("a helper".to_owned(), |h| format!("'{h}'"));
     let message = |why: &str| Missing {
         message: format!("the step extracts {helper}, but {why}"),
         is_by_syntax: true,
     };
     if added.is_empty() {
-        return Some(message("the patch adds no such function or method"));
+        // A file read by its lines may hold the helper.
+        return (read.len() == summary.files.len())
+            .then(|| message("the patch adds no such function or method"));
     }
     if added.iter().all(|i| i.trivial.is_some()) {
         return Some(message("it is added with a trivial body"));
     }
-    let Some(name) = &asked.helper else { return None };
-    let calls: usize = read
+    let name = asked_helper?;
+    let source = asked.source.as_deref().or(asked.words.1.as_deref());
+    unused(summary, &read, name, source).map(|why| message(&why))
+}
+
+/// Why the helper `name`, added with a real body, is no extraction, if it is none: nothing
+/// outside it uses it (its recursive calls are inside), or the definition it comes from, named
+/// and defined in a file read on its syntax tree, is left as it was. Without such a source, a
+/// helper nothing uses is an extraction still when some other definition changed (the code it
+/// comes from, unnamed).
+fn unused(
+    summary: &ChangeSummary,
+    read: &[&FileSummary],
+    name: &str,
+    source: Option<&str>,
+) -> Option<String> {
+    let count_of = |f: &FileSummary, n: &str| f.names.iter().find(|c| c.name == n).cloned();
+    let is_called = summary
+        .files
         .iter()
-        .flat_map(|f| &f.names)
-        .filter(|n| &n.name == name)
-        .map(|n| n.after.saturating_sub(n.before))
-        .sum();
-    // The code it comes from lost lines: the source named, else any definition but the helper.
-    let source_changed = read.iter().flat_map(|f| &f.items).any(|i| {
-        let is_source =
-            asked.source.as_ref().map_or(&last(&i.name) != name, |s| &last(&i.name) == s);
-        is_source && matches!(i.change, ItemStatus::Changed | ItemStatus::Removed)
-    });
-    (calls <= added.len() && !source_changed)
-        .then(|| message("nothing calls it and the code it comes from is unchanged"))
+        .filter_map(|f| count_of(f, name))
+        .any(|n| n.outside_after > n.outside_before);
+    let last = |name: &str| name.rsplit(['.', ':', '#']).next().unwrap_or(name).to_owned();
+    let is_changed = |i: &&ItemChange, source: Option<&str>| {
+        source.is_none_or(|s| i.name.split(['.', ':', '#']).any(|part| part == s))
+            && last(&i.name) != name
+            && matches!(i.change, ItemStatus::Changed | ItemStatus::Removed)
+    };
+    let items = || read.iter().flat_map(|f| &f.items);
+    let defined =
+        source.filter(|s| read.iter().filter_map(|f| count_of(f, s)).any(|n| n.defined_before > 0));
+    if let Some(source) = defined {
+        return match (items().any(|i| is_changed(&i, Some(source))), is_called) {
+            (true, true) => None,
+            (false, _) => Some(format!("'{source}', the code it comes from, is unchanged")),
+            (true, false) => Some("nothing outside it calls it".to_owned()),
+        };
+    }
+    (!is_called && !items().any(|i| is_changed(&i, None)))
+        .then(|| "nothing calls it and the code it comes from is unchanged".to_owned())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Extraction, extraction, removal_object, removal_targets};
+    use super::{Extraction, Removal, extraction, removal_object, removal_targets};
 
     #[test]
     fn a_removal_names_what_it_removes_as_code() {
@@ -271,7 +410,7 @@ mod tests {
 
     #[test]
     fn a_removal_is_checked_only_when_its_object_is_one_name() {
-        let object = |d: &str| removal_object(d);
+        let object = |d: &str| removal_object(d).map(|r| r.name);
         assert_eq!(object("Remove parse_legacy"), Some("parse_legacy".into()));
         assert_eq!(object("Remove parse_legacy from the CLI (#12)"), Some("parse_legacy".into()));
         assert_eq!(object("Remove the parse_legacy helper"), Some("parse_legacy".into()));
@@ -291,11 +430,44 @@ mod tests {
     }
 
     #[test]
+    fn a_removal_of_the_name_alone_removes_its_definition() {
+        let removal = |name: &str, is_code, is_whole| {
+            Some(Removal { name: name.to_owned(), is_code, is_whole })
+        };
+        assert_eq!(removal_object("Remove parse_legacy"), removal("parse_legacy", true, true));
+        assert_eq!(
+            removal_object("Remove the parse_legacy helper from the CLI"),
+            removal("parse_legacy", true, true)
+        );
+        // A bare word is a name where a touched file defines it.
+        assert_eq!(removal_object("Remove Clock"), removal("Clock", false, true));
+        assert_eq!(
+            removal_object("Remove the SSLContext class."),
+            removal("SSLContext", false, true)
+        );
+        // The twins: more than the name (its calls, an adjective), and bare words of prose.
+        assert_eq!(
+            removal_object("Remove parse_legacy calls"),
+            removal("parse_legacy", true, false)
+        );
+        assert_eq!(
+            removal_object("Remove unused parse_legacy"),
+            removal("parse_legacy", true, false)
+        );
+        assert_eq!(removal_object("Remove dead code"), None);
+        assert_eq!(removal_object("Remove Clock from src/time.rs"), removal("Clock", false, true));
+        assert_eq!(removal_object("Remove options from `Builder#parse_file`."), None);
+        assert_eq!(removal_object("Drop NBSP characters"), None);
+    }
+
+    #[test]
     fn an_extraction_names_its_helper_and_source() {
         let named = |h: &str, s: Option<&str>| Extraction {
             helper: Some(h.to_owned()),
             source: s.map(str::to_owned),
+            words: (None, None),
         };
+        let unnamed = Some(Extraction { helper: None, source: None, words: (None, None) });
         assert_eq!(
             extraction("Extract parse_header from parse_request"),
             Some(named("parse_header", Some("parse_request")))
@@ -308,14 +480,20 @@ mod tests {
             extraction("Move the retry logic into a new helper `retry_once`"),
             Some(named("retry_once", None))
         );
-        assert_eq!(
-            extraction("Move the retry logic into a helper"),
-            Some(Extraction { helper: None, source: None })
-        );
+        assert_eq!(extraction("Move the retry logic into a helper"), unnamed);
         // A file the step names is where the code is, not the helper.
         assert_eq!(
             extraction("Extract the retry loop of fetch in src/net.rs into a helper function"),
-            Some(Extraction { helper: None, source: None })
+            unnamed
+        );
+        // A bare word is kept apart: a name only where a touched file defines it.
+        assert_eq!(
+            extraction("Extract PERCENT from parse"),
+            Some(Extraction {
+                helper: None,
+                source: None,
+                words: (Some("PERCENT".into()), Some("parse".into()))
+            })
         );
         // The twins: a move that is no extraction, and another verb.
         assert_eq!(extraction("Move the retry logic into client.py"), None);

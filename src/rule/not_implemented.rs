@@ -108,9 +108,9 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
 /// A removal that leaves what the step names in place, or an extraction whose helper is not
 /// added with a real body and used ([`named_change`]): strong when read on syntax trees.
 fn named_changes(summary: &ChangeSummary, description: &str) -> Vec<Finding> {
-    let targets: Vec<String> = named_change::removal_object(description).into_iter().collect();
-    let removal =
-        named_change::removal_missing(summary, &targets).map(|m| (m, CheckCode::RemovalMissing));
+    let removal = named_change::removal_object(description)
+        .and_then(|asked| named_change::removal_missing(summary, &asked))
+        .map(|m| (m, CheckCode::RemovalMissing));
     let extraction = named_change::extraction(description)
         .filter(|_| !ASKS_STUB.is_match(description))
         .and_then(|asked| named_change::extraction_missing(summary, &asked))
@@ -351,11 +351,17 @@ pub fn summary_wants(step: &crate::step::Step, is_full: bool) -> Wants {
     let mut names: Vec<String> =
         intent::renames(description).into_iter().flat_map(|r| [r.from, r.to]).collect();
     // A removal or an extraction is checked on syntax trees: every touched file is read.
-    let removed = named_change::removal_targets(description);
+    let mut removed = named_change::removal_targets(description);
+    let object = named_change::removal_object(description).map(|r| r.name);
+    removed.extend(object.filter(|o| !removed.contains(o)));
     let extraction = named_change::extraction(description);
     let is_full = is_full || !removed.is_empty() || extraction.is_some();
     names.extend(removed);
-    names.extend(extraction.and_then(|e| e.helper));
+    names.extend(
+        extraction
+            .into_iter()
+            .flat_map(|e| [e.helper, e.source, e.words.0, e.words.1].into_iter().flatten()),
+    );
     Wants { is_full, names }
 }
 

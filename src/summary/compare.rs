@@ -268,6 +268,7 @@ fn item(image: &Image<'_>, index: usize, change: ItemStatus) -> ItemChange {
         was_refusal: false,
         refers_to,
         lines: def.rows.1 - def.rows.0 + 1,
+        is_declaration: def.is_declaration,
     }
 }
 

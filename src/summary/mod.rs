@@ -165,7 +165,8 @@ fn summarize_file(
         None => (NameIndex::of_text(&old), NameIndex::of_text(&new)),
     };
     summary.renames = rename::renames(file, &before, &after);
-    summary.names = wants.names.iter().map(|n| rename::count(n, &before, &after)).collect();
+    let images = parsed.as_ref().map(|(_, old, new)| (old, new));
+    summary.names = wants.names.iter().map(|n| rename::count(n, &before, &after, images)).collect();
     summary
 }
 

@@ -55,18 +55,56 @@ fn is_name(word: &[u8]) -> bool {
     word.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$')
 }
 
-/// `name` counted in both images, with the rows after (1-based, at most 20).
-pub fn count(name: &str, before: &NameIndex, after: &NameIndex) -> NameCount {
+/// `name` counted in both images, with the rows after (1-based, at most 20); with the parsed
+/// images, the definitions of that name in each and its uses outside them.
+pub fn count(
+    name: &str,
+    before: &NameIndex,
+    after: &NameIndex,
+    images: Option<(&Image<'_>, &Image<'_>)>,
+) -> NameCount {
     let rows = after.rows(name);
     let mut lines_after: Vec<usize> = rows.iter().map(|r| r + 1).collect();
     lines_after.dedup();
     lines_after.truncate(20);
+    let (before_count, after_count) = (before.rows(name).len(), rows.len());
+    let ((defined_before, outside_before), (defined_after, outside_after)) = match images {
+        Some((old, new)) => (definitions(old, name), definitions(new, name)),
+        None => ((0, before_count), (0, after_count)),
+    };
     NameCount {
         name: name.to_owned(),
-        before: before.rows(name).len(),
-        after: rows.len(),
+        before: before_count,
+        after: after_count,
         lines_after,
+        defined_before,
+        defined_after,
+        outside_before,
+        outside_after,
     }
+}
+
+/// Kinds of definition a step can name to remove or extract: not the modules, `impl` blocks
+/// and sections that hold them.
+pub const NAMED_KINDS: [&str; 6] = ["function", "method", "class", "type", "trait", "macro"];
+
+/// How many definitions of `image` are named `name`, and how often `name` occurs as code
+/// outside them (a definition's own name and its recursive calls are inside).
+fn definitions(image: &Image<'_>, name: &str) -> (usize, usize) {
+    let spans: Vec<(usize, usize)> = image
+        .definitions
+        .iter()
+        .filter(|d| d.own_name == name && NAMED_KINDS.contains(&d.kind))
+        .map(|d| (d.start, d.end))
+        .collect();
+    let outside = image
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| t.kind == Kind::Code && !spans.iter().any(|&(s, e)| (s..e).contains(i)))
+        .map(|(_, t)| WORD.find_iter(t.text).filter(|w| w.as_bytes() == name.as_bytes()).count())
+        .sum();
+    (spans.len(), outside)
 }
 
 /// Identifiers the changed lines replace by another: each run of removed lines followed by as

@@ -60,6 +60,9 @@ pub struct Definition {
     pub refuses: bool,
     /// Index of the definition it sits in.
     pub parent: Option<usize>,
+    /// Whether it only declares a function or method, without a body (an interface's or a
+    /// trait's method signature).
+    pub is_declaration: bool,
 }
 
 /// A parsed image.
@@ -466,6 +469,7 @@ impl<'t> Walk<'t> {
             trivial,
             refuses,
             parent,
+            is_declaration: trivial::is_declaration(inner, self.grammar),
         });
         self.open.push((index, node.end_byte()));
     }

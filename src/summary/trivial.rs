@@ -34,6 +34,15 @@ pub fn of_definition(node: Node<'_>, text: &[u8], grammar: Grammar) -> Option<Tr
     }
 }
 
+/// Whether the definition `node` is a function or method declared without a body: a
+/// signature in an interface or a trait, an abstract method, Kotlin's `expect fun`. A Ruby
+/// method without statements has no body node and is an empty definition, not a declaration.
+pub fn is_declaration(node: Node<'_>, grammar: Grammar) -> bool {
+    matches!(grammar.definition(node), Some("function" | "method"))
+        && grammar.name != "Ruby"
+        && body_of(node).is_none()
+}
+
 /// Whether the definition `node` is a function or method whose body is one statement that
 /// refuses the call: it raises or throws, or returns an error (`Err(..)`, Go's `return nil,
 /// fmt.Errorf(..)`). Replacing such a body by one that succeeds (`Ok(())`) accepts what was

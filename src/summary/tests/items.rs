@@ -268,6 +268,48 @@ fn names_the_step_asks_about_are_counted_before_and_after() {
 }
 
 #[test]
+fn a_name_s_definitions_and_its_uses_outside_them_are_counted() {
+    let wants = Wants { is_full: false, names: vec!["walk".into()] };
+    let old = "def walk(n):\n    return walk(n - 1)\n\n\ndef run():\n    return walk(3)\n";
+    // The body emptied: still defined, still called from `run`.
+    let emptied = old.replace("return walk(n - 1)", "pass");
+    let summary = summary_wanting("a.py", old, &emptied, &wants);
+    let walk = summary.names.iter().find(|n| n.name == "walk").expect("walk");
+    assert_eq!((walk.defined_before, walk.defined_after), (1, 1), "{walk:?}");
+    assert_eq!((walk.outside_before, walk.outside_after), (1, 1), "the recursive call is inside");
+    // The twin: the definition removed, its caller kept.
+    let removed = "def run():\n    return walk(3)\n";
+    let summary = summary_wanting("a.py", old, removed, &wants);
+    let walk = summary.names.iter().find(|n| n.name == "walk").expect("walk");
+    assert_eq!((walk.defined_before, walk.defined_after), (1, 0), "{walk:?}");
+    assert_eq!((walk.outside_before, walk.outside_after), (1, 1));
+}
+
+#[test]
+fn a_signature_declares_and_a_method_defines() {
+    let old = "interface Git {\n  init(): void\n}\n";
+    let new = "interface Git {\n  init(): void\n  version(): string\n}\n";
+    assert!(item("a.ts", old, new, "Git.version").is_declaration);
+    // The twin: a method with a body.
+    let old = "class Git {\n  init(): void {}\n}\n";
+    let new =
+        "class Git {\n  init(): void {}\n  version(): string {\n    return run('v')\n  }\n}\n";
+    assert!(!item("a.ts", old, new, "Git.version").is_declaration);
+    // Kotlin's `expect fun` and an interface's `fun`, Java's abstract method: no body.
+    let old = "fun a(): Int = 1\n";
+    let new = "fun a(): Int = 1\nexpect fun version(): String\n";
+    assert!(item("a.kt", old, new, "version").is_declaration);
+    let new = "fun a(): Int = 1\nactual fun version(): String {\n    return run(\"v\")\n}\n";
+    assert!(!item("a.kt", old, new, "version").is_declaration);
+    let old = "abstract class G {\n}\n";
+    let new = "abstract class G {\n  abstract String version();\n}\n";
+    assert!(item("G.java", old, new, "G.version").is_declaration);
+    // A Ruby method without statements is empty, not declared.
+    let new = "class G\n  def version\n  end\nend\n";
+    assert!(!item("g.rb", "class G\nend\n", new, "G.version").is_declaration);
+}
+
+#[test]
 fn a_definition_moved_unchanged_is_a_move() {
     let old = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n\nfn c() {\n    three();\n}\n";
     let new = "fn b() {\n    two();\n}\n\nfn c() {\n    three();\n}\n\nfn a() {\n    one();\n}\n";
