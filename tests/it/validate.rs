@@ -365,7 +365,7 @@ fn committed_schemas_match_the_types() {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             committed == generated,
-            "schemas/{name} drifted from the Rust types; regenerate with PATCHGATE_BLESS=1 cargo test --test it validate"
+            "schemas/{name} drifted from the Rust types; regenerate with PATCHGATE_BLESS=1 cargo test --test it validate, then the packages' types with python3 packages/schema_types.py"
         );
     }
 }

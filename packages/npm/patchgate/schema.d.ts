@@ -249,6 +249,8 @@ export interface ItemChange {
   refers_to?: Array<string>;
   /** Lines of the definition (before the patch for a removed item). */
   lines: number;
+  /** Whether it only declares a function or method, without a body (an interface's or a trait's method signature). */
+  is_declaration?: boolean;
 }
 
 /** What happened to a definition. */
@@ -287,6 +289,12 @@ export interface NameCount {
   after: number;
   /** Lines of the file after the patch that hold it, at most 20. */
   lines_after?: Array<number>;
+  /** Definitions of that name (functions, methods, classes, types, traits, macros) before and after the patch, read on the syntax tree (0 for a file read by its lines). */
+  defined_before?: number;
+  defined_after?: number;
+  /** Occurrences as code outside the definitions of that name (its callers), before and after the patch: a recursive call is not one. Every occurrence, in a file read by its lines. */
+  outside_before?: number;
+  outside_after?: number;
 }
 
 /** A line that has no verdict. */

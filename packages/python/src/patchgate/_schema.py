@@ -349,6 +349,8 @@ class ItemChange(TypedDict):
     """Names its body refers to after the patch and did not before (all of them, for an added item), at most 20."""
     lines: int
     """Lines of the definition (before the patch for a removed item)."""
+    is_declaration: NotRequired[bool]
+    """Whether it only declares a function or method, without a body (an interface's or a trait's method signature)."""
 
 
 ItemStatus = Union[Literal["added"], Literal["removed"], Literal["changed"], Literal["moved"], Literal["renamed"]]
@@ -392,6 +394,12 @@ class NameCount(TypedDict):
     """Occurrences after the patch."""
     lines_after: NotRequired[List[int]]
     """Lines of the file after the patch that hold it, at most 20."""
+    defined_before: NotRequired[int]
+    """Definitions of that name (functions, methods, classes, types, traits, macros) before and after the patch, read on the syntax tree (0 for a file read by its lines)."""
+    defined_after: NotRequired[int]
+    outside_before: NotRequired[int]
+    """Occurrences as code outside the definitions of that name (its callers), before and after the patch: a recursive call is not one. Every occurrence, in a file read by its lines."""
+    outside_after: NotRequired[int]
 
 
 class ErrorLine(TypedDict):
