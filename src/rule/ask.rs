@@ -43,7 +43,7 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,8}?(?:
-            typos? | spelling | misspell\w* | grammar | wording | phrasing | punctuation
+            typos? | spelling | misspell\w* | grammar | grammatical(?:ly)? | wording | phrasing | punctuation
           | comment(?:s|ed|ing)? | \w*docs? | documentation | docstrings? | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
           | code\s+(?:samples?|examples?|snippets?) | explanations? | (?:intra-)?doc\s+links?
@@ -52,11 +52,12 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the text-object pattern is valid")
 });
 
-/// The object of a verb that makes the step about layout.
+/// The object of a verb that makes the step about layout. `formats`, a plural noun, names file
+/// or data formats (`Add CSV to the formats list`), not layout.
 static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^(?:\S+\s+){0,5}?(?:
-            format(?:s|ted|ting)? | whitespac(?:e|es|ed|ing) | white\s+spaces? | indent(?:s|ed|ing|ation)?
+            format(?:ted|ting)? | whitespac(?:e|es|ed|ing) | white\s+spaces? | indent(?:s|ed|ing|ation)?
           | line\s+endings?
           | spacing
           | cod(?:e|ing)\s+style
@@ -213,9 +214,15 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     // "Linting fails if ...": a word followed by a failure is the subject of a bug report,
     // not a verb; `"--notes" option ...` starts with no word at all.
     let is_subject = FAILURE_FIRST.is_match(object) || !verb.starts_with(char::is_alphabetic);
+    // "Revert unexpected changes in X": a revert restores what was there, of whatever kind;
+    // its object's words (`unexpected`) describe what it undoes, not a failure to fix.
+    let is_revert = matches!(
+        verb.trim_end_matches([':', ',']),
+        "revert" | "reverts" | "reverted" | "reverting" | "undo" | "undoes" | "undid"
+    );
     if let Some(kind) = by_verb(&verb, object).filter(|_| !is_subject) {
         out.push(kind);
-    } else if out.is_empty() && FAILURE.is_match(rest) {
+    } else if out.is_empty() && !is_revert && FAILURE.is_match(rest) {
         // A bug report's title states a behaviour to fix (`Rewrite fails when ...`, `INTERNALERROR
         // when exception in __repr__`); one about a linter's verdict may want it silenced.
         out.push(if LINT_OBJECT.is_match(rest) { Kind::Suppress } else { Kind::Fix });
@@ -609,6 +616,7 @@ mod tests {
             ("Fix the KDoc of Buffer", Kind::Document),
             ("docs: Fix coding style of Python scripts using YAPF (#2606)", Kind::Format),
             ("Apply the code style to the parser", Kind::Format),
+            ("fix grammatical error in command.go (#626)", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }
@@ -629,6 +637,7 @@ mod tests {
             "Convert html links to absolute URLs",
             "Docstring parsing crashes on tabs",
             "Fix the style of the error messages",
+            "Add CSV to the formats list",
             "docs(cancel/CanceledError) and the retry",
         ] {
             let found = kinds(line);
@@ -662,6 +671,14 @@ mod tests {
         }
         assert_eq!(kinds("Add error handling to the loader"), [Kind::Add]);
         assert_eq!(kinds("docs: the error codes"), [Kind::Document]);
+    }
+
+    #[test]
+    fn a_revert_states_no_failure_to_fix() {
+        let revert = "Revert unexpected changes in decNumber code (ref #2031)";
+        assert!(kinds(revert).is_empty(), "{:?}", kinds(revert));
+        // The twin: the same words as a bug report's title state one.
+        assert_eq!(kinds("Unexpected changes in decNumber code"), [Kind::Fix]);
     }
 
     #[test]

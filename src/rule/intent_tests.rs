@@ -359,9 +359,13 @@ fn a_one_word_step_states_no_task_to_hold_a_superficial_change_against() {
         assert!(codes.is_empty(), "{step}: {codes:?}");
         assert!(notes.contains(&"whitespace_only".to_owned()), "{step}: {notes:?}");
     }
-    // The twins: a step of more words whose kind is not stated, and one word that states one.
-    assert_eq!(judged("Spotless check for the buffer", blank).0, ["whitespace_only"]);
+    // The twins: one word that states a kind, and whitespace added for a step of more words
+    // (a blank line taken out for one whose kind is not stated is a clean-up: a note).
     assert_eq!(judged("Fixes", blank).0, ["whitespace_only"]);
+    let added = "diff --git a/B.kt b/B.kt\n--- a/B.kt\n+++ b/B.kt\n@@ -1,3 +1,4 @@\n fun a() = 1\n+\n \n fun b() = 2\n";
+    assert_eq!(judged("Spotless check for the buffer", added).0, ["whitespace_only"]);
+    let (codes, notes) = judged("Spotless check for the buffer", blank);
+    assert!(codes.is_empty() && notes.contains(&"whitespace_only".to_owned()), "{notes:?}");
 }
 
 #[test]
@@ -741,4 +745,83 @@ fn the_old_name_of_a_rename_is_the_word_the_patch_replaces() {
     assert_eq!(judged(plural, &family).0, Vec::<String>::new());
     let untouched = modify("c.go", &["\treturn nil, 1"], &["\treturn nil, ShellComp"], &[]);
     assert_eq!(judged(plural, &untouched).0, ["rename_missing"]);
+}
+
+#[test]
+fn comments_revised_for_a_step_of_unstated_kind_are_a_note() {
+    let context = ["fun sha1(): ByteString = digest(\"SHA-1\")"];
+    let revised = modify(
+        "ByteString.kt",
+        &["  /** Returns the SHA-1 hash. */"],
+        &["  /**", "   * Returns the SHA-1 hash.", "   *", "   * SHA-1 is broken.", "   */"],
+        &context,
+    );
+    for step in ["Warn about SHA-1 collisions", "Add some warnings about hashes"] {
+        let (codes, notes) = judged(step, &revised);
+        assert!(codes.is_empty(), "{step}: {codes:?}");
+        assert!(notes.contains(&"comment_only".to_owned()), "{step}: {notes:?}");
+    }
+    // Code the step quotes in the hunk (the parameter's name beside the edited line) is no
+    // sign of another comment.
+    let param = modify(
+        "client.py",
+        &["    # disable verification."],
+        &["    # an ssl.SSLContext, or disable verification."],
+        &["    # * verify - SSL certificates, or", "    return send(url, verify)"],
+    );
+    let (codes, notes) = judged("Update `verify` parameter description", &param);
+    assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
+    assert_eq!(judged("Update `timeout` parameter description", &param).0, ["comment_only"]);
+    // The twins: a step recognized as a behaviour, and a new comment set down beside code.
+    assert_eq!(judged("Fix the SHA-1 digest", &revised).0, ["comment_only"]);
+    let beside = modify("ByteString.kt", &[], &["  // SHA-1 is broken"], &context);
+    assert_eq!(judged("Warn about SHA-1 collisions", &beside).0, ["comment_only"]);
+}
+
+#[test]
+fn a_line_added_to_a_doc_comment_block_extends_it() {
+    let context = ["//! - [JSON], the ubiquitous format.", "//!"];
+    let entry = modify("src/lib.rs", &[], &["//! - [CSV], comma-separated values."], &context);
+    let (codes, notes) = judged("Add CSV to the formats list", &entry);
+    assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
+    // The twin: the same line beside code is a new comment, not an extended one.
+    let code = ["pub fn formats() -> usize {", "    2"];
+    let beside = modify("src/lib.rs", &[], &["    // CSV, comma-separated values."], &code);
+    assert_eq!(judged("Add CSV to the formats list", &beside).0, ["comment_only"]);
+}
+
+#[test]
+fn commented_out_code_removed_for_a_removal_is_a_note() {
+    let context = ["\tAppName string", "}"];
+    let removed =
+        modify("project.go", &["", "\t//absPath string", "\t//name string"], &[], &context);
+    let (codes, notes) = judged("remove unused struct fields", &removed);
+    assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
+    // The twin: a refactoring is not carried out by comments taken out.
+    assert_eq!(judged("Simplify the project struct", &removed).0, ["comment_only"]);
+}
+
+#[test]
+fn a_step_that_asks_for_a_todo_is_answered_by_one() {
+    let context = ["\tproject := &Project{", "\t}"];
+    let todo =
+        modify("init.go", &[], &["\t// todo:", "\t// if . use the current directory"], &context);
+    let (codes, notes) = judged("vgo - add todo", &todo);
+    assert!(codes.is_empty() && notes.is_empty(), "{codes:?} {notes:?}");
+    // The twins: a step that asks for something else, and a todo that repeats the step.
+    assert_eq!(judged("vgo - add the current directory", &todo).0, ["comment_only"]);
+    let block = ["\t// Project settings", "\tproject := &Project{"];
+    let repeat = modify("init.go", &[], &["\t// TODO: use the current directory"], &block);
+    assert_eq!(judged("Use the current directory", &repeat).0, ["comment_only"]);
+}
+
+#[test]
+fn a_comment_that_is_the_step_however_short_repeats_it() {
+    let context = ["// The version.", "pub const VERSION: &str = \"1.0.227\";"];
+    let repeat = modify("src/lib.rs", &[], &["// Release 1.0.227"], &context);
+    assert_eq!(judged("Release 1.0.227", &repeat).0, ["comment_only"]);
+    // The twin: a short comment of other words extending that block is a note.
+    let other = modify("src/lib.rs", &[], &["// Released with 1.0.227"], &context);
+    let (codes, notes) = judged("Release 1.0.227", &other);
+    assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
 }

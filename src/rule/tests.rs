@@ -283,7 +283,13 @@ fn zero_impact_whole_patch_and_context_only_hunk() {
 fn not_implemented_whitespace_and_comment_only() {
     let ws = parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn  foo() {}", "+fn foo() {}"])])]);
     let r = result("apply", &["src/a.rs"]);
-    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&ws))), ["whitespace_only"]);
+    // Whitespace taken out for a step of unstated kind is a clean-up (a note); for a fix, or
+    // whitespace added, a rejection.
+    assert!(run(&step("Speed up foo"), &r, Some(&ws)).is_empty());
+    assert_eq!(codes(&run(&step("Fix the slow foo"), &r, Some(&ws))), ["whitespace_only"]);
+    let added =
+        parsed(vec![file("src/a.rs", 1, vec![hunk(4, &["-fn foo() {}", "+fn  foo() {}"])])]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&added))), ["whitespace_only"]);
     assert!(run(&step("Fix the indentation of foo"), &r, Some(&ws)).is_empty());
     let comment = parsed(vec![file(
         "src/a.rs",
@@ -293,14 +299,24 @@ fn not_implemented_whitespace_and_comment_only() {
             &["-let x = 1; // old", "+let x = 1; // renamed foo", "+/* more", "+ words */"],
         )],
     )]);
-    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&comment))), ["comment_only"]);
+    // A comment revised for a step of unstated kind is a note; for a fix, a rejection.
+    assert!(run(&step("Speed up foo"), &r, Some(&comment)).is_empty());
+    assert_eq!(codes(&run(&step("Fix the slow foo"), &r, Some(&comment))), ["comment_only"]);
     assert!(run(&step("Update the comment on x"), &r, Some(&comment)).is_empty());
     // "Update FILE" states no kind: a comment edit of exactly that file may be all it asks.
     assert!(run(&step("Update src/a.rs (#12)"), &r, Some(&comment)).is_empty());
     assert!(run(&step("Update a.rs"), &r, Some(&comment)).is_empty());
-    assert_eq!(codes(&run(&step("Update src/b.rs"), &r, Some(&comment))), ["comment_only"]);
+    assert!(run(&step("Update src/b.rs"), &r, Some(&comment)).is_empty());
+    assert_eq!(codes(&run(&step("Fix src/b.rs"), &r, Some(&comment))), ["comment_only"]);
+    // A new comment set down beside code answers no step of unstated kind either.
+    let beside = parsed(vec![file(
+        "src/a.rs",
+        1,
+        vec![hunk(4, &[" let x = 1;", "+// x is cached now", " let y = x;"])],
+    )]);
+    assert_eq!(codes(&run(&step("Speed up foo"), &r, Some(&beside))), ["comment_only"]);
     assert_eq!(
-        codes(&run(&step("Update src/a.rs to cache x"), &r, Some(&comment))),
+        codes(&run(&step("Update src/a.rs to cache x"), &r, Some(&beside))),
         ["comment_only"]
     );
     let py = parsed(vec![file(
