@@ -112,6 +112,70 @@ pub(super) fn added_trivial_under_test<'s>(
     out
 }
 
+/// Functions and methods of files outside tests that the patch adds with a body that does
+/// nothing (empty, `pass`, `return 0;`; not a placeholder, reported by its line), while a
+/// definition the patch changes now calls them where it loses more lines of its own than it
+/// gains: the caller's logic was handed to a function that does not do it (`jv_contains`'s body
+/// replaced by `return jvp_contains(a, b, 0);`, and `jvp_contains` returns 0). A no-op the
+/// caller only gains a call to (a hook) is no finding, nor one variant of a definition
+/// ([`is_one_variant`]), one moved from another file ([`is_moved_in`]), or an abstract one.
+pub(super) fn added_trivial_instead_of_logic<'s>(
+    summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
+) -> Vec<Gutted<'s>> {
+    let mut out = Vec::new();
+    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
+        for item in &file.items {
+            let is_callable = matches!(item.kind.as_str(), "function" | "method");
+            let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
+            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
+            if item.change == ItemStatus::Added
+                && trivial.form != TrivialForm::Placeholder
+                && own.chars().count() >= 3
+                && hands_logic_over(summary, patch, own)
+                && !is_abstract(summary, item)
+                && !is_one_variant(summary, &file.path, item)
+                && !is_moved_in(summary, patch, &file.path, item)
+            {
+                out.push(Gutted { path: &file.path, item, form: trivial.form });
+            }
+        }
+    }
+    out
+}
+
+/// Whether a definition the patch changes, with a real body after it, gains a call to `name`
+/// while it loses at least three lines of code and more than it gains.
+fn hands_logic_over(summary: &ChangeSummary, patch: &Patch<'_>, name: &str) -> bool {
+    summary.files.iter().any(|file| {
+        let placed = placed_lines(patch, &file.path);
+        file.items.iter().filter(|i| i.change == ItemStatus::Changed && i.trivial.is_none()).any(
+            |caller| {
+                let last = caller.line + caller.lines.saturating_sub(1);
+                let own = placed.iter().filter(|(at, ..)| (caller.line..=last).contains(at));
+                let code = |kind| {
+                    own.clone()
+                        .filter(move |(_, k, t)| *k == kind && is_code_line(t))
+                        .map(|(.., t)| String::from_utf8_lossy(t).into_owned())
+                };
+                let (removed, added): (Vec<String>, Vec<String>) =
+                    (code(LineKind::Remove).collect(), code(LineKind::Add).collect());
+                removed.len() >= 3
+                    && removed.len() > added.len()
+                    && added.iter().any(|l| calls(l, name))
+            },
+        )
+    })
+}
+
+/// A line that holds code: not blank, not only a comment or a closing bracket.
+fn is_code_line(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    let text = text.trim();
+    let is_comment = ["//", "#", "/*", "*", "--"].iter().any(|m| text.starts_with(m));
+    !text.is_empty() && !is_comment && text.chars().any(char::is_alphanumeric)
+}
+
 /// Test functions and methods (in a test file, named `test...`) that the patch adds with a body
 /// that does nothing, or whose real body it empties: a test that runs nothing checks nothing,
 /// whatever the step (`Add test for request params` answered by `def test_request_params():
@@ -287,11 +351,19 @@ fn calls(line: &str, name: &str) -> bool {
 
 /// Whether `item`, a method of one class, is implemented by a method of the same name in
 /// another class (or type, or impl) that the patch adds or changes with a real body: the
-/// base class's body is then a contract (`raise NotImplementedError`), not missing code.
+/// base class's body is then a contract (`raise NotImplementedError`), not missing code. A
+/// method whose real body the patch takes away is a contract only where a method the patch
+/// adds takes that body over ([`is_pushed_down`]): `Response.__init__` emptied beside an edit
+/// of `Request.__init__` is code lost, not an interface.
 fn is_abstract(summary: &ChangeSummary, item: &ItemChange) -> bool {
     let Some((owner, name)) = split_owner(&item.name) else { return false };
+    let loses_a_body = item.change == ItemStatus::Changed && !item.was_trivial;
     summary.files.iter().flat_map(|f| &f.items).any(|other| {
-        let is_live = matches!(other.change, ItemStatus::Added | ItemStatus::Changed);
+        let is_live = match other.change {
+            ItemStatus::Added => true,
+            ItemStatus::Changed => !loses_a_body,
+            _ => false,
+        };
         is_live
             && other.trivial.is_none()
             && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)

@@ -335,6 +335,36 @@ fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
 }
 
 #[test]
+fn a_body_taken_away_is_abstract_only_where_an_added_method_takes_it_over() {
+    let gutted = modify(
+        "models.py",
+        &["        self.status = status", "        self.closed = False"],
+        &["        raise NotImplementedError"],
+        &[],
+    )
+    .replace(
+        "@@ -1,2 +1,1 @@\n",
+        "@@ -1,4 +1,3 @@\n class Response:\n     def __init__(self, status):\n",
+    );
+    let request =
+        modify("request.py", &["        self.url = url"], &["        self.url = str(url)"], &[])
+            .replace(
+                "@@ -1,1 +1,1 @@\n",
+                "@@ -1,3 +1,3 @@\n class Request:\n     def __init__(self, url):\n",
+            );
+    let step = "Fix `extensions` type annotation.";
+    let (codes, _) = judged_fully(step, &(gutted.clone() + &request));
+    assert!(codes.contains(&"placeholder_added".to_owned()), "{codes:?}");
+    // The twin: the body pushed down into a method a subclass gets in the same patch (read
+    // on every file's tree, as `validate --with-report` reads them).
+    let sub = created(
+        "streaming.py",
+        "class StreamingResponse(Response):\n    def __init__(self, status):\n        self.status = status\n        self.closed = False\n",
+    );
+    assert_eq!(judged_fully(step, &(gutted + &sub)).0, Vec::<String>::new());
+}
+
+#[test]
 fn a_comment_repeating_the_step_documents_nothing() {
     let context = ["def parse(x):", "    return x[1:]"];
     let repeat = modify("p.py", &[], &["# Explain the retry loop in parse"], &context);
