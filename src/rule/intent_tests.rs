@@ -365,6 +365,24 @@ fn a_body_taken_away_is_abstract_only_where_an_added_method_takes_it_over() {
 }
 
 #[test]
+fn a_forwarder_of_the_same_name_takes_no_body_over() {
+    let gutted = "diff --git a/src/Timeout.kt b/src/Timeout.kt\n--- a/src/Timeout.kt\n+++ b/src/Timeout.kt\n@@ -1,7 +1,3 @@\n open class Timeout {\n-  fun awaitSignal(condition: Condition) {\n-    val waitNanos = timeoutNanos()\n-    if (waitNanos <= 0) throw InterruptedIOException(\"timeout\")\n-    condition.awaitNanos(waitNanos)\n-  }\n+  open fun awaitSignal(condition: Condition) {}\n }\n";
+    let forwarding = created(
+        "src/ForwardingTimeout.kt",
+        "open class ForwardingTimeout(val delegate: Timeout) : Timeout() {\n  override fun awaitSignal(condition: Condition) = delegate.awaitSignal(condition)\n}\n",
+    );
+    let step = "Implement ForwardingTimeout.cancel()";
+    let (codes, _) = judged_fully(step, &(gutted.to_owned() + &forwarding));
+    assert_eq!(codes, ["body_replaced_by_noop"]);
+    // The twin: the subclass gets the body itself.
+    let pushed = created(
+        "src/ForwardingTimeout.kt",
+        "open class ForwardingTimeout(val delegate: Timeout) : Timeout() {\n  override fun awaitSignal(condition: Condition) {\n    val waitNanos = timeoutNanos()\n    if (waitNanos <= 0) throw InterruptedIOException(\"timeout\")\n    condition.awaitNanos(waitNanos)\n  }\n}\n",
+    );
+    assert_eq!(judged_fully(step, &(gutted.to_owned() + &pushed)).0, Vec::<String>::new());
+}
+
+#[test]
 fn a_comment_repeating_the_step_documents_nothing() {
     let context = ["def parse(x):", "    return x[1:]"];
     let repeat = modify("p.py", &[], &["# Explain the retry loop in parse"], &context);
