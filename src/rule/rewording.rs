@@ -7,11 +7,12 @@ use std::collections::HashMap;
 
 /// Whether the patch rewrites comment lines that were there (it removes lines) and either
 /// takes no word of them out (it only adds words: `// Parse the header` -> `// Note: parse the
-/// header`) or the step asks to add something (`is_addition`), while none of the words it
-/// puts in or takes out is a word of the step's first line. Such an edit neither removes what
-/// a comment said nor says what the step is about: it is no answer to a step that does not ask
-/// for the comments (a typo fixed, `the the` -> `the`, takes a word out; `Add CSV to the
-/// formats list` puts the step's word in).
+/// header`) or the step asks to add something (`is_addition`), while no word of its hunks (the
+/// lines it edits and those beside them) is a word of the step's first line or shares its stem. Such an edit neither removes
+/// what a comment said nor touches a comment about what the step names: it is no answer to a
+/// step that does not ask for the comments (a typo fixed, `the the` -> `the`, takes a word out;
+/// `Add CSV to the formats list` puts the step's word in; `Add some warnings about hashes`
+/// edits the comment of a hash).
 pub(super) fn rewords_beside_the_step(
     patch: &Patch<'_>,
     description: &str,
@@ -35,9 +36,17 @@ pub(super) fn rewords_beside_the_step(
         return false; // the same words again: layout inside comments
     }
     let subject = description.trim_start().lines().next().unwrap_or_default();
-    let step = words(subject);
-    let touches_the_step = put_in.iter().chain(&taken_out).any(|w| step.contains_key(w));
-    (taken_out.is_empty() || is_addition) && !touches_the_step
+    let step: Vec<String> = words(subject).into_keys().filter(|w| w.chars().count() >= 3).collect();
+    let hunks = words(&(text(LineKind::Context) + &text(LineKind::Remove) + &text(LineKind::Add)));
+    let is_about_the_step = hunks.keys().any(|w| step.iter().any(|s| same_stem(s, w)));
+    (taken_out.is_empty() || is_addition) && !is_about_the_step
+}
+
+/// Whether two words are one, or one starts with the other and that one has four letters or
+/// more (`hash` and `hashes`, `warn` and `warnings`).
+fn same_stem(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short == long || (short.chars().count() >= 4 && long.starts_with(short))
 }
 
 /// The words of `text`, lower-cased, with how often each occurs: runs of letters, digits and
