@@ -365,6 +365,33 @@ fn a_body_taken_away_is_abstract_only_where_an_added_method_takes_it_over() {
 }
 
 #[test]
+fn logic_handed_to_a_new_function_that_does_nothing_is_a_placeholder() {
+    let handed = |helper: &str, removed: &[&str]| {
+        let mut lines: Vec<String> = vec![" int jv_contains(jv a, jv b) {".into()];
+        lines.extend(removed.iter().map(|l| format!("-{l}")));
+        lines.push("+  return contains_at(a, b, 0);".into());
+        lines.push(" }".into());
+        lines.push("+".into());
+        lines.push("+static int contains_at(jv a, jv b, int depth) {".into());
+        lines.push(format!("+  {helper}"));
+        lines.push("+}".into());
+        let old = 2 + removed.len();
+        format!(
+            "diff --git a/src/jv.c b/src/jv.c\n--- a/src/jv.c\n+++ b/src/jv.c\n@@ -1,{old} +1,7 @@\n{}\n",
+            lines.join("\n")
+        )
+    };
+    let body = ["  int r = 1;", "  if (a == b) r = 0;", "  else r = compare(a, b);", "  return r;"];
+    let step = "Limit the containment check depth";
+    assert_eq!(judged(step, &handed("return 0;", &body)).0, ["placeholder_added"]);
+    // The twins: the helper does the work, or the caller only gains a call (a hook).
+    let real = "return depth > 100 ? -1 : compare(a, b);";
+    assert_eq!(judged(step, &handed(real, &body)).0, Vec::<String>::new());
+    let hook = handed("return 0;", &[]);
+    assert_eq!(judged(step, &hook).0, Vec::<String>::new());
+}
+
+#[test]
 fn a_forwarder_of_the_same_name_takes_no_body_over() {
     let gutted = "diff --git a/src/Timeout.kt b/src/Timeout.kt\n--- a/src/Timeout.kt\n+++ b/src/Timeout.kt\n@@ -1,7 +1,3 @@\n open class Timeout {\n-  fun awaitSignal(condition: Condition) {\n-    val waitNanos = timeoutNanos()\n-    if (waitNanos <= 0) throw InterruptedIOException(\"timeout\")\n-    condition.awaitNanos(waitNanos)\n-  }\n+  open fun awaitSignal(condition: Condition) {}\n }\n";
     let forwarding = created(
