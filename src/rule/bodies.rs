@@ -386,16 +386,16 @@ fn is_abstract(summary: &ChangeSummary, patch: &Patch<'_>, item: &ItemChange) ->
     )
 }
 
-/// Whether the method `other` of the file `path` only hands the call on to a method of the same
+/// Whether the method `other` of the file `in_file` only hands the call on to a method of the same
 /// `name` (`override fun cancel() = delegate.cancel()`, `return super().close()`): a
 /// definition of three lines at most whose lines name it twice, in its header and in a call. A
 /// forwarder implements nothing, so it takes no body over.
-fn forwards(patch: &Patch<'_>, path: &str, other: &ItemChange, name: &str) -> bool {
+fn forwards(patch: &Patch<'_>, in_file: &str, other: &ItemChange, name: &str) -> bool {
     if other.lines > 3 {
         return false;
     }
     let last = other.line + other.lines.saturating_sub(1);
-    let text: String = placed_lines(patch, path)
+    let text: String = placed_lines(patch, in_file)
         .into_iter()
         .filter(|(at, kind, _)| *kind != LineKind::Remove && (other.line..=last).contains(at))
         .map(|(.., t)| String::from_utf8_lossy(t).into_owned() + "\n")
