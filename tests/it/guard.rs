@@ -514,7 +514,7 @@ fn the_file_list_cache_follows_the_index() {
     let miss = || call(&repo, "cache", "read_file", &json!({"file_path": "lib/helpers.py"}));
     assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
     let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
-    assert!(git_dir.join("patchgate/guard/files-v7.cache").exists());
+    assert!(git_dir.join("patchgate/guard/files-v8.cache").exists());
     repo.commit(&[("tools/helpers.py", "")], "helpers");
     assert_eq!(json(&miss())["error"]["suggestions"], json!(["tools/helpers.py"]));
     // Unchanged index: the answers come from the cache, files and directories alike.
@@ -625,7 +625,7 @@ fn an_index_change_in_a_few_directories_leaves_the_cached_list_as_it_was() {
     };
     assert_eq!(miss("x/guide.md"), json!(["docs/guide.md"]));
     let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
-    let cache = git_dir.join("patchgate/guard/files-v7.cache");
+    let cache = git_dir.join("patchgate/guard/files-v8.cache");
     let built = std::fs::metadata(&cache).expect("the cached list").ino();
     // A file staged that no guard saw written, and one removed with its directory: the first
     // miss after reads the index, and only the names of the two directories that changed are
@@ -664,7 +664,7 @@ fn a_miss_while_another_guard_updates_the_lists_answers_from_the_old_ones() {
         .find(|e| e.file_name().to_string_lossy().starts_with("tree-v"))
         .expect("a snapshot of the files on disk")
         .path();
-    let locks: Vec<std::fs::File> = [state.join("files-v7.cache.lock"), snapshot.join("lock")]
+    let locks: Vec<std::fs::File> = [state.join("files-v8.cache.lock"), snapshot.join("lock")]
         .iter()
         .map(|path| {
             let lock = std::fs::File::create(path).unwrap();
