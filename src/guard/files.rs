@@ -259,7 +259,8 @@ enum Tracked {
 
 impl Tracked {
     fn load(repo: &git2::Repository) -> Self {
-        let data = std::fs::read(repo.path().join("index")).unwrap_or_default();
+        // On huge pages: a 10 MB index read into a fresh buffer faulted in 2,600 pages.
+        let data = crate::bigbuf::read_file(&repo.path().join("index")).unwrap_or_default();
         // The cache tree is the hook's; the lists need the paths alone.
         match crate::repo::index::parse_entries(&data) {
             Some(index) => Self::Read(index),

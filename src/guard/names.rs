@@ -185,10 +185,10 @@ impl Index {
         self.buckets.is_empty()
     }
 
-    /// `each(entry, name)` for the names whose length is in `lengths`, in the index's order.
-    /// A name that is not UTF-8 (a damaged cache) is skipped, as is the rest of a bucket that
-    /// cannot be read.
-    pub(crate) fn scan(&self, lengths: RangeInclusive<usize>, mut each: impl FnMut(usize, &str)) {
+    /// `each(entry, name)` for the names whose length is in `lengths`, in the index's order, as
+    /// bytes (UTF-8 when written here; a damaged cache may hold anything). The rest of a
+    /// bucket that cannot be read is skipped.
+    pub(crate) fn scan(&self, lengths: RangeInclusive<usize>, mut each: impl FnMut(usize, &[u8])) {
         let parts = Parts::of(&self.buckets, self.dirs).expect("checked when made");
         let mut buf = Vec::new();
         for (&(len, count), &(first, at)) in self.buckets.iter().zip(&parts.starts) {
@@ -203,9 +203,7 @@ impl Index {
                 let range = at + done * len..at + (done + records) * len;
                 let Some(bytes) = self.store.bytes(range, &mut buf) else { break };
                 for (i, name) in bytes.chunks_exact(len).enumerate() {
-                    if let Ok(name) = std::str::from_utf8(name) {
-                        each(first + done + i, name);
-                    }
+                    each(first + done + i, name);
                 }
                 done += records;
             }
@@ -354,7 +352,9 @@ mod tests {
     /// Every entry's name and directory, through `scan` and `dirs_of`.
     fn all(index: &Index) -> Vec<String> {
         let mut found = Vec::new();
-        index.scan(0..=usize::MAX, |entry, name| found.push((entry, name.to_owned())));
+        index.scan(0..=usize::MAX, |entry, name| {
+            found.push((entry, String::from_utf8(name.to_vec()).unwrap()));
+        });
         let entries: Vec<usize> = found.iter().map(|f| f.0).collect();
         let dirs = index.dirs_of(&entries);
         found
@@ -395,7 +395,7 @@ mod tests {
         // A few entries: each directory read on its own.
         let few = cached(&index, None);
         let mut one = Vec::new();
-        few.scan(4..=4, |entry, name| one.push((entry, name.to_owned())));
+        few.scan(4..=4, |entry, name| one.push((entry, String::from_utf8(name.to_vec()).unwrap())));
         assert_eq!(one.iter().map(|o| o.1.as_str()).collect::<Vec<_>>(), ["b.py"]);
         assert_eq!(few.dirs_of(&[one[0].0]), [Some("a".to_owned())]);
     }

@@ -56,7 +56,9 @@ pub fn suggest_all(indexes: &[&Index], requested: &str, limit: usize) -> Vec<Str
         // The names first; the directories only of those that match.
         let mut matched: Vec<(usize, String, f64)> = Vec::new();
         index.scan(lengths.clone(), |entry, name| {
-            if let Some(score) = name_score(&query, name) {
+            if let Some(score) = name_score(&query, name)
+                && let Ok(name) = std::str::from_utf8(name)
+            {
                 matched.push((entry, name.to_owned(), score));
             }
         });
@@ -105,13 +107,15 @@ impl<'a> Query<'a> {
 }
 
 /// How well `name` matches the requested basename, `None` below the threshold. The cheap
-/// tests come first: most of a repository's names fail the length gate.
-fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
-    let difference = query.name.len().abs_diff(name.len());
-    if difference == 0 && name == query.name {
+/// tests come first: most of a repository's names fail the length gate. Bytes, as the index
+/// keeps them: only a name that passes the bound on character counts is read as UTF-8.
+fn name_score(query: &Query<'_>, name: &[u8]) -> Option<f64> {
+    let wanted = query.name.as_bytes();
+    let difference = wanted.len().abs_diff(name.len());
+    if difference == 0 && name == wanted {
         return Some(1.0);
     }
-    if difference == 0 && first_alike(query.name, name) && name.eq_ignore_ascii_case(query.name) {
+    if difference == 0 && first_alike(wanted, name) && name.eq_ignore_ascii_case(wanted) {
         return Some(EXACT);
     }
     if is_same_stem(query.stem, name) {
@@ -127,20 +131,20 @@ fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
 }
 
 /// `db.js` for `db.ts`, `Makefile` for `Makefile.txt`: the same name up to the extension.
-fn is_same_stem(query_stem: &str, name: &str) -> bool {
+fn is_same_stem(query_stem: &str, name: &[u8]) -> bool {
     let n = query_stem.len();
     // The stem ends where `name` does or at a dot: a one-byte test before comparing.
     n > 0
-        && (name.len() == n || name.as_bytes().get(n) == Some(&b'.'))
-        && first_alike(query_stem, name)
-        && name.as_bytes()[..n].eq_ignore_ascii_case(query_stem.as_bytes())
-        && stem(name).len() == n
+        && (name.len() == n || name.get(n) == Some(&b'.'))
+        && first_alike(query_stem.as_bytes(), name)
+        && name[..n].eq_ignore_ascii_case(query_stem.as_bytes())
+        && stem_len(name) == n
 }
 
 /// Whether the first bytes agree up to ASCII case (or one is empty): one byte before a
 /// comparison of the whole prefix, which most names fail here.
-fn first_alike(a: &str, b: &str) -> bool {
-    match (a.as_bytes().first(), b.as_bytes().first()) {
+fn first_alike(a: &[u8], b: &[u8]) -> bool {
+    match (a.first(), b.first()) {
         (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
         _ => true,
     }
@@ -148,23 +152,29 @@ fn first_alike(a: &str, b: &str) -> bool {
 
 /// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
 /// threshold, yet a common agent slip.
-fn is_truncation(query_lower: &str, name: &str) -> bool {
-    let shorter = query_lower.len().min(name.len());
+fn is_truncation(query_lower: &str, name: &[u8]) -> bool {
+    let wanted = query_lower.as_bytes();
+    let shorter = wanted.len().min(name.len());
     shorter >= 2
-        && query_lower.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
-        && first_alike(query_lower, name)
-        && name.get(..query_lower.len()).is_some_and(|head| head.eq_ignore_ascii_case(query_lower))
+        && wanted.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
+        && first_alike(wanted, name)
+        && name.get(..wanted.len()).is_some_and(|head| head.eq_ignore_ascii_case(wanted))
 }
 
 /// The name without its last extension (`db.test.ts` gives `db.test`; `.env` stays).
 fn stem(name: &str) -> &str {
-    match name.rfind('.') {
-        Some(at) if at > 0 => &name[..at],
-        _ => name,
+    &name[..stem_len(name.as_bytes())]
+}
+
+/// The length of [`stem`] of `name`.
+fn stem_len(name: &[u8]) -> usize {
+    match memchr::memrchr(b'.', name) {
+        Some(at) if at > 0 => at,
+        _ => name.len(),
     }
 }
 
-fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
+fn fuzzy(query: &Query<'_>, name: &[u8]) -> Option<f64> {
     let (a, b) = (query.lower.len(), name.len());
     let longest = a.max(b);
     let allowed = longest / 4;
@@ -176,7 +186,7 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     if counts_differ_by_more(query, name, 2 * allowed) {
         return None;
     }
-    let name_lower = name.to_lowercase();
+    let name_lower = std::str::from_utf8(name).ok()?.to_lowercase();
     let distance = strsim::osa_distance(&query.lower, &name_lower);
     let length = query.lower.chars().count().max(name_lower.chars().count()).max(1);
     #[allow(clippy::cast_precision_loss, reason = "file names are short")]
@@ -211,11 +221,11 @@ const BUCKET: [u8; 256] = {
 /// exceeds `limit`. The sum is `2 * unmatched + |query| - |name|` (`unmatched`: bytes of
 /// `name` the query has no count left for): one pass over `name` instead of over all 128
 /// buckets, left as soon as the bytes unmatched so far decide it.
-fn counts_differ_by_more(query: &Query<'_>, name: &str, limit: usize) -> bool {
+fn counts_differ_by_more(query: &Query<'_>, name: &[u8], limit: usize) -> bool {
     let mut left = query.counts;
     let mut unmatched = 0;
     let cap = limit + name.len();
-    for b in name.bytes() {
+    for &b in name {
         let slot = &mut left[usize::from(BUCKET[usize::from(b)])];
         if *slot > 0 {
             *slot -= 1;
