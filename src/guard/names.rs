@@ -32,6 +32,8 @@ pub struct Index {
     buckets: Vec<(usize, usize)>,
     /// How many directories the blob holds.
     dirs: usize,
+    /// The length of their paths' text.
+    text: usize,
     store: Store,
     /// Entries whose directory this names are left out (a delta's changed directories).
     hide: Option<Hide>,
@@ -127,7 +129,7 @@ impl Index {
             end += u32::try_from(dir.len()).expect("split keeps the text under 4 GiB");
         }
         blob[parts.offsets + 4 * dirs.len()..][..4].copy_from_slice(&end.to_le_bytes());
-        Self { buckets, dirs: dirs.len(), store: Store::Memory(blob), hide: None }
+        Self { buckets, dirs: dirs.len(), text: text_len, store: Store::Memory(blob), hide: None }
     }
 
     /// An index kept in the cache `file`, its blob (`len` bytes) at `at`, laid out as
@@ -139,7 +141,8 @@ impl Index {
         hide: Option<Hide>,
     ) -> Option<Self> {
         let (dirs, lengths) = layout.split_once(';')?;
-        let dirs: usize = dirs.parse().ok()?;
+        let (dirs, text) = dirs.split_once(',')?;
+        let (dirs, text): (usize, usize) = (dirs.parse().ok()?, text.parse().ok()?);
         let mut buckets: Vec<(usize, usize)> = Vec::new();
         for item in lengths.split(',').filter(|l| !l.is_empty()) {
             let (length, count) = item.split_once(':')?;
@@ -153,16 +156,17 @@ impl Index {
         let parts = Parts::of(&buckets, dirs)?;
         // A file cut short is rebuilt, not read as a list with holes.
         let whole = file.metadata().ok()?.len() >= at.checked_add(len as u64)?;
-        if parts.text > len || !whole || u32::try_from(parts.entries).is_err() {
+        if parts.text.checked_add(text)? != len || !whole || u32::try_from(text).is_err() {
             return None;
         }
-        Some(Self { buckets, dirs, store: Store::File { file, at }, hide })
+        Some(Self { buckets, dirs, text, store: Store::File { file, at }, hide })
     }
 
-    /// The layout as one word (`<directories>;<length>:<names>,...`), for the cache header.
+    /// The layout as one word (`<directories>,<bytes of their paths>;<length>:<names>,...`),
+    /// for the cache header.
     pub(crate) fn layout(&self) -> String {
         let items: Vec<String> = self.buckets.iter().map(|(l, n)| format!("{l}:{n}")).collect();
-        format!("{};{}", self.dirs, items.join(","))
+        format!("{},{};{}", self.dirs, self.text, items.join(","))
     }
 
     /// The whole blob, for writing the cache; `None` for an index read from one.
@@ -417,7 +421,20 @@ mod tests {
             file
         };
         assert!(Index::on_disk(file(), (0, blob.len()), &index.layout(), None).is_some());
-        for layout in ["1;4:2,3:1", "1;0:1", "1;4:0", "9;4:1", "x;4:1", "1", "1;4:99999999999"] {
+        assert_eq!(index.layout(), "1,1;4:1");
+        for layout in [
+            "1,1;4:2,3:1",
+            "1,1;0:1",
+            "1,1;4:0",
+            "9,1;4:1",
+            "1,2;4:1",
+            "1,0;4:1",
+            "1;4:1",
+            "x,1;4:1",
+            "1,1",
+            "1,1;4:99999999999",
+            "1,1;",
+        ] {
             assert!(Index::on_disk(file(), (0, blob.len()), layout, None).is_none(), "{layout}");
         }
         // Damaged ids or offsets give no directory, never a panic.

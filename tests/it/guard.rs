@@ -529,6 +529,37 @@ fn the_file_list_cache_follows_the_index() {
 }
 
 #[test]
+fn a_damaged_file_list_cache_is_rebuilt_not_read_with_holes() {
+    // The cache keeps the names apart from their directories (read only for the names that
+    // match): a file cut short, or a header that does not describe it, is built again.
+    let repo = project();
+    repo.commit(&[("tools/helpers.py", ""), ("docs/helpers.md", "")], "helpers");
+    let miss = || call(&repo, "damaged", "read_file", &json!({"file_path": "lib/helpers.py"}));
+    let want = json!(["tools/helpers.py", "docs/helpers.md"]);
+    assert_eq!(json(&miss())["error"]["suggestions"], want);
+    let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
+    let cache = git_dir.join("patchgate/guard/files-v8.cache");
+    let whole = std::fs::read(&cache).expect("the cached list");
+    let header = whole.iter().position(|&b| b == b'\n').expect("a header line") + 1;
+    let text = String::from_utf8(whole[..header].to_vec()).unwrap();
+    let (key, layout) = text.trim_end().rsplit_once(' ').unwrap();
+    let (dirs, buckets) = layout.split_once(';').unwrap();
+    let blob: usize = key.rsplit_once(' ').unwrap().1.parse().unwrap();
+    let (key, _) = key.rsplit_once(' ').unwrap();
+    // The last bucket left out of the layout.
+    let fewer = buckets.rsplit_once(',').map_or("", |(rest, _)| rest);
+    for damaged in [
+        whole[..header + blob - 3].to_vec(),
+        [format!("{key} 7 {layout}\n").as_bytes(), &whole[header..]].concat(),
+        [format!("{key} {blob} {dirs};{fewer}\n").as_bytes(), &whole[header..]].concat(),
+    ] {
+        std::fs::write(&cache, &damaged).unwrap();
+        assert_eq!(json(&miss())["error"]["suggestions"], want);
+        assert_eq!(std::fs::read(&cache).unwrap(), whole, "the cached list built again");
+    }
+}
+
+#[test]
 fn files_just_written_are_suggested_when_untracked_and_not_ignored() {
     let repo = project();
     repo.write(".gitignore", "build/\n");
