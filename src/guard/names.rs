@@ -54,9 +54,10 @@ impl std::fmt::Debug for Index {
         f.debug_struct("Index")
             .field("buckets", &self.buckets)
             .field("dirs", &self.dirs)
+            .field("text", &self.text)
             .field("on_disk", &matches!(self.store, Store::File { .. }))
             .field("hides", &self.hide.is_some())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -70,7 +71,6 @@ impl Default for Index {
 struct Parts {
     /// The first entry of each bucket, and where its names start.
     starts: Vec<(usize, usize)>,
-    entries: usize,
     ids: usize,
     offsets: usize,
     text: usize,
@@ -87,7 +87,7 @@ impl Parts {
         }
         let offsets = names.checked_add(entries.checked_mul(4)?)?;
         let text = offsets.checked_add(dirs.checked_add(1)?.checked_mul(4)?)?;
-        Some(Self { starts, entries, ids: names, offsets, text })
+        Some(Self { starts, ids: names, offsets, text })
     }
 }
 
