@@ -20,7 +20,8 @@ use crate::summary::{self, ChangeKind, ChangeSummary};
 /// move. A comment that only repeats the step answers no step (strong, whatever read the
 /// file). Otherwise a finding is strong only where the step's intent is recognized as one the
 /// change cannot carry out: comments for a behaviour ([`comments_cannot_answer`]), whitespace
-/// for any step but one of unstated kind that takes whitespace out (a clean-up). Where the
+/// for any step but one of unstated kind or a clean-up that takes whitespace out, or one that
+/// only names the file edited (`Update README.md`) unless spaces are only appended. Where the
 /// intent is not recognized the finding is a note (issue 27: no rejection, only notes and the
 /// judge), and so is any finding that rests on a file read by its lines alone or answers a step
 /// of one word.
@@ -43,8 +44,14 @@ pub(super) fn superficial_change(
             return None;
         }
         ChangeKind::Whitespace => {
-            // Whitespace taken out is a clean-up a step of unstated kind may be all about.
-            is_weak = is_weak || (kinds.is_empty() && removes_whitespace(patch));
+            // Whitespace taken out is a clean-up a step of unstated kind, or one that asks to
+            // clean up, may be all about; a step that only names the file edited ("Update
+            // README.md") asks for some edit of it, layout included, but not for spaces
+            // appended to line ends, which change nothing anyone reads.
+            let is_cleanup = kinds.is_empty() || ask::is_cleanup(description);
+            let is_file_edit = edits_only_the_file_named(input, patch, description)
+                && !patch.files.iter().all(summary::only_appends_trailing_whitespace);
+            is_weak = is_weak || (is_cleanup && removes_whitespace(patch)) || is_file_edit;
             (CheckCode::WhitespaceOnly, "changes only whitespace")
         }
         // Lines that only repeat the step's words need no grammar to be seen for what they
