@@ -909,3 +909,19 @@ fn a_placeholder_of_a_method_declared_abstract_is_a_contract() {
     // The twin: the same body in a method not declared abstract.
     assert_eq!(judged_fully(step, &base("")).0, ["placeholder_added"]);
 }
+
+#[test]
+fn a_documentation_step_is_answered_by_the_layout_of_a_document() {
+    let doubled = modify("README.md", &["Run  the tests."], &["Run the tests."], &["", "# Usage"]);
+    let blank = modify("README.md", &[], &[""], &["- one", "- two", "", "Text."]);
+    for patch in [&doubled, &blank] {
+        let (codes, _) = judged("docs: improve the usage section", patch);
+        assert!(codes.is_empty(), "{codes:?}");
+    }
+    // The twins: spaces only appended to a document's line ends; code re-laid for a docs step.
+    let appended =
+        modify("README.md", &["Run the tests."], &["Run the tests.   "], &["", "# Usage"]);
+    assert_eq!(judged("docs: explain the usage", &appended).0, ["whitespace_only"]);
+    let code = modify("a.py", &[], &[""], &["x = 1", "y = 2"]);
+    assert_eq!(judged("docs: explain the usage", &code).0, ["whitespace_only"]);
+}
