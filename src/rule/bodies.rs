@@ -393,16 +393,16 @@ fn is_override(patch: &Patch<'_>, file: &str, item: &ItemChange) -> bool {
 fn is_called(summary: &ChangeSummary, patch: &Patch<'_>, item: &ItemChange) -> bool {
     let own = own_name(item);
     patch.files.iter().any(|file| {
-        let path = String::from_utf8_lossy(file.path());
+        let name = String::from_utf8_lossy(file.path());
         let headers: Vec<usize> = summary
             .files
             .iter()
-            .filter(|f| f.path == path)
+            .filter(|f| f.path == name)
             .flat_map(|f| &f.items)
             .filter(|i| own_name(i) == own)
             .map(|i| i.line)
             .collect();
-        let lines = placed_lines(patch, &path);
+        let lines = placed_lines(patch, &name);
         lines.iter().any(|(at, kind, text)| {
             *kind == LineKind::Add
                 && !headers.iter().any(|h| (*h..*h + 3).contains(at))

@@ -36,7 +36,7 @@ pub(super) struct Rename {
     pub before: Vec<String>,
     /// Whether the rename is asked in the description's first paragraph, which states the
     /// step; one in a later paragraph (a squashed pull request's list of its commits: "rename
-    /// log_file param to wsgi_errors") is background, and may have happened in that history.
+    /// `log_file` param to `wsgi_errors`") is background, and may have happened in that history.
     pub is_asked: bool,
     /// Whether the step describes the old name rather than naming it ("rename example jq
     /// utility to total" for `sum`): the patch, not the step, shows which word goes away

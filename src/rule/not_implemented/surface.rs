@@ -45,18 +45,7 @@ pub(super) fn superficial_change(
             return None;
         }
         ChangeKind::Whitespace => {
-            // Whitespace taken out is a clean-up a step of unstated kind, or one that asks to
-            // clean up, may be all about. A step that only names the file edited ("Update
-            // README.md") asks for some edit of it, layout included, and a documentation step
-            // the layout of a document's text (a double space, a list's blank lines): but
-            // neither for spaces appended to line ends, which change nothing anyone reads.
-            let is_cleanup = kinds.is_empty() || ask::is_cleanup(description);
-            let is_read = !patch.files.iter().all(summary::only_pads_line_ends);
-            let is_file_edit = edits_only_the_file_named(input, patch, description);
-            let is_text_layout = has(Kind::Document) && only_prose(summary);
-            is_weak = is_weak
-                || (is_cleanup && removes_whitespace(patch))
-                || (is_read && (is_file_edit || is_text_layout));
+            is_weak = is_weak || whitespace_may_answer(input, patch, summary, &kinds);
             (CheckCode::WhitespaceOnly, "changes only whitespace")
         }
         // Lines that only repeat the step's words need no grammar to be seen for what they
@@ -213,6 +202,26 @@ fn moves_only_prose(summary: &ChangeSummary) -> bool {
         .iter()
         .filter(|f| f.change == ChangeKind::Move)
         .all(|f| summary::grammar_for(&f.path).is_some_and(|g| g.is_prose))
+}
+
+/// Whether whitespace alone may be what the step asks, though its kind is not layout: whitespace
+/// taken out is a clean-up a step of unstated kind, or one that asks to clean up, may be all
+/// about. A step that only names the file edited (`Update README.md`) asks for some edit of it,
+/// layout included, and a documentation step the layout of a document's text (a double space, a
+/// list's blank lines): but neither for spaces appended to line ends, which change nothing
+/// anyone reads.
+fn whitespace_may_answer(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    kinds: &[Kind],
+) -> bool {
+    let description = input.step.description.as_str();
+    let is_cleanup = kinds.is_empty() || ask::is_cleanup(description);
+    let is_read = !patch.files.iter().all(summary::only_pads_line_ends);
+    let is_file_edit = edits_only_the_file_named(input, patch, description);
+    let is_text_layout = kinds.contains(&Kind::Document) && only_prose(summary);
+    (is_cleanup && removes_whitespace(patch)) || (is_read && (is_file_edit || is_text_layout))
 }
 
 /// Whether every file the patch changes is prose with markup (Markdown, HTML): a document.
