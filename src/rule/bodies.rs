@@ -310,9 +310,20 @@ fn split_owner(name: &str) -> Option<(&str, &str)> {
 /// methods only: every placeholder item of the file whose statement it is has an
 /// implementation elsewhere in the patch. A line no item explains is no exemption.
 pub(super) fn is_abstract_placeholder(summary: &ChangeSummary, file: &str, text: &str) -> bool {
+    each_holder(summary, file, text, |item| is_abstract(summary, item))
+}
+
+/// Whether the added placeholder line `text` of `file` is the statement of one item of the
+/// file at least, and every such item is `is_excused`: a line no item explains is no exemption.
+fn each_holder(
+    summary: &ChangeSummary,
+    file: &str,
+    text: &str,
+    is_excused: impl FnMut(&ItemChange) -> bool,
+) -> bool {
     let Some(found) = summary.files.iter().find(|f| f.path == file) else { return false };
     let mut holders = placeholder_items(found, text).peekable();
-    holders.peek().is_some() && holders.all(|item| is_abstract(summary, item))
+    holders.peek().is_some() && holders.all(is_excused)
 }
 
 /// Whether the added placeholder line `text` (trimmed) of `file` is the body of overrides
@@ -329,14 +340,11 @@ pub(super) fn is_unreached_override(
     file: &str,
     text: &str,
 ) -> bool {
-    let Some(found) = summary.files.iter().find(|f| f.path == file) else { return false };
-    let mut holders = placeholder_items(found, text).peekable();
-    holders.peek().is_some()
-        && holders.all(|item| {
-            item.change == ItemStatus::Added
-                && is_override(patch, file, item)
-                && !is_called(summary, patch, item)
-        })
+    each_holder(summary, file, text, |item| {
+        item.change == ItemStatus::Added
+            && is_override(patch, file, item)
+            && !is_called(summary, patch, item)
+    })
 }
 
 /// Whether the added placeholder line `text` (trimmed) of `file` is the body of abstract
@@ -349,25 +357,22 @@ pub(super) fn is_declared_abstract(
     file: &str,
     text: &str,
 ) -> bool {
-    let Some(found) = summary.files.iter().find(|f| f.path == file) else { return false };
-    let mut holders = placeholder_items(found, text).peekable();
-    holders.peek().is_some()
-        && holders.all(|item| {
-            let placed = placed_lines(patch, file);
-            let line_at = |row: usize| {
-                placed.iter().find(|(at, kind, _)| *at == row && *kind != LineKind::Remove)
-            };
-            let decorator = |row: usize| {
-                let (_, _, line) = line_at(row)?;
-                let line = String::from_utf8_lossy(line);
-                let line = line.trim();
-                line.starts_with('@').then(|| line.ends_with("abstractmethod"))
-            };
-            // The decorators right above the `def`, or its first lines when it spans them.
-            let above = (1..item.line).rev().map_while(decorator);
-            let within = (item.line..item.line + 5).map_while(decorator);
-            above.chain(within).any(|is_abstract| is_abstract)
-        })
+    each_holder(summary, file, text, |item| {
+        let placed = placed_lines(patch, file);
+        let line_at = |row: usize| {
+            placed.iter().find(|(at, kind, _)| *at == row && *kind != LineKind::Remove)
+        };
+        let decorator = |row: usize| {
+            let (_, _, line) = line_at(row)?;
+            let line = String::from_utf8_lossy(line);
+            let line = line.trim();
+            line.starts_with('@').then(|| line.ends_with("abstractmethod"))
+        };
+        // The decorators right above the `def`, or its first lines when it spans them.
+        let above = (1..item.line).rev().map_while(decorator);
+        let within = (item.line..item.line + 5).map_while(decorator);
+        above.chain(within).any(|is_abstract| is_abstract)
+    })
 }
 
 /// Whether the header of `item`, a method the patch adds, marks it an override: `override fun`,
