@@ -6,13 +6,14 @@
 //! Staging and committing mostly leave the index's names as they were (a commit, `git add` of a
 //! changed file) or change a few directories' (`git add` of a new file, `git rm`): the first miss
 //! after such a change reads the index and compares each directory's signature with the base's,
-//! and writes only the changed directories (`files-v7.delta`). Past [`MAX_PATHS`] names or
+//! and writes only the changed directories (`files-v8.delta`). Past [`MAX_PATHS`] names or
 //! [`MAX_DIRS`] directories the whole list is built again.
 //!
 //! The delta lives where code the agent runs can write, as the cache does: what is read back
 //! only shapes suggestions, and is bounded.
 
 use super::cache::{Header, read_cache_hiding};
+use super::names::Hide;
 use super::signature::{Prehashed, Run, name_hash};
 use super::suggest::Index;
 use std::collections::{HashMap, HashSet};
@@ -22,7 +23,7 @@ use std::io::Read as _;
 use std::io::Seek as _;
 use std::path::Path;
 
-const DELTA: &str = "files-v7.delta";
+const DELTA: &str = "files-v8.delta";
 /// Names of changed directories kept in a delta at most.
 const MAX_PATHS: usize = 4096;
 /// Changed directories kept in a delta at most.
@@ -40,20 +41,18 @@ type Keys = HashSet<u64, BuildHasherDefault<Prehashed>>;
 /// The lists for the index `key` (any: `None`) from the delta and the base `cache` it was made
 /// against: the base without the changed directories, and their names now. `None` without a
 /// delta for that index and that base.
-pub(super) fn read(
-    dir: &Path,
-    cache: &Path,
-    key: Option<&str>,
-    query_len: usize,
-) -> Option<Vec<Index>> {
+pub(super) fn read(dir: &Path, cache: &Path, key: Option<&str>) -> Option<Vec<Index>> {
     let text = std::fs::read_to_string(dir.join(DELTA)).ok()?;
     let delta = Delta::parse(&text)?;
     if key.is_some_and(|key| key != delta.index_key) {
         return None;
     }
-    let hide = |dir: &[u8]| delta.changes(dir);
-    let hide: super::suggest::Hide<'_> = (!delta.changed.is_empty()).then_some(&hide);
-    let base = read_cache_hiding(cache, Some(delta.base_key), query_len, hide)?;
+    let changed = delta.changed;
+    let hide: Option<Hide> = (!changed.keys.is_empty()).then(|| {
+        let hide: Hide = Box::new(move |dir: &[u8]| changed.contains(dir));
+        hide
+    });
+    let base = read_cache_hiding(cache, Some(delta.base_key), hide)?;
     Some(vec![base, Index::new(delta.paths.iter().copied())])
 }
 
@@ -146,39 +145,39 @@ fn read_base(cache: &Path) -> Option<(String, Signatures)> {
 }
 
 /// A delta as written: the index it is of, the base it is against, the changed directories
-/// (key and length) and the names listed in them now.
+/// and the names listed in them now.
 struct Delta<'t> {
     index_key: &'t str,
     base_key: &'t str,
-    changed: Keys,
+    changed: Changed,
+    paths: Vec<&'t str>,
+}
+
+/// The directories whose names changed since the base.
+struct Changed {
+    keys: Keys,
     /// Which lengths of directory paths a changed one has (the last slot: that length or more).
     lengths: [bool; 256],
-    paths: Vec<&'t str>,
+}
+
+impl Changed {
+    /// Whether `dir` is one of them.
+    fn contains(&self, dir: &[u8]) -> bool {
+        self.lengths[dir.len().min(255)] && self.keys.contains(&name_hash(dir))
+    }
 }
 
 impl<'t> Delta<'t> {
     fn parse(text: &'t str) -> Option<Self> {
         let mut lines = text.split_terminator('\n');
         let (index_key, base_key) = (lines.next()?, lines.next()?);
-        let mut delta = Delta {
-            index_key,
-            base_key,
-            changed: Keys::default(),
-            lengths: [false; 256],
-            paths: Vec::new(),
-        };
+        let mut changed = Changed { keys: Keys::default(), lengths: [false; 256] };
         for item in lines.next()?.split_terminator(',').take(MAX_DIRS) {
             let (key, len) = item.split_once(':')?;
-            delta.changed.insert(u64::from_str_radix(key, 16).ok()?);
-            delta.lengths[len.parse::<usize>().ok()?.min(255)] = true;
+            changed.keys.insert(u64::from_str_radix(key, 16).ok()?);
+            changed.lengths[len.parse::<usize>().ok()?.min(255)] = true;
         }
-        delta.paths = lines.take(MAX_PATHS).collect();
-        Some(delta)
-    }
-
-    /// Whether the names listed in `dir` changed since the base.
-    fn changes(&self, dir: &[u8]) -> bool {
-        self.lengths[dir.len().min(255)] && self.changed.contains(&name_hash(dir))
+        Some(Delta { index_key, base_key, changed, paths: lines.take(MAX_PATHS).collect() })
     }
 }
 
@@ -218,7 +217,7 @@ mod tests {
         let text = std::fs::read_to_string(dir.path().join(DELTA)).unwrap();
         let listed: Vec<&str> = text.lines().skip(3).collect();
         assert_eq!(listed, ["src/a.py", "src/c.py", "tools/new.py"]);
-        let lists = read(dir.path(), &cache, Some("i2"), 4).unwrap();
+        let lists = read(dir.path(), &cache, Some("i2")).unwrap();
         for (name, paths) in [
             ("b.py", vec![]),
             ("gone.py", vec![]),
@@ -231,8 +230,8 @@ mod tests {
             assert_eq!(named(&lists, name), paths, "{name}");
         }
         // Another index: not this delta's, unless any will do (another guard is updating).
-        assert!(read(dir.path(), &cache, Some("i3"), 4).is_none());
-        assert!(read(dir.path(), &cache, None, 4).is_some());
+        assert!(read(dir.path(), &cache, Some("i3")).is_none());
+        assert!(read(dir.path(), &cache, None).is_some());
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! directory, keyed by the index file's identity), beside the files on disk it does not list
 //! (`tree`).
 //!
-//! Each kind (files, directories) is one [`Index`] and one cache file: a header line
-//! (`<key> <length of the text> <length table>`), then the index's text. A miss reads the header
-//! and the lines within reach of its query's length. After the index changes, the first miss
+//! Each kind (files, directories) is one [`Index`] and one cache file (`guard::cache`): a header
+//! line, then the index's blob. A miss reads the header, the names within reach of its query's
+//! length and the directories of those that match. After the index changes, the first miss
 //! rebuilds only the kind it needs (a linear pass, no sort), from the index file read directly
 //! ([`crate::repo::index`]: libgit2 would checksum the whole file and allocate per entry first).
 
@@ -15,9 +15,10 @@ use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
-/// v7: each directory's signature after the text.
-const FILES_CACHE: &str = "files-v7.cache";
-const DIRS_CACHE: &str = "dirs-v6.cache";
+/// v7: each directory's signature after the text; v8: the names apart from their directories
+/// (`guard::names`).
+const FILES_CACHE: &str = "files-v8.cache";
+const DIRS_CACHE: &str = "dirs-v7.cache";
 /// git's mode of a gitlink (a submodule: a directory of another repository).
 const GITLINK: u32 = 0o160_000;
 
@@ -83,24 +84,23 @@ pub(super) fn from_git(
     tracked: &TrackedFiles<'_>,
     cache_dir: Option<&Path>,
     kind: Kind,
-    query_len: usize,
 ) -> Result<Vec<Index>, String> {
     let Some(key) = index_key(tracked.repo) else { return Ok(Vec::new()) };
     let Some(dir) = cache_dir else { return with_paths(tracked.index(), |p| vec![kind.index(p)]) };
-    if let Some(lists) = cached(dir, kind, Some(&key), query_len) {
+    if let Some(lists) = cached(dir, kind, Some(&key)) {
         return Ok(lists);
     }
     let lock = std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::File::create(dir.join(format!("{}.lock", kind.cache_file()))));
     if let Ok(lock) = &lock {
         if lock.try_lock().is_err() {
-            if let Some(old) = cached(dir, kind, None, query_len) {
+            if let Some(old) = cached(dir, kind, None) {
                 return Ok(old);
             }
             // Nothing to read meanwhile: wait for the one being built.
             let _ = lock.lock();
         }
-        if let Some(lists) = cached(dir, kind, Some(&key), query_len) {
+        if let Some(lists) = cached(dir, kind, Some(&key)) {
             return Ok(lists);
         }
     }
@@ -110,7 +110,7 @@ pub(super) fn from_git(
         if let Some(runs) = &runs {
             tracked.share_signatures(runs, paths.len());
             if super::delta::write(dir, &cache, &key, (paths, runs))
-                && let Some(lists) = cached(dir, kind, Some(&key), query_len)
+                && let Some(lists) = cached(dir, kind, Some(&key))
             {
                 return lists;
             }
@@ -125,14 +125,14 @@ pub(super) fn from_git(
 }
 
 /// The cached lists of `kind` for the index `key` (any: `None`).
-fn cached(dir: &Path, kind: Kind, key: Option<&str>, query_len: usize) -> Option<Vec<Index>> {
+fn cached(dir: &Path, kind: Kind, key: Option<&str>) -> Option<Vec<Index>> {
     let cache = dir.join(kind.cache_file());
     if kind == Kind::Files
-        && let Some(lists) = super::delta::read(dir, &cache, key, query_len)
+        && let Some(lists) = super::delta::read(dir, &cache, key)
     {
         return Some(lists);
     }
-    read_cache(&cache, key, query_len).map(|index| vec![index])
+    read_cache(&cache, key).map(|index| vec![index])
 }
 
 /// The identity of the git index file as it is now (path, size, modification time, inode):
@@ -259,7 +259,8 @@ enum Tracked {
 
 impl Tracked {
     fn load(repo: &git2::Repository) -> Self {
-        let data = std::fs::read(repo.path().join("index")).unwrap_or_default();
+        // On huge pages: a 10 MB index read into a fresh buffer faulted in 2,600 pages.
+        let data = crate::bigbuf::read_file(&repo.path().join("index")).unwrap_or_default();
         // The cache tree is the hook's; the lists need the paths alone.
         match crate::repo::index::parse_entries(&data) {
             Some(index) => Self::Read(index),

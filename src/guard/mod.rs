@@ -29,6 +29,7 @@ mod envelope;
 mod files;
 pub mod install;
 mod manifest;
+mod names;
 mod post_tool;
 mod protect;
 mod refusal;

@@ -223,7 +223,7 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
     let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return Vec::new() };
     let Some(relative) = relative.to_str() else { return Vec::new() };
     let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
-    let lists = file_lists(env, kind, super::suggest::query_len(relative));
+    let lists = file_lists(env, kind);
     let lists: Vec<&Index> = lists.iter().collect();
     // The file list names a dangling link as a file: never suggest the path that was missing.
     suggest_all(&lists, relative, env.policy.suggestion_limit.max(2) + 1)
@@ -236,13 +236,13 @@ fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
 
 /// The lists a miss is matched against: the git index's files, and the files on disk it does
 /// not list (outside a repository, every file on disk).
-fn file_lists(env: &Env, kind: files::Kind, query_len: usize) -> Vec<Index> {
+fn file_lists(env: &Env, kind: files::Kind) -> Vec<Index> {
     let mut lists = Vec::new();
     // Read once for both lists, at its first use.
     let tracked = env.repo.as_ref().map(files::tracked);
     if let Some(tracked) = &tracked {
         let state = env.state_dir.as_deref();
-        lists.extend(files::from_git(tracked, state, kind, query_len).unwrap_or_default());
+        lists.extend(files::from_git(tracked, state, kind).unwrap_or_default());
     }
     let walk = tree::Walk {
         root: &env.list_root,
@@ -250,7 +250,7 @@ fn file_lists(env: &Env, kind: files::Kind, query_len: usize) -> Vec<Index> {
         extra_rules: env.repo.iter().map(|r| r.commondir().join("info/exclude")).collect(),
     };
     let on_disk = match &env.state_dir {
-        Some(state) => tree::index(&tree::location(state, &env.list_root), &walk, kind, query_len),
+        Some(state) => tree::index(&tree::location(state, &env.list_root), &walk, kind),
         None => Some(kind.index(&tree::files(&walk))),
     };
     lists.extend(on_disk);

@@ -25,181 +25,7 @@ const FUZZY_THRESHOLD: f64 = 0.75;
 /// Basenames whose lengths differ by more than this are never similar enough.
 const MAX_LENGTH_DIFFERENCE: usize = 3;
 
-/// Repository paths of one kind (files, or directories) bucketed by basename length.
-///
-/// One line per path (`name\0directory\n`), the lines ordered by the name's length and, within
-/// a length, as given. A query scans only the lines within [`MAX_LENGTH_DIFFERENCE`] of its own
-/// length (no other can match); a cached index (see `guard::files`) keeps the lines on disk and
-/// reads only that window. Bucketing is a counting sort, linear in the paths: the index is
-/// rebuilt on the guard's first miss after git's index changed, where a comparison sort of
-/// 100,000 names was most of the call.
-#[derive(Debug, Default)]
-pub struct Index {
-    /// The lines, or of a cached index those a query needs.
-    lines: String,
-    /// Where `lines` starts in the whole text.
-    lines_at: usize,
-    /// The length of the whole text.
-    total: usize,
-    /// For each name length present, ascending: the offset of its first line.
-    lengths: Vec<(usize, usize)>,
-    /// Whether `lines` is the whole text (built here, not read from a cache).
-    whole: bool,
-}
-
-impl Index {
-    /// Index repository-relative `paths` (paths holding a newline or NUL are left out; a path
-    /// repeated right after itself counts once).
-    pub fn new<'a>(paths: impl Iterator<Item = &'a str>) -> Self {
-        let mut split: Vec<(&str, &str)> = Vec::new();
-        let mut previous = None;
-        // Byte searches: a `char` pattern costs a tenth of a rebuild over 100,000 paths.
-        let usable =
-            |p: &&str| !p.is_empty() && memchr::memchr2(b'\n', b'\0', p.as_bytes()).is_none();
-        for path in paths.filter(usable) {
-            if previous != Some(path) {
-                split.push(match memchr::memrchr(b'/', path.as_bytes()) {
-                    // The `/` is one byte: both sides are whole strings.
-                    Some(at) => (&path[at + 1..], &path[..at]),
-                    None => (path, ""),
-                });
-            }
-            previous = Some(path);
-        }
-        let longest = split.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
-        let mut starts = vec![0usize; longest + 2];
-        for (name, dir) in &split {
-            starts[name.len() + 1] += name.len() + dir.len() + 2;
-        }
-        let mut lengths = Vec::new();
-        for len in 0..=longest {
-            if starts[len + 1] > 0 {
-                lengths.push((len, starts[len]));
-            }
-            starts[len + 1] += starts[len];
-        }
-        let total = starts[longest + 1];
-        let mut text = vec![0u8; total];
-        for (name, dir) in &split {
-            let at = &mut starts[name.len()];
-            let line = &mut text[*at..*at + name.len() + dir.len() + 2];
-            line[..name.len()].copy_from_slice(name.as_bytes());
-            line[name.len() + 1..=name.len() + dir.len()].copy_from_slice(dir.as_bytes());
-            line[name.len() + dir.len() + 1] = b'\n';
-            *at += line.len();
-        }
-        // Whole UTF-8 strings joined by ASCII bytes: always valid.
-        let lines = String::from_utf8(text).unwrap_or_default();
-        Self { total: lines.len(), lines, lines_at: 0, lengths, whole: true }
-    }
-
-    /// An index kept in the cache `file`, its text (`total` bytes) at `offset`; `lengths` as
-    /// [`Index::lengths_text`] wrote it. Only the lines a query for a basename of `query_len`
-    /// bytes scans are read.
-    ///
-    /// A line whose directory `hide` names is left out (blanked: a line without a NUL is no
-    /// entry), so that the offsets of the others stay as written.
-    pub(crate) fn on_disk(
-        file: &std::fs::File,
-        (offset, total): (u64, usize),
-        lengths: &str,
-        query_len: usize,
-        hide: Hide<'_>,
-    ) -> Option<Self> {
-        let lengths = lengths
-            .split(',')
-            .filter(|l| !l.is_empty())
-            .map(|l| {
-                let (len, at) = l.split_once(':')?;
-                Some((len.parse().ok()?, at.parse().ok()?))
-            })
-            .collect::<Option<Vec<(usize, usize)>>>()?;
-        let (from, to) = window(&lengths, total, query_len);
-        let mut lines = read_at(file, offset + from as u64, to.checked_sub(from)?)?;
-        if let Some(hide) = hide {
-            blank_lines_in(&mut lines, hide);
-        }
-        let lines = String::from_utf8(lines).ok()?;
-        Some(Self { lines, lines_at: from, total, lengths, whole: false })
-    }
-
-    /// The length table as one word (`3:0,4:120,...`), for the cache header.
-    pub(crate) fn lengths_text(&self) -> String {
-        let items: Vec<String> =
-            self.lengths.iter().map(|(len, at)| format!("{len}:{at}")).collect();
-        items.join(",")
-    }
-
-    /// The whole text, for writing the cache; `None` for an index read from one.
-    pub(crate) fn text(&self) -> Option<&str> {
-        self.whole.then_some(self.lines.as_str())
-    }
-
-    /// `(name, directory)` of the paths with a basename within [`MAX_LENGTH_DIFFERENCE`] of
-    /// `len`.
-    fn near(&self, len: usize) -> impl Iterator<Item = (&str, &str)> {
-        let (from, to) = window(&self.lengths, self.total, len);
-        let (from, to) = (from.saturating_sub(self.lines_at), to.saturating_sub(self.lines_at));
-        entries(self.lines.get(from..to.min(self.lines.len())).unwrap_or(""))
-    }
-
-    /// Number of paths indexed (of a cached index: among those read for its query).
-    #[must_use]
-    pub fn len(&self) -> usize {
-        entries(&self.lines).count()
-    }
-
-    /// Whether nothing is indexed.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
-    }
-}
-
-/// Which lines of a cached index to leave out, by their directory (`None`: none).
-pub(crate) type Hide<'a> = Option<&'a dyn Fn(&[u8]) -> bool>;
-
-/// The byte range of the text (`end` bytes) holding the lines of names within
-/// [`MAX_LENGTH_DIFFERENCE`] of `len`.
-fn window(lengths: &[(usize, usize)], end: usize, len: usize) -> (usize, usize) {
-    let start_of = |accept: &dyn Fn(usize) -> bool| {
-        lengths.iter().find(|(l, _)| accept(*l)).map_or(end, |&(_, at)| at)
-    };
-    let from = start_of(&|l| l + MAX_LENGTH_DIFFERENCE >= len);
-    (from, start_of(&|l| l > len + MAX_LENGTH_DIFFERENCE).max(from))
-}
-
-/// The length in bytes of the basename [`suggest`] looks for in `requested`.
-pub(crate) fn query_len(requested: &str) -> usize {
-    basename(requested.trim_end_matches('/')).len()
-}
-
-/// `(name, directory)` of each `name\0directory\n` line; lines without a NUL are skipped.
-fn entries(lines: &str) -> impl Iterator<Item = (&str, &str)> {
-    lines.split_terminator('\n').filter_map(|line| line.split_once('\0'))
-}
-
-fn read_at(file: &std::fs::File, offset: u64, length: usize) -> Option<Vec<u8>> {
-    use std::os::unix::fs::FileExt as _;
-    let mut buf = vec![0; length];
-    file.read_exact_at(&mut buf, offset).ok()?;
-    Some(buf)
-}
-
-/// Overwrite each `name\0directory` line of `lines` whose directory `hide` names with `/`s.
-fn blank_lines_in(lines: &mut [u8], hide: &dyn Fn(&[u8]) -> bool) {
-    let mut at = 0;
-    while at < lines.len() {
-        let end = memchr::memchr(b'\n', &lines[at..]).map_or(lines.len(), |n| at + n);
-        let line = &mut lines[at..end];
-        if let Some(nul) = memchr::memchr(0, line)
-            && hide(&line[nul + 1..])
-        {
-            line.fill(b'/');
-        }
-        at = end + 1;
-    }
-}
+pub use super::names::Index;
 
 fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
@@ -224,15 +50,25 @@ pub fn suggest_all(indexes: &[&Index], requested: &str, limit: usize) -> Vec<Str
     let query = Query::new(query);
     let wanted_dirs: Vec<&str> = parent_components(requested).collect();
     let mut ranked: Vec<(bool, f64, String)> = Vec::new();
+    let len = query.name.len();
+    let lengths = len.saturating_sub(MAX_LENGTH_DIFFERENCE)..=len + MAX_LENGTH_DIFFERENCE;
     for index in indexes {
-        for (name, dir) in index.near(query.name.len()) {
-            let Some(name_score) = name_score(&query, name) else {
-                continue;
-            };
+        // The names first; the directories only of those that match.
+        let mut matched: Vec<(usize, String, f64)> = Vec::new();
+        index.scan(lengths.clone(), |entry, name| {
+            if let Some(score) = name_score(&query, name)
+                && let Ok(name) = std::str::from_utf8(name)
+            {
+                matched.push((entry, name.to_owned(), score));
+            }
+        });
+        let entries: Vec<usize> = matched.iter().map(|m| m.0).collect();
+        for ((_, name, name_score), dir) in matched.into_iter().zip(index.dirs_of(&entries)) {
+            let Some(dir) = dir else { continue };
             let dirs: Vec<&str> = dir.split('/').filter(|c| !c.is_empty()).collect();
             let score =
                 NAME_WEIGHT * name_score + (1.0 - NAME_WEIGHT) * dir_score(&wanted_dirs, &dirs);
-            let entry = if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
+            let entry = if dir.is_empty() { name } else { format!("{dir}/{name}") };
             ranked.push((name_score >= EXACT, score, entry));
         }
     }
@@ -271,13 +107,15 @@ impl<'a> Query<'a> {
 }
 
 /// How well `name` matches the requested basename, `None` below the threshold. The cheap
-/// tests come first: most of a repository's names fail the length gate.
-fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
-    let difference = query.name.len().abs_diff(name.len());
-    if difference == 0 && name == query.name {
+/// tests come first: most of a repository's names fail the length gate. Bytes, as the index
+/// keeps them: only a name that passes the bound on character counts is read as UTF-8.
+fn name_score(query: &Query<'_>, name: &[u8]) -> Option<f64> {
+    let wanted = query.name.as_bytes();
+    let difference = wanted.len().abs_diff(name.len());
+    if difference == 0 && name == wanted {
         return Some(1.0);
     }
-    if difference == 0 && first_alike(query.name, name) && name.eq_ignore_ascii_case(query.name) {
+    if difference == 0 && first_alike(wanted, name) && name.eq_ignore_ascii_case(wanted) {
         return Some(EXACT);
     }
     if is_same_stem(query.stem, name) {
@@ -293,20 +131,20 @@ fn name_score(query: &Query<'_>, name: &str) -> Option<f64> {
 }
 
 /// `db.js` for `db.ts`, `Makefile` for `Makefile.txt`: the same name up to the extension.
-fn is_same_stem(query_stem: &str, name: &str) -> bool {
+fn is_same_stem(query_stem: &str, name: &[u8]) -> bool {
     let n = query_stem.len();
     // The stem ends where `name` does or at a dot: a one-byte test before comparing.
     n > 0
-        && (name.len() == n || name.as_bytes().get(n) == Some(&b'.'))
-        && first_alike(query_stem, name)
-        && name.as_bytes()[..n].eq_ignore_ascii_case(query_stem.as_bytes())
-        && stem(name).len() == n
+        && (name.len() == n || name.get(n) == Some(&b'.'))
+        && first_alike(query_stem.as_bytes(), name)
+        && name[..n].eq_ignore_ascii_case(query_stem.as_bytes())
+        && stem_len(name) == n
 }
 
 /// Whether the first bytes agree up to ASCII case (or one is empty): one byte before a
 /// comparison of the whole prefix, which most names fail here.
-fn first_alike(a: &str, b: &str) -> bool {
-    match (a.as_bytes().first(), b.as_bytes().first()) {
+fn first_alike(a: &[u8], b: &[u8]) -> bool {
+    match (a.first(), b.first()) {
         (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
         _ => true,
     }
@@ -314,23 +152,29 @@ fn first_alike(a: &str, b: &str) -> bool {
 
 /// A cut-short name (`ap` for `app`, `util` for `utils`): too short for the edit-distance
 /// threshold, yet a common agent slip.
-fn is_truncation(query_lower: &str, name: &str) -> bool {
-    let shorter = query_lower.len().min(name.len());
+fn is_truncation(query_lower: &str, name: &[u8]) -> bool {
+    let wanted = query_lower.as_bytes();
+    let shorter = wanted.len().min(name.len());
     shorter >= 2
-        && query_lower.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
-        && first_alike(query_lower, name)
-        && name.get(..query_lower.len()).is_some_and(|head| head.eq_ignore_ascii_case(query_lower))
+        && wanted.len().abs_diff(name.len()) <= MAX_LENGTH_DIFFERENCE
+        && first_alike(wanted, name)
+        && name.get(..wanted.len()).is_some_and(|head| head.eq_ignore_ascii_case(wanted))
 }
 
 /// The name without its last extension (`db.test.ts` gives `db.test`; `.env` stays).
 fn stem(name: &str) -> &str {
-    match name.rfind('.') {
-        Some(at) if at > 0 => &name[..at],
-        _ => name,
+    &name[..stem_len(name.as_bytes())]
+}
+
+/// The length of [`stem`] of `name`.
+fn stem_len(name: &[u8]) -> usize {
+    match memchr::memrchr(b'.', name) {
+        Some(at) if at > 0 => at,
+        _ => name.len(),
     }
 }
 
-fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
+fn fuzzy(query: &Query<'_>, name: &[u8]) -> Option<f64> {
     let (a, b) = (query.lower.len(), name.len());
     let longest = a.max(b);
     let allowed = longest / 4;
@@ -342,7 +186,7 @@ fn fuzzy(query: &Query<'_>, name: &str) -> Option<f64> {
     if counts_differ_by_more(query, name, 2 * allowed) {
         return None;
     }
-    let name_lower = name.to_lowercase();
+    let name_lower = std::str::from_utf8(name).ok()?.to_lowercase();
     let distance = strsim::osa_distance(&query.lower, &name_lower);
     let length = query.lower.chars().count().max(name_lower.chars().count()).max(1);
     #[allow(clippy::cast_precision_loss, reason = "file names are short")]
@@ -377,11 +221,11 @@ const BUCKET: [u8; 256] = {
 /// exceeds `limit`. The sum is `2 * unmatched + |query| - |name|` (`unmatched`: bytes of
 /// `name` the query has no count left for): one pass over `name` instead of over all 128
 /// buckets, left as soon as the bytes unmatched so far decide it.
-fn counts_differ_by_more(query: &Query<'_>, name: &str, limit: usize) -> bool {
+fn counts_differ_by_more(query: &Query<'_>, name: &[u8], limit: usize) -> bool {
     let mut left = query.counts;
     let mut unmatched = 0;
     let cap = limit + name.len();
-    for b in name.bytes() {
+    for &b in name {
         let slot = &mut left[usize::from(BUCKET[usize::from(b)])];
         if *slot > 0 {
             *slot -= 1;

@@ -258,10 +258,10 @@ fn a_cached_index_of_nothing_is_read_back() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("files.cache");
     super::cache::write_cache(&cache, "tree g1", &index_of(&[])).unwrap();
-    assert!(super::cache::read_cache(&cache, Some("tree g1"), 5).is_some());
-    assert!(super::cache::read_cache(&cache, Some("tree g0"), 5).is_none());
+    assert!(super::cache::read_cache(&cache, Some("tree g1")).is_some());
+    assert!(super::cache::read_cache(&cache, Some("tree g0")).is_none());
     super::cache::write_cache(&cache, "tree g2", &index_of(&["a/b.rs"])).unwrap();
-    let index = super::cache::read_cache(&cache, Some("tree g2"), 4).unwrap();
+    let index = super::cache::read_cache(&cache, Some("tree g2")).unwrap();
     assert_eq!(suggest(&index, "x/b.rs", 3), ["a/b.rs"]);
 }
 
@@ -269,7 +269,7 @@ fn a_cached_index_of_nothing_is_read_back() {
 fn tree_has(root: &Path, state: &Path, name: &str) -> Vec<String> {
     let walk = super::tree::Walk { root, tracked: None, extra_rules: Vec::new() };
     let dir = super::tree::location(state, root);
-    let index = super::tree::index(&dir, &walk, super::files::Kind::Files, name.len()).unwrap();
+    let index = super::tree::index(&dir, &walk, super::files::Kind::Files).unwrap();
     suggest(&index, &format!("nowhere/{name}"), 10)
         .into_iter()
         .filter(|p| p.ends_with(&format!("/{name}")) || p == name)

@@ -118,7 +118,7 @@ pub(super) struct Walk<'a> {
 }
 
 /// The index of `kind` over the tree's files, brought up to date first when it may be stale.
-pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -> Option<Index> {
+pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind) -> Option<Index> {
     let (generation, fresh) = current_generation(dir, walk)?;
     let cache = dir.join(kind.cache_file());
     // Just built: neither its index nor the snapshot need reading back.
@@ -126,7 +126,7 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind, query_len: usize) -
         state
     } else {
         let key = format!("tree {generation}");
-        if let Some(index) = super::cache::read_cache(&cache, Some(&key), query_len) {
+        if let Some(index) = super::cache::read_cache(&cache, Some(&key)) {
             return Some(index);
         }
         read_state(&dir.join(STATE))?

@@ -154,7 +154,13 @@ fn parse_with(data: &[u8], cache_tree: bool) -> Option<Index> {
     // The header's count is not trusted for the reservation: a corrupt or planted index
     // claiming 4 billion entries would otherwise abort the process on allocation.
     let reserve = count.min(data.len() / MIN_ENTRY_LEN);
-    let mut index = Index { entries: Vec::with_capacity(reserve), ..Index::default() };
+    // Both filled in one pass: reserved at once (on huge pages when large), where growing them
+    // copied each several times and faulted in every page of every copy.
+    let mut index = Index {
+        entries: crate::bigbuf::vec_with_capacity(reserve),
+        paths: crate::bigbuf::vec_with_capacity(data.len()),
+        ..Index::default()
+    };
     let mut reader = Reader { data, version, previous: Vec::new(), last: 0..0, last_dir: 0 };
     let mut pos = 12;
     for _ in 0..count {

@@ -514,7 +514,7 @@ fn the_file_list_cache_follows_the_index() {
     let miss = || call(&repo, "cache", "read_file", &json!({"file_path": "lib/helpers.py"}));
     assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
     let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
-    assert!(git_dir.join("patchgate/guard/files-v7.cache").exists());
+    assert!(git_dir.join("patchgate/guard/files-v8.cache").exists());
     repo.commit(&[("tools/helpers.py", "")], "helpers");
     assert_eq!(json(&miss())["error"]["suggestions"], json!(["tools/helpers.py"]));
     // Unchanged index: the answers come from the cache, files and directories alike.
@@ -526,6 +526,37 @@ fn the_file_list_cache_follows_the_index() {
     repo.git(&["rm", "-q", "tools/helpers.py"]);
     assert_eq!(json(&miss())["error"]["suggestions"], json!([]));
     assert_eq!(json(&dir_miss())["error"]["suggestions"], json!([]));
+}
+
+#[test]
+fn a_damaged_file_list_cache_is_rebuilt_not_read_with_holes() {
+    // The cache keeps the names apart from their directories (read only for the names that
+    // match): a file cut short, or a header that does not describe it, is built again.
+    let repo = project();
+    repo.commit(&[("tools/helpers.py", ""), ("docs/helpers.md", "")], "helpers");
+    let miss = || call(&repo, "damaged", "read_file", &json!({"file_path": "lib/helpers.py"}));
+    let want = json!(["tools/helpers.py", "docs/helpers.md"]);
+    assert_eq!(json(&miss())["error"]["suggestions"], want);
+    let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
+    let cache = git_dir.join("patchgate/guard/files-v8.cache");
+    let whole = std::fs::read(&cache).expect("the cached list");
+    let header = whole.iter().position(|&b| b == b'\n').expect("a header line") + 1;
+    let text = String::from_utf8(whole[..header].to_vec()).unwrap();
+    let (key, layout) = text.trim_end().rsplit_once(' ').unwrap();
+    let (dirs, buckets) = layout.split_once(';').unwrap();
+    let blob: usize = key.rsplit_once(' ').unwrap().1.parse().unwrap();
+    let (key, _) = key.rsplit_once(' ').unwrap();
+    // The last bucket left out of the layout.
+    let fewer = buckets.rsplit_once(',').map_or("", |(rest, _)| rest);
+    for damaged in [
+        whole[..header + blob - 3].to_vec(),
+        [format!("{key} 7 {layout}\n").as_bytes(), &whole[header..]].concat(),
+        [format!("{key} {blob} {dirs};{fewer}\n").as_bytes(), &whole[header..]].concat(),
+    ] {
+        std::fs::write(&cache, &damaged).unwrap();
+        assert_eq!(json(&miss())["error"]["suggestions"], want);
+        assert_eq!(std::fs::read(&cache).unwrap(), whole, "the cached list built again");
+    }
 }
 
 #[test]
@@ -625,7 +656,7 @@ fn an_index_change_in_a_few_directories_leaves_the_cached_list_as_it_was() {
     };
     assert_eq!(miss("x/guide.md"), json!(["docs/guide.md"]));
     let git_dir = PathBuf::from(repo.git(&["rev-parse", "--absolute-git-dir"]).trim());
-    let cache = git_dir.join("patchgate/guard/files-v7.cache");
+    let cache = git_dir.join("patchgate/guard/files-v8.cache");
     let built = std::fs::metadata(&cache).expect("the cached list").ino();
     // A file staged that no guard saw written, and one removed with its directory: the first
     // miss after reads the index, and only the names of the two directories that changed are
@@ -664,7 +695,7 @@ fn a_miss_while_another_guard_updates_the_lists_answers_from_the_old_ones() {
         .find(|e| e.file_name().to_string_lossy().starts_with("tree-v"))
         .expect("a snapshot of the files on disk")
         .path();
-    let locks: Vec<std::fs::File> = [state.join("files-v7.cache.lock"), snapshot.join("lock")]
+    let locks: Vec<std::fs::File> = [state.join("files-v8.cache.lock"), snapshot.join("lock")]
         .iter()
         .map(|path| {
             let lock = std::fs::File::create(path).unwrap();
