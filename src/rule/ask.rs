@@ -47,6 +47,8 @@ static TEXT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
           | comment(?:s|ed|ing)? | \w*docs? | documentation | docstrings? | readme
           | changelog | license | copyright | headers?\s+comments? | examples?\s+in\s+(?:the\s+)?docs
           | code\s+(?:samples?|examples?|snippets?) | explanations? | (?:intra-)?doc\s+links?
+          | notes?\s+(?:about|regarding) | a\s+note\s+(?:on|to|for|that) | reminders? | remarks?
+          | caveats?
         )\b",
     )
     .expect("the text-object pattern is valid")
@@ -62,6 +64,8 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
           | spacing
           | cod(?:e|ing)\s+style
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
+          | (?:missing|extra|eof)\s+new\s*lines? | empty\s+lines? | new\s*lines?\s+at\s+(?:the\s+)?end
+          | (?:extra|double|redundant|unnecessary|unneeded|superfluous)\s+(?:spaces?|tabs?)
           | tabs\s+(?:to|with|into)\s+spaces | spaces\s+(?:to|with|into)\s+tabs | (?:cargo\s+)?fmt | rustfmt | gofmt | clang-format | prettier | black | autopep8
           | yapf | isort | ruff\s+format | stylua | ktlint | standardrb
         )\b",
@@ -296,6 +300,13 @@ pub(super) fn verb_and_object(description: &str) -> Option<(String, &str)> {
     let verb = words.next()?.to_ascii_lowercase();
     let verb = base_form(verb.trim_end_matches([':', ',']));
     Some((verb, words.next().unwrap_or_default().trim()))
+}
+
+/// Whether the step's leading verb asks for a clean-up (`Clean up the parser`, `Tidy
+/// Buffer.kt`, `cleanup`): a step that whitespace taken out may be all about.
+pub(super) fn is_cleanup(description: &str) -> bool {
+    verb_and_object(description)
+        .is_some_and(|(verb, _)| matches!(verb.as_str(), "clean" | "cleanup" | "clean-up" | "tidy"))
 }
 
 /// Whether the step is one word and nothing else, its kind unstated (`Spotless`, `changelog`,
@@ -638,6 +649,49 @@ mod tests {
             ("fix grammatical error in command.go (#626)", Kind::Document),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
+        }
+    }
+
+    #[test]
+    fn a_clean_up_is_asked_by_its_verb() {
+        for line in ["Clean up the parser", "Cleanup", "chore: tidy Buffer.kt", "Cleaned up tests"]
+        {
+            assert!(super::is_cleanup(line), "{line}");
+        }
+        // The twins: a clean-up named later, a verb of another kind.
+        for line in ["Fix the crash in cleanup", "Simplify the parser"] {
+            assert!(!super::is_cleanup(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn text_and_layout_phrasings_state_the_kind() {
+        for (line, kind) in [
+            ("Add a reminder about trim-paths", Kind::Document),
+            ("Add a note about thread safety to the client", Kind::Document),
+            ("Add missing newline at end of file", Kind::Format),
+            ("Remove extra empty line", Kind::Format),
+            ("Add newline at the end of the workflow", Kind::Format),
+            ("Remove unnecessary spaces in the table", Kind::Format),
+        ] {
+            assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
+        }
+    }
+
+    #[test]
+    fn text_and_layout_words_that_name_code_state_no_kind() {
+        // The twins of the phrasings above: a field named `notes`, a newline in a string,
+        // spaces a program handles.
+        for line in [
+            "Add notes field to the release model",
+            "Add newline to the error message",
+            "Handle spaces in paths",
+        ] {
+            let found = kinds(line);
+            assert!(
+                !found.contains(&Kind::Document) && !found.contains(&Kind::Format),
+                "{line}: {found:?}"
+            );
         }
     }
 

@@ -420,9 +420,115 @@ pub(super) fn is_abstract_placeholder(
     file: &str,
     text: &str,
 ) -> bool {
+    each_holder(summary, file, text, |item| is_abstract(summary, patch, item))
+}
+
+/// Whether the added placeholder line `text` of `file` is the statement of one item of the
+/// file at least, and every such item is `is_excused`: a line no item explains is no exemption.
+fn each_holder(
+    summary: &ChangeSummary,
+    file: &str,
+    text: &str,
+    is_excused: impl FnMut(&ItemChange) -> bool,
+) -> bool {
     let Some(found) = summary.files.iter().find(|f| f.path == file) else { return false };
     let mut holders = placeholder_items(found, text).peekable();
-    holders.peek().is_some() && holders.all(|item| is_abstract(summary, patch, item))
+    holders.peek().is_some() && holders.all(is_excused)
+}
+
+/// Whether the added placeholder line `text` (trimmed) of `file` is the body of overrides
+/// only that nothing in the patch reaches: every placeholder item of the file whose statement
+/// it is is a method the patch adds marked `override` (`@Override`), and no line the patch adds
+/// calls it (`.name`, `name(`) but its own header. An interface's members must all be written
+/// for a class to compile; the ones a step does not need yet (`Get WASI set up enough to do a
+/// directory list`, `openReadOnly` of a read-only file system) are left as `TODO()`, and no
+/// code of the step runs them. A placeholder the patch's own code or tests call is one the step
+/// relies on, and one in a method of the class's own is no member the interface imposed.
+pub(super) fn is_unreached_override(
+    summary: &ChangeSummary,
+    patch: &Patch<'_>,
+    file: &str,
+    text: &str,
+) -> bool {
+    each_holder(summary, file, text, |item| {
+        item.change == ItemStatus::Added
+            && is_override(patch, file, item)
+            && !is_called(summary, patch, item)
+    })
+}
+
+/// Whether the added placeholder line `text` (trimmed) of `file` is the body of abstract
+/// methods only, declared so: every placeholder item of the file whose statement it is carries
+/// `@abstractmethod` (`@abc.abstractmethod`) among the decorators the patch writes above it. An
+/// abstract method has no implementation by definition; its subclasses give it.
+pub(super) fn is_declared_abstract(
+    summary: &ChangeSummary,
+    patch: &Patch<'_>,
+    file: &str,
+    text: &str,
+) -> bool {
+    each_holder(summary, file, text, |item| {
+        let placed = placed_lines(patch, file);
+        let line_at = |row: usize| {
+            placed.iter().find(|(at, kind, _)| *at == row && *kind != LineKind::Remove)
+        };
+        let decorator = |row: usize| {
+            let (_, _, line) = line_at(row)?;
+            let line = String::from_utf8_lossy(line);
+            let line = line.trim();
+            line.starts_with('@').then(|| line.ends_with("abstractmethod"))
+        };
+        // The decorators right above the `def`, or its first lines when it spans them.
+        let above = (1..item.line).rev().map_while(decorator);
+        let within = (item.line..item.line + 5).map_while(decorator);
+        above.chain(within).any(|is_abstract| is_abstract)
+    })
+}
+
+/// Whether the header of `item`, a method the patch adds, marks it an override: `override fun`,
+/// `override func`, `public override`, or Java's `@Override` on a line of its own above it (the
+/// definition's first lines, up to the one that holds its name).
+fn is_override(patch: &Patch<'_>, file: &str, item: &ItemChange) -> bool {
+    let own = own_name(item);
+    for row in item.line..item.line + 3 {
+        let Some(line) = added_line(patch, file, row) else { return false };
+        let line = String::from_utf8_lossy(line);
+        if crate::summary::has_word(&line.to_ascii_lowercase(), "override") {
+            return true;
+        }
+        if crate::summary::has_word(&line, own) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a line the patch adds, other than the header of a definition of that name, calls
+/// `item` ([`calls`]).
+fn is_called(summary: &ChangeSummary, patch: &Patch<'_>, item: &ItemChange) -> bool {
+    let own = own_name(item);
+    patch.files.iter().any(|file| {
+        let name = String::from_utf8_lossy(file.path());
+        let headers: Vec<usize> = summary
+            .files
+            .iter()
+            .filter(|f| f.path == name)
+            .flat_map(|f| &f.items)
+            .filter(|i| own_name(i) == own)
+            .map(|i| i.line)
+            .collect();
+        let lines = placed_lines(patch, &name);
+        lines.iter().any(|(at, kind, text)| {
+            *kind == LineKind::Add
+                && !headers.iter().any(|h| (*h..*h + 3).contains(at))
+                && calls(&String::from_utf8_lossy(text), own)
+        })
+    })
+}
+
+/// A definition's own name, past its owners (`parse` of `Parser.parse`).
+fn own_name(item: &ItemChange) -> &str {
+    item.name.rsplit(['.', ':']).next().unwrap_or(&item.name)
 }
 
 fn placeholder_items<'f>(

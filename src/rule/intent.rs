@@ -34,21 +34,46 @@ pub(super) struct Rename {
     /// to `TRY_BEGIN`" the name is `FORK_OPT` and `opcode` says what it is, which only the patch
     /// can tell ([`Rename::read_on`]).
     pub before: Vec<String>,
+    /// Whether the rename is asked in the description's first paragraph, which states the
+    /// step; one in a later paragraph (a squashed pull request's list of its commits: "rename
+    /// `log_file` param to `wsgi_errors`") is background, and may have happened in that history.
+    pub is_asked: bool,
+    /// Whether the step describes the old name rather than naming it ("rename example jq
+    /// utility to total" for `sum`): the patch, not the step, shows which word goes away
+    /// ([`Rename::read_on`]).
+    pub is_described: bool,
 }
 
 impl Rename {
     /// The old name as the patch shows it: of `from` and the words before it, the one a
-    /// changed line replaces by `to` (`replaces`), else the first one a removed line holds
-    /// (`is_removed`), else `from`. "Rename main func to initConfig" renames `main`.
+    /// changed line replaces by `to` (`replaces`); else, when the step writes plain words (not
+    /// code) and the changed lines replace one other word by `to` (`replaced_by`), that word,
+    /// the step only describing it; else the
+    /// first of them a removed line holds (`is_removed`), else `from`. "Rename main func to
+    /// initConfig" renames `main`; "rename example jq utility to total" renames what the patch
+    /// replaces by `total`.
     pub fn read_on(
         &self,
         replaces: impl Fn(&str, &str) -> bool,
+        replaced_by: impl Fn(&str) -> Option<String>,
         is_removed: impl Fn(&str) -> bool,
     ) -> Self {
         let mut names = std::iter::once(&self.from).chain(&self.before);
-        let found = names.clone().find(|n| replaces(n, &self.to));
-        let found = found.or_else(|| names.find(|n| is_removed(n)));
-        Self { from: found.unwrap_or(&self.from).clone(), before: Vec::new(), ..self.clone() }
+        let read = |from: &str, is_described| Self {
+            from: from.to_owned(),
+            before: Vec::new(),
+            is_described,
+            ..self.clone()
+        };
+        if let Some(found) = names.clone().find(|n| replaces(n, &self.to)) {
+            return read(found, false);
+        }
+        // Names written as code are the names; plain words may only describe it.
+        let described = replaced_by(&self.to).filter(|w| !names.clone().any(|n| n == w));
+        if let Some(other) = described.filter(|_| !self.is_code) {
+            return read(&other, true);
+        }
+        read(names.find(|n| is_removed(n)).unwrap_or(&self.from), false)
     }
 }
 
@@ -67,6 +92,9 @@ pub(super) fn renames(description: &str) -> Vec<Rename> {
     if is_ascii_without(b"renam") {
         return Vec::new();
     }
+    // Where the first paragraph ends, in `description`'s bytes.
+    let asked_end =
+        description.len() - description.trim_start().len() + first_paragraph(description).len();
     RENAME
         .captures_iter(description)
         .filter_map(|c| {
@@ -88,11 +116,14 @@ pub(super) fn renames(description: &str) -> Vec<Rename> {
             };
             let (from, to) = (last(from), last(to));
             let is_name = |s: &str| !s.is_empty() && !NOT_NAMES.contains(&s);
+            let is_asked = c.get(0).is_some_and(|m| m.start() < asked_end);
             (is_name(&from) && is_name(&to) && from != to).then_some(Rename {
                 from,
                 to,
                 is_code,
                 before,
+                is_asked,
+                is_described: false,
             })
         })
         .collect()
@@ -346,6 +377,32 @@ mod tests {
         assert!(super::renames("add a flag").is_empty());
         assert_eq!(super::path_candidates("edit src/a.rs"), ["src/a.rs"]);
         assert!(super::path_candidates("edit the parser").is_empty());
+    }
+
+    #[test]
+    fn a_rename_is_asked_in_the_first_paragraph() {
+        let asked = |d: &str| super::renames(d).iter().map(|r| r.is_asked).collect::<Vec<_>>();
+        assert_eq!(asked("Rename log_file to wsgi_errors"), [true]);
+        assert_eq!(asked("Tidy the transport\nand rename log_file to wsgi_errors"), [true]);
+        // The twin: a squashed pull request's list, below the subject.
+        assert_eq!(asked("Fix wsgi.errors\n\n* rename log_file param to wsgi_errors"), [false]);
+    }
+
+    #[test]
+    fn a_described_old_name_is_the_word_the_patch_replaces() {
+        let asked = &super::renames("docs: rename example jq utility to total")[0];
+        let replaces = |from: &str, to: &str| from == "sum" && to == "total";
+        let replaced_by = |to: &str| (to == "total").then(|| "sum".to_owned());
+        let read = asked.read_on(replaces, replaced_by, |n| n == "jq");
+        assert_eq!((read.from.as_str(), read.is_described), ("sum", true));
+        // The twin: a word of the step the patch replaces is the name, as written.
+        let asked = &super::renames("Rename main func to initConfig")[0];
+        let read = asked.read_on(
+            |from, to| from == "main" && to == "initConfig",
+            |_| Some("main".to_owned()),
+            |_| false,
+        );
+        assert_eq!((read.from.as_str(), read.is_described), ("main", false));
     }
 
     #[test]

@@ -70,7 +70,7 @@ const PLACES: [&str; 5] = [" from ", " in ", " out of ", " inside ", " within "]
 /// CLI`).
 pub(super) fn removal_targets(description: &str) -> Vec<String> {
     let Some((verb, object)) = ask::verb_and_object(description) else { return Vec::new() };
-    if !["remov", "delet", "drop"].iter().any(|v| verb.starts_with(v)) {
+    if !is_removal_verb(&verb) {
         return Vec::new();
     }
     let lower = object.to_ascii_lowercase();
@@ -82,6 +82,14 @@ pub(super) fn removal_targets(description: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether the step's leading word is a verb of removal (`Remove`, `deleted`, `Drops`): a word
+/// of letters. A word joined to a name (`delete#mustExist`, `remove_entry`, `drop.rs`) is code
+/// the step names, not what it asks.
+fn is_removal_verb(verb: &str) -> bool {
+    verb.chars().all(char::is_alphabetic)
+        && ["remov", "delet", "drop"].iter().any(|v| verb.starts_with(v))
 }
 
 /// What a removal step names to remove.
@@ -129,7 +137,7 @@ const DEFINITION_WORDS: [&str; 17] = [
 /// which names only point near; it is not checked.
 pub(super) fn removal_object(description: &str) -> Option<Removal> {
     let (verb, object) = ask::verb_and_object(description)?;
-    if !["remov", "delet", "drop"].iter().any(|v| verb.starts_with(v)) {
+    if !is_removal_verb(&verb) {
         return None;
     }
     let lower = object.to_ascii_lowercase();
@@ -458,6 +466,19 @@ mod tests {
         assert_eq!(removal_object("Remove Clock from src/time.rs"), removal("Clock", false, true));
         assert_eq!(removal_object("Remove options from `Builder#parse_file`."), None);
         assert_eq!(removal_object("Drop NBSP characters"), None);
+    }
+
+    #[test]
+    fn a_member_reference_first_is_no_verb_of_removal() {
+        // `delete#mustExist` names the parameter `mustExist` of `delete`: nothing is removed.
+        assert_eq!(removal_object("delete#mustExist createDirectory#mustCreate"), None);
+        assert!(removal_targets("delete#mustExist createDirectory#mustCreate").is_empty());
+        assert_eq!(removal_object("remove_entry: keep the lock"), None);
+        // The twin: the verb standing alone still removes what follows it.
+        assert_eq!(
+            removal_object("delete mustExist from createDirectory").map(|r| r.name),
+            Some("mustExist".into())
+        );
     }
 
     #[test]

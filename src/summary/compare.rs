@@ -230,7 +230,13 @@ fn matched(
     let (o, n) = (&old.definitions[i], &new.definitions[j]);
     if own_code(old, i) != own_code(new, j) {
         let mut item = item(new, j, ItemStatus::Changed);
-        item.was_trivial = o.trivial.is_some();
+        // A body that returned a default value (`return std::string{};`) computed nothing.
+        item.was_trivial = o.trivial.is_some() || o.returns_default;
+        // A constructor whose initializer list the patch rewrites does its work there: a body
+        // left empty beside it moved, it was not emptied.
+        if n.initializers.is_some() && n.initializers != o.initializers {
+            item.trivial = None;
+        }
         item.was_refusal = o.refuses;
         let before: HashSet<&[u8]> = names_in(old, o).into_iter().collect();
         item.refers_to.retain(|name| !before.contains(name.as_bytes()));

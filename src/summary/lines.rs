@@ -53,6 +53,14 @@ pub fn only_appends_trailing_whitespace(file: &FilePatch<'_>) -> bool {
     if ext.eq_ignore_ascii_case("md") || ext.eq_ignore_ascii_case("markdown") {
         return false;
     }
+    only_pads_line_ends(file)
+}
+
+/// Whether the file entry only appends spaces or tabs to the ends of lines, as
+/// [`only_appends_trailing_whitespace`] reads it, Markdown included: spaces that are at most a
+/// line break where they render, and never what a step about a document's text asks.
+#[must_use]
+pub fn only_pads_line_ends(file: &FilePatch<'_>) -> bool {
     if file.binary.is_some() {
         return false;
     }

@@ -49,8 +49,8 @@ pub use crate::finding::{
 pub use describe::describe;
 pub use directive::silences_a_check;
 pub use grammar::grammar_for;
-pub use lines::{classify_lines, only_appends_trailing_whitespace};
-pub use rename::replaces;
+pub use lines::{classify_lines, only_appends_trailing_whitespace, only_pads_line_ends};
+pub use rename::{replaced_by, replaces};
 pub use revert::{Reverted, reverted};
 
 use crate::patch::{FilePatch, LineKind, Operation};

@@ -202,3 +202,18 @@ pub fn replaces(file: &FilePatch<'_>, from: &str, to: &str) -> bool {
         .into_iter()
         .any(|(old, new)| substitutions(old, new).iter().any(|(f, t)| f == from && t == to))
 }
+
+/// The identifiers a pair of the file's changed lines (read as in [`renames`]) replaces by
+/// `to`, each once: what the patch renames to `to`.
+#[must_use]
+pub fn replaced_by(file: &FilePatch<'_>, to: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (old, new) in line_pairs(file) {
+        for (from, _) in substitutions(old, new).into_iter().filter(|(_, t)| t == to) {
+            if !out.contains(&from) {
+                out.push(from);
+            }
+        }
+    }
+    out
+}

@@ -63,6 +63,10 @@ pub struct Definition {
     /// Whether it only declares a function or method, without a body (an interface's or a
     /// trait's method signature).
     pub is_declaration: bool,
+    /// Its member initializer list, when it has one ([`trivial::initializers`]).
+    pub initializers: Option<String>,
+    /// Whether its body only returns a value-initialized object ([`trivial::returns_default`]).
+    pub returns_default: bool,
 }
 
 /// A parsed image.
@@ -470,6 +474,8 @@ impl<'t> Walk<'t> {
             refuses,
             parent,
             is_declaration: trivial::is_declaration(inner, self.grammar),
+            initializers: trivial::initializers(inner, self.text),
+            returns_default: trivial::returns_default(inner, self.text, self.grammar),
         });
         self.open.push((index, node.end_byte()));
     }

@@ -34,6 +34,34 @@ pub fn of_definition(node: Node<'_>, text: &[u8], grammar: Grammar) -> Option<Tr
     }
 }
 
+/// The member initializer list of a constructor (C++'s `: Validator(name, check)`, C#'s `:
+/// base(name)`), its whitespace collapsed: code that runs before the body, so a body left empty
+/// beside it may have moved there.
+pub fn initializers(node: Node<'_>, text: &[u8]) -> Option<String> {
+    let mut cursor = node.walk();
+    let list = node
+        .named_children(&mut cursor)
+        .find(|c| matches!(c.kind(), "field_initializer_list" | "constructor_initializer"))?;
+    (list.named_child_count() > 0).then(|| one_line(&text[list.byte_range()]))
+}
+
+/// Whether the function `node`'s body is one statement returning a value-initialized object
+/// (`return std::string{};`, `return Config{};`): a default value, which computes nothing.
+pub fn returns_default(node: Node<'_>, text: &[u8], grammar: Grammar) -> bool {
+    static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:return\s+)?[A-Za-z_][\w:]*(?:<[^;{}]*>)?\s*\{\s*\}\s*;?$")
+            .expect("the default-value pattern is valid")
+    });
+    if !matches!(grammar.definition(node), Some("function" | "method")) {
+        return false;
+    }
+    let Some(body) = body_of(node) else { return false };
+    match statements(body, grammar).as_slice() {
+        [one] => DEFAULT.is_match(&one_line(&text[one.byte_range()])),
+        _ => false,
+    }
+}
+
 /// Whether the definition `node` is a function or method declared without a body: a
 /// signature in an interface or a trait, an abstract method, Kotlin's `expect fun`. A Ruby
 /// method without statements has no body node and is an empty definition, not a declaration.

@@ -39,12 +39,20 @@ pub(super) fn directives_left_unanswered(
 /// #nosec G602`): the step asks for that directive. A name counts when it is a word of five
 /// characters or more, holds a digit (a rule's code), or is a keyword in capitals (an acronym:
 /// `IWYU` of `// IWYU pragma: export`): `type` of `# type: ignore` is a word steps use for
-/// other things.
+/// other things. A shebang is named as such (`fix shebang in build.sh`); a lint's code with a
+/// digit or an underscore (`internal_features`) counts anywhere in the description, which may
+/// quote the compiler's error the directive answers.
 fn names_a_directive(summary: &ChangeSummary, description: &str) -> bool {
     let subject = description.trim_start().lines().next().unwrap_or_default();
     let directives =
         summary.files.iter().flat_map(|f| f.directives_added.iter().chain(&f.directives_removed));
-    directives.flat_map(|d| directive_names(d)).any(|name| intent::has_word(subject, &name))
+    // A lint's code (`internal_features`, `E501`) is named anywhere in the description: the
+    // compiler's error the step quotes.
+    let is_code =
+        |name: &str| name.contains(['_', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    directives.flat_map(|d| directive_names(d)).any(|name| {
+        intent::has_word(subject, &name) || (is_code(&name) && intent::has_word(description, &name))
+    })
 }
 
 /// The names in a directive comment that a step may use for it: its keyword (the first word
@@ -69,7 +77,11 @@ fn directive_names(directive: &str) -> Vec<String> {
     let keyword =
         words.first().copied().filter(|w| !is_attribute && (long_enough(w) || is_acronym(w)));
     let codes = words.iter().skip(1).filter(is_code);
-    keyword.into_iter().map(str::to_owned).chain(codes.map(|w| (*w).to_owned())).collect()
+    // `#!/usr/bin/env bash` is named by what it is: the shebang.
+    let is_shebang = directive.trim_start().starts_with("#!") && !directive.contains("#![");
+    let kind = is_shebang.then_some(["shebang", "hashbang"]).into_iter().flatten();
+    let names = keyword.into_iter().chain(kind).map(str::to_owned);
+    names.chain(codes.map(|w| (*w).to_owned())).collect()
 }
 
 /// Whether the patch adds directives and every directive it adds or removes turns a checker

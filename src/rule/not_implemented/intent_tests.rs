@@ -900,3 +900,103 @@ fn a_comment_that_is_the_step_however_short_repeats_it() {
     let (codes, notes) = judged("Release 1.0.227", &other);
     assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
 }
+
+#[test]
+fn a_placeholder_in_an_override_nothing_in_the_patch_reaches_is_an_interface_s_due() {
+    let class = |modifier: &str, called: &str| {
+        let code = created(
+            "src/AssetFileSystem.kt",
+            &format!(
+                "class AssetFileSystem : FileSystem() {{\n  override fun list(dir: Path): List<Path> {{\n    return entries(dir).map {{ dir / it }}\n  }}\n\n  {modifier}fun openReadOnly(file: Path): FileHandle {{\n    TODO(\"not implemented yet!\")\n  }}\n}}\n"
+            ),
+        );
+        let test = created(
+            "src/test/AssetFileSystemTest.kt",
+            &format!(
+                "class AssetFileSystemTest {{\n  @Test fun listing() {{\n    assertEquals(2, fs.{called}(root).size)\n  }}\n}}\n"
+            ),
+        );
+        code + &test
+    };
+    let step = "Import AssetFileSystem";
+    assert_eq!(judged_fully(step, &class("override ", "list")).0, Vec::<String>::new());
+    // The twins: the patch's test reaches the placeholder; a method of the class's own.
+    assert_eq!(judged_fully(step, &class("override ", "openReadOnly")).0, ["placeholder_added"]);
+    assert_eq!(judged_fully(step, &class("", "list")).0, ["placeholder_added"]);
+}
+
+#[test]
+fn a_rename_of_the_background_or_described_is_a_note() {
+    let patch = modify("w.py", &["def f(errors=None):"], &["def f(wsgi_errors=None):"], &[]);
+    let squashed = "Fix wsgi.errors (#1828)\n\n* rename log_file param to wsgi_errors";
+    let (codes, notes) = judged(squashed, &patch);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(notes.contains(&"rename_missing".to_owned()), "{notes:?}");
+    // The twin: the same rename asked in the first paragraph.
+    assert_eq!(judged("Rename log_file param to wsgi_errors", &patch).0, ["rename_missing"]);
+}
+
+#[test]
+fn a_step_that_names_the_shebang_or_quotes_the_lint_asks_for_the_directive() {
+    let shebang = modify("build.sh", &["#!/bin/bash"], &["#!/usr/bin/env bash"], &["set -e"]);
+    assert_eq!(judged("fix shebang in build.sh", &shebang).0, Vec::<String>::new());
+    assert_eq!(judged("fix the build in build.sh", &shebang).0, ["directive_only"]);
+    let allow = modify(
+        "main.rs",
+        &[],
+        &["#![allow(internal_features)]"],
+        &["#![feature(lang_items, start)]", "#![no_std]"],
+    );
+    let quoted = "Update test suite to nightly-2023-08-05\n\n    error: the feature `lang_items` is internal to the compiler\n      = note: `#[deny(internal_features)]` on by default";
+    assert_eq!(judged(quoted, &allow).0, Vec::<String>::new());
+    // The twin: the subject alone names no lint.
+    assert_eq!(judged("Update test suite to nightly-2023-08-05", &allow).0, ["directive_only"]);
+}
+
+#[test]
+fn whitespace_answers_a_clean_up_that_takes_it_out_or_a_step_that_names_the_file() {
+    let blank = modify("a.py", &[], &[""], &["x = 1", "y = 2"]);
+    let (codes, notes) = judged("Update a.py", &blank);
+    assert!(codes.is_empty() && notes.contains(&"whitespace_only".to_owned()), "{codes:?}");
+    assert_eq!(judged("Fix the parser", &blank).0, ["whitespace_only"]);
+    // Spaces appended to line ends change nothing anyone reads, whatever the step names.
+    let trailing = modify("a.py", &["x = 1", "y = 2"], &["x = 1   ", "y = 2   "], &[]);
+    assert_eq!(judged("Update a.py", &trailing).0, ["whitespace_only"]);
+    let taken_out = modify("a.py", &["x = 1   ", "y = 2   "], &["x = 1", "y = 2"], &[]);
+    let (codes, notes) = judged("Clean up the parser", &taken_out);
+    assert!(codes.is_empty() && notes.contains(&"whitespace_only".to_owned()), "{codes:?}");
+    // The twin: a clean-up that only adds whitespace.
+    assert_eq!(judged("Clean up the parser", &blank).0, ["whitespace_only"]);
+}
+
+#[test]
+fn a_placeholder_of_a_method_declared_abstract_is_a_contract() {
+    let base = |decorator: &str| {
+        created(
+            "httpx/_transports/base.py",
+            &format!(
+                "import abc\n\n\nclass AsyncTransport:\n    {decorator}def handle(self, request):\n        raise NotImplementedError()\n\n    def close(self):\n        self.closed = True\n"
+            ),
+        )
+    };
+    let step = "Add the transport API";
+    assert_eq!(judged_fully(step, &base("@abc.abstractmethod\n    ")).0, Vec::<String>::new());
+    // The twin: the same body in a method not declared abstract.
+    assert_eq!(judged_fully(step, &base("")).0, ["placeholder_added"]);
+}
+
+#[test]
+fn a_documentation_step_is_answered_by_the_layout_of_a_document() {
+    let doubled = modify("README.md", &["Run  the tests."], &["Run the tests."], &["", "# Usage"]);
+    let blank = modify("README.md", &[], &[""], &["- one", "- two", "", "Text."]);
+    for patch in [&doubled, &blank] {
+        let (codes, _) = judged("docs: improve the usage section", patch);
+        assert!(codes.is_empty(), "{codes:?}");
+    }
+    // The twins: spaces only appended to a document's line ends; code re-laid for a docs step.
+    let appended =
+        modify("README.md", &["Run the tests."], &["Run the tests.   "], &["", "# Usage"]);
+    assert_eq!(judged("docs: explain the usage", &appended).0, ["whitespace_only"]);
+    let code = modify("a.py", &[], &[""], &["x = 1", "y = 2"]);
+    assert_eq!(judged("docs: explain the usage", &code).0, ["whitespace_only"]);
+}

@@ -47,6 +47,11 @@ impl Finding {
         Self { violation, is_strong: false }
     }
 
+    /// The same finding, as a weak one.
+    fn weakened(self) -> Self {
+        Self { is_strong: false, ..self }
+    }
+
     /// Whether the finding rejects at `level`.
     pub fn rejects(&self, level: Strictness) -> bool {
         match level {

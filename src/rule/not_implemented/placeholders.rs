@@ -163,7 +163,9 @@ fn placeholder_body(found: &bodies::Gutted<'_>, say: impl Fn(&str, &str) -> Stri
 /// missing implementation) and generated files ([`summary::is_generated`]), ones the patch only moves (the same line is removed elsewhere),
 /// ones marked unreachable (`# pragma: no cover` on any line of the statement,
 /// [`is_excluded_from_coverage`]), and abstract methods' bodies (a method of the
-/// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`]).
+/// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`];
+/// or it is declared `@abstractmethod`, [`bodies::is_declared_abstract`]), and overrides the
+/// patch adds that nothing it adds calls ([`bodies::is_unreached_override`]).
 pub(super) fn placeholders(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -200,6 +202,8 @@ pub(super) fn placeholders(
                         && !is_excluded_from_coverage(&lines[*at..])
                         && !removed.contains(&text)
                         && !bodies::is_abstract_placeholder(summary, patch, &name, &text)
+                        && !bodies::is_unreached_override(summary, patch, &name, &text)
+                        && !bodies::is_declared_abstract(summary, patch, &name, &text)
                 })
                 .map(|(_, l)| (l.line, trimmed(l.text)));
             // Output a tool writes (a bundle) is no implementation the step's author left out.

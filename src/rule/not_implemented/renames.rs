@@ -5,7 +5,7 @@ use super::Finding;
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
 use crate::rule::input::short_list;
-use crate::rule::{Base, Input, RuleId, Violation, intent};
+use crate::rule::{Base, Input, RuleId, Violation, intent, named_change};
 use crate::summary::{self, ChangeSummary, FileSummary};
 
 /// The step asks to rename `from` to `to`, and no removed line holds `from` or no added line
@@ -14,8 +14,11 @@ use crate::summary::{self, ChangeSummary, FileSummary};
 /// weak finding: prose can look like a rename. A rename carried out while the touched files
 /// still use the old name (read in the base tree) is left half done: strong when a file read on
 /// its syntax tree still uses the old name as code on a line the patch did not write (a call
-/// left behind), weak otherwise (the name only in comments or strings, or in an alias or a
-/// deprecated wrapper the patch adds under the old name).
+/// left behind), weak otherwise (the name only in comments or strings, in data or prose, or in
+/// an alias or a deprecated wrapper the patch adds under the old name). A rename asked below
+/// the description's first paragraph (a squashed pull request's list of its commits) is
+/// background, and one whose old name the step only describes in plain words, the patch showing
+/// which word it replaces ([`intent::Rename::read_on`]), was not named: both are weak findings.
 pub(super) fn missing_renames(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -41,19 +44,26 @@ pub(super) fn missing_renames(
     renames
         .into_iter()
         .filter_map(|r| {
-            let r = r.read_on(replaces, |name| holds(&removed, name));
+            let replaced_by = |to: &str| {
+                let mut found = patch.files.iter().flat_map(|f| summary::replaced_by(f, to));
+                found.next().filter(|first| found.all(|other| other == *first))
+            };
+            let r = r.read_on(replaces, replaced_by, |name| holds(&removed, name));
             let is_removed = holds(&removed, &r.from);
             let side = if !is_removed {
                 format!("no removed line holds '{}'", r.from)
             } else if !holds(&added, &r.to) {
                 format!("no added line holds '{}'", r.to)
             } else {
-                return base.and_then(|base| partial_rename(input, patch, summary, base, &r.from));
+                let found =
+                    base.and_then(|base| partial_rename(input, patch, summary, base, &r.from));
+                // A rename the step only describes, or one of the background, is a note.
+                return found.map(|f| if r.is_asked && !r.is_described { f } else { f.weakened() });
             };
             let message = format!("the step renames '{}' to '{}', but {side}", r.from, r.to);
             let violation =
                 Violation::new(RuleId::NotImplemented, CheckCode::RenameMissing, message);
-            let is_strong = r.is_code || is_removed || holds(&context, &r.from);
+            let is_strong = r.is_asked && (r.is_code || is_removed || holds(&context, &r.from));
             Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
         })
         .collect()
@@ -113,7 +123,7 @@ fn partial_rename(
     let is_strong = !elsewhere.is_empty()
         || patch.files.iter().zip(&summary.files).any(|(file, found)| {
             found.language.is_some()
-                && !is_prose(&found.path)
+                && named_change::is_program(&found.path)
                 && uses_left_unchanged(file, found, from)
         });
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
@@ -147,7 +157,9 @@ fn users_elsewhere(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Vec<String
         if budget == 0 || out.len() >= 5 {
             break;
         }
-        if !ext(path).is_some_and(|e| exts.contains(&e)) || touched.contains(path) || is_prose(path)
+        if !ext(path).is_some_and(|e| exts.contains(&e))
+            || touched.contains(path)
+            || !named_change::is_program(path)
         {
             continue;
         }
@@ -160,13 +172,6 @@ fn users_elsewhere(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Vec<String
         }
     }
     out
-}
-
-/// Whether `path` is prose with markup (Markdown, HTML): its words name things, they are not
-/// identifiers a program uses, so a name left there ("Rename Docker to Moby in README.md" with
-/// "Docker (distribution)" kept) may well be another thing of that name.
-fn is_prose(path: &str) -> bool {
-    summary::grammar_for(path).is_some_and(|g| g.is_prose)
 }
 
 /// Bytes of the base tree [`users_elsewhere`] reads, at most.

@@ -20,7 +20,9 @@ use crate::summary::{self, ChangeKind, ChangeSummary};
 /// move. A comment that only repeats the step answers no step (strong, whatever read the
 /// file). Otherwise a finding is strong only where the step's intent is recognized as one the
 /// change cannot carry out: comments for a behaviour ([`comments_cannot_answer`]), whitespace
-/// for any step but one of unstated kind that takes whitespace out (a clean-up). Where the
+/// for any step but one of unstated kind or a clean-up that takes whitespace out, one that only
+/// names the file edited (`Update README.md`) or documents, in documents, unless spaces are only
+/// appended to line ends. Where the
 /// intent is not recognized the finding is a note (issue 27: no rejection, only notes and the
 /// judge), and so is any finding that rests on a file read by its lines alone or answers a step
 /// of one word.
@@ -43,8 +45,7 @@ pub(super) fn superficial_change(
             return None;
         }
         ChangeKind::Whitespace => {
-            // Whitespace taken out is a clean-up a step of unstated kind may be all about.
-            is_weak = is_weak || (kinds.is_empty() && removes_whitespace(patch));
+            is_weak = is_weak || whitespace_may_answer(input, patch, summary, &kinds);
             (CheckCode::WhitespaceOnly, "changes only whitespace")
         }
         // Lines that only repeat the step's words need no grammar to be seen for what they
@@ -206,6 +207,31 @@ fn moves_only_prose(summary: &ChangeSummary) -> bool {
         .iter()
         .filter(|f| f.change == ChangeKind::Move)
         .all(|f| summary::grammar_for(&f.path).is_some_and(|g| g.is_prose))
+}
+
+/// Whether whitespace alone may be what the step asks, though its kind is not layout: whitespace
+/// taken out is a clean-up a step of unstated kind, or one that asks to clean up, may be all
+/// about. A step that only names the file edited (`Update README.md`) asks for some edit of it,
+/// layout included, and a documentation step the layout of a document's text (a double space, a
+/// list's blank lines): but neither for spaces appended to line ends, which change nothing
+/// anyone reads.
+fn whitespace_may_answer(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    kinds: &[Kind],
+) -> bool {
+    let description = input.step.description.as_str();
+    let is_cleanup = kinds.is_empty() || ask::is_cleanup(description);
+    let is_read = !patch.files.iter().all(summary::only_pads_line_ends);
+    let is_file_edit = edits_only_the_file_named(input, patch, description);
+    let is_text_layout = kinds.contains(&Kind::Document) && only_prose(summary);
+    (is_cleanup && removes_whitespace(patch)) || (is_read && (is_file_edit || is_text_layout))
+}
+
+/// Whether every file the patch changes is prose with markup (Markdown, HTML): a document.
+fn only_prose(summary: &ChangeSummary) -> bool {
+    summary.files.iter().all(|f| summary::grammar_for(&f.path).is_some_and(|g| g.is_prose))
 }
 
 /// Whether the patch's removed lines hold more whitespace than its added lines: whitespace

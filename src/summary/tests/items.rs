@@ -549,3 +549,30 @@ fn a_fix_that_takes_the_step_back_is_read_per_definition() {
     assert!(reverted(&after.replace("x + 1", "x + 2")).is_empty());
     assert!(reverted(&after.replace("x * 2", "x")).is_empty());
 }
+
+#[test]
+fn a_constructor_whose_work_moves_into_its_initializer_list_is_not_emptied() {
+    let old = "struct V : B {\n    explicit V(const std::string &n) : B(n) {\n        check_ = [](int x) { return x > 0; };\n    }\n};\n";
+    let moved = "struct V : B {\n    explicit V(const std::string &n) : B(n, [](int x) { return x > 0; }) {}\n};\n";
+    let found = item("a.hpp", old, moved, "V.V");
+    assert_eq!(found.change, ItemStatus::Changed);
+    assert!(found.trivial.is_none(), "{found:?}");
+    // The twin: the body emptied, the initializer list as it was.
+    let emptied = "struct V : B {\n    explicit V(const std::string &n) : B(n) {}\n};\n";
+    let found = item("a.hpp", old, emptied, "V.V");
+    assert_eq!(found.trivial.map(|t| t.form), Some(TrivialForm::Empty));
+    assert!(!found.was_trivial);
+}
+
+#[test]
+fn a_body_that_returned_a_default_value_was_trivial() {
+    let old = "std::string to_string(int) {\n    return std::string{};\n}\n";
+    let found =
+        item("a.cpp", old, "std::string to_string(int) {\n    return {};\n}\n", "to_string");
+    assert!(found.trivial.is_some() && found.was_trivial, "{found:?}");
+    // The twin: a body that built its string from the argument did something.
+    let old = "std::string to_string(int v) {\n    return std::string(format(v));\n}\n";
+    let found =
+        item("a.cpp", old, "std::string to_string(int v) {\n    return {};\n}\n", "to_string");
+    assert!(found.trivial.is_some() && !found.was_trivial, "{found:?}");
+}
