@@ -74,11 +74,11 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Whether the verb's object is layout ([`LAYOUT_OBJECT`]) before any word that opens a clause
-/// or a place of its own (`when`, `on`, `in`, ...): "Fix heap buffer overflow when formatting
+/// or a place of its own (`when`, `on`, `in`, ...; not `at`, which `newline at the end` keeps): "Fix heap buffer overflow when formatting
 /// an empty string" and "Fix calloc error on `@base64d` format" fix a behaviour; "Fix the
 /// indentation of the workflow" and "consistent spacing after comment start" are layout.
 fn names_layout(object: &str) -> bool {
-    const CLAUSE: [&str; 9] = ["when", "while", "if", "on", "in", "at", "for", "because", "where"];
+    const CLAUSE: [&str; 8] = ["when", "while", "if", "on", "in", "for", "because", "where"];
     let mut end = object.len();
     let mut at = 0;
     for word in object.split_inclusive(char::is_whitespace) {
