@@ -202,7 +202,9 @@ def move(commit):
 
 
 def reindent(commit):
-    """The function the commit changes first, its inner lines indented twice as deep."""
+    """The function the commit changes first, its inner lines indented twice as deep; a line
+    inside a string literal (a Go raw string, a Python triple-quoted one) is the literal's text,
+    not indentation, and is left as it is: the variant changes whitespace only."""
     if is_whitespace_only(commit):
         return []
     for f, tree, function in first_changed_functions(commit):
@@ -212,6 +214,8 @@ def reindent(commit):
         for r in range(function.start_point[0] + 1, function.end_point[0] + 1):
             line = lines[r]
             own = indentation(line, 0)
+            if in_string(tree, row_offset(f.old, r)):
+                continue
             if line.strip() and own.startswith(lead) and len(own) > len(lead):
                 lines[r] = lead + own[len(lead):] * 2 + line[len(own):]
                 changed = True
@@ -219,6 +223,16 @@ def reindent(commit):
         if changed and keeps_parsing(f.path, f.old, new):
             return single("reindent", tree.lang, f.path, f.old, new)
     return []
+
+
+def in_string(tree, offset):
+    """Whether byte `offset` lies inside a string literal that starts before it."""
+    node = tree.root.descendant_for_byte_range(offset, offset) if tree.root is not None else None
+    while node is not None:
+        if ("string" in node.type or "heredoc" in node.type) and node.start_byte < offset:
+            return True
+        node = node.parent
+    return False
 
 
 def rename_partial(commit):

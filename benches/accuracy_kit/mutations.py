@@ -4,7 +4,7 @@ acceptance counted as a false acceptance."""
 
 import collections
 
-from . import mutate, mutate_named, mutate_syntax
+from . import mutate, mutate_named, mutate_reword, mutate_syntax
 from .commit import Blobs, Commit
 from .corpus import parents_and_messages, subject_of
 
@@ -12,7 +12,7 @@ from .corpus import parents_and_messages, subject_of
 FAMILIES = {
     "whitespace": mutate.whitespace,
     "reindent": mutate_syntax.reindent,
-    "comment": mutate.comment,
+    "comment": lambda commit: mutate.comment(commit) + mutate_reword.reword(commit),
     "stub": mutate_syntax.stubs,
     "rename-partial": mutate_syntax.rename_partial,
     "removal": mutate_named.removal,

@@ -73,6 +73,25 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the layout-object pattern is valid")
 });
 
+/// Whether the verb's object is layout ([`LAYOUT_OBJECT`]) before any word that opens a clause
+/// or a place of its own (`when`, `on`, `in`, ...; not `at`, which `newline at the end` keeps): "Fix heap buffer overflow when formatting
+/// an empty string" and "Fix calloc error on `@base64d` format" fix a behaviour; "Fix the
+/// indentation of the workflow" and "consistent spacing after comment start" are layout.
+fn names_layout(object: &str) -> bool {
+    const CLAUSE: [&str; 8] = ["when", "while", "if", "on", "in", "for", "because", "where"];
+    let mut end = object.len();
+    let mut at = 0;
+    for word in object.split_inclusive(char::is_whitespace) {
+        let bare = word.trim().trim_end_matches([',', ':', ';']).to_ascii_lowercase();
+        if at > 0 && CLAUSE.contains(&bare.as_str()) {
+            end = at;
+            break;
+        }
+        at += word.len();
+    }
+    LAYOUT_OBJECT.is_match(&object[..end])
+}
+
 /// The object of a verb that makes the step about a linter's verdict.
 static LINT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -238,7 +257,7 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     let is_layout_head =
         matches!(verb.as_str(), "whitespace" | "whitespaces" | "indentation" | "spacing")
             && !is_subject;
-    if (is_layout_head || LAYOUT_OBJECT.is_match(object) && !treats_text_as_data(&verb))
+    if (is_layout_head || names_layout(object) && !treats_text_as_data(&verb))
         && !out.contains(&Kind::Format)
     {
         out.push(Kind::Format);
@@ -350,7 +369,7 @@ fn by_verb(verb: &str, object: &str) -> Option<Kind> {
     if TEXT_OBJECT.is_match(object) && !treats_text_as_data(verb) {
         return Some(Kind::Document);
     }
-    if LAYOUT_OBJECT.is_match(object) && !treats_text_as_data(verb) {
+    if names_layout(object) && !treats_text_as_data(verb) {
         return Some(Kind::Format);
     }
     Some(match verb {
@@ -697,6 +716,25 @@ mod tests {
             let found = kinds(line);
             let is_text = [Kind::Document, Kind::Format, Kind::Suppress];
             assert!(!is_text.iter().any(|k| found.contains(k)), "{line}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn layout_named_in_a_clause_of_its_own_is_no_layout_step() {
+        for line in [
+            "Fix heap buffer overflow when formatting an empty string",
+            "Fix calloc error on `@base64d` format (ref #3280)",
+            "Fix warning: sign-compare in `@base64d` format",
+        ] {
+            let found = kinds(line);
+            assert!(
+                found.contains(&Kind::Fix) && !found.contains(&Kind::Format),
+                "{line}: {found:?}"
+            );
+        }
+        // The twins: the layout is the verb's own object, before any clause.
+        for line in ["Fix the indentation in the workflow", "Fix formatting when tabs are used"] {
+            assert!(kinds(line).contains(&Kind::Format), "{line}: {:?}", kinds(line));
         }
     }
 

@@ -17,18 +17,22 @@ pub(super) struct Gutted<'s> {
 }
 
 /// Every gutted definition of the summary, in patch order.
-pub(super) fn gutted(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
-    emptied(summary, false)
+pub(super) fn gutted<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> Vec<Gutted<'s>> {
+    emptied(summary, patch, false)
 }
 
 /// Every definition of the summary whose real body became trivial, a placeholder included
 /// (`todo!()`, `TODO()`, `panic("not implemented")`): in `fix_regression` a placeholder where
 /// the step's code was takes the step back as an empty body does.
-pub(super) fn stubbed(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
-    emptied(summary, true)
+pub(super) fn stubbed<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> Vec<Gutted<'s>> {
+    emptied(summary, patch, true)
 }
 
-fn emptied(summary: &ChangeSummary, with_placeholders: bool) -> Vec<Gutted<'_>> {
+fn emptied<'s>(
+    summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
+    with_placeholders: bool,
+) -> Vec<Gutted<'s>> {
     let mut out = Vec::new();
     for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
         for item in &file.items {
@@ -40,7 +44,7 @@ fn emptied(summary: &ChangeSummary, with_placeholders: bool) -> Vec<Gutted<'_>> 
                 && (with_placeholders
                     || trivial.form != TrivialForm::Placeholder
                     || trivial.text.is_empty())
-                && !is_pushed_down(summary, item)
+                && !is_pushed_down(summary, patch, item)
             {
                 out.push(Gutted { path: &file.path, item, form: trivial.form });
             }
@@ -53,26 +57,35 @@ fn emptied(summary: &ChangeSummary, with_placeholders: bool) -> Vec<Gutted<'_>> 
 /// another class: the implementation pushed down into a subclass, the base's body left as a
 /// contract. A method of that name the patch only changes in another class (`Request.__init__`
 /// beside `Response.__init__`) takes nothing over.
-fn is_pushed_down(summary: &ChangeSummary, item: &ItemChange) -> bool {
+fn is_pushed_down(summary: &ChangeSummary, patch: &Patch<'_>, item: &ItemChange) -> bool {
     let Some((owner, name)) = split_owner(&item.name) else { return false };
-    summary.files.iter().flat_map(|f| &f.items).any(|other| {
-        other.change == ItemStatus::Added
-            && other.trivial.is_none()
-            && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)
-    })
+    summary.files.iter().flat_map(|f| f.items.iter().map(move |i| (f.path.as_str(), i))).any(
+        |(path, other)| {
+            other.change == ItemStatus::Added
+                && other.trivial.is_none()
+                && !forwards(patch, path, other, name)
+                && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)
+        },
+    )
 }
 
 /// Functions and methods of files outside tests that the patch adds with a body that cannot
 /// give the result they declare (`fun f(): Int {}`): code not written yet, which no line shows
 /// as a placeholder.
-pub(super) fn added_without_result(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+pub(super) fn added_without_result<'s>(
+    summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
+) -> Vec<Gutted<'s>> {
     let mut out = Vec::new();
     for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
         for item in &file.items {
             let Some(trivial) = &item.trivial else { continue };
             let is_empty_result =
                 trivial.form == TrivialForm::Placeholder && trivial.text.is_empty();
-            if item.change == ItemStatus::Added && is_empty_result && !is_abstract(summary, item) {
+            if item.change == ItemStatus::Added
+                && is_empty_result
+                && !is_abstract(summary, patch, item)
+            {
                 out.push(Gutted { path: &file.path, item, form: trivial.form });
             }
         }
@@ -101,7 +114,7 @@ pub(super) fn added_trivial_under_test<'s>(
                 && trivial.form != TrivialForm::Placeholder
                 && own.chars().count() >= 3
                 && test_lines.iter().any(|l| calls(l, own))
-                && !is_abstract(summary, item)
+                && !is_abstract(summary, patch, item)
                 && !is_one_variant(summary, &file.path, item)
                 && !is_moved_in(summary, patch, &file.path, item)
             {
@@ -112,13 +125,77 @@ pub(super) fn added_trivial_under_test<'s>(
     out
 }
 
+/// Functions and methods of files outside tests that the patch adds with a body that does
+/// nothing (empty, `pass`, `return 0;`; not a placeholder, reported by its line), while a
+/// definition the patch changes now calls them where it loses more lines of its own than it
+/// gains: the caller's logic was handed to a function that does not do it (`jv_contains`'s body
+/// replaced by `return jvp_contains(a, b, 0);`, and `jvp_contains` returns 0). A no-op the
+/// caller only gains a call to (a hook) is no finding, nor one variant of a definition
+/// ([`is_one_variant`]), one moved from another file ([`is_moved_in`]), or an abstract one.
+pub(super) fn added_trivial_instead_of_logic<'s>(
+    summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
+) -> Vec<Gutted<'s>> {
+    let mut out = Vec::new();
+    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
+        for item in &file.items {
+            let is_callable = matches!(item.kind.as_str(), "function" | "method");
+            let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
+            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
+            if item.change == ItemStatus::Added
+                && trivial.form != TrivialForm::Placeholder
+                && own.chars().count() >= 3
+                && hands_logic_over(summary, patch, own)
+                && !is_abstract(summary, patch, item)
+                && !is_one_variant(summary, &file.path, item)
+                && !is_moved_in(summary, patch, &file.path, item)
+            {
+                out.push(Gutted { path: &file.path, item, form: trivial.form });
+            }
+        }
+    }
+    out
+}
+
+/// Whether a definition the patch changes, with a real body after it, gains a call to `name`
+/// while it loses at least three lines of code and more than it gains.
+fn hands_logic_over(summary: &ChangeSummary, patch: &Patch<'_>, name: &str) -> bool {
+    summary.files.iter().any(|file| {
+        let placed = placed_lines(patch, &file.path);
+        file.items.iter().filter(|i| i.change == ItemStatus::Changed && i.trivial.is_none()).any(
+            |caller| {
+                let last = caller.line + caller.lines.saturating_sub(1);
+                let own = placed.iter().filter(|(at, ..)| (caller.line..=last).contains(at));
+                let code = |kind| {
+                    own.clone()
+                        .filter(move |(_, k, t)| *k == kind && is_code_line(t))
+                        .map(|(.., t)| String::from_utf8_lossy(t).into_owned())
+                };
+                let (removed, added): (Vec<String>, Vec<String>) =
+                    (code(LineKind::Remove).collect(), code(LineKind::Add).collect());
+                removed.len() >= 3
+                    && removed.len() > added.len()
+                    && added.iter().any(|l| calls(l, name))
+            },
+        )
+    })
+}
+
+/// A line that holds code: not blank, not only a comment or a closing bracket.
+fn is_code_line(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    let text = text.trim();
+    let is_comment = ["//", "#", "/*", "*", "--"].iter().any(|m| text.starts_with(m));
+    !text.is_empty() && !is_comment && text.chars().any(char::is_alphanumeric)
+}
+
 /// Test functions and methods (in a test file, named `test...`) that the patch adds with a body
 /// that does nothing, or whose real body it empties: a test that runs nothing checks nothing,
 /// whatever the step (`Add test for request params` answered by `def test_request_params():
 /// pass`). Helpers of test files (a fake returning `None`) are not named so; a C++ test macro
 /// (`TEST_F(TApp, DISABLED_Case) {}`, its name in capitals) is no function; a base class's test
 /// that another class of the patch implements is a contract ([`is_abstract`]).
-pub(super) fn empty_tests(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
+pub(super) fn empty_tests<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> Vec<Gutted<'s>> {
     let mut out = Vec::new();
     for file in summary.files.iter().filter(|f| super::testfile::is_test_path(&f.path)) {
         for item in &file.items {
@@ -131,7 +208,7 @@ pub(super) fn empty_tests(summary: &ChangeSummary) -> Vec<Gutted<'_>> {
             let is_test = own.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("test")) && !is_macro;
             let is_new = item.change == ItemStatus::Added
                 || (item.change == ItemStatus::Changed && !item.was_trivial);
-            if is_test && is_new && !is_abstract(summary, item) {
+            if is_test && is_new && !is_abstract(summary, patch, item) {
                 out.push(Gutted { path: &file.path, item, form: trivial.form });
             }
         }
@@ -287,15 +364,43 @@ fn calls(line: &str, name: &str) -> bool {
 
 /// Whether `item`, a method of one class, is implemented by a method of the same name in
 /// another class (or type, or impl) that the patch adds or changes with a real body: the
-/// base class's body is then a contract (`raise NotImplementedError`), not missing code.
-fn is_abstract(summary: &ChangeSummary, item: &ItemChange) -> bool {
+/// base class's body is then a contract (`raise NotImplementedError`), not missing code. A
+/// method whose real body the patch takes away is a contract only where a method the patch
+/// adds takes that body over ([`is_pushed_down`]): `Response.__init__` emptied beside an edit
+/// of `Request.__init__` is code lost, not an interface.
+fn is_abstract(summary: &ChangeSummary, patch: &Patch<'_>, item: &ItemChange) -> bool {
     let Some((owner, name)) = split_owner(&item.name) else { return false };
-    summary.files.iter().flat_map(|f| &f.items).any(|other| {
-        let is_live = matches!(other.change, ItemStatus::Added | ItemStatus::Changed);
-        is_live
-            && other.trivial.is_none()
-            && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)
-    })
+    let loses_a_body = item.change == ItemStatus::Changed && !item.was_trivial;
+    summary.files.iter().flat_map(|f| f.items.iter().map(move |i| (f.path.as_str(), i))).any(
+        |(path, other)| {
+            let is_live = match other.change {
+                ItemStatus::Added => true,
+                ItemStatus::Changed => !loses_a_body,
+                _ => false,
+            };
+            is_live
+                && other.trivial.is_none()
+                && !forwards(patch, path, other, name)
+                && split_owner(&other.name).is_some_and(|(o, n)| n == name && o != owner)
+        },
+    )
+}
+
+/// Whether the method `other` of the file `in_file` only hands the call on to a method of the same
+/// `name` (`override fun cancel() = delegate.cancel()`, `return super().close()`): a
+/// definition of three lines at most whose lines name it twice, in its header and in a call. A
+/// forwarder implements nothing, so it takes no body over.
+fn forwards(patch: &Patch<'_>, in_file: &str, other: &ItemChange, name: &str) -> bool {
+    if other.lines > 3 {
+        return false;
+    }
+    let last = other.line + other.lines.saturating_sub(1);
+    let text: String = placed_lines(patch, in_file)
+        .into_iter()
+        .filter(|(at, kind, _)| *kind != LineKind::Remove && (other.line..=last).contains(at))
+        .map(|(.., t)| String::from_utf8_lossy(t).into_owned() + "\n")
+        .collect();
+    crate::summary::word_count(&text, name) >= 2 && calls(&text, name)
 }
 
 /// `Parser.parse` as (`Parser`, `parse`), `Config::load` as (`Config`, `load`); a name with no
@@ -309,8 +414,13 @@ fn split_owner(name: &str) -> Option<(&str, &str)> {
 /// Whether the added placeholder line `text` (trimmed) of `file` is the body of abstract
 /// methods only: every placeholder item of the file whose statement it is has an
 /// implementation elsewhere in the patch. A line no item explains is no exemption.
-pub(super) fn is_abstract_placeholder(summary: &ChangeSummary, file: &str, text: &str) -> bool {
-    each_holder(summary, file, text, |item| is_abstract(summary, item))
+pub(super) fn is_abstract_placeholder(
+    summary: &ChangeSummary,
+    patch: &Patch<'_>,
+    file: &str,
+    text: &str,
+) -> bool {
+    each_holder(summary, file, text, |item| is_abstract(summary, patch, item))
 }
 
 /// Whether the added placeholder line `text` of `file` is the statement of one item of the

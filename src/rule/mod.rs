@@ -39,6 +39,7 @@ mod path_token;
 mod pattern;
 mod policy;
 mod reversal;
+mod rewording;
 pub mod schema;
 mod scope;
 mod superficial;

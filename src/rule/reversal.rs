@@ -239,7 +239,7 @@ fn stubbed_bodies(
                 .any(|f| input.file_name(f) == path && paired(input, applied, f).is_some())
     };
     let mut out = Vec::new();
-    for gutted in bodies::stubbed(summary) {
+    for gutted in bodies::stubbed(summary, fix) {
         let (path, item) = (gutted.path, gutted.item);
         if found.iter().any(|v| v.file.as_deref() == Some(path)) {
             continue;

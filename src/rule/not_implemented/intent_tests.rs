@@ -335,6 +335,81 @@ fn an_abstract_method_implemented_in_the_patch_is_no_placeholder() {
 }
 
 #[test]
+fn a_body_taken_away_is_abstract_only_where_an_added_method_takes_it_over() {
+    let gutted = modify(
+        "models.py",
+        &["        self.status = status", "        self.closed = False"],
+        &["        raise NotImplementedError"],
+        &[],
+    )
+    .replace(
+        "@@ -1,2 +1,1 @@\n",
+        "@@ -1,4 +1,3 @@\n class Response:\n     def __init__(self, status):\n",
+    );
+    let request =
+        modify("request.py", &["        self.url = url"], &["        self.url = str(url)"], &[])
+            .replace(
+                "@@ -1,1 +1,1 @@\n",
+                "@@ -1,3 +1,3 @@\n class Request:\n     def __init__(self, url):\n",
+            );
+    let step = "Fix `extensions` type annotation.";
+    let (codes, _) = judged_fully(step, &(gutted.clone() + &request));
+    assert!(codes.contains(&"placeholder_added".to_owned()), "{codes:?}");
+    // The twin: the body pushed down into a method a subclass gets in the same patch (read
+    // on every file's tree, as `validate --with-report` reads them).
+    let sub = created(
+        "streaming.py",
+        "class StreamingResponse(Response):\n    def __init__(self, status):\n        self.status = status\n        self.closed = False\n",
+    );
+    assert_eq!(judged_fully(step, &(gutted + &sub)).0, Vec::<String>::new());
+}
+
+#[test]
+fn logic_handed_to_a_new_function_that_does_nothing_is_a_placeholder() {
+    let handed = |helper: &str, removed: &[&str]| {
+        let mut lines: Vec<String> = vec![" int jv_contains(jv a, jv b) {".into()];
+        lines.extend(removed.iter().map(|l| format!("-{l}")));
+        lines.push("+  return contains_at(a, b, 0);".into());
+        lines.push(" }".into());
+        lines.push("+".into());
+        lines.push("+static int contains_at(jv a, jv b, int depth) {".into());
+        lines.push(format!("+  {helper}"));
+        lines.push("+}".into());
+        let old = 2 + removed.len();
+        format!(
+            "diff --git a/src/jv.c b/src/jv.c\n--- a/src/jv.c\n+++ b/src/jv.c\n@@ -1,{old} +1,7 @@\n{}\n",
+            lines.join("\n")
+        )
+    };
+    let body = ["  int r = 1;", "  if (a == b) r = 0;", "  else r = compare(a, b);", "  return r;"];
+    let step = "Limit the containment check depth";
+    assert_eq!(judged(step, &handed("return 0;", &body)).0, ["placeholder_added"]);
+    // The twins: the helper does the work, or the caller only gains a call (a hook).
+    let real = "return depth > 100 ? -1 : compare(a, b);";
+    assert_eq!(judged(step, &handed(real, &body)).0, Vec::<String>::new());
+    let hook = handed("return 0;", &[]);
+    assert_eq!(judged(step, &hook).0, Vec::<String>::new());
+}
+
+#[test]
+fn a_forwarder_of_the_same_name_takes_no_body_over() {
+    let gutted = "diff --git a/src/Timeout.kt b/src/Timeout.kt\n--- a/src/Timeout.kt\n+++ b/src/Timeout.kt\n@@ -1,7 +1,3 @@\n open class Timeout {\n-  fun awaitSignal(condition: Condition) {\n-    val waitNanos = timeoutNanos()\n-    if (waitNanos <= 0) throw InterruptedIOException(\"timeout\")\n-    condition.awaitNanos(waitNanos)\n-  }\n+  open fun awaitSignal(condition: Condition) {}\n }\n";
+    let forwarding = created(
+        "src/ForwardingTimeout.kt",
+        "open class ForwardingTimeout(val delegate: Timeout) : Timeout() {\n  override fun awaitSignal(condition: Condition) = delegate.awaitSignal(condition)\n}\n",
+    );
+    let step = "Implement ForwardingTimeout.cancel()";
+    let (codes, _) = judged_fully(step, &(gutted.to_owned() + &forwarding));
+    assert_eq!(codes, ["body_replaced_by_noop"]);
+    // The twin: the subclass gets the body itself.
+    let pushed = created(
+        "src/ForwardingTimeout.kt",
+        "open class ForwardingTimeout(val delegate: Timeout) : Timeout() {\n  override fun awaitSignal(condition: Condition) {\n    val waitNanos = timeoutNanos()\n    if (waitNanos <= 0) throw InterruptedIOException(\"timeout\")\n    condition.awaitNanos(waitNanos)\n  }\n}\n",
+    );
+    assert_eq!(judged_fully(step, &(gutted.to_owned() + &pushed)).0, Vec::<String>::new());
+}
+
+#[test]
 fn a_comment_repeating_the_step_documents_nothing() {
     let context = ["def parse(x):", "    return x[1:]"];
     let repeat = modify("p.py", &[], &["# Explain the retry loop in parse"], &context);

@@ -102,9 +102,10 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
             placeholders::placeholders(input, patch, summary).into_iter().map(Finding::strong),
         );
         out.extend(placeholders::gutted_bodies(patch, summary, description));
-        out.extend(placeholders::bodies_without_result(summary));
+        out.extend(placeholders::bodies_without_result(patch, summary));
         out.extend(placeholders::stubs_under_test(patch, summary));
-        out.extend(placeholders::empty_tests(summary));
+        out.extend(placeholders::stubs_instead_of_logic(patch, summary));
+        out.extend(placeholders::empty_tests(patch, summary));
     }
     out.extend(untouched::untouched_files(input, description));
     out.extend(renames::missing_renames(input, patch, summary, description));

@@ -26,7 +26,7 @@ pub(super) fn gutted_bodies(
     description: &str,
 ) -> Vec<Finding> {
     let is_removal = ask::kinds(description).contains(&Kind::Remove);
-    bodies::gutted(summary)
+    bodies::gutted(summary, patch)
         .into_iter()
         .filter(|found| !bodies::keeps_trivial_statement(patch, found.path, found.item))
         .map(|found| {
@@ -68,8 +68,8 @@ fn removal_may_empty(description: &str, name: &str) -> bool {
 
 /// Functions and methods the patch adds with an empty body though they declare a result
 /// (`fun f(): Int {}`, `fn f() -> u8 {}`): code not written yet, a placeholder no line shows.
-pub(super) fn bodies_without_result(summary: &ChangeSummary) -> Vec<Finding> {
-    bodies::added_without_result(summary)
+pub(super) fn bodies_without_result(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> {
+    bodies::added_without_result(summary, patch)
         .into_iter()
         .map(|found| {
             let item = found.item;
@@ -114,9 +114,27 @@ pub(super) fn stubs_under_test(patch: &Patch<'_>, summary: &ChangeSummary) -> Ve
         .collect()
 }
 
+/// Functions and methods the patch adds with a body that does nothing while a definition it
+/// changes hands its own lines over to them ([`bodies::added_trivial_instead_of_logic`]): the
+/// logic went into a stub.
+pub(super) fn stubs_instead_of_logic(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> {
+    let found = bodies::added_trivial_instead_of_logic(summary, patch);
+    found
+        .iter()
+        .map(|found| {
+            placeholder_body(found, |what, body| {
+                format!(
+                    "{what} is added with {body}, which does nothing, though the code the patch \
+                     takes out of its caller now calls it; implement it"
+                )
+            })
+        })
+        .collect()
+}
+
 /// Test functions added or emptied with a body that does nothing ([`bodies::empty_tests`]).
-pub(super) fn empty_tests(summary: &ChangeSummary) -> Vec<Finding> {
-    let found = bodies::empty_tests(summary);
+pub(super) fn empty_tests(patch: &Patch<'_>, summary: &ChangeSummary) -> Vec<Finding> {
+    let found = bodies::empty_tests(summary, patch);
     found
         .iter()
         .map(|found| {
@@ -183,7 +201,7 @@ pub(super) fn placeholders(
                     !text.contains("no cover")
                         && !is_excluded_from_coverage(&lines[*at..])
                         && !removed.contains(&text)
-                        && !bodies::is_abstract_placeholder(summary, &name, &text)
+                        && !bodies::is_abstract_placeholder(summary, patch, &name, &text)
                         && !bodies::is_unreached_override(summary, patch, &name, &text)
                         && !bodies::is_declared_abstract(summary, patch, &name, &text)
                 })

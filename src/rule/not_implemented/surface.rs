@@ -9,7 +9,7 @@ use crate::patch::{LineKind, Patch};
 use crate::rule::ask::{self, Kind};
 use crate::rule::input::short_list;
 use crate::rule::superficial::superficial;
-use crate::rule::{Input, RuleId, Violation, intent};
+use crate::rule::{Input, RuleId, Violation, intent, rewording};
 use crate::summary::{self, ChangeKind, ChangeSummary};
 
 /// Only whitespace, comments, directive comments or moved definitions change, and the step's
@@ -104,7 +104,9 @@ pub(super) fn superficial_change(
 /// comment edited other than the one named, [`quotes_code_elsewhere`]). Otherwise, for a step of no stated kind, an
 /// addition (which may be text: a warning, a note, an entry of a list kept in a doc comment) or
 /// a removal (commented-out code, a stale note), a patch that revises the comments already
-/// there ([`revises_comments`]) is a note: where the intent is not recognized, no rejection.
+/// there ([`revises_comments`]) is a note: where the intent is not recognized, no rejection;
+/// unless the revision only rewords them beside the step ([`rewording::rewords_beside_the_step`]:
+/// it takes nothing out, or the step adds, and no word of its hunks is the step's).
 fn comments_cannot_answer(
     kinds: &[Kind],
     patch: &Patch<'_>,
@@ -117,7 +119,10 @@ fn comments_cannot_answer(
             Kind::Fix | Kind::Refactor | Kind::Move | Kind::Stub | Kind::Suppress | Kind::Format
         )
     });
-    is_behaviour || quotes_code_elsewhere(patch, description) || !revises_comments(patch, summary)
+    is_behaviour
+        || quotes_code_elsewhere(patch, description)
+        || !revises_comments(patch, summary)
+        || rewording::rewords_beside_the_step(patch, description, kinds.contains(&Kind::Add))
 }
 
 /// Whether the step's first line quotes code (between backticks) and no line of the patch's
