@@ -67,9 +67,11 @@ pub fn only_pads_line_ends(file: &FilePatch<'_>) -> bool {
     let trim = |text: &[u8]| -> usize {
         text.iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r')).map_or(0, |at| at + 1)
     };
+    // A pair of lines the diff lists as changed though they are the same (a blank line inside
+    // a run of padded ones) appends nothing, and breaks nothing either.
     let appends = |old: &[u8], new: &[u8]| {
         let (o, n) = (trim(old), trim(new));
-        o == n && old[..o] == new[..n] && new.len() > old.len()
+        o == n && old[..o] == new[..n] && new.len() >= old.len()
     };
     let mut any = false;
     for hunk in &file.hunks {
@@ -85,7 +87,7 @@ pub fn only_pads_line_ends(file: &FilePatch<'_>) -> bool {
                     {
                         return false;
                     }
-                    any |= !removed.is_empty();
+                    any |= removed.iter().zip(&added).any(|(o, n)| n.len() > o.len());
                     (removed, added) = (Vec::new(), Vec::new());
                 }
             }

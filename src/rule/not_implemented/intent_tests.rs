@@ -955,13 +955,16 @@ fn a_step_that_names_the_shebang_or_quotes_the_lint_asks_for_the_directive() {
 
 #[test]
 fn whitespace_answers_a_clean_up_that_takes_it_out_or_a_step_that_names_the_file() {
-    let blank = modify("a.py", &[], &[""], &["x = 1", "y = 2"]);
-    let (codes, notes) = judged("Update a.py", &blank);
+    let document = modify("README.md", &[], &[""], &["Text.", "", "# Usage"]);
+    let (codes, notes) = judged("Update README.md", &document);
     assert!(codes.is_empty() && notes.contains(&"whitespace_only".to_owned()), "{codes:?}");
-    assert_eq!(judged("Fix the parser", &blank).0, ["whitespace_only"]);
+    assert_eq!(judged("Fix the parser", &document).0, ["whitespace_only"]);
+    // Code re-laid for a step that names it is no edit a reviewer can tell from re-indenting.
+    let blank = modify("a.py", &[], &[""], &["x = 1", "y = 2"]);
+    assert_eq!(judged("Update a.py", &blank).0, ["whitespace_only"]);
     // Spaces appended to line ends change nothing anyone reads, whatever the step names.
-    let trailing = modify("a.py", &["x = 1", "y = 2"], &["x = 1   ", "y = 2   "], &[]);
-    assert_eq!(judged("Update a.py", &trailing).0, ["whitespace_only"]);
+    let trailing = modify("README.md", &["Text.", "More."], &["Text.   ", "More.   "], &[]);
+    assert_eq!(judged("Update README.md", &trailing).0, ["whitespace_only"]);
     let taken_out = modify("a.py", &["x = 1   ", "y = 2   "], &["x = 1", "y = 2"], &[]);
     let (codes, notes) = judged("Clean up the parser", &taken_out);
     assert!(codes.is_empty() && notes.contains(&"whitespace_only".to_owned()), "{codes:?}");
@@ -997,6 +1000,15 @@ fn a_documentation_step_is_answered_by_the_layout_of_a_document() {
     let appended =
         modify("README.md", &["Run the tests."], &["Run the tests.   "], &["", "# Usage"]);
     assert_eq!(judged("docs: explain the usage", &appended).0, ["whitespace_only"]);
+    // A blank line the diff lists among the padded ones (removed and added as it was) pads
+    // nothing, and the rest is still spaces appended.
+    let around = modify(
+        "README.md",
+        &["Run the tests:", "", "```sh"],
+        &["Run the tests:   ", "", "```sh   "],
+        &["make test", "```"],
+    );
+    assert_eq!(judged("docs: explain the usage", &around).0, ["whitespace_only"]);
     let code = modify("a.py", &[], &[""], &["x = 1", "y = 2"]);
     assert_eq!(judged("docs: explain the usage", &code).0, ["whitespace_only"]);
 }

@@ -211,10 +211,11 @@ fn moves_only_prose(summary: &ChangeSummary) -> bool {
 
 /// Whether whitespace alone may be what the step asks, though its kind is not layout: whitespace
 /// taken out is a clean-up a step of unstated kind, or one that asks to clean up, may be all
-/// about. A step that only names the file edited (`Update README.md`) asks for some edit of it,
-/// layout included, and a documentation step the layout of a document's text (a double space, a
-/// list's blank lines): but neither for spaces appended to line ends, which change nothing
-/// anyone reads.
+/// about. In a document (Markdown, HTML), a step that only names the file edited (`Update
+/// README.md`) asks for some edit of it, layout included, and a documentation step the layout
+/// of its text (a double space, a list's blank lines): but neither for spaces appended to line
+/// ends, which change nothing anyone reads. Code re-laid for `Update command.go` is no edit a
+/// reviewer can tell from re-indenting instead of working.
 fn whitespace_may_answer(
     input: &Input<'_>,
     patch: &Patch<'_>,
@@ -225,8 +226,8 @@ fn whitespace_may_answer(
     let is_cleanup = kinds.is_empty() || ask::is_cleanup(description);
     let is_read = !patch.files.iter().all(summary::only_pads_line_ends);
     let is_file_edit = edits_only_the_file_named(input, patch, description);
-    let is_text_layout = kinds.contains(&Kind::Document) && only_prose(summary);
-    (is_cleanup && removes_whitespace(patch)) || (is_read && (is_file_edit || is_text_layout))
+    let is_document = is_file_edit || kinds.contains(&Kind::Document);
+    (is_cleanup && removes_whitespace(patch)) || (is_read && is_document && only_prose(summary))
 }
 
 /// Whether every file the patch changes is prose with markup (Markdown, HTML): a document.
