@@ -29,9 +29,10 @@ impl Grammar {
     pub fn definition(&self, node: Node<'_>) -> Option<&'static str> {
         let kind = node.kind();
         let (_, label) = self.definitions.iter().find(|(k, _)| *k == kind)?;
-        // `const f = () => ...` and `export default () => ...` are functions; `const n = 1`
-        // and `export default {}` are not definitions.
-        if kind == "variable_declarator" || kind == "export_statement" {
+        // `const f = () => ...`, `export default () => ...` and an object literal's `toJSON:
+        // function() {...}` are functions; `const n = 1`, `export default {}` and `{n: 1}` are
+        // not definitions.
+        if matches!(kind, "variable_declarator" | "export_statement" | "pair") {
             let value = node.child_by_field_name("value")?;
             return value.kind().contains("function").then_some(label);
         }
@@ -78,6 +79,7 @@ const JS_DEFS: &[(&str, &str)] = &[
     ("method_definition", "method"),
     ("variable_declarator", "function"),
     ("export_statement", "function"),
+    ("pair", "method"),
 ];
 const TS_DEFS: &[(&str, &str)] = &[
     ("function_declaration", "function"),
@@ -90,6 +92,7 @@ const TS_DEFS: &[(&str, &str)] = &[
     ("abstract_method_signature", "method"),
     ("variable_declarator", "function"),
     ("export_statement", "function"),
+    ("pair", "method"),
     ("interface_declaration", "type"),
     ("type_alias_declaration", "type"),
     ("enum_declaration", "type"),

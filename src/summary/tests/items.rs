@@ -201,6 +201,20 @@ fn a_body_replaced_by_a_stub_is_trivial_in_every_language() {
 }
 
 #[test]
+fn a_method_of_an_object_literal_is_a_definition_and_a_value_is_not() {
+    let old =
+        "const proto = {\n  toJSON: function() {\n    return build(this);\n  },\n  size: 2,\n};\n";
+    let new = old.replace("return build(this);", "return null;");
+    let method = item("a.js", old, &new, "toJSON");
+    assert_eq!(method.change, ItemStatus::Changed);
+    assert_eq!(method.trivial.map(|t| t.form), Some(TrivialForm::Constant));
+    // The twin: a property whose value is no function is no definition.
+    let valued = old.replace("size: 2", "size: 3");
+    let summary = summary_of("a.js", old, &valued);
+    assert!(summary.items.iter().all(|i| i.name != "size"), "{summary:#?}");
+}
+
+#[test]
 fn an_extracted_helper_is_added_and_the_caller_refers_to_it() {
     let old = "def load(path):\n    text = open(path).read()\n    text = text.strip()\n    return parse(text)\n";
     let new = "def _read(path):\n    text = open(path).read()\n    return text.strip()\n\n\ndef load(path):\n    return parse(_read(path))\n";
