@@ -269,8 +269,8 @@ fn a_cached_index_of_nothing_is_read_back() {
 /// these tests, but a process another test of this binary spawns holds a copy of the lock's
 /// descriptor between its fork and its exec, and a lock is released only when its last
 /// descriptor closes: a miss that found it held would rightly answer from the old snapshot
-/// ([`super::tree::index`]), which is not what these tests are about (the likely cause of one failure of
-/// `the_tree_snapshot_follows_changes_once_marked_stale` in CI, not reproduced here).
+/// ([`super::tree::index`]), which is not what these tests are about (the likely cause of one
+/// failure of `the_tree_snapshot_follows_changes_once_marked_stale` in CI).
 fn wait_for_the_lock(dir: &Path) {
     if let Ok(lock) = std::fs::File::open(dir.join("lock")) {
         let _ = lock.lock();
