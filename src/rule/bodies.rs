@@ -104,25 +104,7 @@ pub(super) fn added_trivial_under_test<'s>(
     patch: &Patch<'_>,
     test_lines: &[String],
 ) -> Vec<Gutted<'s>> {
-    let mut out = Vec::new();
-    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
-        for item in &file.items {
-            let is_callable = matches!(item.kind.as_str(), "function" | "method");
-            let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
-            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
-            if item.change == ItemStatus::Added
-                && trivial.form != TrivialForm::Placeholder
-                && own.chars().count() >= 3
-                && test_lines.iter().any(|l| calls(l, own))
-                && !is_abstract(summary, patch, item)
-                && !is_one_variant(summary, &file.path, item)
-                && !is_moved_in(summary, patch, &file.path, item)
-            {
-                out.push(Gutted { path: &file.path, item, form: trivial.form });
-            }
-        }
-    }
-    out
+    added_trivial(summary, patch, |own| test_lines.iter().any(|l| calls(l, own)))
 }
 
 /// Functions and methods of files outside tests that the patch adds with a body that does
@@ -136,6 +118,18 @@ pub(super) fn added_trivial_instead_of_logic<'s>(
     summary: &'s ChangeSummary,
     patch: &Patch<'_>,
 ) -> Vec<Gutted<'s>> {
+    added_trivial(summary, patch, |own| hands_logic_over(summary, patch, own))
+}
+
+/// Functions and methods of files outside tests that the patch adds with a body that does
+/// nothing but is no placeholder, named by three characters or more, that `is_used` holds for
+/// (by their own name, past any `Class.`), and that are neither abstract, one variant of a
+/// definition, nor moved in from another file.
+fn added_trivial<'s>(
+    summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
+    is_used: impl Fn(&str) -> bool,
+) -> Vec<Gutted<'s>> {
     let mut out = Vec::new();
     for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
         for item in &file.items {
@@ -145,7 +139,7 @@ pub(super) fn added_trivial_instead_of_logic<'s>(
             if item.change == ItemStatus::Added
                 && trivial.form != TrivialForm::Placeholder
                 && own.chars().count() >= 3
-                && hands_logic_over(summary, patch, own)
+                && is_used(own)
                 && !is_abstract(summary, patch, item)
                 && !is_one_variant(summary, &file.path, item)
                 && !is_moved_in(summary, patch, &file.path, item)
