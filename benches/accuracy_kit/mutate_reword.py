@@ -3,6 +3,8 @@ there, in a file the commit touches. An agent asked to fix something that reword
 calls it done has answered nothing, whatever the step's words; the gate may let a revision of
 comments through only where the step asks for one (see docs/benchmarks.md)."""
 
+import re
+
 from .commit import row_offset, rows
 from .mutate import keeps_parsing, single
 from .shapes import comment_rows, comment_syntax, is_comment_only
@@ -51,8 +53,29 @@ def comment_lines(path, text, lines, opening):
         return sorted(r for r in comment_rows(tree.root) if r < len(lines))
     if opening == b"<!--":
         return []  # a Markdown or HTML comment is rarely a line of its own; prose is the text
+    literal = block_scalar_rows(lines) if path.endswith((".yml", ".yaml")) else set()
     return [r for r, line in enumerate(lines) if line.lstrip().startswith(opening)
-            and not tree.in_literal(row_offset(text, r))]
+            and r not in literal and not tree.in_literal(row_offset(text, r))]
+
+
+# A YAML key or list item whose value is a block scalar: `run: |`, `body: >-`, `- |2`.
+BLOCK_SCALAR = re.compile(rb"(?:^-|:)\s+[|>][-+0-9]*$")
+
+
+def block_scalar_rows(lines):
+    """Rows inside a YAML block scalar (`run: |`, `body: >-`): text of a string (a script, a
+    manual's example), not comments of the file, though a line there opens with `#`."""
+    inside, indent = set(), None
+    for r, line in enumerate(lines):
+        body = line.strip()
+        depth = len(line) - len(line.lstrip())
+        if indent is not None and (not body or depth > indent):
+            inside.add(r)
+            continue
+        indent = None
+        if BLOCK_SCALAR.search(body.split(b" #", 1)[0].rstrip()):
+            indent = depth
+    return inside
 
 
 def is_prose(line):

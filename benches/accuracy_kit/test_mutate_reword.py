@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from accuracy_kit.mutate_reword import reword, reworded  # noqa: E402
+from accuracy_kit.mutate_reword import block_scalar_rows, reword, reworded  # noqa: E402
 from accuracy_kit import test_mutate_named  # noqa: E402
 
 BASE = b"""#!/usr/bin/env python3
@@ -45,6 +45,15 @@ class Reword(unittest.TestCase):
         self.assertEqual(reworded(b"  /// Returns the count"), b"  /// Note: returns the count")
         self.assertEqual(reworded(b"  // TODO: drop this"), b"  // Note: TODO: drop this")
         self.assertIsNone(reworded(b" * @param x the thing"))
+
+    def test_a_yaml_block_scalar_holds_text_not_comments(self):
+        lines = [b"jobs:", b"  build:", b"    # Build on every push", b"    run: |",
+                 b"      # Install the tools first", b"      make", b"",
+                 b"      make test", b"    # Then upload", b"    with: x"]
+        self.assertEqual(block_scalar_rows(lines), {4, 5, 6, 7})
+        # The twin: a `#` line beside keys, outside any block scalar, is a comment.
+        self.assertNotIn(2, block_scalar_rows(lines))
+        self.assertNotIn(8, block_scalar_rows(lines))
 
 
 if __name__ == "__main__":

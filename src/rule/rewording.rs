@@ -7,39 +7,75 @@ use std::collections::HashMap;
 
 /// Whether the patch rewrites comment lines that were there (it removes lines) and either
 /// takes no word of them out (it only adds words: `// Parse the header` -> `// Note: parse the
-/// header`) or the step asks to add something (`is_addition`), while no word of its hunks (the
-/// lines it edits and those beside them) is a word of the step's first line or shares its stem. Such an edit neither removes
-/// what a comment said nor touches a comment about what the step names: it is no answer to a
-/// step that does not ask for the comments (a typo fixed, `the the` -> `the`, takes a word out;
+/// header`) or the step asks to add something (`is_addition`), while no word it changes (puts
+/// in or takes out) is a word of the step's first line or shares its stem. Such an edit neither
+/// removes what a comment said nor changes what the comment says of what the step names: it is
+/// no answer to a step that does not ask for the comments, though the comment it edits may
+/// stand beside the code the step is about (`AsyncTimeout` in the comment a note is added to,
+/// for "Implement AsyncTimeout.cancel()"). A typo fixed (`the the` -> `the`) takes a word out;
 /// `Add CSV to the formats list` puts the step's word in; `Add some warnings about hashes`
-/// edits the comment of a hash).
+/// puts in `warning`.
 pub(super) fn rewords_beside_the_step(
     patch: &Patch<'_>,
     description: &str,
     is_addition: bool,
 ) -> bool {
-    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
-    let text = |kind: LineKind| -> String {
-        lines
-            .clone()
-            .filter(|l| l.kind == kind)
-            .map(|l| String::from_utf8_lossy(l.text).into_owned() + "\n")
-            .collect()
-    };
-    let (removed, added) = (words(&text(LineKind::Remove)), words(&text(LineKind::Add)));
-    if removed.is_empty() {
-        return false; // comments only added: not a rewording
+    let Some(change) = Rewording::of(patch) else { return false };
+    (change.taken_out.is_empty() || is_addition) && !change.touches_the_step(description)
+}
+
+/// Whether the patch only inserts words into comment lines that were there (it takes none
+/// out), none of them a word of the step's first line or of its stem: commentary set down
+/// beside what the step names (`// Note: ...`), which corrects nothing a comment said of it.
+/// A table or a list in a comment corrected for the step replaces words or puts the step's in.
+pub(super) fn only_inserts_beside_the_step(patch: &Patch<'_>, description: &str) -> bool {
+    Rewording::of(patch)
+        .is_some_and(|change| change.taken_out.is_empty() && !change.touches_the_step(description))
+}
+
+/// The words a revision of comment lines puts in and takes out.
+struct Rewording {
+    put_in: Vec<String>,
+    taken_out: Vec<String>,
+}
+
+impl Rewording {
+    /// The words the patch's added lines hold more often than its removed lines, and the
+    /// reverse; `None` when it removes no line (comments only added: not a rewording), adds
+    /// more lines than it removes (a sentence or a paragraph of its own is new text: the
+    /// warning or the note a step may ask for) or the same words come back (layout inside
+    /// comments).
+    fn of(patch: &Patch<'_>) -> Option<Self> {
+        let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+        let count = |kind: LineKind| lines.clone().filter(|l| l.kind == kind).count();
+        if count(LineKind::Add) > count(LineKind::Remove) {
+            return None;
+        }
+        let text = |kind: LineKind| -> String {
+            lines
+                .clone()
+                .filter(|l| l.kind == kind)
+                .map(|l| String::from_utf8_lossy(l.text).into_owned() + "\n")
+                .collect()
+        };
+        let (removed, added) = (words(&text(LineKind::Remove)), words(&text(LineKind::Add)));
+        if removed.is_empty() {
+            return None;
+        }
+        let change =
+            Self { put_in: difference(&added, &removed), taken_out: difference(&removed, &added) };
+        (!change.put_in.is_empty() || !change.taken_out.is_empty()).then_some(change)
     }
-    let taken_out = difference(&removed, &added);
-    let put_in = difference(&added, &removed);
-    if put_in.is_empty() && taken_out.is_empty() {
-        return false; // the same words again: layout inside comments
+
+    /// Whether a word put in or taken out is a word of the step's first line (of three
+    /// letters or more) or shares its stem.
+    fn touches_the_step(&self, description: &str) -> bool {
+        let subject = description.trim_start().lines().next().unwrap_or_default();
+        let step: Vec<String> =
+            words(subject).into_keys().filter(|w| w.chars().count() >= 3).collect();
+        let changed = self.put_in.iter().chain(&self.taken_out);
+        changed.into_iter().any(|w| step.iter().any(|s| same_stem(s, w)))
     }
-    let subject = description.trim_start().lines().next().unwrap_or_default();
-    let step: Vec<String> = words(subject).into_keys().filter(|w| w.chars().count() >= 3).collect();
-    let hunks = words(&(text(LineKind::Context) + &text(LineKind::Remove) + &text(LineKind::Add)));
-    let is_about_the_step = hunks.keys().any(|w| step.iter().any(|s| same_stem(s, w)));
-    (taken_out.is_empty() || is_addition) && !is_about_the_step
 }
 
 /// Whether two words are one, or one starts with the other and that one has four letters or
@@ -70,7 +106,7 @@ fn difference(a: &HashMap<String, usize>, b: &HashMap<String, usize>) -> Vec<Str
 
 #[cfg(test)]
 mod tests {
-    use super::rewords_beside_the_step;
+    use super::{only_inserts_beside_the_step, rewords_beside_the_step};
     use crate::patch::{ParseOptions, parse};
 
     fn edit(old: &str, new: &str) -> String {
@@ -99,6 +135,27 @@ mod tests {
         assert!(!rewords("Add CSV to the formats list", formats.0, formats.1, true));
         assert!(!rewords("Add a note on parsing", old, note, false));
         assert!(!rewords("Wrap comments to 80 columns", old, "//  Parse the header first", false));
+    }
+
+    #[test]
+    fn the_step_s_words_beside_the_words_changed_do_not_make_a_rewording_an_answer() {
+        // `AsyncTimeout` is in the comment reworded, but the word put in (`note`) is not the
+        // step's: the rewording answers no step about AsyncTimeout.
+        let (old, note) =
+            ("// Cancel the AsyncTimeout first", "// Note: cancel the AsyncTimeout first");
+        assert!(rewords("Implement AsyncTimeout.cancel()", old, note, true));
+        let inserts = |o: &str, n: &str, step: &str| {
+            let diff = edit(o, n);
+            let parsed = parse(diff.as_bytes(), &ParseOptions::default());
+            only_inserts_beside_the_step(&parsed.patch, step)
+        };
+        assert!(inserts(old, note, "Fix AsyncTimeout"));
+        // The twins: a word of the step put in, and a word of the comment replaced.
+        let named = "// Cancel the AsyncTimeout first; cancel() is idempotent";
+        assert!(!rewords("Implement AsyncTimeout.cancel()", old, named, true));
+        assert!(!inserts(old, named, "Fix cancel twice"));
+        let swapped = "// Stop the AsyncTimeout first";
+        assert!(!inserts(old, swapped, "Fix AsyncTimeout"));
     }
 
     #[test]

@@ -854,6 +854,45 @@ fn comments_revised_for_a_step_of_unstated_kind_are_a_note() {
 }
 
 #[test]
+fn words_inserted_into_a_comment_beside_what_the_step_names_answer_no_behaviour() {
+    // The comment beside the code the step names gets a word of no concern to it: for an
+    // addition, a fix named in the comment, a checker's complaint, a bump.
+    let context = ["    fun cancel() {", "        state = CANCELED"];
+    let noted = modify(
+        "AsyncTimeout.kt",
+        &["    // Cancel the AsyncTimeout before its deadline"],
+        &["    // Note: cancel the AsyncTimeout before its deadline"],
+        &context,
+    );
+    for step in [
+        "Implement AsyncTimeout.cancel() (#1396)",
+        "fix: cancel the AsyncTimeout before its deadline",
+        "Fix the AsyncTimeout deadline detekt lint",
+        "Bump kotlinx-coroutines from 1.7 to 1.8",
+    ] {
+        assert_eq!(judged(step, &noted).0, ["comment_only"], "{step}");
+    }
+    // The twins: the step's words put into the comment, or the comment's own words replaced
+    // (a list kept in a comment corrected), and a documentation step.
+    let listed = modify(
+        "AsyncTimeout.kt",
+        &["    // States: IDLE, IN_QUEUE, TIMED_OUT"],
+        &["    // States: IDLE, IN_QUEUE, TIMED_OUT, CANCELED"],
+        &context,
+    );
+    let (codes, notes) = judged("Add the CANCELED state to the AsyncTimeout states", &listed);
+    assert!(codes.is_empty() && notes.contains(&"comment_only".to_owned()), "{notes:?}");
+    let corrected = modify(
+        "AsyncTimeout.kt",
+        &["    // AsyncTimeout states: IDLE, IN_QUEUE, TIMED_OUT"],
+        &["    // AsyncTimeout states: IDLE, QUEUED, TIMED_OUT"],
+        &context,
+    );
+    assert_eq!(judged("fix: the AsyncTimeout states", &corrected).0, Vec::<String>::new());
+    assert_eq!(judged("Clarify the AsyncTimeout comments", &noted).0, Vec::<String>::new());
+}
+
+#[test]
 fn a_line_added_to_a_doc_comment_block_extends_it() {
     let context = ["//! - [JSON], the ubiquitous format.", "//!"];
     let entry = modify("src/lib.rs", &[], &["//! - [CSV], comma-separated values."], &context);

@@ -58,9 +58,12 @@ pub(super) fn superficial_change(
             return None;
         }
         // Checkers read comments too (a doc lint, a spelling check): a step about one is
-        // answered by editing the comments that are there, not by adding one.
+        // answered by editing the comments that are there, not by adding one, nor by only
+        // inserting words of no concern to the step into one (`// Note: ...`).
         ChangeKind::Comment
-            if ask::names_a_linter(description) && edits_existing_comments(summary) =>
+            if ask::names_a_linter(description)
+                && edits_existing_comments(summary)
+                && !rewording::only_inserts_beside_the_step(patch, description) =>
         {
             return None;
         }
@@ -106,7 +109,8 @@ pub(super) fn superficial_change(
 /// a removal (commented-out code, a stale note), a patch that revises the comments already
 /// there ([`revises_comments`]) is a note: where the intent is not recognized, no rejection;
 /// unless the revision only rewords them beside the step ([`rewording::rewords_beside_the_step`]:
-/// it takes nothing out, or the step adds, and no word of its hunks is the step's).
+/// it takes nothing out, or the step adds, and no word it changes is the step's) and the step
+/// quotes no code the hunks hold ([`quotes_code_here`]).
 fn comments_cannot_answer(
     kinds: &[Kind],
     patch: &Patch<'_>,
@@ -122,7 +126,23 @@ fn comments_cannot_answer(
     is_behaviour
         || quotes_code_elsewhere(patch, description)
         || !revises_comments(patch, summary)
-        || rewording::rewords_beside_the_step(patch, description, kinds.contains(&Kind::Add))
+        || (rewording::rewords_beside_the_step(patch, description, kinds.contains(&Kind::Add))
+            && !quotes_code_here(patch, description))
+}
+
+/// Whether the step's first line quotes code (between backticks) that a line of the patch's
+/// hunks holds, kept, removed or added: the comment edited is the one at the code the step
+/// names (`Update `verify` parameter description`), whose wording may be all it asks.
+fn quotes_code_here(patch: &Patch<'_>, description: &str) -> bool {
+    let subject = description.trim_start().lines().next().unwrap_or_default();
+    let text = hunk_text(patch);
+    code_spans(subject).any(|span| text.contains(span))
+}
+
+/// Every line of the patch's hunks, kept, removed or added, one after the other.
+fn hunk_text(patch: &Patch<'_>) -> String {
+    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
+    lines.map(|l| String::from_utf8_lossy(l.text).into_owned() + "\n").collect()
 }
 
 /// Whether the step's first line quotes code (between backticks) and no line of the patch's
@@ -131,15 +151,18 @@ fn comments_cannot_answer(
 fn quotes_code_elsewhere(patch: &Patch<'_>, description: &str) -> bool {
     let subject = description.trim_start().lines().next().unwrap_or_default();
     let spans: Vec<&str> = code_spans(subject).collect();
-    let lines = patch.files.iter().flat_map(|f| &f.hunks).flat_map(|h| &h.lines);
-    let text: String = lines.map(|l| String::from_utf8_lossy(l.text).into_owned() + "\n").collect();
+    let text = hunk_text(patch);
     !spans.is_empty() && !spans.iter().any(|span| text.contains(span))
 }
 
 /// Whether the step asks for the comments the patch edits, though its kind is not documentation:
-/// its words are in the comment edited, it names only the file edited, or it asks for a todo.
+/// its words are in the comment edited (and the patch changes what that comment says, not only
+/// inserts words of its own into it: [`rewording::only_inserts_beside_the_step`]), it names
+/// only the file edited, or it asks for a todo.
 fn comments_asked(input: &Input<'_>, patch: &Patch<'_>, description: &str) -> bool {
-    edits_what_the_step_names(patch, description)
+    (edits_what_the_step_names(patch, description)
+        && (quotes_code_here(patch, description)
+            || !rewording::only_inserts_beside_the_step(patch, description)))
         || edits_only_the_file_named(input, patch, description)
         || adds_the_marker_asked(patch, description)
 }
