@@ -248,10 +248,12 @@ fn matched(
     let is_own_move = old_parent == n.parent.map(|p| new.definitions[p].name.as_str())
         && o.parent.is_none_or(|p| !lines.removed.contains(&old.definitions[p].rows.0));
     // Its first line removed and added again: a body edited in place (a statement indented
-    // into a loop) leaves the definition where it was.
+    // into a loop) leaves the definition where it was. The line of its name counts as its
+    // first: an annotation above it (`@Suppress(..)`, the same above its neighbours) is one a
+    // diff keeps in place while the definition moves.
     let is_moved = is_own_move
-        && lines.removed.contains(&o.rows.0)
-        && lines.added.contains(&n.rows.0)
+        && lines.removed.contains(&o.name_row)
+        && lines.added.contains(&n.name_row)
         && code_of(old, o, false) == code_of(new, n, false);
     is_moved.then(|| item(new, j, ItemStatus::Moved))
 }

@@ -246,36 +246,36 @@ pub fn grammar_for(path: &str) -> Option<Grammar> {
 /// The name a definition node gives itself: its `name` field, else what its declarator,
 /// type or first identifier says (`impl Foo`, `int main(void)`).
 pub fn definition_name<'t>(node: Node<'_>, text: &'t [u8]) -> Option<&'t [u8]> {
-    let at = |n: Node<'_>| Some(&text[n.byte_range()]);
+    definition_name_node(node).map(|n| &text[n.byte_range()])
+}
+
+/// The node that names a definition ([`definition_name`]).
+pub fn definition_name_node(node: Node<'_>) -> Option<Node<'_>> {
     if node.kind() == "section" {
         // A Markdown section is named by its heading.
         let heading = node.named_child(0)?;
-        return heading.child_by_field_name("heading_content").and_then(at);
+        return heading.child_by_field_name("heading_content");
     }
     if let Some(name) = node.child_by_field_name("name") {
-        return at(name);
+        return Some(name);
     }
     if node.kind() == "export_statement" {
         // `export default () => ...` is named by what it exports: `default`.
         let mut cursor = node.walk();
-        let default = node.children(&mut cursor).find(|c| c.kind() == "default");
-        return default.and_then(at);
+        return node.children(&mut cursor).find(|c| c.kind() == "default");
     }
     if let Some(mut declarator) = node.child_by_field_name("declarator") {
         // `int *f(void)`: the declarator chain ends in the function's name.
         while let Some(inner) = declarator.child_by_field_name("declarator") {
             declarator = inner;
         }
-        return at(declarator);
+        return Some(declarator);
     }
     if let Some(ty) = node.child_by_field_name("type") {
-        return at(ty);
+        return Some(ty);
     }
     let mut cursor = node.walk();
-    let first = node
-        .named_children(&mut cursor)
-        .find(|c| is_identifier(c.kind()) || c.kind().ends_with("_key"));
-    first.and_then(at)
+    node.named_children(&mut cursor).find(|c| is_identifier(c.kind()) || c.kind().ends_with("_key"))
 }
 
 /// Whether a leaf of this kind is a name (an identifier of any flavour).

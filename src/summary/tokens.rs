@@ -54,6 +54,9 @@ pub struct Definition {
     pub end: usize,
     /// Its lines, 0-based, first and last.
     pub rows: (usize, usize),
+    /// The line its name is on, 0-based: past the annotations and modifiers it opens with
+    /// (Kotlin's or Java's `@Suppress(..)` above a `fun`), the same above many definitions.
+    pub name_row: usize,
     /// Its body, when trivial.
     pub trivial: Option<Trivial>,
     /// Whether its body only raises or returns an error ([`trivial::refuses`]).
@@ -459,6 +462,8 @@ impl<'t> Walk<'t> {
         let inside_type = parent.is_some_and(|p| self.defs[p].kind != "function");
         let kind = if label == "function" && inside_type { "method" } else { label };
         let rows = (inner.start_position().row, node.end_position().row);
+        let name_row = grammar::definition_name_node(inner)
+            .map_or(rows.0, |n| n.start_position().row.max(rows.0));
         let trivial = trivial::of_definition(inner, self.text, self.grammar);
         let refuses = trivial.is_none() && trivial::refuses(inner, self.text, self.grammar);
         let index = self.defs.len();
@@ -470,6 +475,7 @@ impl<'t> Walk<'t> {
             start,
             end: start,
             rows,
+            name_row,
             trivial,
             refuses,
             parent,

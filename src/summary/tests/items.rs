@@ -590,3 +590,29 @@ fn a_body_that_returned_a_default_value_was_trivial() {
         item("a.cpp", old, "std::string to_string(int v) {\n    return {};\n}\n", "to_string");
     assert!(found.trivial.is_some() && !found.was_trivial, "{found:?}");
 }
+
+#[test]
+fn a_definition_moved_under_an_annotation_its_neighbours_share_is_a_move() {
+    // The diff keeps the `@Suppress` line (the same above every function) in place and moves
+    // the rest: the definition still moved unchanged.
+    let def = |name: &str, ann: &str| {
+        format!("{ann}internal inline fun ByteString.{name}(): Int {{\n  return {name}Code\n}}\n")
+    };
+    let ann = "@Suppress(\"NOTHING_TO_INLINE\")\n";
+    let c = format!("{ann}internal inline fun c(data: ByteArray) = ByteString(data)\n");
+    let old = format!("package okio\n\n{}\n{}\n{c}", def("a", ann), def("b", ann));
+    let new = format!("package okio\n\n{}\n{}\n{c}", def("b", ann), def("a", ann));
+    let moved = summary_of("B.kt", &old, &new);
+    assert_eq!(moved.change, ChangeKind::Move, "{moved:#?}");
+    let java = |first: &str, second: &str| format!("class G {{\n{first}\n{second}}}\n");
+    let (x, y) = (
+        "  @Override\n  public int x() {\n    return 1;\n  }\n",
+        "  @Override\n  public int y() {\n    return 2;\n  }\n",
+    );
+    assert_eq!(summary_of("G.java", &java(x, y), &java(y, x)).change, ChangeKind::Move);
+    // The twins: moved and changed on the way, its body or its annotation.
+    let changed = new.replace("return aCode", "return aCode + 1");
+    assert_eq!(summary_of("B.kt", &old, &changed).change, ChangeKind::Code);
+    let unannotated = format!("package okio\n\n{}\n{}\n{c}", def("b", ann), def("a", ""));
+    assert_eq!(summary_of("B.kt", &old, &unannotated).change, ChangeKind::Code);
+}
