@@ -12,7 +12,7 @@ use std::collections::HashMap;
 /// removes what a comment said nor changes what the comment says of what the step names: it is
 /// no answer to a step that does not ask for the comments, though the comment it edits may
 /// stand beside the code the step is about (`AsyncTimeout` in the comment a note is added to,
-/// for "Implement AsyncTimeout.cancel()"). A typo fixed (`the the` -> `the`) takes a word out;
+/// for "Implement `AsyncTimeout.cancel()`"). A typo fixed (`the the` -> `the`) takes a word out;
 /// `Add CSV to the formats list` puts the step's word in; `Add some warnings about hashes`
 /// puts in `warning`.
 pub(super) fn rewords_beside_the_step(

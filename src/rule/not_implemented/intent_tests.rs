@@ -858,7 +858,7 @@ fn words_inserted_into_a_comment_beside_what_the_step_names_answer_no_behaviour(
     // The comment beside the code the step names gets a word of no concern to it: for an
     // addition, a fix named in the comment, a checker's complaint, a bump.
     let context = ["    fun cancel() {", "        state = CANCELED"];
-    let noted = modify(
+    let slipped = modify(
         "AsyncTimeout.kt",
         &["    // Cancel the AsyncTimeout before its deadline"],
         &["    // Note: cancel the AsyncTimeout before its deadline"],
@@ -870,7 +870,7 @@ fn words_inserted_into_a_comment_beside_what_the_step_names_answer_no_behaviour(
         "Fix the AsyncTimeout deadline detekt lint",
         "Bump kotlinx-coroutines from 1.7 to 1.8",
     ] {
-        assert_eq!(judged(step, &noted).0, ["comment_only"], "{step}");
+        assert_eq!(judged(step, &slipped).0, ["comment_only"], "{step}");
     }
     // The twins: the step's words put into the comment, or the comment's own words replaced
     // (a list kept in a comment corrected), and a documentation step.
@@ -889,7 +889,7 @@ fn words_inserted_into_a_comment_beside_what_the_step_names_answer_no_behaviour(
         &context,
     );
     assert_eq!(judged("fix: the AsyncTimeout states", &corrected).0, Vec::<String>::new());
-    assert_eq!(judged("Clarify the AsyncTimeout comments", &noted).0, Vec::<String>::new());
+    assert_eq!(judged("Clarify the AsyncTimeout comments", &slipped).0, Vec::<String>::new());
 }
 
 #[test]
