@@ -279,10 +279,11 @@ fn wait_for_the_lock(dir: &Path) {
 
 /// The tree's files matching `name` (any directory), from the snapshot under `state`.
 fn tree_has(root: &Path, state: &Path, name: &str) -> Vec<String> {
-    let walk = super::tree::Walk { root, tracked: None, extra_rules: Vec::new() };
+    let walk =
+        super::tree::Walk { root, tracked: None, extra_rules: Vec::new(), budget: None, near: "" };
     let dir = super::tree::location(state, root);
     wait_for_the_lock(&dir);
-    let index = super::tree::index(&dir, &walk, super::files::Kind::Files).unwrap();
+    let index = super::tree::index(&dir, &walk, super::files::Kind::Files).unwrap().index;
     suggest(&index, &format!("nowhere/{name}"), 10)
         .into_iter()
         .filter(|p| p.ends_with(&format!("/{name}")) || p == name)
@@ -445,6 +446,8 @@ fn the_files_on_disk_a_repository_does_not_list_are_git_s_untracked_files() {
         root: &root,
         tracked: Some(&tracked),
         extra_rules: vec![root.join(".git/info/exclude")],
+        budget: None,
+        near: "",
     };
     let mut ours = super::tree::files(&walk);
     ours.sort();
@@ -477,7 +480,13 @@ fn outside_a_repository_every_file_but_hidden_and_ignored_ones_is_listed() {
     std::os::unix::fs::symlink("a.py", root.join("link.py")).unwrap();
     std::os::unix::fs::symlink("gone.py", root.join("dangling.py")).unwrap();
     std::os::unix::fs::symlink("sub", root.join("linked_dir")).unwrap();
-    let walk = super::tree::Walk { root: &root, tracked: None, extra_rules: Vec::new() };
+    let walk = super::tree::Walk {
+        root: &root,
+        tracked: None,
+        extra_rules: Vec::new(),
+        budget: None,
+        near: "",
+    };
     let mut ours = super::tree::files(&walk);
     ours.sort();
     let expected = [
