@@ -164,7 +164,10 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind) -> Option<OnDisk> {
     };
     let index = kind.index(&state.files);
     // The snapshot read may be newer than the generation asked for: the cache is of the one read.
-    let _ = super::cache::write_cache(&cache, &format!("tree {}", state.generation), &index);
+    // One whose walk is not complete is read further at the next miss, never from its cache.
+    if state.pending.is_empty() {
+        let _ = super::cache::write_cache(&cache, &format!("tree {}", state.generation), &index);
+    }
     Some(OnDisk { index, unread: state.pending.len() })
 }
 
