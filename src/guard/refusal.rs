@@ -116,12 +116,11 @@ fn missing_denial(
         .collect();
     let parent = env.show(&missing.ancestor, as_absolute);
     let link = dangling_link(missing).map(|(link, target)| (env.show(&link, as_absolute), target));
-    let message = match &link {
-        Some(link) => link_message(arg, link, &parent, (&listing, omitted), &suggestions),
-        None => {
-            let found = Found { suggestions: &suggestions, unread };
-            missing_message(arg, missing, &parent, (&listing, omitted), &found)
-        }
+    let message = if let Some(link) = &link {
+        link_message(arg, link, &parent, (&listing, omitted), &suggestions)
+    } else {
+        let found = Found { suggestions: &suggestions, unread };
+        missing_message(arg, missing, &parent, (&listing, omitted), &found)
     };
     Denial {
         code: DenyCode::PathNotFound,

@@ -761,7 +761,7 @@ mod tests {
                 std::fs::write(root.join(dir).join(rng.pick(FILES)), "").unwrap();
             }
             if rng.below(3) == 0 {
-                let rules: Vec<&str> = (0..1 + rng.below(3)).map(|_| rng.pick(RULES)).collect();
+                let rules: Vec<&str> = (0..=rng.below(3)).map(|_| rng.pick(RULES)).collect();
                 std::fs::write(root.join(dir).join(".gitignore"), rules.join("\n")).unwrap();
             }
         }
