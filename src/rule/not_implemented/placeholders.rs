@@ -164,7 +164,8 @@ fn placeholder_body(found: &bodies::Gutted<'_>, say: impl Fn(&str, &str) -> Stri
 /// ones marked unreachable (`# pragma: no cover` on any line of the statement,
 /// [`is_excluded_from_coverage`]), and abstract methods' bodies (a method of the
 /// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`];
-/// or it is declared `@abstractmethod`, [`bodies::is_declared_abstract`]), and overrides the
+/// or it is declared `@abstractmethod`, [`bodies::is_declared_abstract`]; or subclasses in the
+/// base tree implement it, [`bodies::is_implemented_in_base`]), and overrides the
 /// patch adds that nothing it adds calls ([`bodies::is_unreached_override`]).
 pub(super) fn placeholders(
     input: &Input<'_>,
@@ -204,6 +205,7 @@ pub(super) fn placeholders(
                         && !bodies::is_abstract_placeholder(summary, patch, &name, &text)
                         && !bodies::is_unreached_override(summary, patch, &name, &text)
                         && !bodies::is_declared_abstract(summary, patch, &name, &text)
+                        && !bodies::is_implemented_in_base(summary, input.base, &name, &text)
                 })
                 .map(|(_, l)| (l.line, trimmed(l.text)));
             // Output a tool writes (a bundle) is no implementation the step's author left out.
