@@ -506,13 +506,16 @@ pub(super) fn is_declared_abstract(
 
 /// Whether the header of `item`, a method the patch adds, marks it an override: `override fun`,
 /// `override func`, `public override`, or Java's `@Override` on a line of its own above it (the
-/// definition's first lines, up to the one that holds its name).
+/// definition's first lines, up to the one that holds its name); or Kotlin's `actual fun`, a
+/// platform's implementation of what common code declares `expect`, which every platform must
+/// give as a class must give its interface's members.
 fn is_override(patch: &Patch<'_>, file: &str, item: &ItemChange) -> bool {
     let own = own_name(item);
     for row in item.line..item.line + 3 {
         let Some(line) = added_line(patch, file, row) else { return false };
         let line = String::from_utf8_lossy(line);
-        if crate::summary::has_word(&line.to_ascii_lowercase(), "override") {
+        let lower = line.to_ascii_lowercase();
+        if ["override", "actual"].iter().any(|w| crate::summary::has_word(&lower, w)) {
             return true;
         }
         if crate::summary::has_word(&line, own) {

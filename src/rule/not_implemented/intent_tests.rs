@@ -940,6 +940,34 @@ fn a_placeholder_in_an_override_nothing_in_the_patch_reaches_is_an_interface_s_d
 }
 
 #[test]
+fn a_placeholder_in_a_platform_s_actual_nothing_in_the_patch_reaches_is_due_to_common_code() {
+    let platform = |modifier: &str, called: &str| {
+        let code = created(
+            "okio/src/wasmMain/kotlin/okio/FileSystem.kt",
+            &format!(
+                "package okio\n\nactual val SYSTEM: FileSystem = WasiFileSystem\n\n{modifier}fun Path.platformCanonicalize(): Path {{\n  TODO(\"Not yet implemented\")\n}}\n"
+            ),
+        );
+        let test = created(
+            "okio/src/wasmTest/kotlin/okio/WasiTest.kt",
+            &format!(
+                "class WasiTest {{\n  @Test fun paths() {{\n    assertEquals(root, {called}\n  }}\n}}\n"
+            ),
+        );
+        code + &test
+    };
+    let step = "Get WASI set up enough to list a directory";
+    assert_eq!(
+        judged_fully(step, &platform("actual ", "SYSTEM.list(root))")).0,
+        Vec::<String>::new()
+    );
+    // The twins: the patch's test reaches the placeholder; a function of the platform's own.
+    let reached = platform("actual ", "root.platformCanonicalize())");
+    assert_eq!(judged_fully(step, &reached).0, ["placeholder_added"]);
+    assert_eq!(judged_fully(step, &platform("", "SYSTEM.list(root))")).0, ["placeholder_added"]);
+}
+
+#[test]
 fn a_rename_of_the_background_or_described_is_a_note() {
     let patch = modify("w.py", &["def f(errors=None):"], &["def f(wsgi_errors=None):"], &[]);
     let squashed = "Fix wsgi.errors (#1828)\n\n* rename log_file param to wsgi_errors";
