@@ -968,6 +968,20 @@ fn a_placeholder_in_a_platform_s_actual_nothing_in_the_patch_reaches_is_due_to_c
 }
 
 #[test]
+fn a_placeholder_in_a_document_s_example_is_a_note() {
+    let example = "class MyTransport(httpx.BaseTransport):\n    def handle_request(self, request):\n        raise NotImplementedError()\n";
+    let doc = created("docs/transports.md", &format!("# Transports\n\n```python\n{example}```\n"));
+    let step = "Document custom transports";
+    let (codes, notes) = judged("Explain custom transports", &doc);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(notes.contains(&"placeholder_added".to_owned()), "{notes:?}");
+    assert_eq!(judged(step, &created("docs/transports.txt", example)).0, Vec::<String>::new());
+    // The twin: the same lines in a program's source are code left unwritten.
+    let code = created("httpx/_transports/mine.py", example);
+    assert_eq!(judged("Explain custom transports", &code).0, ["placeholder_added"]);
+}
+
+#[test]
 fn a_rename_of_the_background_or_described_is_a_note() {
     let patch = modify("w.py", &["def f(errors=None):"], &["def f(wsgi_errors=None):"], &[]);
     let squashed = "Fix wsgi.errors (#1828)\n\n* rename log_file param to wsgi_errors";
