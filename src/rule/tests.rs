@@ -630,6 +630,20 @@ fn named_files_count_only_when_the_base_tree_has_them() {
     for (d, why) in named {
         assert_eq!(codes(&run_on(&base, d, &r, &p)), ["named_file_untouched"], "{why}: {d}");
     }
+    // A file named as what the change serves or adds to a place is not where it is made.
+    let purposes = [
+        "Rename foo to bar: fixed the rendering for fsm-ipc-darwin.c",
+        "Add history.c to the build",
+        "Add tests and history.c into the sdist",
+    ];
+    for d in purposes {
+        assert!(run_on(&base, d, &r, &p).is_empty(), "{d}");
+    }
+    // The twins: the same files named as where the change is made.
+    let places = ["Fix the rendering in fsm-ipc-darwin.c", "Add a history to history.c"];
+    for d in places {
+        assert_eq!(codes(&run_on(&base, d, &r, &p)), ["named_file_untouched"], "{d}");
+    }
 }
 
 #[test]
