@@ -106,6 +106,10 @@ pub mod batch;
 // Every output format.
 pub mod report;
 
+// What the unit tests of several modules share.
+#[cfg(test)]
+mod testing;
+
 pub use config::Config;
 pub use finding::{CheckCode, Code, Note, Report, RuleId, Verdict, Violation};
 pub use patch::{ParseOptions, Parsed, Patch, parse};

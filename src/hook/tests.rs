@@ -1,7 +1,7 @@
 use super::staged::{staged_changes, staged_changes_exact};
 use super::*;
+use crate::testing::git;
 use std::path::Path;
-use std::process::Command;
 
 fn change(status: ChangeStatus, old: Option<&str>, new: Option<&str>) -> Change {
     Change {
@@ -82,22 +82,6 @@ fn unsafe_staged_paths_are_named_when_enforcing() {
     let v = evaluate(&changes, Some(&PathSet::new(&["**"]).unwrap()), &Policy::none());
     assert_eq!(reasons(&v), [("a\\\\b", Reason::UnsafePath)]);
     assert_eq!(v[0].detail.as_deref(), Some("backslash"));
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@e")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@e")
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "git {args:?}");
 }
 
 fn write(dir: &Path, rel: &str, text: &str) {

@@ -1,32 +1,10 @@
 use super::*;
-use std::path::Path;
-use std::process::Command;
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@e")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@e")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
+use crate::testing::commit_files;
 
 /// A repository with `files` committed.
 fn repo(files: &[(&str, &str)]) -> (tempfile::TempDir, git2::Repository) {
     let dir = tempfile::tempdir().unwrap();
-    git(dir.path(), &["init", "-q", "-b", "main"]);
-    for (path, content) in files {
-        std::fs::write(dir.path().join(path), content).unwrap();
-    }
-    git(dir.path(), &["add", "-A"]);
-    git(dir.path(), &["commit", "-q", "-m", "base"]);
-    let repo = git2::Repository::open(dir.path()).unwrap();
+    let repo = commit_files(dir.path(), files);
     (dir, repo)
 }
 

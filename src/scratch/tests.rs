@@ -2,8 +2,8 @@ use super::hunk::{self, Direction};
 use super::*;
 use crate::patch::{FilePatch, Hunk, IndexLine, Line, LineKind, Operation, Patch, Span};
 use crate::rule::patch_paths;
+use crate::testing::{commit_files, git};
 use std::path::Path;
-use std::process::Command;
 
 /// A hunk from a compact body: one line per body line, prefixed ` `, `+`, `-`; a line `\`
 /// marks the previous one as having no final newline.
@@ -130,36 +130,10 @@ struct Repo {
     repo: git2::Repository,
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@e")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@e")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
-
 /// A repository with `files` committed; `@target` content makes a symbolic link.
 fn repo(files: &[(&str, &str)]) -> Repo {
     let dir = tempfile::tempdir().unwrap();
-    git(dir.path(), &["init", "-q", "-b", "main"]);
-    for (path, content) in files {
-        let target = dir.path().join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        match content.strip_prefix('@') {
-            Some(link) => std::os::unix::fs::symlink(link, &target).unwrap(),
-            None => std::fs::write(&target, content).unwrap(),
-        }
-    }
-    git(dir.path(), &["add", "-A"]);
-    git(dir.path(), &["commit", "-q", "-m", "base"]);
-    let repo = git2::Repository::open(dir.path()).unwrap();
+    let repo = commit_files(dir.path(), files);
     Repo { dir, repo }
 }
 
