@@ -15,10 +15,11 @@
 //! - 16 guards missing at once right after such a change (an agent's parallel calls after a
 //!   `git add`), `GUARD_BENCH_ROUNDS` times: each guard's time;
 //! - a miss right after a call that writes (the snapshot of the files on disk is checked);
-//! - outside git (the same files, `.git` moved away): the first miss, which walks the tree
-//!   (`GUARD_BENCH_WALKS` times, 5 by default, each with a state directory of its own), and
-//!   the misses after it, against `find -type f` walking the same tree (the kernel's share of a
-//!   walk, which no walker avoids).
+//! - outside git (the same files, `.git` moved away): the first miss, which reads part of the
+//!   tree (`GUARD_BENCH_WALKS` times, 5 by default, each with a state directory of its own),
+//!   the misses that read the rest of it, each a part, until the walk is complete (how many,
+//!   and their times), and the misses after it, against `find -type f` walking the same tree
+//!   (the kernel's share of a walk, which no walker avoids).
 //!
 //! `GUARD_BENCH_BASELINE=PATH` runs another patchgate binary (an older build) through the same
 //! calls in the same run, for a before/after ratio.
@@ -196,11 +197,12 @@ fn outside_git(name: &str, bin: &Path, root: &Path, sample: &[&String], referenc
     let state = tempfile::tempdir().expect("state dir");
     let hidden = root.with_extension("git-away");
     std::fs::rename(root.join(".git"), &hidden).expect("move .git away");
-    let guard = |path: &str| {
+    let guard_answer = |path: &str| {
         let mut cmd = command(bin, root, &["guard"]);
         cmd.env("PATCHGATE_STATE_DIR", state.path());
-        timed(cmd, &payload(root, "Read", path))
+        timed_answer(cmd, &payload(root, "Read", path))
     };
+    let guard = |path: &str| guard_answer(path).0;
     // Each first walk with a state directory of its own: one call gives one 10 ms CPU tick.
     let walks = env_number("GUARD_BENCH_WALKS", 5);
     let cold = measure(walks, |i| {
@@ -209,17 +211,50 @@ fn outside_git(name: &str, bin: &Path, root: &Path, sample: &[&String], referenc
         cmd.env("PATCHGATE_STATE_DIR", fresh.path());
         timed(cmd, &payload(root, "Read", &typo(root, sample[i % sample.len()])))
     });
-    // The snapshot the later misses read.
-    guard(&typo(root, sample[0]));
+    // The snapshot the later misses read: its first miss reads part of the tree (a budget of
+    // directories), and each miss after it the next part, saying so, until the walk is complete.
+    let (_, first) = guard_answer(&typo(root, sample[0]));
+    let resumed = until_complete(is_partial(&first), |i| {
+        guard_answer(&typo(root, sample[(i + 1) % sample.len()]))
+    });
     let warm = measure(sample.len(), |i| guard(&typo(root, sample[i])));
     std::fs::rename(&hidden, root.join(".git")).expect("put .git back");
     report(
-        &format!("{name}outside git: first miss (walks the tree)"),
+        &format!("{name}outside git: first miss (reads the tree, or part of it)"),
         &cold,
         reference,
         Some(SEED_BUDGET),
     );
+    let label =
+        format!("{name}outside git: misses until the walk is complete ({})", resumed.0.len());
+    if resumed.0.is_empty() {
+        println!("  {label}: none, the first miss walked the whole tree");
+    } else {
+        report(&label, &resumed, reference, Some(SEED_BUDGET));
+    }
     report(&format!("{name}outside git: miss"), &warm, reference, Some(SEED_BUDGET));
+}
+
+/// Whether an answer's suggestions come from part of the tree (a walk not complete yet).
+fn is_partial(answer: &str) -> bool {
+    answer.contains("not read yet")
+}
+
+/// `one(i)` timed while the answer before it said its walk was not complete (`partial`, for the
+/// first), as [`measure`] times a fixed number of calls.
+fn until_complete(mut partial: bool, mut one: impl FnMut(usize) -> (Duration, String)) -> Sample {
+    let cpu_before = children_cpu();
+    let unanswered_before = UNANSWERED.load(Ordering::Relaxed);
+    let mut times = Vec::new();
+    while partial && times.len() < 10_000 {
+        let (time, answer) = one(times.len());
+        times.push(time);
+        partial = is_partial(&answer);
+    }
+    let runs = u32::try_from(times.len().max(1)).expect("runs fit");
+    let cpu = children_cpu().saturating_sub(cpu_before) / runs;
+    times.sort_unstable();
+    (times, cpu, UNANSWERED.load(Ordering::Relaxed) - unanswered_before)
 }
 
 /// `one(i)` timed right after the `i`-th change of the index (a new entry, so its size, time
@@ -371,14 +406,19 @@ fn spawn(bin: &Path, root: &Path, args: &[&str], stdin: &str) -> std::process::C
     child
 }
 
-fn timed(mut cmd: Command, stdin: &str) -> Duration {
+fn timed(cmd: Command, stdin: &str) -> Duration {
+    timed_answer(cmd, stdin).0
+}
+
+/// [`timed`], with the answer.
+fn timed_answer(mut cmd: Command, stdin: &str) -> (Duration, String) {
     let started = Instant::now();
     let mut child = cmd.spawn().expect("spawn patchgate");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write payload");
     let output = child.wait_with_output().expect("patchgate finishes");
     let elapsed = started.elapsed();
     count_answer(&output);
-    elapsed
+    (elapsed, String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// Count a call that gave no answer: the guard's `--timeout` blocked it (exit 2, saying so on

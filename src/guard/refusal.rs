@@ -50,8 +50,8 @@ pub(super) fn word(refusal: Refusal, env: &Env) -> (Denial, Option<Missed>) {
         Refusal::Outside(arg, real) => outside_denial(&arg, &real, env),
         Refusal::Limit(arg, exceeded) => limit_denial(arg.map(|a| a.raw), &exceeded),
         Refusal::Missing(arg, missing) => {
-            let suggested = suggestions(env, &missing, wants_directory(&arg));
-            let denial = missing_denial(&arg, &missing, &suggested, env);
+            let (suggested, unread) = suggestions(env, &missing, wants_directory(&arg));
+            let denial = missing_denial(&arg, &missing, (&suggested, unread), env);
             let real = missing.real.display().to_string();
             return (denial, Some(Missed { arg, real, suggested }));
         }
@@ -98,7 +98,14 @@ fn outside_denial(arg: &PathArg, real: &Path, env: &Env) -> Denial {
     Denial::simple(DenyCode::PathOutsideWorkspace, message, Some(arg.raw.clone()))
 }
 
-fn missing_denial(arg: &PathArg, missing: &Missing, suggested: &[PathBuf], env: &Env) -> Denial {
+/// The denial of a missing path, `suggested` found with `unread` directories of the tree not
+/// read yet.
+fn missing_denial(
+    arg: &PathArg,
+    missing: &Missing,
+    (suggested, unread): (&[PathBuf], usize),
+    env: &Env,
+) -> Denial {
     let as_absolute = Path::new(&arg.raw).is_absolute();
     let (listing, omitted) =
         check::listing(&missing.ancestor, env.policy.listing_limit).unwrap_or_default();
@@ -109,9 +116,11 @@ fn missing_denial(arg: &PathArg, missing: &Missing, suggested: &[PathBuf], env: 
         .collect();
     let parent = env.show(&missing.ancestor, as_absolute);
     let link = dangling_link(missing).map(|(link, target)| (env.show(&link, as_absolute), target));
-    let message = match &link {
-        Some(link) => link_message(arg, link, &parent, (&listing, omitted), &suggestions),
-        None => missing_message(arg, missing, &parent, (&listing, omitted), &suggestions),
+    let message = if let Some(link) = &link {
+        link_message(arg, link, &parent, (&listing, omitted), &suggestions)
+    } else {
+        let found = Found { suggestions: &suggestions, unread };
+        missing_message(arg, missing, &parent, (&listing, omitted), &found)
     };
     Denial {
         code: DenyCode::PathNotFound,
@@ -138,13 +147,32 @@ fn wants_directory(arg: &PathArg) -> bool {
     }
 }
 
+/// The suggestions for a missing path, as shown, and how many directories of the tree were not
+/// read for them (a walk outside a repository that is not complete yet).
+struct Found<'a> {
+    suggestions: &'a [String],
+    unread: usize,
+}
+
+impl Found<'_> {
+    /// What the answer says of the unread part: nothing once the walk is complete.
+    fn part(&self) -> String {
+        match self.unread {
+            0 => String::new(),
+            1 => "1 directory".to_owned(),
+            n => format!("{n} directories"),
+        }
+    }
+}
+
 fn missing_message(
     arg: &PathArg,
     missing: &Missing,
     parent: &str,
     (listing, omitted): (&[String], usize),
-    suggestions: &[String],
+    found: &Found<'_>,
 ) -> String {
+    let suggestions = found.suggestions;
     let kind = if wants_directory(arg) { "directory" } else { "file" };
     let what = if missing.is_parent_gone { "the directory of " } else { "" };
     let mut text = format!("PATH_NOT_FOUND: {what}'{}' does not exist. ", arg.raw);
@@ -154,14 +182,28 @@ fn missing_message(
         text,
         "The closest existing directory is '{parent}', which contains: {contents}{more}. "
     );
-    if suggestions.is_empty() {
+    let part = found.part();
+    if suggestions.is_empty() && part.is_empty() {
         let _ = write!(
             text,
             "No similarly named {kind} exists in the repository; search for it (glob, grep) \
              before retrying. "
         );
-    } else {
+    } else if suggestions.is_empty() {
+        let _ = write!(
+            text,
+            "No similarly named {kind} was found in the part of the tree read so far ({part} \
+             not read yet); search for it (glob, grep) before retrying. "
+        );
+    } else if part.is_empty() {
         let _ = write!(text, "Did you mean: {}? ", suggestions.join(", "));
+    } else {
+        let _ = write!(
+            text,
+            "Did you mean: {}? (Found in the part of the tree read so far, {part} not read \
+             yet: if none is meant, search for it with glob or grep.) ",
+            suggestions.join(", ")
+        );
     }
     text.push_str(BLOCKED);
     if missing.is_parent_gone {
@@ -218,25 +260,28 @@ fn link_message(
 }
 
 /// Absolute paths of the likely intended entries, at least two when two exist (empty when the
-/// path is outside the repository or the file list is unavailable).
-fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> Vec<PathBuf> {
-    let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return Vec::new() };
-    let Some(relative) = relative.to_str() else { return Vec::new() };
+/// path is outside the repository or the file list is unavailable), and how many directories
+/// of the tree they were not looked for in yet.
+fn suggestions(env: &Env, missing: &Missing, want_dir: bool) -> (Vec<PathBuf>, usize) {
+    let Ok(relative) = missing.real.strip_prefix(&env.list_root) else { return (Vec::new(), 0) };
+    let Some(relative) = relative.to_str() else { return (Vec::new(), 0) };
     let kind = if want_dir { files::Kind::Dirs } else { files::Kind::Files };
-    let lists = file_lists(env, kind);
+    let (lists, unread) = file_lists(env, kind, relative);
     let lists: Vec<&Index> = lists.iter().collect();
     // The file list names a dangling link as a file: never suggest the path that was missing.
-    suggest_all(&lists, relative, env.policy.suggestion_limit.max(2) + 1)
+    let suggested = suggest_all(&lists, relative, env.policy.suggestion_limit.max(2) + 1)
         .iter()
         .map(|s| env.list_root.join(s))
         .filter(|s| *s != missing.real)
         .take(env.policy.suggestion_limit.max(2))
-        .collect()
+        .collect();
+    (suggested, unread)
 }
 
-/// The lists a miss is matched against: the git index's files, and the files on disk it does
-/// not list (outside a repository, every file on disk).
-fn file_lists(env: &Env, kind: files::Kind) -> Vec<Index> {
+/// The lists a miss at `near` (relative) is matched against: the git index's files, and the
+/// files on disk it does not list (outside a repository, every file on disk); with how many
+/// directories of the tree are not read yet ([`tree::walk_budget`]).
+fn file_lists(env: &Env, kind: files::Kind, near: &str) -> (Vec<Index>, usize) {
     let mut lists = Vec::new();
     // Read once for both lists, at its first use.
     let tracked = env.repo.as_ref().map(files::tracked);
@@ -248,13 +293,17 @@ fn file_lists(env: &Env, kind: files::Kind) -> Vec<Index> {
         root: &env.list_root,
         tracked: tracked.as_ref(),
         extra_rules: env.repo.iter().map(|r| r.commondir().join("info/exclude")).collect(),
+        // In a repository the index lists most files, and the rest are walked at once.
+        budget: env.repo.is_none().then(tree::walk_budget),
+        near,
     };
     let on_disk = match &env.state_dir {
         Some(state) => tree::index(&tree::location(state, &env.list_root), &walk, kind),
-        None => Some(kind.index(&tree::files(&walk))),
+        None => Some(tree::OnDisk { index: kind.index(&tree::files(&walk)), unread: 0 }),
     };
-    lists.extend(on_disk);
-    lists
+    let unread = on_disk.as_ref().map_or(0, |on_disk| on_disk.unread);
+    lists.extend(on_disk.map(|on_disk| on_disk.index));
+    (lists, unread)
 }
 
 /// `denial` worded for a call that still reads its other files (Cline's `read_files`, which

@@ -277,12 +277,21 @@ fn wait_for_the_lock(dir: &Path) {
     }
 }
 
+/// A walk of the whole tree at `root` at once (no budget).
+fn whole_walk<'a>(
+    root: &'a Path,
+    tracked: Option<&'a super::files::TrackedFiles<'a>>,
+    extra_rules: Vec<std::path::PathBuf>,
+) -> super::tree::Walk<'a> {
+    super::tree::Walk { root, tracked, extra_rules, budget: None, near: "" }
+}
+
 /// The tree's files matching `name` (any directory), from the snapshot under `state`.
 fn tree_has(root: &Path, state: &Path, name: &str) -> Vec<String> {
-    let walk = super::tree::Walk { root, tracked: None, extra_rules: Vec::new() };
+    let walk = whole_walk(root, None, Vec::new());
     let dir = super::tree::location(state, root);
     wait_for_the_lock(&dir);
-    let index = super::tree::index(&dir, &walk, super::files::Kind::Files).unwrap();
+    let index = super::tree::index(&dir, &walk, super::files::Kind::Files).unwrap().index;
     suggest(&index, &format!("nowhere/{name}"), 10)
         .into_iter()
         .filter(|p| p.ends_with(&format!("/{name}")) || p == name)
@@ -441,11 +450,7 @@ fn the_files_on_disk_a_repository_does_not_list_are_git_s_untracked_files() {
     git(&["add", "tracked.rs", "src/lib.rs"]);
     let repo = git2::Repository::open(&root).unwrap();
     let tracked = super::files::tracked(&repo);
-    let walk = super::tree::Walk {
-        root: &root,
-        tracked: Some(&tracked),
-        extra_rules: vec![root.join(".git/info/exclude")],
-    };
+    let walk = whole_walk(&root, Some(&tracked), vec![root.join(".git/info/exclude")]);
     let mut ours = super::tree::files(&walk);
     ours.sort();
     let mut theirs: Vec<String> =
@@ -477,7 +482,7 @@ fn outside_a_repository_every_file_but_hidden_and_ignored_ones_is_listed() {
     std::os::unix::fs::symlink("a.py", root.join("link.py")).unwrap();
     std::os::unix::fs::symlink("gone.py", root.join("dangling.py")).unwrap();
     std::os::unix::fs::symlink("sub", root.join("linked_dir")).unwrap();
-    let walk = super::tree::Walk { root: &root, tracked: None, extra_rules: Vec::new() };
+    let walk = whole_walk(&root, None, Vec::new());
     let mut ours = super::tree::files(&walk);
     ours.sort();
     let expected = [

@@ -35,6 +35,8 @@ use std::time::Duration;
 
 /// Entries at most: a walk of something that is not really a project stops here.
 pub(super) const WALK_LIMIT: usize = 200_000;
+/// [`walk_budget`] outside tests.
+const WALK_BUDGET: usize = 2_000;
 /// A snapshot checked longer ago than this is checked again at the next miss.
 pub(super) const MAX_AGE: Duration = Duration::from_secs(30);
 /// A time closer to the walk than this may hide a change made in the same clock tick.
@@ -104,6 +106,9 @@ struct State {
     dirs: Vec<(String, i128, u64)>,
     /// The files found (relative), sorted.
     files: Vec<String>,
+    /// Directories found but not read yet (relative, sorted): the snapshot of a walk that
+    /// stopped at its budget ([`Walk::budget`]), resumed at the next miss.
+    pending: Vec<String>,
 }
 
 /// How to walk one tree.
@@ -115,10 +120,36 @@ pub(super) struct Walk<'a> {
     pub tracked: Option<&'a TrackedFiles<'a>>,
     /// Ignore files outside the tree (`.git/info/exclude`, `core.excludesFile`).
     pub extra_rules: Vec<PathBuf>,
+    /// Directories one miss reads at most (`None`: the whole tree at once). A walk that stops
+    /// there is resumed at the next miss, where it stopped.
+    pub budget: Option<usize>,
+    /// The path the miss is for (relative): the directories nearest it are read first.
+    pub near: &'a str,
 }
 
-/// The index of `kind` over the tree's files, brought up to date first when it may be stale.
-pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind) -> Option<Index> {
+/// Directories a miss outside a repository reads at most ([`Walk::budget`]): about 30 ms of
+/// a call on this machine (12 files a directory). Debug builds take
+/// `PATCHGATE_TEST_WALK_BUDGET` instead, for tests of a walk in several steps on small trees.
+pub(super) fn walk_budget() -> usize {
+    #[cfg(debug_assertions)]
+    if let Some(budget) =
+        std::env::var("PATCHGATE_TEST_WALK_BUDGET").ok().and_then(|b| b.parse().ok())
+    {
+        return budget;
+    }
+    WALK_BUDGET
+}
+
+/// A tree's files for suggestions: their index, and how many directories are still to read
+/// (0 once the walk is complete).
+pub(super) struct OnDisk {
+    pub index: Index,
+    pub unread: usize,
+}
+
+/// The index of `kind` over the tree's files, brought up to date first when it may be stale
+/// (and read further when its walk is not complete).
+pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind) -> Option<OnDisk> {
     let (generation, fresh) = current_generation(dir, walk)?;
     let cache = dir.join(kind.cache_file());
     // Just built: neither its index nor the snapshot need reading back.
@@ -127,14 +158,17 @@ pub(super) fn index(dir: &Path, walk: &Walk<'_>, kind: Kind) -> Option<Index> {
     } else {
         let key = format!("tree {generation}");
         if let Some(index) = super::cache::read_cache(&cache, Some(&key)) {
-            return Some(index);
+            return Some(OnDisk { index, unread: unread(&generation) });
         }
         read_state(&dir.join(STATE))?
     };
     let index = kind.index(&state.files);
     // The snapshot read may be newer than the generation asked for: the cache is of the one read.
-    let _ = super::cache::write_cache(&cache, &format!("tree {}", state.generation), &index);
-    Some(index)
+    // One whose walk is not complete is read further at the next miss, never from its cache.
+    if state.pending.is_empty() {
+        let _ = super::cache::write_cache(&cache, &format!("tree {}", state.generation), &index);
+    }
+    Some(OnDisk { index, unread: state.pending.len() })
 }
 
 /// The tree's files, walked now (no place to keep a snapshot).
@@ -148,8 +182,10 @@ pub(super) fn files(walk: &Walk<'_>) -> Vec<String> {
 fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<(String, Option<State>)> {
     let state_path = dir.join(STATE);
     let index = walk.tracked.map(TrackedFiles::key).unwrap_or_default();
+    // A snapshot whose walk is not complete is due at every miss: it is read further.
     if Due::of(dir, &index).is_none()
         && let Some(generation) = read_generation(&state_path)
+        && unread(&generation) == 0
     {
         return Some((generation, None));
     }
@@ -165,6 +201,7 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<(String, Option<Sta
     let due = Due::of(dir, &index);
     if due.is_none()
         && let Some(generation) = read_generation(&state_path)
+        && unread(&generation) == 0
     {
         return Some((generation, None));
     }
@@ -180,8 +217,9 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<(String, Option<Sta
         return read_generation(&state_path).map(|g| (g, None));
     }
     let state = match read_state(&state_path) {
-        Some(old) => {
-            let Some(state) = refresh(&old, walk, &times, due.index) else {
+        Some(old) => match refresh(&old, walk, &times, due.index) {
+            Some(state) => state,
+            None if old.pending.is_empty() => {
                 if matches!(times, Times::All) {
                     let _ = touch(&state_path);
                 }
@@ -189,11 +227,12 @@ fn current_generation(dir: &Path, walk: &Walk<'_>) -> Option<(String, Option<Sta
                     let _ = std::fs::write(dir.join(INDEX), &index);
                 }
                 return Some((old.generation, None));
-            };
-            state
-        }
-        None => full_walk(walk),
+            }
+            None => old,
+        },
+        None => new_walk(walk),
     };
+    let state = resume(state, walk);
     write_state(&state_path, &state).ok()?;
     if !matches!(times, Times::All)
         && let Some(checked_at) = checked_at
@@ -284,7 +323,7 @@ fn refresh(old: &State, walk: &Walk<'_>, times: &Times, index: bool) -> Option<S
     let checks = |dir: &str| matches!(times, Times::All) || checked.contains(dir);
     let rules_changed = || old.rules.iter().any(|(path, time)| mtime(path) != Some(*time));
     if !matches!(times, Times::None) && rules_changed() {
-        return Some(full_walk(walk));
+        return Some(new_walk(walk));
     }
     let tracked = walk.tracked.filter(|_| index);
     // A directory gone counts as changed: its own time is gone too.
@@ -310,9 +349,11 @@ fn refresh(old: &State, walk: &Walk<'_>, times: &Times, index: bool) -> Option<S
             at = parent(at);
         }
     }
-    let found = walk_tree(walk, &Known { kept: &kept, enter: &enter });
+    // A directory not read yet stays so: the walk that reads it is resumed after the refresh.
+    let pending: HashSet<&str> = old.pending.iter().map(String::as_str).collect();
+    let found = walk_tree(walk, &Known { kept: &kept, enter: &enter, pending: &pending });
     if found.rules.iter().any(|r| !old.rules.iter().any(|(p, _)| p == &r.0)) {
-        return Some(full_walk(walk));
+        return Some(new_walk(walk));
     }
     let mut files: Vec<String> =
         old.files.iter().filter(|f| kept.contains(parent(f))).cloned().collect();
@@ -320,7 +361,7 @@ fn refresh(old: &State, walk: &Walk<'_>, times: &Times, index: bool) -> Option<S
         old.dirs.iter().filter(|(dir, ..)| kept.contains(dir.as_str())).cloned().collect();
     files.extend(found.files);
     dirs.extend(found.dirs);
-    Some(finish(files, dirs, old.rules.clone()))
+    Some(finish(files, dirs, old.rules.clone(), old.pending.clone()))
 }
 
 /// Whether the git index lists other names than the snapshot at `state` recorded in one of its
@@ -367,20 +408,55 @@ fn closest_known<'s>(old: &'s State, path: &str) -> &'s str {
 /// Every file below the root.
 fn full_walk(walk: &Walk<'_>) -> State {
     let nothing = HashSet::new();
-    let found = walk_tree(walk, &Known { kept: &nothing, enter: &nothing });
-    let mut rules = found.rules;
+    let found = walk_tree(walk, &Known { kept: &nothing, enter: &nothing, pending: &nothing });
+    finish(found.files, found.dirs, with_extra_rules(found.rules, walk), Vec::new())
+}
+
+/// A new snapshot: the whole tree walked, or, with a budget, nothing read yet but the root
+/// pending (the walk is [`resume`]d at once).
+fn new_walk(walk: &Walk<'_>) -> State {
+    if walk.budget.is_none() {
+        return full_walk(walk);
+    }
+    let rules = with_extra_rules(Vec::new(), walk);
+    State { pending: vec![String::new()], ..finish(Vec::new(), Vec::new(), rules, Vec::new()) }
+}
+
+/// `state` with at most [`Walk::budget`] of its pending directories read (and those found
+/// below them): what a whole walk would have found there.
+fn resume(mut state: State, walk: &Walk<'_>) -> State {
+    let Some(budget) = walk.budget.filter(|_| !state.pending.is_empty()) else { return state };
+    let known = state.files.len() + state.dirs.len() + state.pending.len();
+    let rules = super::walk::Rules {
+        is_repo: walk.tracked.is_some(),
+        excludes: walk.extra_rules.clone(),
+        limit: WALK_LIMIT.saturating_sub(known),
+    };
+    let nothing = HashSet::new();
+    let known = Known { kept: &nothing, enter: &nothing, pending: &nothing };
+    let mut found = Found { walk, known: &known, state: State::default() };
+    let pending = std::mem::take(&mut state.pending);
+    let left = super::walk::walk_some(walk.root, &rules, (pending, walk.near, budget), &mut found);
+    state.files.extend(found.state.files);
+    state.dirs.extend(found.state.dirs);
+    state.rules.extend(found.state.rules);
+    finish(state.files, state.dirs, state.rules, left)
+}
+
+fn with_extra_rules(mut rules: Vec<(PathBuf, i128)>, walk: &Walk<'_>) -> Vec<(PathBuf, i128)> {
     for path in &walk.extra_rules {
         if let Some(time) = settled_mtime(path) {
             rules.push((path.clone(), time));
         }
     }
-    finish(found.files, found.dirs, rules)
+    rules
 }
 
 fn finish(
     mut files: Vec<String>,
     mut dirs: Vec<(String, i128, u64)>,
     mut rules: Vec<(PathBuf, i128)>,
+    mut pending: Vec<String>,
 ) -> State {
     // A refresh passes the old snapshot's sorted lists with the few new entries after them:
     // the stable sort finds that run and merges, where an unstable one sorts all again.
@@ -390,7 +466,19 @@ fn finish(
     dirs.dedup_by(|a, b| a.0 == b.0);
     rules.sort_unstable();
     rules.dedup_by(|a, b| a.0 == b.0);
-    State { generation: new_generation(), rules, dirs, files }
+    pending.sort_unstable();
+    pending.dedup();
+    let generation = match pending.len() {
+        0 => new_generation(),
+        unread => format!("{}/{unread}", new_generation()),
+    };
+    State { generation, rules, dirs, files, pending }
+}
+
+/// How many directories the snapshot of `generation` has not read yet: the generation of a
+/// snapshot whose walk is not complete ends with `/` and that count.
+fn unread(generation: &str) -> usize {
+    generation.rsplit_once('/').and_then(|(_, n)| n.parse().ok()).unwrap_or(0)
 }
 
 /// The directories of a snapshot a walk need not read again.
@@ -399,6 +487,8 @@ struct Known<'a> {
     kept: &'a HashSet<&'a str>,
     /// Walked all the same: changed ones, and those above a changed one.
     enter: &'a HashSet<&'a str>,
+    /// Not read yet, and not read by this walk either.
+    pending: &'a HashSet<&'a str>,
 }
 
 /// What a walk of the tree found in the directories not `known` (relative to the root).
@@ -423,7 +513,8 @@ struct Found<'w> {
 impl super::walk::Visit for Found<'_> {
     fn enter(&mut self, rel: &str) -> bool {
         // A known directory is read again only when it or one below it changed.
-        !self.known.kept.contains(rel) || self.known.enter.contains(rel)
+        (!self.known.kept.contains(rel) || self.known.enter.contains(rel))
+            && !self.known.pending.contains(rel)
     }
 
     fn dir(&mut self, rel: &str, time: i128) {
@@ -499,7 +590,7 @@ fn is_clean(path: &str) -> bool {
 }
 
 // ---- the state file: `generation`, then `R<TAB>mtime<TAB>path`,
-// `D<TAB>mtime<TAB>signature<TAB>dir` and `F<TAB>path` lines ----
+// `D<TAB>mtime<TAB>signature<TAB>dir`, `P<TAB>dir` and `F<TAB>path` lines ----
 
 fn read_generation(path: &Path) -> Option<String> {
     let mut line = String::new();
@@ -532,6 +623,7 @@ fn read_state(path: &Path) -> Option<State> {
                 state.dirs.push((dir.to_owned(), parse_time(time)?, signature));
             }
             "F" if is_clean(rest) => state.files.push(rest.to_owned()),
+            "P" if rest.is_empty() || is_clean(rest) => state.pending.push(rest.to_owned()),
             _ => return None,
         }
     }
@@ -562,6 +654,11 @@ fn write_state(path: &Path, state: &State) -> std::io::Result<()> {
         text.push('\t');
         push_hex(&mut text, *signature);
         text.push('\t');
+        text.push_str(dir);
+        text.push('\n');
+    }
+    for dir in state.pending.iter().filter(|d| d.is_empty() || is_clean(d)) {
+        text.push_str("P\t");
         text.push_str(dir);
         text.push('\n');
     }
@@ -613,6 +710,211 @@ mod tests {
         }
     }
 
+    /// A small pseudo-random generator: the trees below differ from one another, and from run
+    /// to run never.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            usize::try_from(self.0 % n as u64).unwrap()
+        }
+
+        fn pick<'a>(&mut self, of: &[&'a str]) -> &'a str {
+            of[self.below(of.len())]
+        }
+    }
+
+    /// A tree of up to four levels with ignore files at several of them: patterns that ignore
+    /// files and directories, re-include some (in the same directory and in deeper ones),
+    /// anchored ones, hidden entries.
+    fn generate(root: &Path, rng: &mut Rng) {
+        const NAMES: &[&str] = &["a", "b", "bb", "out", "src", "keep", "x_y"];
+        const FILES: &[&str] = &["m.rs", "n.tmp", "keep.tmp", "top.txt", "b.py", ".hidden"];
+        const RULES: &[&str] = &[
+            "*.tmp",
+            "!keep.tmp",
+            "out/",
+            "/top.txt",
+            "b*",
+            "!bb/",
+            "!b.py",
+            "x_*/",
+            "keep/",
+            "!keep/",
+            "*.rs",
+            "!m.rs",
+            "src/*.py",
+        ];
+        let mut dirs = vec![PathBuf::new()];
+        for _ in 0..12 + rng.below(30) {
+            let parent = dirs[rng.below(dirs.len())].clone();
+            if parent.components().count() < 4 {
+                dirs.push(parent.join(rng.pick(NAMES)));
+            }
+        }
+        for dir in &dirs {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+            for _ in 0..rng.below(4) {
+                std::fs::write(root.join(dir).join(rng.pick(FILES)), "").unwrap();
+            }
+            if rng.below(3) == 0 {
+                let rules: Vec<&str> = (0..=rng.below(3)).map(|_| rng.pick(RULES)).collect();
+                std::fs::write(root.join(dir).join(".gitignore"), rules.join("\n")).unwrap();
+            }
+        }
+        std::fs::create_dir_all(root.join(".hid/den")).unwrap();
+        std::fs::write(root.join(".hid/den/f.rs"), "").unwrap();
+    }
+
+    fn bounded<'w>(root: &'w Path, budget: usize, near: &'w str) -> Walk<'w> {
+        Walk { root, tracked: None, extra_rules: Vec::new(), budget: Some(budget), near }
+    }
+
+    /// The snapshot's files and directories (without their times).
+    fn names(state: &State) -> (Vec<String>, Vec<String>) {
+        (state.files.clone(), state.dirs.iter().map(|(dir, ..)| dir.clone()).collect())
+    }
+
+    /// Misses with a budget of `budget` directories, each at a path from `nears`, until the
+    /// walk is complete; the snapshot checked after each. Returns how many misses it took.
+    fn miss_until_complete(root: &Path, snapshot: &Path, budget: usize, nears: &[String]) -> usize {
+        let whole = names(&full_walk(&bounded(root, 0, "")));
+        for calls in 1..=200 {
+            let near = &nears[calls % nears.len()];
+            // A process another test spawns holds a copy of the lock's descriptor between its
+            // fork and its exec: a miss that found it held would rightly answer from the
+            // snapshot as it was, without reading further.
+            if let Ok(lock) = std::fs::File::open(snapshot.join("lock")) {
+                let _ = lock.lock();
+            }
+            let on_disk = index(snapshot, &bounded(root, budget, near), Kind::Files).unwrap();
+            let state = read_state(&snapshot.join(STATE)).unwrap();
+            assert_eq!(on_disk.unread, state.pending.len());
+            let (files, dirs) = names(&state);
+            assert!(files.iter().all(|f| whole.0.contains(f)), "{files:?} not in {whole:?}");
+            assert!(dirs.iter().all(|d| whole.1.contains(d) && !state.pending.contains(d)));
+            if on_disk.unread == 0 {
+                assert_eq!((files, dirs), whole);
+                return calls;
+            }
+        }
+        panic!("the walk never completed");
+    }
+
+    /// Walks resumed miss after miss, each reading a few directories in the order its own path
+    /// asks for, find what one walk of the whole tree finds: nested ignore files and
+    /// re-inclusions across every resume boundary (a budget of 1 makes each directory a read of
+    /// its own, its ignore rules rebuilt from the directories above it).
+    #[test]
+    fn resumed_walks_find_what_one_whole_walk_finds() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..40 {
+            let dir = tempfile::tempdir().unwrap();
+            let (root, snapshot) = (dir.path().join("w"), dir.path().join("snapshot"));
+            generate(&root, &mut rng);
+            let whole = full_walk(&bounded(&root, 0, ""));
+            let mut nears: Vec<String> = whole.files.iter().map(|f| format!("{f}x")).collect();
+            nears.push("nowhere/at/all.rs".to_owned());
+            let budget = 1 + rng.below(4);
+            let calls = miss_until_complete(&root, &snapshot, budget, &nears);
+            // A miss or two may still find the lock held that way (see above).
+            let at_most = whole.dirs.len().div_ceil(budget) + 2;
+            assert!(calls <= at_most, "round {round}: {calls} calls");
+        }
+    }
+
+    /// The first miss reads the directories nearest its path first: the missing path's own
+    /// directory (as deep as it exists) before its parent's other subdirectories.
+    #[test]
+    fn a_bounded_walk_reads_the_directories_nearest_the_miss_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, snapshot) = (dir.path().join("w"), dir.path().join("snapshot"));
+        for path in ["a/b/c/want.rs", "a/z/other.rs", "q/far.rs", "a/b/y/sib.rs"] {
+            std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+            std::fs::write(root.join(path), "").unwrap();
+        }
+        let walk = bounded(&root, 4, "a/b/c/d/want.rs");
+        assert_eq!(index(&snapshot, &walk, Kind::Files).unwrap().unread, 3);
+        let state = read_state(&snapshot.join(STATE)).unwrap();
+        assert_eq!(
+            names(&state),
+            (
+                vec!["a/b/c/want.rs".to_owned()],
+                ["", "a", "a/b", "a/b/c"].map(str::to_owned).to_vec()
+            )
+        );
+        assert_eq!(state.pending, ["a/b/y", "a/z", "q"]);
+        // The next miss, elsewhere, reads what it needs first.
+        let walk = bounded(&root, 1, "q/near.rs");
+        assert_eq!(index(&snapshot, &walk, Kind::Files).unwrap().unread, 2);
+        let state = read_state(&snapshot.join(STATE)).unwrap();
+        assert!(state.files.contains(&"q/far.rs".to_owned()));
+    }
+
+    /// Files created, removed and ignored while a walk is not complete are seen as a whole walk
+    /// of the tree as it is would see them: in a directory already read (once the snapshot is
+    /// marked stale, as after any call that writes) and in one still to read.
+    #[test]
+    fn changes_during_a_walk_in_steps_are_seen() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..15 {
+            let dir = tempfile::tempdir().unwrap();
+            let (root, snapshot) = (dir.path().join("w"), dir.path().join("snapshot"));
+            generate(&root, &mut rng);
+            let nears = ["src/x.rs".to_owned()];
+            let first = index(&snapshot, &bounded(&root, 2, &nears[0]), Kind::Files).unwrap();
+            let state = read_state(&snapshot.join(STATE)).unwrap();
+            // A file in a directory read, and one in a directory not read yet.
+            std::fs::write(root.join("made_now.py"), "").unwrap();
+            if let Some(pending) = state.pending.first() {
+                std::fs::write(root.join(pending).join("later.py"), "").unwrap();
+            }
+            if let Some(read) = state.dirs.last().filter(|(d, ..)| !d.is_empty()) {
+                std::fs::remove_dir_all(root.join(&read.0)).unwrap();
+            }
+            if rng.below(2) == 0 {
+                std::fs::write(root.join(".gitignore"), "*.rs\n!keep/\n").unwrap();
+            }
+            mark_stale(&snapshot);
+            if first.unread > 0 {
+                miss_until_complete(&root, &snapshot, 2, &nears);
+            }
+        }
+    }
+
+    /// Guards resuming one walk at once (each holds the snapshot's lock in turn, or answers
+    /// from the snapshot as it was) leave it whole: nothing lost, nothing twice.
+    #[test]
+    fn guards_resuming_at_once_leave_one_whole_snapshot() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let dir = tempfile::tempdir().unwrap();
+        let (root, snapshot) = (dir.path().join("w"), dir.path().join("snapshot"));
+        for _ in 0..4 {
+            generate(&root, &mut rng);
+        }
+        let whole = names(&full_walk(&bounded(&root, 0, "")));
+        std::thread::scope(|scope| {
+            for thread in 0..4 {
+                let (root, snapshot) = (&root, &snapshot);
+                scope.spawn(move || {
+                    let near = format!("src/t{thread}.rs");
+                    for _ in 0..400 {
+                        let walk = bounded(root, 2, &near);
+                        if index(snapshot, &walk, Kind::Files).unwrap().unread == 0 {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        let state = read_state(&snapshot.join(STATE)).unwrap();
+        assert!(state.pending.is_empty());
+        assert_eq!(names(&state), whole);
+    }
+
     #[test]
     fn a_snapshot_is_read_back_as_written() {
         let dir = tempfile::tempdir().unwrap();
@@ -626,6 +928,7 @@ mod tests {
                 ("a/b".to_owned(), 5, 0xabc),
             ],
             files: vec!["a/b/c.rs".to_owned(), "x.py".to_owned()],
+            pending: vec![String::new(), "q/r".to_owned()],
         };
         write_state(&path, &state).unwrap();
         assert_eq!(read_state(&path), Some(state));

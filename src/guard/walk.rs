@@ -17,11 +17,14 @@
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::ffi::OsStr;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// The bytes one listing call reads at most.
 const LISTING_BUFFER: usize = 32 * 1024;
@@ -53,25 +56,132 @@ pub(super) struct Rules {
 /// Walk the tree at `root` (absolute), telling `visit` what it finds.
 pub(super) fn walk(root: &Path, rules: &Rules, visit: &mut impl Visit) {
     let Ok(fd) = open_dir(rustix::fs::CWD, root.as_os_str().as_bytes()) else { return };
-    let mut walker = Walker {
-        root: fd.as_fd(),
-        rules,
-        abs: root.as_os_str().as_bytes().to_vec(),
-        rel: String::new(),
-        ignores: ancestors_ignores(root),
-        excludes: excludes(root, rules),
-        names: Vec::new(),
-        buffer: vec![MaybeUninit::uninit(); LISTING_BUFFER],
-        left: rules.limit,
-    };
+    let mut walker = Walker::new(fd.as_fd(), root, rules);
+    walker.ignores = ancestors_ignores(root);
     let Ok(stat) = rustix::fs::fstat(&fd) else { return };
     visit.dir("", time_of(&stat));
     walker.read(fd.as_fd(), visit);
 }
 
+/// Read at most `budget` of the directories `pending` (relative to `root`, `""` the root
+/// itself) and of those found below them, the nearest to `near` first ([`Nearness`]): each
+/// one's files told to `visit`, its subdirectories queued instead of entered. What a walk of
+/// the whole tree would find is the union of such reads until nothing is left pending: a
+/// directory's ignore rules are those of every directory above it, rebuilt for one read in an
+/// earlier process. Returns the directories still to read.
+pub(super) fn walk_some(
+    root: &Path,
+    rules: &Rules,
+    (pending, near, budget): (Vec<String>, &str, usize),
+    visit: &mut impl Visit,
+) -> Vec<String> {
+    let Ok(fd) = open_dir(rustix::fs::CWD, root.as_os_str().as_bytes()) else { return Vec::new() };
+    let mut walker = Walker::new(fd.as_fd(), root, rules);
+    let mut stacks = Stacks { root, above: ancestors_ignores(root), own: HashMap::new() };
+    let nearness = Nearness::of(near);
+    let mut queue: BinaryHeap<_> = pending.into_iter().map(|d| nearness.key(d)).collect();
+    for _ in 0..budget {
+        let Some((.., Reverse(rel))) = queue.pop() else { break };
+        walker.ignores = stacks.above(&rel);
+        let dir = if rel.is_empty() {
+            open_dir(fd.as_fd(), b".")
+        } else {
+            open_dir(fd.as_fd(), rel.as_bytes())
+        };
+        let Ok(dir) = dir else { continue };
+        let Ok(stat) = rustix::fs::fstat(&dir) else { continue };
+        visit.dir(&rel, time_of(&stat));
+        walker.at(&rel);
+        let mut level = OneLevel { visit, found: Vec::new() };
+        let own = walker.read(dir.as_fd(), &mut level);
+        queue.extend(level.found.into_iter().map(|d| nearness.key(d)));
+        stacks.own.insert(rel, own);
+    }
+    if walker.left == 0 {
+        // Past the limit nothing more is told: the walk is over.
+        return Vec::new();
+    }
+    queue.into_iter().map(|(.., Reverse(rel))| rel).collect()
+}
+
+/// Which directories a miss reads first: those sharing the most leading names with the missing
+/// path (the path's own directory, then its parent's other subdirectories, and so up to the
+/// root), among them the shallowest, then by name.
+struct Nearness<'a> {
+    names: Vec<&'a str>,
+}
+
+/// A directory's place in the queue of [`walk_some`]: the greatest first.
+type Key = (usize, Reverse<usize>, Reverse<String>);
+
+impl<'a> Nearness<'a> {
+    fn of(near: &'a str) -> Self {
+        Self { names: near.split('/').filter(|n| !n.is_empty()).collect() }
+    }
+
+    fn key(&self, dir: String) -> Key {
+        let names = dir.split('/').filter(|n| !n.is_empty());
+        let shared = names.clone().zip(&self.names).take_while(|(a, b)| a == *b).count();
+        (shared, Reverse(names.count()), Reverse(dir))
+    }
+}
+
+/// The `.gitignore` rules in force in a directory read on its own: those above the root, then
+/// those of each directory from the root down to it (each read once per walk).
+struct Stacks<'a> {
+    root: &'a Path,
+    above: Vec<Rc<Gitignore>>,
+    /// Each directory's own rules (relative path), as read.
+    own: HashMap<String, Option<Rc<Gitignore>>>,
+}
+
+impl Stacks<'_> {
+    /// The rules of the directories above `rel` (not its own), the deepest last.
+    fn above(&mut self, rel: &str) -> Vec<Rc<Gitignore>> {
+        let mut stack = self.above.clone();
+        if rel.is_empty() {
+            return stack;
+        }
+        let mut dirs = vec![""];
+        dirs.extend(rel.match_indices('/').map(|(at, _)| &rel[..at]));
+        for dir in dirs {
+            let own = self
+                .own
+                .entry(dir.to_owned())
+                .or_insert_with(|| gitignore(&self.root.join(dir)).map(Rc::new));
+            stack.extend(own.clone());
+        }
+        stack
+    }
+}
+
+/// A [`Visit`] that reads one directory: its subdirectories are noted, not entered.
+struct OneLevel<'v, V> {
+    visit: &'v mut V,
+    found: Vec<String>,
+}
+
+impl<V: Visit> Visit for OneLevel<'_, V> {
+    fn enter(&mut self, rel: &str) -> bool {
+        if self.visit.enter(rel) {
+            self.found.push(rel.to_owned());
+        }
+        false
+    }
+
+    fn dir(&mut self, rel: &str, time: i128) {
+        self.visit.dir(rel, time);
+    }
+
+    fn file(&mut self, rel: &str) {
+        self.visit.file(rel);
+    }
+}
+
 /// The `.gitignore` files of the directories above `root`, the nearest last.
-fn ancestors_ignores(root: &Path) -> Vec<Gitignore> {
-    let mut found: Vec<Gitignore> = root.ancestors().skip(1).filter_map(gitignore).collect();
+fn ancestors_ignores(root: &Path) -> Vec<Rc<Gitignore>> {
+    let mut found: Vec<Rc<Gitignore>> =
+        root.ancestors().skip(1).filter_map(gitignore).map(Rc::new).collect();
     found.reverse();
     found
 }
@@ -113,10 +223,12 @@ struct Walker<'r> {
     rules: &'r Rules,
     /// The absolute path of the entry at hand: what ignore rules match.
     abs: Vec<u8>,
+    /// The length of the root's absolute path.
+    root_len: usize,
     /// The same relative to the root.
     rel: String,
     /// The `.gitignore` rules in force, the deepest last.
-    ignores: Vec<Gitignore>,
+    ignores: Vec<Rc<Gitignore>>,
     excludes: Vec<Gitignore>,
     /// The entries (kind, name, NUL) of every directory being walked, still to visit.
     names: Vec<u8>,
@@ -125,18 +237,45 @@ struct Walker<'r> {
     left: usize,
 }
 
-impl Walker<'_> {
+impl<'r> Walker<'r> {
+    fn new(root: BorrowedFd<'r>, path: &Path, rules: &'r Rules) -> Self {
+        let abs = path.as_os_str().as_bytes().to_vec();
+        Walker {
+            root,
+            rules,
+            root_len: abs.len(),
+            abs,
+            rel: String::new(),
+            ignores: Vec::new(),
+            excludes: excludes(path, rules),
+            names: Vec::new(),
+            buffer: vec![MaybeUninit::uninit(); LISTING_BUFFER],
+            left: rules.limit,
+        }
+    }
+
+    /// Stand at the directory `rel` (relative to the root).
+    fn at(&mut self, rel: &str) {
+        self.abs.truncate(self.root_len);
+        if !rel.is_empty() {
+            self.abs.push(b'/');
+            self.abs.extend_from_slice(rel.as_bytes());
+        }
+        rel.clone_into(&mut self.rel);
+    }
+
     /// Read the directory `fd` (at `rel`), visit its files and walk its subdirectories. The
     /// listing is read whole first: its `.gitignore`, wherever it comes in the listing, rules
-    /// over every entry beside it.
-    fn read(&mut self, fd: BorrowedFd<'_>, visit: &mut impl Visit) {
+    /// over every entry beside it. Returns those rules.
+    fn read(&mut self, fd: BorrowedFd<'_>, visit: &mut impl Visit) -> Option<Rc<Gitignore>> {
         let (rel_len, abs_len, ignores_len) = (self.rel.len(), self.abs.len(), self.ignores.len());
         let start = self.names.len();
-        if self.list(fd)
-            && let Some(ignore) = gitignore(Path::new(OsStr::from_bytes(&self.abs)))
-        {
-            self.ignores.push(ignore);
-        }
+        let own = if self.list(fd) {
+            gitignore(Path::new(OsStr::from_bytes(&self.abs))).map(Rc::new)
+        } else {
+            None
+        };
+        self.ignores.extend(own.clone());
         for (at, end) in self.sorted(start) {
             let is_dir = self.names[at] == DIR;
             self.push(at + 1, end);
@@ -157,6 +296,7 @@ impl Walker<'_> {
         }
         self.names.truncate(start);
         self.ignores.truncate(ignores_len);
+        own
     }
 
     /// The entries listed in `names` from `start` (each the range of its kind and name), in the
@@ -218,7 +358,7 @@ impl Walker<'_> {
     /// decides, else the excludes.
     fn is_ignored(&self, is_dir: bool) -> bool {
         let path = Path::new(OsStr::from_bytes(&self.abs));
-        let ignores = self.ignores.iter().rev().chain(&self.excludes);
+        let ignores = self.ignores.iter().rev().map(|rc| &**rc).chain(&self.excludes);
         ignores
             .map(|ignore| ignore.matched(path, is_dir))
             .find(|m| !m.is_none())

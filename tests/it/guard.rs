@@ -508,6 +508,68 @@ fn suggestions_without_git_come_from_a_walk() {
     assert_eq!(json(&out)["error"]["suggestions"], json!([root.join("pkg/src/lib.rs")]));
 }
 
+/// Outside a repository each miss reads at most a budget of directories (one here), those
+/// nearest its path first, and says so until the walk is complete; from then on the answer is
+/// worded as for a complete list.
+#[test]
+fn a_walk_outside_git_in_steps_says_its_suggestions_come_from_part_of_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    for path in ["README.md", "pkg/src/lib.rs", "a/x.py", "b/c/y.py"] {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), "").unwrap();
+    }
+    let miss = |path: &str, budget: &str| {
+        let payload = json!({"session_id": format!("w{path}{budget}"), "cwd": root,
+            "tool_name": "Read", "tool_input": {"file_path": root.join(path)}});
+        let mut cmd = crate::support::patchgate();
+        cmd.current_dir(&root).args(["guard", "--protocol", "generic", "--repo"]).arg(&root);
+        cmd.env("PATCHGATE_STATE_DIR", root.join(".state"));
+        cmd.env("PATCHGATE_TEST_WALK_BUDGET", budget);
+        json(&run_with_stdin(&mut cmd, payload.to_string().as_bytes()))["error"].clone()
+    };
+    // The root alone read: its subdirectories a, b and pkg are not.
+    let first = miss("src/lib.rs", "1");
+    assert_eq!(first["suggestions"], json!([]));
+    let message = first["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            ". No similarly named file was found in the part of the tree read so far (3 \
+             directories not read yet); search for it (glob, grep) before retrying. The tool \
+             call was blocked"
+        ),
+        "{message}"
+    );
+    // The directories nearest the miss first: pkg, then pkg/src.
+    let second = miss("pkg/src/lib2.rs", "2");
+    let lib = root.join("pkg/src/lib.rs").display().to_string();
+    assert_eq!(second["suggestions"], json!([lib]));
+    let message = second["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!(
+            "Did you mean: {lib}? (Found in the part of the tree read so far, 2 directories \
+             not read yet: if none is meant, search for it with glob or grep.) The tool call"
+        )),
+        "{message}"
+    );
+    let mut last = miss("src/lib.rs", "1");
+    for _ in 0..3 {
+        last = miss("src/lib.rs", "1");
+    }
+    assert_eq!(last["suggestions"], json!([lib]));
+    let listing = ".state/, README.md, a/, b/, pkg/";
+    assert_eq!(
+        last["message"],
+        format!(
+            "PATH_NOT_FOUND: '{}' does not exist. The closest existing directory is '{}', which \
+             contains: {listing}. Did you mean: {lib}? The tool call was blocked; retry with an \
+             existing path.",
+            root.join("src/lib.rs").display(),
+            root.display()
+        )
+    );
+}
+
 #[test]
 fn the_file_list_cache_follows_the_index() {
     let repo = project();
