@@ -778,18 +778,22 @@ mod tests {
         (state.files.clone(), state.dirs.iter().map(|(dir, ..)| dir.clone()).collect())
     }
 
+    /// Wait until nothing holds the snapshot's lock at `snapshot`: a process another test spawns
+    /// holds a copy of its descriptor between its fork and its exec, and a miss that found it
+    /// held would rightly answer from the snapshot as it was, without reading further.
+    fn wait_for_the_lock(snapshot: &Path) {
+        if let Ok(lock) = std::fs::File::open(snapshot.join("lock")) {
+            let _ = lock.lock();
+        }
+    }
+
     /// Misses with a budget of `budget` directories, each at a path from `nears`, until the
     /// walk is complete; the snapshot checked after each. Returns how many misses it took.
     fn miss_until_complete(root: &Path, snapshot: &Path, budget: usize, nears: &[String]) -> usize {
         let whole = names(&full_walk(&bounded(root, 0, "")));
         for calls in 1..=200 {
             let near = &nears[calls % nears.len()];
-            // A process another test spawns holds a copy of the lock's descriptor between its
-            // fork and its exec: a miss that found it held would rightly answer from the
-            // snapshot as it was, without reading further.
-            if let Ok(lock) = std::fs::File::open(snapshot.join("lock")) {
-                let _ = lock.lock();
-            }
+            wait_for_the_lock(snapshot);
             let on_disk = index(snapshot, &bounded(root, budget, near), Kind::Files).unwrap();
             let state = read_state(&snapshot.join(STATE)).unwrap();
             assert_eq!(on_disk.unread, state.pending.len());
@@ -848,6 +852,7 @@ mod tests {
         );
         assert_eq!(state.pending, ["a/b/y", "a/z", "q"]);
         // The next miss, elsewhere, reads what it needs first.
+        wait_for_the_lock(&snapshot);
         let walk = bounded(&root, 1, "q/near.rs");
         assert_eq!(index(&snapshot, &walk, Kind::Files).unwrap().unread, 2);
         let state = read_state(&snapshot.join(STATE)).unwrap();
