@@ -451,6 +451,31 @@ pub(super) fn is_unreached_override(
     })
 }
 
+/// Whether the added placeholder line `text` (trimmed) of `file`, a Python or Ruby file, is the
+/// body of methods only that the patch adds (or writes where there was nothing) to a class
+/// whose subclasses in the base tree define a method of that name ([`super::subclass`]): the
+/// language's abstract method (`raise NotImplementedError`), declared on the base class for
+/// the implementations it already has.
+pub(super) fn is_implemented_in_base(
+    summary: &ChangeSummary,
+    base: Option<&dyn crate::summary::Base>,
+    file: &str,
+    text: &str,
+) -> bool {
+    let Some(base) = base else { return false };
+    each_holder(summary, file, text, |item| {
+        let is_new = match item.change {
+            ItemStatus::Added => true,
+            ItemStatus::Changed => item.was_trivial,
+            _ => false,
+        };
+        let owner = split_owner(&item.name);
+        is_new
+            && owner
+                .is_some_and(|(owner, name)| super::subclass::implements(base, file, owner, name))
+    })
+}
+
 /// Whether the added placeholder line `text` (trimmed) of `file` is the body of abstract
 /// methods only, declared so: every placeholder item of the file whose statement it is carries
 /// `@abstractmethod` (`@abc.abstractmethod`) among the decorators the patch writes above it. An
@@ -481,13 +506,16 @@ pub(super) fn is_declared_abstract(
 
 /// Whether the header of `item`, a method the patch adds, marks it an override: `override fun`,
 /// `override func`, `public override`, or Java's `@Override` on a line of its own above it (the
-/// definition's first lines, up to the one that holds its name).
+/// definition's first lines, up to the one that holds its name); or Kotlin's `actual fun`, a
+/// platform's implementation of what common code declares `expect`, which every platform must
+/// give as a class must give its interface's members.
 fn is_override(patch: &Patch<'_>, file: &str, item: &ItemChange) -> bool {
     let own = own_name(item);
     for row in item.line..item.line + 3 {
         let Some(line) = added_line(patch, file, row) else { return false };
         let line = String::from_utf8_lossy(line);
-        if crate::summary::has_word(&line.to_ascii_lowercase(), "override") {
+        let lower = line.to_ascii_lowercase();
+        if ["override", "actual"].iter().any(|w| crate::summary::has_word(&lower, w)) {
             return true;
         }
         if crate::summary::has_word(&line, own) {

@@ -42,6 +42,7 @@ mod reversal;
 mod rewording;
 pub mod schema;
 mod scope;
+mod subclass;
 mod superficial;
 mod testfile;
 #[cfg(test)]

@@ -191,6 +191,10 @@ pub(super) struct Extraction {
     /// The helper and the source written as one bare word (`Extract PERCENT from encode`): a
     /// name where a touched file defines it (the helper after the patch, the source before).
     pub words: (Option<String>, Option<String>),
+    /// Whether the step calls what it extracts a function (`helper`, `function`, `method`):
+    /// one that neither names it nor says so (`Extract constants into a module`, `Extract the
+    /// Sink interface`) may extract a class, a constant or a file.
+    pub is_callable: bool,
 }
 
 /// `Extract parse_header from parse`, ``Extract the header parsing into a helper
@@ -232,7 +236,7 @@ pub(super) fn extraction(description: &str) -> Option<Extraction> {
                 helper.is_none().then(|| one_word(target.unwrap_or(head))).flatten(),
                 source.is_none().then(|| source_text.and_then(one_word)).flatten(),
             );
-            Some(Extraction { helper, source, words })
+            Some(Extraction { helper, source, words, is_callable: asks_helper(object) })
         }
         "move" => {
             let (at, len) = into?;
@@ -241,6 +245,7 @@ pub(super) fn extraction(description: &str) -> Option<Extraction> {
                 helper: code(target),
                 source: None,
                 words: (None, None),
+                is_callable: true,
             })
         }
         _ => None,
@@ -315,8 +320,10 @@ pub(super) fn removal_missing(summary: &ChangeSummary, asked: &Removal) -> Optio
 /// uses it (a recursive call is no caller) and the definition it comes from is left as it was;
 /// or the step names that definition, a touched file defines it, and it is left as it was or
 /// nothing calls the helper. Without a helper's name, some function or method must be added
-/// with a real body. A helper not found is looked for in files read by their lines too: when
-/// the patch changes one, it may be there, and nothing is said.
+/// with a real body, when the step says it extracts one (a helper, a function, a method):
+/// otherwise what it extracts may be no function at all, and a patch that adds none is no
+/// evidence. A helper not found is looked for in files read by their lines too: when the
+/// patch changes one, it may be there, and nothing is said.
 pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) -> Option<Missing> {
     let read: Vec<&FileSummary> = summary.files.iter().filter(|f| f.language.is_some()).collect();
     if read.is_empty() {
@@ -346,8 +353,10 @@ pub(super) fn extraction_missing(summary: &ChangeSummary, asked: &Extraction) ->
         is_by_syntax: true,
     };
     if added.is_empty() {
-        // A file read by its lines may hold the helper.
-        return (read.len() == summary.files.len())
+        // A file read by its lines may hold the helper; an extraction that names no helper
+        // and calls it no function may be of a class, a constant, a file.
+        let is_function = asked_helper.is_some() || asked.is_callable;
+        return (read.len() == summary.files.len() && is_function)
             .then(|| message("the patch adds no such function or method"));
     }
     if added.iter().all(|i| i.trivial.is_some()) {
@@ -483,23 +492,25 @@ mod tests {
 
     #[test]
     fn an_extraction_names_its_helper_and_source() {
-        let named = |h: &str, s: Option<&str>| Extraction {
+        let named = |h: &str, s: Option<&str>, is_callable| Extraction {
             helper: Some(h.to_owned()),
             source: s.map(str::to_owned),
             words: (None, None),
+            is_callable,
         };
-        let unnamed = Some(Extraction { helper: None, source: None, words: (None, None) });
+        let unnamed =
+            Some(Extraction { helper: None, source: None, words: (None, None), is_callable: true });
         assert_eq!(
             extraction("Extract parse_header from parse_request"),
-            Some(named("parse_header", Some("parse_request")))
+            Some(named("parse_header", Some("parse_request"), false))
         );
         assert_eq!(
             extraction("Extract the header parsing from `parse` into `read_header`"),
-            Some(named("read_header", Some("parse")))
+            Some(named("read_header", Some("parse"), false))
         );
         assert_eq!(
             extraction("Move the retry logic into a new helper `retry_once`"),
-            Some(named("retry_once", None))
+            Some(named("retry_once", None, true))
         );
         assert_eq!(extraction("Move the retry logic into a helper"), unnamed);
         // A file the step names is where the code is, not the helper.
@@ -513,7 +524,8 @@ mod tests {
             Some(Extraction {
                 helper: None,
                 source: None,
-                words: (Some("PERCENT".into()), Some("parse".into()))
+                words: (Some("PERCENT".into()), Some("parse".into())),
+                is_callable: false,
             })
         );
         // The twins: a move that is no extraction, and another verb.

@@ -630,6 +630,20 @@ fn named_files_count_only_when_the_base_tree_has_them() {
     for (d, why) in named {
         assert_eq!(codes(&run_on(&base, d, &r, &p)), ["named_file_untouched"], "{why}: {d}");
     }
+    // A file named as what the change serves or adds to a place is not where it is made.
+    let purposes = [
+        "Rename foo to bar: fixed the rendering for fsm-ipc-darwin.c",
+        "Add history.c to the build",
+        "Add tests and history.c into the sdist",
+    ];
+    for d in purposes {
+        assert!(run_on(&base, d, &r, &p).is_empty(), "{d}");
+    }
+    // The twins: the same files named as where the change is made.
+    let places = ["Fix the rendering in fsm-ipc-darwin.c", "Add a history to history.c"];
+    for d in places {
+        assert_eq!(codes(&run_on(&base, d, &r, &p)), ["named_file_untouched"], "{d}");
+    }
 }
 
 #[test]
@@ -818,4 +832,49 @@ fn a_name_left_in_prose_is_no_partial_rename_but_one_left_in_code_is() {
     let code = "use x;\nfn Docker() {}\nfn main() { Docker(); }\n";
     let (codes, _) = evaluate_on("src/a.rs", code, "fn Docker() {}", "fn Moby() {}");
     assert_eq!(codes, ["rename_partial"]);
+}
+
+#[test]
+fn an_abstract_method_whose_subclasses_are_in_the_base_tree_is_no_placeholder() {
+    let judge = |base: &dyn Base, path: &str, diff: &str| {
+        let step = step("Declare area on every shape");
+        let mut r = result("apply", &[path]);
+        r.patch = Some(diff.to_owned());
+        let p = crate::patch::parse(diff.as_bytes(), &crate::patch::ParseOptions::default());
+        let scope = Scope::new(&step, &PathSet::empty()).unwrap();
+        let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(base);
+        let found = evaluate(&input, &RulePolicy::default());
+        found.violations.iter().map(|v| v.code.to_string()).collect::<Vec<_>>()
+    };
+    let py = "diff --git a/shapes/base.py b/shapes/base.py\n--- a/shapes/base.py\n+++ b/shapes/base.py\n@@ -1,3 +1,6 @@\n class Shape:\n     def name(self):\n         return type(self).__name__\n+\n+    def area(self):\n+        raise NotImplementedError\n";
+    let shape = "class Shape:\n    def name(self):\n        return type(self).__name__\n";
+    let tree = |square: &str| Listed {
+        files: vec!["shapes/base.py".into(), "shapes/square.py".into()],
+        contents: vec![
+            ("shapes/base.py".into(), shape.into()),
+            ("shapes/square.py".into(), square.into()),
+        ],
+    };
+    let square = "from shapes.base import Shape\n\nclass Square(Shape):\n    def area(self):\n        return self.side ** 2\n";
+    assert_eq!(judge(&tree(square), "shapes/base.py", py), Vec::<String>::new());
+    let rb = "diff --git a/lib/shape.rb b/lib/shape.rb\n--- a/lib/shape.rb\n+++ b/lib/shape.rb\n@@ -1,2 +1,5 @@\n class Shape\n+  def area\n+    raise NotImplementedError\n+  end\n end\n";
+    let ruby = Listed {
+        files: vec!["lib/shape.rb".into(), "lib/square.rb".into()],
+        contents: vec![
+            ("lib/shape.rb".into(), "class Shape\nend\n".into()),
+            (
+                "lib/square.rb".into(),
+                "class Square < Shape\n  def area\n    4\n  end\nend\n".into(),
+            ),
+        ],
+    };
+    assert_eq!(judge(&ruby, "lib/shape.rb", rb), Vec::<String>::new());
+    // The twins: no subclass defines it (another method, another class's), and a function
+    // that belongs to no class.
+    let other = square.replace("def area", "def perimeter");
+    assert_eq!(judge(&tree(&other), "shapes/base.py", py), ["placeholder_added"]);
+    let unrelated = square.replace("(Shape)", "(Polygon)");
+    assert_eq!(judge(&tree(&unrelated), "shapes/base.py", py), ["placeholder_added"]);
+    let free = "diff --git a/shapes/base.py b/shapes/base.py\n--- a/shapes/base.py\n+++ b/shapes/base.py\n@@ -1,3 +1,6 @@\n class Shape:\n     def name(self):\n         return type(self).__name__\n+\n+def area(shape):\n+    raise NotImplementedError\n";
+    assert_eq!(judge(&tree(square), "shapes/base.py", free), ["placeholder_added"]);
 }

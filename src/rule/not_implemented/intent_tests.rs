@@ -612,6 +612,20 @@ fn an_extraction_adds_a_real_helper_that_is_used() {
 }
 
 #[test]
+fn an_extraction_that_names_no_function_may_extract_something_else() {
+    // Constants moved out of a module into one of their own: no function is extracted.
+    let constants = "diff --git a/net/limits.py b/net/limits.py\nnew file mode 100644\n--- /dev/null\n+++ b/net/limits.py\n@@ -0,0 +1,2 @@\n+MAX_SIZE = 4096\n+TIMEOUT = 30\ndiff --git a/net/client.py b/net/client.py\n--- a/net/client.py\n+++ b/net/client.py\n@@ -1,5 +1,4 @@\n-MAX_SIZE = 4096\n-TIMEOUT = 30\n+from net.limits import MAX_SIZE, TIMEOUT\n \n def fetch(url):\n     return get(url, MAX_SIZE, TIMEOUT)\n";
+    assert_eq!(judged("Extract constants into a module", constants).0, Vec::<String>::new());
+    assert_eq!(judged("Extract the limits", constants).0, Vec::<String>::new());
+    // The twins: a step that says it extracts a function, answered by no function.
+    assert_eq!(
+        judged("Extract the limits into a helper function", constants).0,
+        ["extraction_missing"]
+    );
+    assert_eq!(judged("Extract `read_limits` from fetch", constants).0, ["extraction_missing"]);
+}
+
+#[test]
 fn a_function_added_as_a_no_op_that_the_tests_call_is_a_placeholder() {
     let code = "diff --git a/lib/req.rb b/lib/req.rb\n--- a/lib/req.rb\n+++ b/lib/req.rb\n@@ -1,2 +1,5 @@\n class Req\n+  def query(uri)\n+    nil\n+  end\n end\n";
     let test = "diff --git a/test/spec_req.rb b/test/spec_req.rb\n--- a/test/spec_req.rb\n+++ b/test/spec_req.rb\n@@ -1,1 +1,2 @@\n require 'req'\n+assert_equal 'x', Req.new.query('/')\n";
@@ -962,6 +976,48 @@ fn a_placeholder_in_an_override_nothing_in_the_patch_reaches_is_an_interface_s_d
     // The twins: the patch's test reaches the placeholder; a method of the class's own.
     assert_eq!(judged_fully(step, &class("override ", "openReadOnly")).0, ["placeholder_added"]);
     assert_eq!(judged_fully(step, &class("", "list")).0, ["placeholder_added"]);
+}
+
+#[test]
+fn a_placeholder_in_a_platform_s_actual_nothing_in_the_patch_reaches_is_due_to_common_code() {
+    let platform = |modifier: &str, called: &str| {
+        let code = created(
+            "okio/src/wasmMain/kotlin/okio/FileSystem.kt",
+            &format!(
+                "package okio\n\nactual val SYSTEM: FileSystem = WasiFileSystem\n\n{modifier}fun Path.platformCanonicalize(): Path {{\n  TODO(\"Not yet implemented\")\n}}\n"
+            ),
+        );
+        let test = created(
+            "okio/src/wasmTest/kotlin/okio/WasiTest.kt",
+            &format!(
+                "class WasiTest {{\n  @Test fun paths() {{\n    assertEquals(root, {called}\n  }}\n}}\n"
+            ),
+        );
+        code + &test
+    };
+    let step = "Get WASI set up enough to list a directory";
+    assert_eq!(
+        judged_fully(step, &platform("actual ", "SYSTEM.list(root))")).0,
+        Vec::<String>::new()
+    );
+    // The twins: the patch's test reaches the placeholder; a function of the platform's own.
+    let reached = platform("actual ", "root.platformCanonicalize())");
+    assert_eq!(judged_fully(step, &reached).0, ["placeholder_added"]);
+    assert_eq!(judged_fully(step, &platform("", "SYSTEM.list(root))")).0, ["placeholder_added"]);
+}
+
+#[test]
+fn a_placeholder_in_a_document_s_example_is_a_note() {
+    let example = "class MyTransport(httpx.BaseTransport):\n    def handle_request(self, request):\n        raise NotImplementedError()\n";
+    let doc = created("docs/transports.md", &format!("# Transports\n\n```python\n{example}```\n"));
+    let step = "Document custom transports";
+    let (codes, notes) = judged("Explain custom transports", &doc);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(notes.contains(&"placeholder_added".to_owned()), "{notes:?}");
+    assert_eq!(judged(step, &created("docs/transports.txt", example)).0, Vec::<String>::new());
+    // The twin: the same lines in a program's source are code left unwritten.
+    let code = created("httpx/_transports/mine.py", example);
+    assert_eq!(judged("Explain custom transports", &code).0, ["placeholder_added"]);
 }
 
 #[test]

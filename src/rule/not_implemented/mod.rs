@@ -98,9 +98,7 @@ pub(super) fn check(input: &Input<'_>) -> Vec<Finding> {
         surface::superficial_change(input, patch, summary, description).into_iter().collect();
     out.extend(scripts::script_only(input, patch, summary, description));
     if !ASKS_STUB.is_match(description) {
-        out.extend(
-            placeholders::placeholders(input, patch, summary).into_iter().map(Finding::strong),
-        );
+        out.extend(placeholders::placeholders(input, patch, summary));
         out.extend(placeholders::gutted_bodies(patch, summary, description));
         out.extend(placeholders::bodies_without_result(patch, summary));
         out.extend(placeholders::stubs_under_test(patch, summary));

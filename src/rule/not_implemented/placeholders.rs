@@ -164,13 +164,16 @@ fn placeholder_body(found: &bodies::Gutted<'_>, say: impl Fn(&str, &str) -> Stri
 /// ones marked unreachable (`# pragma: no cover` on any line of the statement,
 /// [`is_excluded_from_coverage`]), and abstract methods' bodies (a method of the
 /// same name in another class of the patch implements it, [`bodies::is_abstract_placeholder`];
-/// or it is declared `@abstractmethod`, [`bodies::is_declared_abstract`]), and overrides the
-/// patch adds that nothing it adds calls ([`bodies::is_unreached_override`]).
+/// or it is declared `@abstractmethod`, [`bodies::is_declared_abstract`]; or subclasses in the
+/// base tree implement it, [`bodies::is_implemented_in_base`]), and overrides the
+/// patch adds that nothing it adds calls ([`bodies::is_unreached_override`]). A placeholder
+/// found in a file that is no program's source (a document's example, a file no grammar reads)
+/// is a weak finding: the line alone says it, and prose quotes code that is not there to run.
 pub(super) fn placeholders(
     input: &Input<'_>,
     patch: &Patch<'_>,
     summary: &ChangeSummary,
-) -> Vec<Violation> {
+) -> Vec<Finding> {
     let trimmed = |text: &[u8]| String::from_utf8_lossy(text).trim().to_owned();
     let hints = noop::Hints::new(input.result.patch.as_deref().unwrap_or_default().as_bytes());
     // A hunk whose text holds no hint (most of them) has no placeholder line to look for.
@@ -204,13 +207,14 @@ pub(super) fn placeholders(
                         && !bodies::is_abstract_placeholder(summary, patch, &name, &text)
                         && !bodies::is_unreached_override(summary, patch, &name, &text)
                         && !bodies::is_declared_abstract(summary, patch, &name, &text)
+                        && !bodies::is_implemented_in_base(summary, input.base, &name, &text)
                 })
                 .map(|(_, l)| (l.line, trimmed(l.text)));
             // Output a tool writes (a bundle) is no implementation the step's author left out.
             let found = found.filter(|_| !summary::is_generated(file, input.base));
             if let Some((line, text)) = found {
-                out.push(
-                    Violation::new(
+                let is_program = crate::rule::named_change::is_program(&name);
+                let violation = Violation::new(
                         RuleId::NotImplemented,
                         CheckCode::PlaceholderAdded,
                         format!(
@@ -218,9 +222,13 @@ pub(super) fn placeholders(
                             i + 1,
                         ),
                     )
-                    .in_file(name.clone())
-                    .at(Some(i + 1), Some(line)),
-                );
+                .in_file(name.clone())
+                .at(Some(i + 1), Some(line));
+                out.push(if is_program {
+                    Finding::strong(violation)
+                } else {
+                    Finding::weak(violation)
+                });
             }
         }
     }

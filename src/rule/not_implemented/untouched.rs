@@ -11,8 +11,9 @@ use crate::rule::{Input, RuleId, Violation, intent};
 /// counts only when it resolves to a path of the base tree (exact, or unique by basename or
 /// `dir/stem`): `Node.js`, `I/O` and `actions/checkout` are prose. The finding is strong when
 /// a name in the description's first paragraph resolves by its last components as written
-/// ([`intent::is_close`]); without a repository nothing can be resolved, and a file-shaped name
-/// is a weak finding.
+/// ([`intent::is_close`]), other than as what the change is for or adds to a place
+/// ([`is_named_as_purpose`]); without a repository nothing can be resolved, and a file-shaped
+/// name is a weak finding.
 pub(super) fn untouched_files(input: &Input<'_>, description: &str) -> Option<Finding> {
     let candidates = intent::path_candidates(description);
     if candidates.is_empty() {
@@ -34,8 +35,11 @@ pub(super) fn untouched_files(input: &Input<'_>, description: &str) -> Option<Fi
     if input.base.is_some_and(|b| candidates.iter().any(|n| intent::is_named_by(n, &touched, b))) {
         return None;
     }
-    // Names in the first paragraph state the step; later ones are background (weak).
-    let asked = intent::path_candidates(intent::first_paragraph(description));
+    // Names in the first paragraph state the step; later ones are background (weak), and so
+    // is a name given as what the change serves or includes rather than where it is made.
+    let paragraph = intent::first_paragraph(description);
+    let mut asked = intent::path_candidates(paragraph);
+    asked.retain(|name| !is_named_as_purpose(paragraph, name));
     let (named, is_strong): (Vec<String>, bool) = match input.base {
         Some(base) => {
             let mut named: Vec<String> = Vec::new();
@@ -63,4 +67,28 @@ pub(super) fn untouched_files(input: &Input<'_>, description: &str) -> Option<Fi
     )
     .in_file(first);
     Some(if is_strong { Finding::strong(violation) } else { Finding::weak(violation) })
+}
+
+/// Whether the step's first paragraph writes `name` only as what the change serves (after
+/// `for`: "fixed contributors avatar rendering for CHANGELOG.md", the script that writes it is
+/// what changes) or as what an addition puts into a place ("Add tests and requirements.txt to
+/// sdist": the packaging that lists it changes). Neither says the change is made in that file.
+fn is_named_as_purpose(paragraph: &str, name: &str) -> bool {
+    let lower = paragraph.to_ascii_lowercase();
+    let subject_end = lower.find('\n').unwrap_or(lower.len());
+    let is_addition = crate::rule::ask::verb_and_object(paragraph)
+        .is_some_and(|(verb, _)| matches!(verb.as_str(), "add" | "include"));
+    let mut found = paragraph.match_indices(name).map(|(at, _)| at).peekable();
+    found.peek().is_some()
+        && found.all(|at| {
+            let before = lower[..at].trim_end();
+            let before = before.strip_suffix(" the").unwrap_or(before);
+            let is_for = before == "for" || before.ends_with(" for");
+            // `Add X to Y`: a ` to ` after the name, in the subject line.
+            let rest = lower.get(at + name.len()..subject_end).unwrap_or_default();
+            is_for
+                || (is_addition
+                    && at < subject_end
+                    && (rest.contains(" to ") || rest.contains(" into ")))
+        })
 }
