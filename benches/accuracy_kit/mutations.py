@@ -84,7 +84,7 @@ def run_mutations(runner, repo, commits, selection):
                 kinds = mutation.descriptions or [("message", commit.message),
                                                   ("subject", commit.subject)]
                 for kind, description in kinds:
-                    yield ((mutation.label, kind, commit), step_for(commit, mutation, description),
+                    yield ((mutation.label, kind, commit, mutation), step_for(commit, mutation, description),
                            result_for(commit, mutation))
 
     try:
@@ -92,10 +92,12 @@ def run_mutations(runner, repo, commits, selection):
     finally:
         blobs.close()
     rows = collections.defaultdict(lambda: {"n": 0, "accepted": [], "rejected": 0, "errors": []})
-    for (label, kind, commit), outcome in judged:
+    for (label, kind, commit, mutation), outcome in judged:
         row = rows[label]
         row["n"] += 1
         entry = {"commit": commit.sha, "kind": kind, "subject": commit.subject}
+        if len(mutation.paths) == 1:
+            entry["path"] = mutation.paths[0]  # the one file a variant changes
         if outcome is None:
             row["accepted"].append(entry)
         elif outcome["exit"] == 1:

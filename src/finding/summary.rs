@@ -139,6 +139,10 @@ pub struct ItemChange {
     /// trait's method signature).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_declaration: bool,
+    /// Whether an annotation or attribute marks it a test (`@Test`, `#[test]`, `[Fact]`),
+    /// whatever its name.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_test: bool,
 }
 
 /// What happened to a definition.

@@ -309,6 +309,15 @@ pub(super) fn is_cleanup(description: &str) -> bool {
         .is_some_and(|(verb, _)| matches!(verb.as_str(), "clean" | "cleanup" | "clean-up" | "tidy"))
 }
 
+/// Whether the step's leading verb names a refactoring's transformation (`Simplify the check`,
+/// `Rename foo`, `Extract the parser`, `Inline the helper`): one a definition moved unchanged
+/// does not carry out, unlike a general `Refactor` or `Clean up`.
+pub(super) fn names_a_transformation(description: &str) -> bool {
+    verb_and_object(description).is_some_and(|(verb, _)| {
+        ["simplif", "renam", "extract", "inlin"].iter().any(|stem| verb.starts_with(stem))
+    })
+}
+
 /// Whether the step is one word and nothing else, its kind unstated (`Spotless`, `changelog`,
 /// `2022`): a tool's name, a file's, a year. Such a step states no task a change can be
 /// checked against.

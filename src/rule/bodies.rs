@@ -16,26 +16,40 @@ pub(super) struct Gutted<'s> {
     pub form: TrivialForm,
 }
 
-/// Every gutted definition of the summary, in patch order.
-pub(super) fn gutted<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> Vec<Gutted<'s>> {
-    emptied(summary, patch, false)
+/// Every gutted definition of the summary, in patch order; in test files only those the step
+/// names by their own name (`Fix crashes in jq_testsuite` answered by `jq_testsuite`'s body
+/// replaced by `return 0;`): a test file's helper may be simplified to a constant (a fake), the
+/// function the step is about may not.
+pub(super) fn gutted<'s>(
+    summary: &'s ChangeSummary,
+    patch: &Patch<'_>,
+    description: &str,
+) -> Vec<Gutted<'s>> {
+    emptied(summary, patch, false, Some(description))
 }
 
 /// Every definition of the summary whose real body became trivial, a placeholder included
 /// (`todo!()`, `TODO()`, `panic("not implemented")`): in `fix_regression` a placeholder where
 /// the step's code was takes the step back as an empty body does.
 pub(super) fn stubbed<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> Vec<Gutted<'s>> {
-    emptied(summary, patch, true)
+    emptied(summary, patch, true, None)
 }
 
 fn emptied<'s>(
     summary: &'s ChangeSummary,
     patch: &Patch<'_>,
     with_placeholders: bool,
+    step: Option<&str>,
 ) -> Vec<Gutted<'s>> {
     let mut out = Vec::new();
-    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
+    for file in &summary.files {
+        let is_test_file = super::testfile::is_test_path(&file.path);
         for item in &file.items {
+            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
+            let is_named = step.is_some_and(|d| own.len() >= 3 && super::intent::has_word(d, own));
+            if is_test_file && !is_named {
+                continue;
+            }
             let is_callable = matches!(item.kind.as_str(), "function" | "method");
             let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
             if item.change == ItemStatus::Changed
@@ -183,7 +197,8 @@ fn is_code_line(text: &[u8]) -> bool {
     !text.is_empty() && !is_comment && text.chars().any(char::is_alphanumeric)
 }
 
-/// Test functions and methods (in a test file, named `test...`) that the patch adds with a body
+/// Test functions and methods (in a test file, named as tests ([`is_test_name`]) or marked
+/// `@Test`, `#[test]`, `[Fact]`) that the patch adds with a body
 /// that does nothing, or whose real body it empties: a test that runs nothing checks nothing,
 /// whatever the step (`Add test for request params` answered by `def test_request_params():
 /// pass`). Helpers of test files (a fake returning `None`) are not named so; a C++ test macro
@@ -199,7 +214,7 @@ pub(super) fn empty_tests<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> 
             // `TEST_F(TApp, DISABLED_Case) {}` is a C++ macro, not a function: a name in
             // capitals is read as none.
             let is_macro = !own.bytes().any(|b| b.is_ascii_lowercase());
-            let is_test = own.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("test")) && !is_macro;
+            let is_test = item.is_test || (is_test_name(own) && !is_macro);
             let is_new = item.change == ItemStatus::Added
                 || (item.change == ItemStatus::Changed && !item.was_trivial);
             if is_test && is_new && !is_abstract(summary, patch, item) {
@@ -208,6 +223,14 @@ pub(super) fn empty_tests<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> 
         }
     }
     out
+}
+
+/// Whether a function's own name calls it a test: it opens with `test` (`test_parse`,
+/// `testParse`, `TestParse`) or ends with `_test` or `_tests` (`run_jq_recompile_tests`).
+fn is_test_name(own: &str) -> bool {
+    own.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("test"))
+        || own.ends_with("_test")
+        || own.ends_with("_tests")
 }
 
 /// Whether the patch adds a definition of the same name in another file with another body: one

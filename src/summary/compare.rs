@@ -277,6 +277,7 @@ fn item(image: &Image<'_>, index: usize, change: ItemStatus) -> ItemChange {
         refers_to,
         lines: def.rows.1 - def.rows.0 + 1,
         is_declaration: def.is_declaration,
+        is_test: def.is_test,
     }
 }
 

@@ -249,6 +249,31 @@ pub fn definition_name<'t>(node: Node<'_>, text: &'t [u8]) -> Option<&'t [u8]> {
     definition_name_node(node).map(|n| &text[n.byte_range()])
 }
 
+/// Whether the definition `node` is marked a test by an annotation or an attribute: JUnit's and
+/// kotlin.test's `@Test` (`@ParameterizedTest`, `@org.junit.Test`), C#'s `[Test]` or `[Fact]`,
+/// Rust's `#[test]` (`#[tokio::test]`). A test so marked may have any name (`fun
+/// sourceBlocksOnSlowWriter()`).
+pub fn is_marked_test(node: Node<'_>, text: &[u8]) -> bool {
+    static MARK: std::sync::LazyLock<regex::bytes::Regex> = std::sync::LazyLock::new(|| {
+        regex::bytes::Regex::new(r"(?:@|\[|#\[)\s*(?:\w+(?:\.|::))*(?:\w*Test|test|Fact|Theory)\b")
+            .expect("the test mark pattern is valid")
+    });
+    // Annotations and modifiers come before the name inside the definition (Java, Kotlin, C#).
+    let name_start = definition_name_node(node).map_or(node.start_byte(), |n| n.start_byte());
+    if MARK.is_match(&text[node.start_byte()..name_start.max(node.start_byte())]) {
+        return true;
+    }
+    // Rust's attributes are the siblings before it.
+    let mut previous = node.prev_named_sibling();
+    while let Some(attribute) = previous.filter(|p| p.kind() == "attribute_item") {
+        if MARK.is_match(&text[attribute.byte_range()]) {
+            return true;
+        }
+        previous = attribute.prev_named_sibling();
+    }
+    false
+}
+
 /// The node that names a definition ([`definition_name`]).
 pub fn definition_name_node(node: Node<'_>) -> Option<Node<'_>> {
     if node.kind() == "section" {

@@ -66,6 +66,8 @@ pub struct Definition {
     /// Whether it only declares a function or method, without a body (an interface's or a
     /// trait's method signature).
     pub is_declaration: bool,
+    /// Whether an annotation or attribute marks it a test ([`grammar::is_marked_test`]).
+    pub is_test: bool,
     /// Its member initializer list, when it has one ([`trivial::initializers`]).
     pub initializers: Option<String>,
     /// Whether its body only returns a value-initialized object ([`trivial::returns_default`]).
@@ -480,6 +482,7 @@ impl<'t> Walk<'t> {
             refuses,
             parent,
             is_declaration: trivial::is_declaration(inner, self.grammar),
+            is_test: grammar::is_marked_test(inner, self.text),
             initializers: trivial::initializers(inner, self.text),
             returns_default: trivial::returns_default(inner, self.text, self.grammar),
         });

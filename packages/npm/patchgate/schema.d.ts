@@ -251,6 +251,8 @@ export interface ItemChange {
   lines: number;
   /** Whether it only declares a function or method, without a body (an interface's or a trait's method signature). */
   is_declaration?: boolean;
+  /** Whether an annotation or attribute marks it a test (`@Test`, `#[test]`, `[Fact]`), whatever its name. */
+  is_test?: boolean;
 }
 
 /** What happened to a definition. */

@@ -170,6 +170,20 @@ fn a_function_moved_unchanged_is_no_fix() {
 }
 
 #[test]
+fn a_move_answers_a_general_refactoring_that_names_what_moves_not_one_about_another_definition() {
+    let moved = "diff --git a/m.c b/m.c\n--- a/m.c\n+++ b/m.c\n@@ -1,7 +1,7 @@\n-static int isoptish(const char *t) {\n-    return t[0] == '-';\n-}\n-\n static void die(void) {\n     exit(2);\n }\n+\n+static int isoptish(const char *t) {\n+    return t[0] == '-';\n+}\n";
+    // A definition the move leaves where it was, a named transformation, a formatting step.
+    assert_eq!(judged("Refactor tm2jv to handle fractional seconds", moved).0, ["move_only"]);
+    assert_eq!(judged("Refactor die to exit with 2", moved).0, Vec::<String>::new());
+    assert_eq!(judged("Simplify the check in isoptish", moved).0, ["move_only"]);
+    assert_eq!(judged("Remove extra space from die func output", moved).0, ["move_only"]);
+    // The twins: a general refactoring that names nothing or what moves, and a move.
+    assert_eq!(judged("Refactor the option parser", moved).0, Vec::<String>::new());
+    assert_eq!(judged("refactor: keep `isoptish` out of the way", moved).0, Vec::<String>::new());
+    assert_eq!(judged("Move isoptish below die", moved).0, Vec::<String>::new());
+}
+
+#[test]
 fn a_new_script_alone_is_no_fix() {
     let script = "diff --git a/reproduce_bug.py b/reproduce_bug.py\nnew file mode 100644\n--- /dev/null\n+++ b/reproduce_bug.py\n@@ -0,0 +1,2 @@\n+import lib\n+print(lib.parse('x'))\n";
     assert_eq!(judged("Fix the crash when the input is empty", script).0, ["script_only"]);
@@ -259,6 +273,15 @@ fn a_body_emptied_is_no_implementation() {
     // A body that was already trivial and stays so is no gutting.
     let kept = "diff --git a/p.py b/p.py\n--- a/p.py\n+++ b/p.py\n@@ -1,2 +1,2 @@\n def parse(x):\n-    pass\n+    return None\n";
     assert_eq!(judged("Fix the off-by-one in parse", kept).0, Vec::<String>::new());
+}
+
+#[test]
+fn a_test_file_s_function_the_step_names_is_not_emptied_for_it() {
+    let gutted = "diff --git a/src/jq_test.c b/src/jq_test.c\n--- a/src/jq_test.c\n+++ b/src/jq_test.c\n@@ -1,6 +1,3 @@\n int jq_testsuite(jv libdirs, int verbose) {\n-  int n = run_jq_tests(libdirs, verbose);\n-  run_jq_start_state_tests();\n-  report(n);\n   return 0;\n }\n";
+    let step = "Fix crashes and resource leaks in `jq_testsuite`";
+    assert_eq!(judged_fully(step, gutted).0, ["body_replaced_by_constant"]);
+    // The twin: a test file's helper the step does not name may become a constant (a fake).
+    assert_eq!(judged_fully("Fix crashes and resource leaks", gutted).0, Vec::<String>::new());
 }
 
 #[test]
@@ -692,6 +715,18 @@ fn a_test_added_with_a_body_that_does_nothing_tests_nothing() {
     let ctx = ctx.replace("@@ -1,1 +1,3 @@", "@@ -1,1 +1,6 @@");
     assert_eq!(judged_fully("Fix flag parsing", &ctx).0, Vec::<String>::new());
     assert_eq!(judged_fully("Fix flag parsing", go).0, ["placeholder_added"]);
+    // A test is what an annotation or an attribute marks so, whatever its name, and a
+    // function named as a test runner (`run_x_tests`); a helper of a test file is neither.
+    let kotlin = "diff --git a/okio/src/jvmTest/kotlin/okio/PipeTest.kt b/okio/src/jvmTest/kotlin/okio/PipeTest.kt\n--- a/okio/src/jvmTest/kotlin/okio/PipeTest.kt\n+++ b/okio/src/jvmTest/kotlin/okio/PipeTest.kt\n@@ -1,7 +1,5 @@\n class PipeTest {\n   @Test\n   fun sourceBlocksOnSlowWriter() {\n-    val pipe = Pipe(100L)\n-    assertEquals(3, pipe.source.read(Buffer(), 3))\n   }\n }\n";
+    let step = "Change slow Pipe tests to use a position signal";
+    assert_eq!(judged_fully(step, kotlin).0, ["placeholder_added"]);
+    let helper = kotlin.replace("  @Test\n", "  @Suppress(\"unused\")\n");
+    assert_eq!(judged_fully(step, &helper).0, Vec::<String>::new());
+    let rust = "diff --git a/tests/parse.rs b/tests/parse.rs\n--- a/tests/parse.rs\n+++ b/tests/parse.rs\n@@ -1,1 +1,4 @@\n use x::parse;\n+\n+#[test]\n+fn parses_an_empty_header() {}\n";
+    assert_eq!(judged_fully("Parse empty headers", rust).0, ["placeholder_added"]);
+    assert_eq!(judged_fully("Parse empty headers", &rust.replace("#[test]", "#[inline]")).0, Vec::<String>::new());
+    let c = "diff --git a/src/jq_test.c b/src/jq_test.c\n--- a/src/jq_test.c\n+++ b/src/jq_test.c\n@@ -1,1 +1,3 @@\n #include \"jq.h\"\n+static void run_jq_recompile_tests(void) {}\n+static void fake_recompile(void) {}\n";
+    assert_eq!(judged_fully("Fix use-after-free in args2obj()", c).0, ["placeholder_added"]);
     // A C++ test macro registering a disabled case is no function of that name.
     let cpp = "diff --git a/tests/OptionalTest.cpp b/tests/OptionalTest.cpp\n--- a/tests/OptionalTest.cpp\n+++ b/tests/OptionalTest.cpp\n@@ -1,1 +1,4 @@\n #include \"app.hpp\"\n+#if !CLI11_OPTIONAL\n+TEST_F(TApp, DISABLED_OptionalTest) {}\n+#endif\n";
     assert_eq!(judged_fully("tests: add some extra tests", cpp).0, Vec::<String>::new());

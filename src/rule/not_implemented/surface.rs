@@ -76,12 +76,7 @@ pub(super) fn superficial_change(
             is_weak = is_weak || weak;
             (CheckCode::DirectiveOnly, what)
         }
-        ChangeKind::Move
-            if [Kind::Move, Kind::Refactor, Kind::Format].iter().any(|k| has(*k))
-                || (has(Kind::Document) && moves_only_prose(summary)) =>
-        {
-            return None;
-        }
+        ChangeKind::Move if move_is_asked(summary, description, &kinds) => return None,
         ChangeKind::Move => (CheckCode::MoveOnly, "only moves definitions, unchanged"),
         ChangeKind::Code => return None,
     };
@@ -219,6 +214,56 @@ fn comment_marker(line: &[u8]) -> Option<&[u8]> {
     let end = text.iter().position(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace());
     let marker = &text[..end.unwrap_or(text.len())];
     (!marker.is_empty()).then_some(marker)
+}
+
+/// Whether moving definitions unchanged may be all the step asks: it states a move (`Move the
+/// helpers to util.rs`, `Reorder the methods`); it is a general refactoring (`Refactor the
+/// parser`, `refactor: tidy Buffer.kt`) that names no definition but the ones moved; or it
+/// documents and only sections of prose move. A refactoring that names its transformation
+/// (simplify, rename, extract, inline) is never carried out by a move, nor is one about a
+/// definition the patch leaves where it was (`Refactor tm2jv to ...` answered by `f_stderr`
+/// moved past it), nor a formatting step: a formatter lays code out, it moves no definition.
+fn move_is_asked(summary: &ChangeSummary, description: &str, kinds: &[Kind]) -> bool {
+    if kinds.contains(&Kind::Move) {
+        return true;
+    }
+    if kinds.contains(&Kind::Document) && moves_only_prose(summary) {
+        return true;
+    }
+    kinds.contains(&Kind::Refactor)
+        && !ask::names_a_transformation(description)
+        && names_only_moved(summary, description)
+}
+
+/// Whether every name of code the step's first line holds (a word in backquotes, or one
+/// written as code: `snake_case`, `camelCase`, `tm2jv`; not a file name) is the name of a
+/// definition the patch moves.
+fn names_only_moved(summary: &ChangeSummary, description: &str) -> bool {
+    let subject = description.trim_start().lines().next().unwrap_or_default();
+    let moved: Vec<&str> = summary
+        .files
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter(|i| i.change == summary::ItemStatus::Moved)
+        .map(|i| i.name.rsplit(['.', ':']).next().unwrap_or(&i.name))
+        .collect();
+    let spans = code_spans(subject).flat_map(|s| s.split(|c: char| !is_name_char(c)));
+    let written = subject.split_whitespace().filter(|w| !intent::is_file_shaped(w));
+    let written = written.flat_map(|w| w.split(|c: char| !is_name_char(c))).filter(|w| is_code_word(w));
+    spans.chain(written).filter(|w| !w.is_empty()).all(|w| moved.contains(&w))
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether a word is written as code: letters with an underscore, a digit, or a capital after
+/// a small letter (`parse_args`, `tm2jv`, `createDirectory`).
+fn is_code_word(word: &str) -> bool {
+    let has_letter = word.chars().any(char::is_alphabetic);
+    let camel = word.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let inner = word.trim_matches('_');
+    has_letter && (inner.contains('_') || word.chars().any(|c| c.is_ascii_digit()) || camel)
 }
 
 /// Whether every file whose definitions move is prose with markup (Markdown, HTML): sections

@@ -324,6 +324,24 @@ fn a_signature_declares_and_a_method_defines() {
 }
 
 #[test]
+fn an_annotation_or_attribute_marks_a_test_whatever_its_name() {
+    let old = "class PipeTest {\n}\n";
+    let new = "class PipeTest {\n  @Test\n  fun sourceBlocks() {\n    check()\n  }\n}\n";
+    assert!(item("PipeTest.kt", old, new, "PipeTest.sourceBlocks").is_test);
+    let new = "class PipeTest {\n  @org.junit.jupiter.api.ParameterizedTest\n  void blocks() {\n    check();\n  }\n}\n";
+    assert!(item("PipeTest.java", old, new, "PipeTest.blocks").is_test);
+    let new = "use x::y;\n\n#[tokio::test]\nasync fn blocks() {\n    check();\n}\n";
+    assert!(item("pipe.rs", "use x::y;\n", new, "blocks").is_test);
+    // The twins: other annotations and attributes, a test-like word that is not the mark.
+    let new = "class PipeTest {\n  @Suppress(\"unused\")\n  fun sourceBlocks() {\n    check()\n  }\n}\n";
+    assert!(!item("PipeTest.kt", old, new, "PipeTest.sourceBlocks").is_test);
+    let new = "class PipeTest {\n  @VisibleForTesting\n  void blocks() {\n    check();\n  }\n}\n";
+    assert!(!item("PipeTest.java", old, new, "PipeTest.blocks").is_test);
+    let new = "use x::y;\n\n#[inline]\nfn blocks() {\n    check();\n}\n";
+    assert!(!item("pipe.rs", "use x::y;\n", new, "blocks").is_test);
+}
+
+#[test]
 fn a_definition_moved_unchanged_is_a_move() {
     let old = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n\nfn c() {\n    three();\n}\n";
     let new = "fn b() {\n    two();\n}\n\nfn c() {\n    three();\n}\n\nfn a() {\n    one();\n}\n";

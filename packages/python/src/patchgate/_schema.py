@@ -351,6 +351,8 @@ class ItemChange(TypedDict):
     """Lines of the definition (before the patch for a removed item)."""
     is_declaration: NotRequired[bool]
     """Whether it only declares a function or method, without a body (an interface's or a trait's method signature)."""
+    is_test: NotRequired[bool]
+    """Whether an annotation or attribute marks it a test (`@Test`, `#[test]`, `[Fact]`), whatever its name."""
 
 
 ItemStatus = Union[Literal["added"], Literal["removed"], Literal["changed"], Literal["moved"], Literal["renamed"]]
