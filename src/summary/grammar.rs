@@ -249,8 +249,8 @@ pub fn definition_name<'t>(node: Node<'_>, text: &'t [u8]) -> Option<&'t [u8]> {
     definition_name_node(node).map(|n| &text[n.byte_range()])
 }
 
-/// Whether the definition `node` is marked a test by an annotation or an attribute: JUnit's and
-/// kotlin.test's `@Test` (`@ParameterizedTest`, `@org.junit.Test`), C#'s `[Test]` or `[Fact]`,
+/// Whether the definition `node` is marked a test by an annotation or an attribute: `JUnit`'s
+/// and `kotlin.test`'s `@Test` (`@ParameterizedTest`, `@org.junit.Test`), C#'s `[Test]` or `[Fact]`,
 /// Rust's `#[test]` (`#[tokio::test]`). A test so marked may have any name (`fun
 /// sourceBlocksOnSlowWriter()`).
 pub fn is_marked_test(node: Node<'_>, text: &[u8]) -> bool {

@@ -724,7 +724,10 @@ fn a_test_added_with_a_body_that_does_nothing_tests_nothing() {
     assert_eq!(judged_fully(step, &helper).0, Vec::<String>::new());
     let rust = "diff --git a/tests/parse.rs b/tests/parse.rs\n--- a/tests/parse.rs\n+++ b/tests/parse.rs\n@@ -1,1 +1,4 @@\n use x::parse;\n+\n+#[test]\n+fn parses_an_empty_header() {}\n";
     assert_eq!(judged_fully("Parse empty headers", rust).0, ["placeholder_added"]);
-    assert_eq!(judged_fully("Parse empty headers", &rust.replace("#[test]", "#[inline]")).0, Vec::<String>::new());
+    assert_eq!(
+        judged_fully("Parse empty headers", &rust.replace("#[test]", "#[inline]")).0,
+        Vec::<String>::new()
+    );
     let c = "diff --git a/src/jq_test.c b/src/jq_test.c\n--- a/src/jq_test.c\n+++ b/src/jq_test.c\n@@ -1,1 +1,3 @@\n #include \"jq.h\"\n+static void run_jq_recompile_tests(void) {}\n+static void fake_recompile(void) {}\n";
     assert_eq!(judged_fully("Fix use-after-free in args2obj()", c).0, ["placeholder_added"]);
     // A C++ test macro registering a disabled case is no function of that name.

@@ -249,7 +249,8 @@ fn names_only_moved(summary: &ChangeSummary, description: &str) -> bool {
         .collect();
     let spans = code_spans(subject).flat_map(|s| s.split(|c: char| !is_name_char(c)));
     let written = subject.split_whitespace().filter(|w| !intent::is_file_shaped(w));
-    let written = written.flat_map(|w| w.split(|c: char| !is_name_char(c))).filter(|w| is_code_word(w));
+    let written =
+        written.flat_map(|w| w.split(|c: char| !is_name_char(c))).filter(|w| is_code_word(w));
     spans.chain(written).filter(|w| !w.is_empty()).all(|w| moved.contains(&w))
 }
 
@@ -261,7 +262,8 @@ fn is_name_char(c: char) -> bool {
 /// a small letter (`parse_args`, `tm2jv`, `createDirectory`).
 fn is_code_word(word: &str) -> bool {
     let has_letter = word.chars().any(char::is_alphabetic);
-    let camel = word.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let camel =
+        word.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
     let inner = word.trim_matches('_');
     has_letter && (inner.contains('_') || word.chars().any(|c| c.is_ascii_digit()) || camel)
 }

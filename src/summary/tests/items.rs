@@ -333,7 +333,8 @@ fn an_annotation_or_attribute_marks_a_test_whatever_its_name() {
     let new = "use x::y;\n\n#[tokio::test]\nasync fn blocks() {\n    check();\n}\n";
     assert!(item("pipe.rs", "use x::y;\n", new, "blocks").is_test);
     // The twins: other annotations and attributes, a test-like word that is not the mark.
-    let new = "class PipeTest {\n  @Suppress(\"unused\")\n  fun sourceBlocks() {\n    check()\n  }\n}\n";
+    let new =
+        "class PipeTest {\n  @Suppress(\"unused\")\n  fun sourceBlocks() {\n    check()\n  }\n}\n";
     assert!(!item("PipeTest.kt", old, new, "PipeTest.sourceBlocks").is_test);
     let new = "class PipeTest {\n  @VisibleForTesting\n  void blocks() {\n    check();\n  }\n}\n";
     assert!(!item("PipeTest.java", old, new, "PipeTest.blocks").is_test);
