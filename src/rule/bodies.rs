@@ -16,40 +16,26 @@ pub(super) struct Gutted<'s> {
     pub form: TrivialForm,
 }
 
-/// Every gutted definition of the summary, in patch order; in test files only those the step
-/// names by their own name (`Fix crashes in jq_testsuite` answered by `jq_testsuite`'s body
-/// replaced by `return 0;`): a test file's helper may be simplified to a constant (a fake), the
-/// function the step is about may not.
-pub(super) fn gutted<'s>(
-    summary: &'s ChangeSummary,
-    patch: &Patch<'_>,
-    description: &str,
-) -> Vec<Gutted<'s>> {
-    emptied(summary, patch, false, Some(description))
+/// Every gutted definition of the summary, in patch order.
+pub(super) fn gutted<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> Vec<Gutted<'s>> {
+    emptied(summary, patch, false)
 }
 
 /// Every definition of the summary whose real body became trivial, a placeholder included
 /// (`todo!()`, `TODO()`, `panic("not implemented")`): in `fix_regression` a placeholder where
 /// the step's code was takes the step back as an empty body does.
 pub(super) fn stubbed<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> Vec<Gutted<'s>> {
-    emptied(summary, patch, true, None)
+    emptied(summary, patch, true)
 }
 
 fn emptied<'s>(
     summary: &'s ChangeSummary,
     patch: &Patch<'_>,
     with_placeholders: bool,
-    step: Option<&str>,
 ) -> Vec<Gutted<'s>> {
     let mut out = Vec::new();
-    for file in &summary.files {
-        let is_test_file = super::testfile::is_test_path(&file.path);
+    for file in summary.files.iter().filter(|f| !super::testfile::is_test_path(&f.path)) {
         for item in &file.items {
-            let own = item.name.rsplit(['.', ':']).next().unwrap_or(&item.name);
-            let is_named = step.is_some_and(|d| own.len() >= 3 && super::intent::has_word(d, own));
-            if is_test_file && !is_named {
-                continue;
-            }
             let is_callable = matches!(item.kind.as_str(), "function" | "method");
             let Some(trivial) = item.trivial.as_ref().filter(|_| is_callable) else { continue };
             if item.change == ItemStatus::Changed

@@ -26,7 +26,7 @@ pub(super) fn gutted_bodies(
     description: &str,
 ) -> Vec<Finding> {
     let is_removal = ask::kinds(description).contains(&Kind::Remove);
-    bodies::gutted(summary, patch, description)
+    bodies::gutted(summary, patch)
         .into_iter()
         .filter(|found| !bodies::keeps_trivial_statement(patch, found.path, found.item))
         .map(|found| {
