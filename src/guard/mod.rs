@@ -38,6 +38,7 @@ mod run;
 pub mod session;
 mod shell;
 mod signature;
+mod snapshot;
 pub mod suggest;
 mod tool;
 mod tree;

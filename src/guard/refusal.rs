@@ -299,10 +299,10 @@ fn file_lists(env: &Env, kind: files::Kind, near: &str) -> (Vec<Index>, usize) {
     };
     let on_disk = match &env.state_dir {
         Some(state) => tree::index(&tree::location(state, &env.list_root), &walk, kind),
-        None => Some(tree::OnDisk { index: kind.index(&tree::files(&walk)), unread: 0 }),
+        None => Some(tree::OnDisk { indexes: vec![kind.index(&tree::files(&walk))], unread: 0 }),
     };
     let unread = on_disk.as_ref().map_or(0, |on_disk| on_disk.unread);
-    lists.extend(on_disk.map(|on_disk| on_disk.index));
+    lists.extend(on_disk.into_iter().flat_map(|on_disk| on_disk.indexes));
     (lists, unread)
 }
 

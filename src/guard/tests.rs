@@ -291,8 +291,9 @@ fn tree_has(root: &Path, state: &Path, name: &str) -> Vec<String> {
     let walk = whole_walk(root, None, Vec::new());
     let dir = super::tree::location(state, root);
     wait_for_the_lock(&dir);
-    let index = super::tree::index(&dir, &walk, super::files::Kind::Files).unwrap().index;
-    suggest(&index, &format!("nowhere/{name}"), 10)
+    let on_disk = super::tree::index(&dir, &walk, super::files::Kind::Files).unwrap();
+    let indexes: Vec<&super::suggest::Index> = on_disk.indexes.iter().collect();
+    super::suggest::suggest_all(&indexes, &format!("nowhere/{name}"), 10)
         .into_iter()
         .filter(|p| p.ends_with(&format!("/{name}")) || p == name)
         .collect()
