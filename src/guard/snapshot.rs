@@ -1,12 +1,12 @@
 //! The snapshot of a tree's files on disk ([`super::tree`]) as files: a base, and the parts a
 //! walk in steps adds on top of it.
 //!
-//! The base (`state`) is the snapshot as of its last whole write: a new walk, a check that found
-//! a change, or a walk in steps that completed. A walk that reads the tree a budget of
+//! The base (`state`) is the snapshot as of its last whole write: a new walk, or a check that
+//! found a change. A walk that reads the tree a budget of
 //! directories at a time writes each step as a part of its own (`part-1`, `part-2`, ...): the
 //! directories, files and ignore files that step read, and the directories still to read after
 //! it. A step so costs what it read, not the tree known so far; the parts are merged into a new
-//! base once, when the walk is complete.
+//! base when a check finds a change (it reads and writes the whole snapshot then anyway).
 //!
 //! Every file is written whole under a temporary name and renamed into place. It begins with a
 //! version line, its generation, the generation of the piece it continues (a part: the base or
@@ -76,11 +76,6 @@ impl Listing {
 /// The file of the `at`-th piece (0 the base).
 pub(super) fn piece_file(dir: &Path, at: usize) -> PathBuf {
     if at == 0 { dir.join(BASE) } else { dir.join(format!("{PART}{at}")) }
-}
-
-/// The generation of the base, `None` when there is none of this layout.
-pub(super) fn base_generation(dir: &Path) -> Option<String> {
-    read_head(&dir.join(BASE)).filter(|h| h.parent.is_empty()).map(|h| h.generation)
 }
 
 /// The pieces of the snapshot in `dir`: the base, then each part that continues the piece before

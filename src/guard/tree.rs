@@ -232,14 +232,13 @@ fn current(dir: &Path, walk: &Walk<'_>) -> Option<Current> {
 }
 
 /// The snapshot as it is on disk, when nothing may have changed since it was last checked and
-/// its walk is complete (one that is not is read further at every miss). A complete base has
-/// no parts on top of it.
+/// its walk is complete (one that is not is read further at every miss).
 fn unchanged(dir: &Path, index: &str) -> Option<Current> {
     if !Due::of(dir, index).is_none() {
         return None;
     }
-    let generation = snapshot::base_generation(dir).filter(|g| unread(g) == 0)?;
-    Some(Current { pieces: vec![generation], fresh: None })
+    let listing = snapshot::list(dir).filter(|l| unread(&l.last().generation) == 0)?;
+    Some(Current::listed(listing))
 }
 
 /// The snapshot checked for what may have changed (the directories' `times`, and the names the
@@ -258,7 +257,7 @@ fn check(dir: &Path, walk: &Walk<'_>, times: &Times, index: bool) -> Option<Curr
         })
     };
     if matches!(times, Times::None) && (!index || is_index_unchanged()) {
-        return step(dir, walk, listing, checked_at);
+        return step(dir, walk, listing);
     }
     let Some(old) = snapshot::load(dir, &listing) else {
         return rewrite(dir, new_walk(walk), walk, None);
@@ -271,18 +270,15 @@ fn check(dir: &Path, walk: &Walk<'_>, times: &Times, index: bool) -> Option<Curr
     if is_all {
         let _ = touch(&base);
     }
-    step(dir, walk, listing, checked_at)
+    step(dir, walk, listing)
 }
 
-/// The snapshot of `listing` read a step further when its walk is not complete: the step
-/// written as a part of its own, or, when it completes the walk, every piece merged into a new
-/// base (once a walk), whose time stays that of its last check (`checked_at`).
-fn step(
-    dir: &Path,
-    walk: &Walk<'_>,
-    listing: Listing,
-    checked_at: Option<SystemTime>,
-) -> Option<Current> {
+/// The snapshot of `listing` read a step further when its walk is not complete, the step
+/// written as a part of its own: a step costs what it reads, not the tree read so far. The parts
+/// stay apart when the walk completes too (a merge would read and write the whole tree's lists
+/// at that miss); they are merged into a new base at the first check that finds a change, which
+/// reads them all and writes a new base anyway ([`check`]).
+fn step(dir: &Path, walk: &Walk<'_>, listing: Listing) -> Option<Current> {
     let last = listing.last();
     if unread(&last.generation) == 0 {
         return Some(Current::listed(listing));
@@ -292,20 +288,6 @@ fn step(
     };
     let (before, known) = (pending.len(), last.known);
     let found = read_some(walk, pending, known);
-    if found.pending.is_empty() {
-        let Some(mut whole) = snapshot::load(dir, &listing) else {
-            return rewrite(dir, new_walk(walk), walk, None);
-        };
-        whole.files.extend(found.files);
-        whole.dirs.extend(found.dirs);
-        whole.rules.extend(found.rules);
-        return rewrite(
-            dir,
-            finish(whole.files, whole.dirs, whole.rules, Vec::new()),
-            walk,
-            checked_at,
-        );
-    }
     let known =
         known.saturating_sub(before) + found.files.len() + found.dirs.len() + found.pending.len();
     snapshot::write_part(dir, &listing, &found, known)?;
