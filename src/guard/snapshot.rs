@@ -1,12 +1,13 @@
 //! The snapshot of a tree's files on disk ([`super::tree`]) as files: a base, and the parts a
 //! walk in steps adds on top of it.
 //!
-//! The base (`state`) is the snapshot as of its last whole write: a new walk, or a check that
-//! found a change. A walk that reads the tree a budget of
+//! The base (`state`) is the snapshot as of its last whole write: a new walk, a check that
+//! found a change, or the merge of a walk in steps. A walk that reads the tree a budget of
 //! directories at a time writes each step as a part of its own (`part-1`, `part-2`, ...): the
 //! directories, files and ignore files that step read, and the directories still to read after
 //! it. A step so costs what it read, not the tree known so far; the parts are merged into a new
-//! base when a check finds a change (it reads and writes the whole snapshot then anyway).
+//! base once, at the first miss after the walk is complete (or sooner, when a check finds a
+//! change: it reads and writes the whole snapshot then anyway).
 //!
 //! Every file is written whole under a temporary name and renamed into place. It begins with a
 //! version line, its generation, the generation of the piece it continues (a part: the base or

@@ -232,13 +232,14 @@ fn current(dir: &Path, walk: &Walk<'_>) -> Option<Current> {
 }
 
 /// The snapshot as it is on disk, when nothing may have changed since it was last checked and
-/// its walk is complete (one that is not is read further at every miss).
+/// its walk is complete and merged (one that is not is read further at every miss, and merged
+/// at the first miss after it is complete).
 fn unchanged(dir: &Path, index: &str) -> Option<Current> {
     if !Due::of(dir, index).is_none() {
         return None;
     }
-    let listing = snapshot::list(dir).filter(|l| unread(&l.last().generation) == 0)?;
-    Some(Current::listed(listing))
+    let listing = snapshot::list(dir).filter(|l| l.heads.len() == 1)?;
+    (unread(&listing.last().generation) == 0).then(|| Current::listed(listing))
 }
 
 /// The snapshot checked for what may have changed (the directories' `times`, and the names the
@@ -257,7 +258,7 @@ fn check(dir: &Path, walk: &Walk<'_>, times: &Times, index: bool) -> Option<Curr
         })
     };
     if matches!(times, Times::None) && (!index || is_index_unchanged()) {
-        return step(dir, walk, listing);
+        return step(dir, walk, listing, checked_at);
     }
     let Some(old) = snapshot::load(dir, &listing) else {
         return rewrite(dir, new_walk(walk), walk, None);
@@ -270,18 +271,30 @@ fn check(dir: &Path, walk: &Walk<'_>, times: &Times, index: bool) -> Option<Curr
     if is_all {
         let _ = touch(&base);
     }
-    step(dir, walk, listing)
+    step(dir, walk, listing, checked_at)
 }
 
 /// The snapshot of `listing` read a step further when its walk is not complete, the step
-/// written as a part of its own: a step costs what it reads, not the tree read so far. The parts
-/// stay apart when the walk completes too (a merge would read and write the whole tree's lists
-/// at that miss); they are merged into a new base at the first check that finds a change, which
-/// reads them all and writes a new base anyway ([`check`]).
-fn step(dir: &Path, walk: &Walk<'_>, listing: Listing) -> Option<Current> {
+/// written as a part of its own: a step costs what it reads, not the tree read so far. The
+/// parts of a complete walk are merged into a new base at the next miss, once (not at the
+/// step that completes it, which would pay for reading and writing the whole tree's lists on
+/// top of its own reads), whose time stays that of the base's last check (`checked_at`).
+fn step(
+    dir: &Path,
+    walk: &Walk<'_>,
+    listing: Listing,
+    checked_at: Option<SystemTime>,
+) -> Option<Current> {
     let last = listing.last();
     if unread(&last.generation) == 0 {
-        return Some(Current::listed(listing));
+        if listing.heads.len() == 1 {
+            return Some(Current::listed(listing));
+        }
+        let Some(whole) = snapshot::load(dir, &listing) else {
+            return rewrite(dir, new_walk(walk), walk, None);
+        };
+        let State { files, dirs, rules, .. } = whole;
+        return rewrite(dir, finish(files, dirs, rules, Vec::new()), walk, checked_at);
     }
     let Some(pending) = snapshot::pending(dir, &listing) else {
         return rewrite(dir, new_walk(walk), walk, None);
