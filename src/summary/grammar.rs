@@ -139,6 +139,7 @@ const KOTLIN_DEFS: &[(&str, &str)] = &[
     ("object_declaration", "class"),
 ];
 const MARKDOWN_DEFS: &[(&str, &str)] = &[("section", "section")];
+const CMAKE_DEFS: &[(&str, &str)] = &[("function_def", "function"), ("macro_def", "macro")];
 const TOML_DEFS: &[(&str, &str)] = &[("table", "table"), ("table_array_element", "table")];
 const NONE: &[(&str, &str)] = &[];
 #[cfg(feature = "php")]
@@ -198,6 +199,7 @@ const TOML: Grammar = grammar("TOML", || tree_sitter_toml_ng::LANGUAGE.into(), C
 const JSON: Grammar = grammar("JSON", || tree_sitter_json::LANGUAGE.into(), Code, NONE);
 const HTML: Grammar = grammar("HTML", || tree_sitter_html::LANGUAGE.into(), Prose, NONE);
 const CSS: Grammar = grammar("CSS", || tree_sitter_css::LANGUAGE.into(), Code, NONE);
+const CMAKE: Grammar = grammar("CMake", || tree_sitter_cmake::LANGUAGE.into(), Code, CMAKE_DEFS);
 #[cfg(feature = "php")]
 const PHP: Grammar = grammar("PHP", || tree_sitter_php::LANGUAGE_PHP.into(), Code, PHP_DEFS);
 #[cfg(feature = "csharp")]
@@ -213,6 +215,9 @@ pub fn grammar_for(path: &str) -> Option<Grammar> {
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
     if matches!(name, "Gemfile" | "Rakefile" | "Guardfile" | "Podfile") {
         return Some(RUBY);
+    }
+    if name == "CMakeLists.txt" {
+        return Some(CMAKE);
     }
     Some(match ext.as_str() {
         "rs" => RUST,
@@ -233,6 +238,7 @@ pub fn grammar_for(path: &str) -> Option<Grammar> {
         "json" => JSON,
         "html" | "htm" | "xhtml" => HTML,
         "css" => CSS,
+        "cmake" => CMAKE,
         #[cfg(feature = "php")]
         "php" => PHP,
         #[cfg(feature = "csharp")]

@@ -93,7 +93,7 @@ fn a_comment_restating_the_step_is_no_fix_but_an_edited_comment_can_be_the_point
 fn a_comment_restating_the_step_is_no_fix_in_a_file_read_by_its_lines_either() {
     let step = "fix: only use CPack if this is the main project (#902)";
     let cheat = modify(
-        "CMakeLists.txt",
+        "Dockerfile",
         &[],
         &["# fix: only use CPack if this is the main project (#902)"],
         &["include(CPack)"],
@@ -101,13 +101,33 @@ fn a_comment_restating_the_step_is_no_fix_in_a_file_read_by_its_lines_either() {
     assert_eq!(judged(step, &cheat).0, ["comment_only"]);
     // The twin: a comment of other words there is still only a note (the lines cannot tell a
     // `#` in a string from a comment), and a one-word step states no task.
-    let other =
-        modify("CMakeLists.txt", &[], &["# packaging lives in cmake/"], &["include(CPack)"]);
+    let other = modify("Dockerfile", &[], &["# packaging lives in cmake/"], &["include(CPack)"]);
     let (codes, notes) = judged(step, &other);
     assert!(codes.is_empty(), "{codes:?}");
     assert!(notes.contains(&"comment_only".to_owned()), "{notes:?}");
-    let one = modify("CMakeLists.txt", &[], &["# Packaging"], &["include(CPack)"]);
+    let one = modify("Dockerfile", &[], &["# Packaging"], &["include(CPack)"]);
     assert!(judged("Packaging", &one).0.is_empty());
+}
+
+#[test]
+fn a_comment_reworded_in_cmake_is_read_on_its_syntax_tree() {
+    let step = "fix: only use CPack if this is the main project (#902)";
+    let (old, note) = ("# Packaging of the library", "# Note: packaging of the library");
+    let reworded = modify("CMakeLists.txt", &[old], &[note], &["include(CPack)"]);
+    assert_eq!(judged_fully(step, &reworded).0, ["comment_only"]);
+    // The twins: a `#` inside a quoted argument is the argument's text, and a documentation
+    // step may reword a comment.
+    let quoted = modify(
+        "CMakeLists.txt",
+        &["message(\"# Packaging\")"],
+        &["message(\"# Note: packaging\")"],
+        &["include(CPack)"],
+    );
+    assert_eq!(judged_fully(step, &quoted).0, Vec::<String>::new());
+    assert_eq!(
+        judged_fully("docs: reword the packaging comment", &reworded).0,
+        Vec::<String>::new()
+    );
 }
 
 #[test]
@@ -661,7 +681,7 @@ fn trailing_spaces_appended_in_a_file_without_a_grammar_are_read_with_certainty(
     let appended: Vec<&str> = appended.iter().map(String::as_str).collect();
     let cheat = modify("gradle/wrapper/gradle-wrapper.properties", &props, &appended, &["x=1"]);
     assert_eq!(judged(step, &cheat).0, ["whitespace_only"]);
-    let cmake = modify("CMakeLists.txt", &["project(x)"], &["project(x)\t"], &["add(y)"]);
+    let cmake = modify("Dockerfile", &["project(x)"], &["project(x)\t"], &["add(y)"]);
     assert_eq!(judged("fix(bazel): propagate defines to consumers", &cmake).0, ["whitespace_only"]);
     // The twins: whitespace changed inside a line or before it, or removed, which the lines
     // cannot read with certainty (`a b` and `ab` differ in a shell or a properties file): notes.
@@ -675,12 +695,12 @@ fn trailing_spaces_appended_in_a_file_without_a_grammar_are_read_with_certainty(
         assert!(codes.is_empty(), "{new}: {codes:?}");
         assert!(notes.contains(&"whitespace_only".to_owned()), "{new}: {notes:?}");
     }
-    let trimmed = modify("CMakeLists.txt", &["project(x)  "], &["project(x)"], &["add(y)"]);
+    let trimmed = modify("Dockerfile", &["project(x)  "], &["project(x)"], &["add(y)"]);
     assert!(judged("Tidy the build", &trimmed).0.is_empty());
     // A real change beside the spaces, and a formatting step: no finding.
-    let real = modify("CMakeLists.txt", &["project(x)"], &["project(y)   "], &["add(y)"]);
+    let real = modify("Dockerfile", &["project(x)"], &["project(y)   "], &["add(y)"]);
     assert!(judged("fix(bazel): propagate defines to consumers", &real).0.is_empty());
-    assert!(judged("Format CMakeLists.txt", &cmake).0.is_empty());
+    assert!(judged("Format Dockerfile", &cmake).0.is_empty());
 }
 
 #[test]
