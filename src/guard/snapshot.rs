@@ -115,17 +115,20 @@ pub(super) fn pending(dir: &Path, listing: &Listing) -> Option<Vec<String>> {
     Some(pending)
 }
 
-/// The content of the `at`-th piece (0 the base), `None` unless it is whole and of `listing`.
-pub(super) fn read_piece(dir: &Path, at: usize) -> Option<(Head, State)> {
-    parse(&std::fs::read_to_string(piece_file(dir, at)).ok()?)
+/// The content of the `at`-th piece (0 the base), `None` unless it is whole; its directories
+/// still to read only when `keeps_pending` (each part repeats all of them: a merge needs the
+/// last part's alone).
+pub(super) fn read_piece(dir: &Path, at: usize, keeps_pending: bool) -> Option<(Head, State)> {
+    parse(&std::fs::read_to_string(piece_file(dir, at)).ok()?, keeps_pending)
 }
 
 /// The whole snapshot: the base and every part of `listing` merged (sorted), its generation the
 /// newest piece's.
 pub(super) fn load(dir: &Path, listing: &Listing) -> Option<State> {
-    let (_, mut state) = read_piece(dir, 0)?;
+    let last = listing.heads.len() - 1;
+    let (_, mut state) = read_piece(dir, 0, last == 0)?;
     for (at, head) in listing.heads.iter().enumerate().skip(1) {
-        let (read, part) = read_piece(dir, at)?;
+        let (read, part) = read_piece(dir, at, at == last)?;
         if read != *head {
             return None;
         }
@@ -206,7 +209,7 @@ fn ends_whole(path: &Path, generation: &str) -> bool {
 // `P<TAB>dir`, `R<TAB>mtime<TAB>path`, `D<TAB>mtime<TAB>signature<TAB>dir` and `F<TAB>path`
 // lines in that order, then `E<TAB>generation` ----
 
-fn parse(text: &str) -> Option<(Head, State)> {
+fn parse(text: &str, keeps_pending: bool) -> Option<(Head, State)> {
     let mut lines = text.split_terminator('\n');
     let head = head_of(&mut lines.by_ref().take(4).map(|l| Ok(l.to_owned())))?;
     let mut state = State { generation: head.generation.clone(), ..State::default() };
@@ -217,6 +220,7 @@ fn parse(text: &str) -> Option<(Head, State)> {
         }
         let (kind, rest) = line.split_once('\t')?;
         match kind {
+            "P" if !keeps_pending => {}
             "P" if rest.is_empty() || is_clean(rest) => state.pending.push(rest.to_owned()),
             "R" => state.rules.push(parse_rule(rest)?),
             "D" => state.dirs.push(parse_dir(rest)?),

@@ -169,7 +169,7 @@ fn piece_index(
             return Some(index);
         }
         // The piece read may be newer than the one listed: the cache is of the one read.
-        let (_, state) = snapshot::read_piece(dir, at)?;
+        let (_, state) = snapshot::read_piece(dir, at, false)?;
         (state.generation, state.files)
     };
     let index = kind.index(&files);

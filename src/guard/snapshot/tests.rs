@@ -64,7 +64,9 @@ fn a_base_and_its_parts_are_read_back_as_written() {
         listing.heads,
         [Head { generation: "g1/2".into(), parent: String::new(), known: 7 }]
     );
-    assert_eq!(read_piece(dir.path(), 0).unwrap().1, base_state());
+    assert_eq!(read_piece(dir.path(), 0, true).unwrap().1, base_state());
+    let without = read_piece(dir.path(), 0, false).unwrap().1;
+    assert_eq!(without, State { pending: Vec::new(), ..base_state() });
     assert_eq!(pending(dir.path(), &listing).unwrap(), ["q", "q/r"]);
     write_part(dir.path(), &listing, &part_state("g2/2"), 10).unwrap();
     let listing = list(dir.path()).unwrap();
@@ -112,7 +114,7 @@ fn a_torn_part_and_the_parts_after_it_are_not_read() {
     let listing = list(dir.path()).unwrap();
     assert_eq!(generations(&listing), ["g1/2"]);
     assert_eq!(pending(dir.path(), &listing).unwrap(), ["q", "q/r"]);
-    assert_eq!(read_piece(dir.path(), 1), None);
+    assert_eq!(read_piece(dir.path(), 1, true), None);
     // Written again, the first part is whole, but the second continues the torn one.
     write_part(dir.path(), &listing, &part_state("g4/2"), 10).unwrap();
     assert_eq!(generations(&list(dir.path()).unwrap()), ["g1/2", "g4/2"]);
@@ -127,7 +129,7 @@ fn an_old_or_damaged_snapshot_is_not_read() {
     // The third version's layout: the generation first, then the lines.
     std::fs::write(&base, "g2\nD\t1\t0\t\nF\ta.rs\n").unwrap();
     assert!(list(dir.path()).is_none());
-    assert_eq!(read_piece(dir.path(), 0), None);
+    assert_eq!(read_piece(dir.path(), 0, true), None);
     let old = format!(
         "{}\n",
         render(&head("g1"), &base_state()).replace(VERSION, "patchgate tree snapshot v3")
@@ -142,7 +144,7 @@ fn an_old_or_damaged_snapshot_is_not_read() {
             text.replace("F\tx.py\n", damaged)
         };
         std::fs::write(&base, text).unwrap();
-        assert_eq!(read_piece(dir.path(), 0), None, "{damaged:?}");
+        assert_eq!(read_piece(dir.path(), 0, true), None, "{damaged:?}");
     }
 }
 
