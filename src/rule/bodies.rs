@@ -467,7 +467,7 @@ pub(super) fn is_unreached_override(
 /// the implementations it already has.
 pub(super) fn is_implemented_in_base(
     summary: &ChangeSummary,
-    base: Option<&dyn crate::summary::Base>,
+    base: Option<&super::base_files::BaseFiles<'_>>,
     file: &str,
     text: &str,
 ) -> bool {

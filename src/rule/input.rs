@@ -1,6 +1,7 @@
 //! What every rule reads: the step, the decoded result, the parsed patch, and the step's globs
 //! compiled once.
 
+use super::base_files::BaseFiles;
 use crate::patch::{Defect, DefectCode, FilePatch, Operation, Parsed, Patch};
 use crate::path::{self, GlobError, PathError, PathSet, RepoPath};
 use crate::step::{ExecutorResult, Mode, Step};
@@ -25,6 +26,8 @@ pub struct Input<'a> {
     /// The base tree's paths, when there is a repository: what grounds the files a
     /// description names (see [`Input::with_base`]).
     pub base: Option<&'a dyn Base>,
+    /// The base tree's files, read once for every rule that scans past the patch.
+    pub(crate) base_files: Option<BaseFiles<'a>>,
     /// What the patch does to each file's structure (see [`Input::with_summary`]).
     pub summary: Option<&'a ChangeSummary>,
     /// Every header path of `patch`, checked once.
@@ -71,6 +74,7 @@ impl<'a> Input<'a> {
             apply_patch,
             scope,
             base: None,
+            base_files: None,
             summary: None,
             paths,
             apply_paths,
@@ -94,6 +98,7 @@ impl<'a> Input<'a> {
     #[must_use]
     pub fn with_base(mut self, base: &'a dyn Base) -> Self {
         self.base = Some(base);
+        self.base_files = Some(BaseFiles::new(base));
         self.is_usable = self.compute_usable();
         self
     }

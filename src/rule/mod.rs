@@ -26,6 +26,7 @@
 //! ```
 
 mod ask;
+mod base_files;
 mod bodies;
 mod convention;
 mod declared;

@@ -3,10 +3,8 @@
 //! written `raise NotImplementedError`, and their implementations may all live in files the
 //! patch leaves alone.
 
-use crate::summary::Base;
-
-/// Bytes of the base tree [`implements`] reads, at most.
-const MAX_SCANNED: usize = 64 << 20;
+use super::base_files::BaseFiles;
+use std::ops::ControlFlow;
 
 /// The languages whose abstract methods are written as placeholders, by a file's extension:
 /// Python (`class Square(Shape):`) and Ruby (`class Square < Shape`).
@@ -27,28 +25,25 @@ fn syntax_of(path: &str) -> Option<(Syntax, &str)> {
 
 /// Whether a file of the base tree, in the language of `file` (Python or Ruby), declares a
 /// class deriving from `owner` whose body defines a method `name`: the method `owner.name`
-/// is then a contract its subclasses fulfil, not code left unwritten. Reads at most
-/// [`MAX_SCANNED`] bytes.
-pub(super) fn implements(base: &dyn Base, file: &str, owner: &str, name: &str) -> bool {
+/// is then a contract its subclasses fulfil, not code left unwritten. Reads the base tree
+/// within [`BaseFiles`]' budget.
+pub(super) fn implements(base: &BaseFiles<'_>, file: &str, owner: &str, name: &str) -> bool {
     let Some((syntax, ext)) = syntax_of(file) else { return false };
     let owner = owner.rsplit(['.', ':']).next().unwrap_or(owner);
     if owner.is_empty() || name.is_empty() {
         return false;
     }
     let suffix = format!(".{ext}");
-    let mut budget = MAX_SCANNED;
-    for path in base.files().iter().filter(|p| p.ends_with(&suffix)) {
-        if budget == 0 {
-            break;
-        }
-        let Some(text) = base.content(path) else { continue };
-        budget = budget.saturating_sub(text.len());
-        let holds = |word: &str| memchr::memmem::find(&text, word.as_bytes()).is_some();
-        if holds(owner) && holds(name) && defines_in_subclass(&text, syntax, owner, name) {
-            return true;
-        }
-    }
-    false
+    let mut found = false;
+    base.scan(
+        |path| path.ends_with(&suffix),
+        |_, text| {
+            let holds = |word: &str| memchr::memmem::find(text, word.as_bytes()).is_some();
+            found = holds(owner) && holds(name) && defines_in_subclass(text, syntax, owner, name);
+            if found { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        },
+    );
+    found
 }
 
 /// Whether `text` declares a class deriving from `owner` (its last name) and, in that class's

@@ -159,6 +159,22 @@ fn placeholder_body(found: &bodies::Gutted<'_>, say: impl Fn(&str, &str) -> Stri
     )
 }
 
+/// Whether the added placeholder line `text` of `name` is a contract's body, not code left
+/// unwritten: an abstract method, an override nothing in the patch reaches, a method declared
+/// abstract, or one that subclasses in the base tree implement ([`bodies`]).
+fn is_contract(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    name: &str,
+    text: &str,
+) -> bool {
+    bodies::is_abstract_placeholder(summary, patch, name, text)
+        || bodies::is_unreached_override(summary, patch, name, text)
+        || bodies::is_declared_abstract(summary, patch, name, text)
+        || bodies::is_implemented_in_base(summary, input.base_files.as_ref(), name, text)
+}
+
 /// Added placeholders, except in test files (a test double's `unimplemented!()` is no
 /// missing implementation) and generated files ([`summary::is_generated`]), ones the patch only moves (the same line is removed elsewhere),
 /// ones marked unreachable (`# pragma: no cover` on any line of the statement,
@@ -204,10 +220,7 @@ pub(super) fn placeholders(
                     !text.contains("no cover")
                         && !is_excluded_from_coverage(&lines[*at..])
                         && !removed.contains(&text)
-                        && !bodies::is_abstract_placeholder(summary, patch, &name, &text)
-                        && !bodies::is_unreached_override(summary, patch, &name, &text)
-                        && !bodies::is_declared_abstract(summary, patch, &name, &text)
-                        && !bodies::is_implemented_in_base(summary, input.base, &name, &text)
+                        && !is_contract(input, patch, summary, &name, &text)
                 })
                 .map(|(_, l)| (l.line, trimmed(l.text)));
             // Output a tool writes (a bundle) is no implementation the step's author left out.

@@ -4,9 +4,11 @@
 use super::Finding;
 use crate::finding::CheckCode;
 use crate::patch::{LineKind, Patch};
+use crate::rule::base_files::{BaseFiles, extension};
 use crate::rule::input::short_list;
-use crate::rule::{Base, Input, RuleId, Violation, intent, named_change};
+use crate::rule::{Input, RuleId, Violation, intent, named_change};
 use crate::summary::{self, ChangeSummary, FileSummary};
+use std::ops::ControlFlow;
 
 /// The step asks to rename `from` to `to`, and no removed line holds `from` or no added line
 /// holds `to`.
@@ -25,7 +27,7 @@ pub(super) fn missing_renames(
     summary: &ChangeSummary,
     description: &str,
 ) -> Vec<Finding> {
-    let base = input.base;
+    let base = input.base_files.as_ref();
     let renames = intent::renames(description);
     if renames.is_empty() {
         return Vec::new(); // most steps: no need to copy every line of the patch
@@ -91,9 +93,10 @@ fn partial_rename(
     input: &Input<'_>,
     patch: &Patch<'_>,
     summary: &ChangeSummary,
-    base: &dyn Base,
+    files: &BaseFiles<'_>,
     from: &str,
 ) -> Option<Finding> {
+    let base = files.base();
     let holds = |text: &[u8]| intent::has_word(&String::from_utf8_lossy(text), from);
     let left: Vec<(String, usize)> = patch
         .files
@@ -113,7 +116,7 @@ fn partial_rename(
         .map(|(name, n)| format!("{name} ({n} line{})", if *n == 1 { "" } else { "s" }))
         .collect();
     let elsewhere =
-        if was_renamed(summary, from) { users_elsewhere(patch, base, from) } else { Vec::new() };
+        if was_renamed(summary, from) { users_elsewhere(patch, files, from) } else { Vec::new() };
     places.extend(elsewhere.iter().map(|path| format!("{path} (not touched)")));
     let first = left.first().map(|(name, _)| name).or(elsewhere.first())?;
     let message =
@@ -141,41 +144,27 @@ fn was_renamed(summary: &ChangeSummary, from: &str) -> bool {
 
 /// Base files the patch does not touch, in a language a touched file is in (by extension),
 /// that use `from` as code (read on their syntax trees): callers the rename left behind, at
-/// most five. Reads at most [`MAX_SCANNED`] bytes of the base tree.
-fn users_elsewhere(patch: &Patch<'_>, base: &dyn Base, from: &str) -> Vec<String> {
-    let ext = |p: &str| p.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    let touched: Vec<String> = patch
-        .files
-        .iter()
-        .filter_map(|f| std::str::from_utf8(f.path()).ok())
-        .map(str::to_owned)
-        .collect();
-    let exts: Vec<String> = touched.iter().filter_map(|p| ext(p)).collect();
-    let mut budget = MAX_SCANNED;
+/// most five. Reads the base tree within [`BaseFiles`]' budget.
+fn users_elsewhere(patch: &Patch<'_>, base: &BaseFiles<'_>, from: &str) -> Vec<String> {
+    let touched: Vec<&str> =
+        patch.files.iter().filter_map(|f| std::str::from_utf8(f.path()).ok()).collect();
+    let exts: Vec<String> = touched.iter().filter_map(|p| extension(p)).collect();
+    let wanted = |path: &str| {
+        extension(path).is_some_and(|e| exts.contains(&e))
+            && !touched.contains(&path)
+            && named_change::is_program(path)
+    };
     let mut out = Vec::new();
-    for path in base.files() {
-        if budget == 0 || out.len() >= 5 {
-            break;
+    base.scan(wanted, |path, text| {
+        let holds = memchr::memmem::find(text, from.as_bytes()).is_some()
+            && intent::has_word(&String::from_utf8_lossy(text), from);
+        if holds && summary::uses_as_code(path, text, from) == Some(true) {
+            out.push(path.to_owned());
         }
-        if !ext(path).is_some_and(|e| exts.contains(&e))
-            || touched.contains(path)
-            || !named_change::is_program(path)
-        {
-            continue;
-        }
-        let Some(text) = base.content(path) else { continue };
-        budget = budget.saturating_sub(text.len());
-        let holds = memchr::memmem::find(&text, from.as_bytes()).is_some()
-            && intent::has_word(&String::from_utf8_lossy(&text), from);
-        if holds && summary::uses_as_code(path, &text, from) == Some(true) {
-            out.push(path.clone());
-        }
-    }
+        if out.len() >= 5 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
     out
 }
-
-/// Bytes of the base tree [`users_elsewhere`] reads, at most.
-const MAX_SCANNED: usize = 64 << 20;
 
 /// Whether `found` (a file read on its syntax tree) uses `from` as code more often after the
 /// patch than the patch's added lines write it: some use sits on a line the patch left as it
