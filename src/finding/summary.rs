@@ -198,6 +198,11 @@ pub struct IdentifierRename {
     /// Lines of the file after the patch that still hold the old name, at most 20.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_on: Vec<usize>,
+    /// Whether the old name was a parameter or a local variable of one function before the
+    /// patch (read on the syntax tree: every use of it inside that function, none a member's):
+    /// no other file can use it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_local: bool,
 }
 
 /// A name the step asks about, counted as a whole word in the file.

@@ -774,6 +774,39 @@ fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_partial_rename() {
 }
 
 #[test]
+fn a_renamed_parameter_leaves_no_users_in_other_files() {
+    let evaluate_on = |old: &str| {
+        let new = old.replace("foo", "bar");
+        let files = vec!["src/a.rs".to_owned(), "src/b.rs".to_owned()];
+        let contents = vec![
+            ("src/a.rs".to_owned(), old.to_owned()),
+            ("src/b.rs".to_owned(), "fn main() { a::foo(); }\n".to_owned()),
+        ];
+        let base = Listed { files, contents };
+        let step = step("Rename foo to bar in src/a.rs");
+        let r = result("apply", &["src/a.rs"]);
+        let (minus, plus): (String, String) = (
+            old.lines().map(|l| format!("-{l}\n")).collect(),
+            new.lines().map(|l| format!("+{l}\n")).collect(),
+        );
+        let n = old.lines().count();
+        let text = format!(
+            "diff --git a/src/a.rs b/src/a.rs\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,{n} +1,{n} @@\n{minus}{plus}"
+        );
+        let p = crate::patch::parse(text.as_bytes(), &crate::patch::ParseOptions::default());
+        let scope = Scope::new(&step, &PathSet::empty()).unwrap();
+        let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(&base);
+        let found = evaluate(&input, &RulePolicy::default());
+        found.violations.iter().map(|v| v.code.to_string()).collect::<Vec<_>>()
+    };
+    // A parameter: no other file sees it, whatever they call `foo`.
+    assert!(evaluate_on("fn run(foo: u8) -> u8 {\n    foo + foo\n}\n").is_empty());
+    // The twin: a function renamed, its caller in src/b.rs left behind.
+    let function = "fn foo() -> u8 {\n    1\n}\nfn run() -> u8 {\n    foo() + foo()\n}\n";
+    assert_eq!(evaluate_on(function), ["rename_partial"]);
+}
+
+#[test]
 fn a_change_to_the_code_that_reads_the_named_file_addresses_it() {
     let evaluate_on = |builder: &str| {
         let files = vec!["lib/rack/builder.rb".to_owned(), "test/rackup/config.ru".to_owned()];

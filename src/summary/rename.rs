@@ -107,6 +107,37 @@ fn definitions(image: &Image<'_>, name: &str) -> (usize, usize) {
     (spans.len(), outside)
 }
 
+/// Whether every use of `name` as code in `image` lies inside one function or method (the
+/// innermost around it) and none is a member's (after `.`, `->` or `::`), no definition being
+/// named so: a parameter or a local variable, which no other file can see.
+pub fn is_local(image: &Image<'_>, name: &str) -> bool {
+    if image.definitions.iter().any(|d| d.own_name == name) {
+        return false;
+    }
+    let innermost = |at: usize| {
+        let around = image.definitions.iter().enumerate().filter(|(_, d)| {
+            matches!(d.kind, "function" | "method") && (d.start..d.end).contains(&at)
+        });
+        around.min_by_key(|(_, d)| d.end - d.start).map(|(i, _)| i)
+    };
+    let mut holder = None;
+    let mut previous: &[u8] = b"";
+    for (at, token) in image.tokens.iter().enumerate().filter(|(_, t)| t.kind == Kind::Code) {
+        let is_use = token.is_name && token.text == name.as_bytes();
+        let is_member = matches!(previous, b"." | b"->" | b"::" | b"?.");
+        previous = token.text;
+        if !is_use {
+            continue;
+        }
+        let Some(function) = innermost(at).filter(|_| !is_member) else { return false };
+        if holder.is_some_and(|h| h != function) {
+            return false;
+        }
+        holder = Some(function);
+    }
+    holder.is_some()
+}
+
 /// Identifiers the changed lines replace by another: each run of removed lines followed by as
 /// many added lines is read pairwise, and a pair whose words differ only in identifiers
 /// replaces each of them. Listed when replaced twice or more, or when the old name is gone
@@ -137,7 +168,13 @@ pub fn renames(
             let mut left_on: Vec<usize> = after.rows(from).iter().map(|r| r + 1).collect();
             left_on.dedup();
             left_on.truncate(20);
-            IdentifierRename { from: from.clone(), to: to.clone(), count: *n, left_on }
+            IdentifierRename {
+                from: from.clone(),
+                to: to.clone(),
+                count: *n,
+                left_on,
+                is_local: false,
+            }
         })
         .collect()
 }

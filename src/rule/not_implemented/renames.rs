@@ -133,11 +133,12 @@ fn partial_rename(
 }
 
 /// Whether a file read on its syntax tree renamed a definition or replaced an identifier
-/// `from`: the rename was carried out where it is defined.
+/// `from` that other files can see (not a parameter or a local variable): the rename was
+/// carried out where it is defined, and its users may be elsewhere.
 fn was_renamed(summary: &ChangeSummary, from: &str) -> bool {
     let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
     summary.files.iter().filter(|f| f.language.is_some()).any(|f| {
-        f.renames.iter().any(|r| r.from == from)
+        f.renames.iter().any(|r| r.from == from && !r.is_local)
             || f.items.iter().any(|i| i.renamed_from.as_deref().is_some_and(|o| last(o) == from))
     })
 }

@@ -269,6 +269,26 @@ fn a_rename_lists_the_old_name_where_it_is_left() {
 }
 
 #[test]
+fn a_renamed_parameter_or_local_variable_is_local_and_a_module_name_is_not() {
+    let old = "def total(items, rate):\n    acc = 0\n    for it in items:\n        acc += it * rate\n    return acc\n\n\nRATE = 2\n";
+    let new = old.replace("acc", "sum_").replace("rate", "factor");
+    let summary = summary_of("a.py", old, &new);
+    let local = |from: &str| {
+        let found = summary.renames.iter().find(|r| r.from == from);
+        found.unwrap_or_else(|| panic!("{from}: {:?}", summary.renames)).is_local
+    };
+    assert!(local("acc"), "a local variable");
+    assert!(local("rate"), "a parameter");
+    // The twins: a name of the module, used at its top level, and a member (`self.rate`).
+    let old = "RATE = 2\n\n\ndef total(x):\n    return x * RATE * RATE\n";
+    let summary = summary_of("a.py", old, &old.replace("RATE", "FACTOR"));
+    assert!(summary.renames.iter().any(|r| r.from == "RATE" && !r.is_local), "{summary:?}");
+    let old = "class A:\n    def total(self, x):\n        self.rate = x\n        return self.rate\n";
+    let summary = summary_of("a.py", old, &old.replace("rate", "factor"));
+    assert!(summary.renames.iter().any(|r| r.from == "rate" && !r.is_local), "{summary:?}");
+}
+
+#[test]
 fn names_the_step_asks_about_are_counted_before_and_after() {
     let old = "def foo():\n    return 1\n\n\nx = foo()\n# foo in a comment\n";
     let new = "def bar():\n    return 1\n\n\nx = foo()\n# foo in a comment\n";
