@@ -63,6 +63,7 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
           | line\s+endings?
           | spacing
           | cod(?:e|ing)\s+style
+          | spaces?\s+(?:after|before|around|between)
           | trailing\s+(?:spaces?|whitespace|newlines?) | final\s+newline | blank\s+lines?
           | (?:missing|extra|eof)\s+new\s*lines? | empty\s+lines? | new\s*lines?\s+at\s+(?:the\s+)?end
           | (?:extra|double|redundant|unnecessary|unneeded|superfluous)\s+(?:spaces?|tabs?)
@@ -71,6 +72,19 @@ static LAYOUT_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
         )\b",
     )
     .expect("the layout-object pattern is valid")
+});
+
+/// A subject, or a verb's object, that is style and nothing else: `style`, `code style`,
+/// `cosmetics`, alone or with the noun of a fix (`style fixes`, `minor style issues`,
+/// `cosmetic change`).
+static STYLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^(?:(?:the|some|minor|small|more|a\s+few)\s+)?(?:cod(?:e|ing)\s+)?
+          (?:style|stylistic|cosmetics?)
+          (?:\s+(?:fix(?:es)?|issues?|nits?|errors?|problems?|violations?|changes?|tweaks?|cleanups?))?
+          [.!]?\s*(?:\(\#\d+\))?$",
+    )
+    .expect("the style pattern is valid")
 });
 
 /// Whether the verb's object is layout ([`LAYOUT_OBJECT`]) before any word that opens a clause
@@ -257,6 +271,12 @@ pub(super) fn kinds(description: &str) -> Vec<Kind> {
     let is_layout_head =
         matches!(verb.as_str(), "whitespace" | "whitespaces" | "indentation" | "spacing")
             && !is_subject;
+    // Style named as all the step is about (`Fix style`, `Style fixes`, `Cosmetic change`),
+    // not the style of a thing (`Fix the button style`, `Style the form`).
+    let is_style = STYLE.is_match(rest) || STYLE.is_match(object);
+    if is_style && !out.contains(&Kind::Format) {
+        out.push(Kind::Format);
+    }
     if (is_layout_head || names_layout(object) && !treats_text_as_data(&verb))
         && !out.contains(&Kind::Format)
     {
@@ -638,6 +658,10 @@ mod tests {
             ("Linting fails if module contains module of the same name", Kind::Suppress),
             ("Formatting breaks on tabs", Kind::Fix),
             ("Whitespace in readme.", Kind::Format),
+            ("Fix style", Kind::Format),
+            ("Style fixes", Kind::Format),
+            ("Cosmetic change", Kind::Format),
+            ("Add space after comma in params to reflect style used everywhere else", Kind::Format),
             ("Spacing breaks the table", Kind::Fix),
             ("Indentation of the workflow", Kind::Format),
             ("Tag the language in code samples", Kind::Document),
@@ -695,6 +719,9 @@ mod tests {
             "Add notes field to the release model",
             "Add newline to the error message",
             "Handle spaces in paths",
+            "Fix the button style",
+            "Style the login form",
+            "Allow spaces around the equals sign",
         ] {
             let found = kinds(line);
             assert!(

@@ -426,6 +426,22 @@ pub(super) fn is_abstract_placeholder(
     each_holder(summary, file, text, |item| is_abstract(summary, patch, item))
 }
 
+/// Whether the added placeholder line at `row` (1-based, after the patch) of `file` sits inside
+/// a function or method whose body after the patch is real (read on the syntax tree, not
+/// trivial): one branch of working code, a case it refuses (`raise
+/// NotImplementedError("auth-int")` under an `if`, a `match` arm `=> unimplemented!()`), not
+/// a body left unwritten.
+pub(super) fn is_refused_case(summary: &ChangeSummary, file: &str, row: usize) -> bool {
+    let Some(found) = summary.files.iter().find(|f| f.path == file) else { return false };
+    found.items.iter().any(|item| {
+        matches!(item.kind.as_str(), "function" | "method")
+            && item.change != ItemStatus::Removed
+            && item.trivial.is_none()
+            && item.line < row
+            && row < item.line + item.lines
+    })
+}
+
 /// Whether the added placeholder line `text` of `file` is the statement of one item of the
 /// file at least, and every such item is `is_excused`: a line no item explains is no exemption.
 fn each_holder(

@@ -807,6 +807,38 @@ fn a_renamed_parameter_leaves_no_users_in_other_files() {
 }
 
 #[test]
+fn a_placeholder_that_refuses_one_case_of_a_real_function_is_a_note() {
+    let evaluate_on = |body: &str| {
+        let step = step("Add digest auth");
+        let r = result("apply", &["src/auth.py"]);
+        let added: String = body.lines().map(|l| format!("+{l}\n")).collect();
+        let n = body.lines().count();
+        let text = format!(
+            "diff --git a/src/auth.py b/src/auth.py\nnew file mode 100644\n--- /dev/null\n+++ b/src/auth.py\n@@ -0,0 +1,{n} @@\n{added}"
+        );
+        let p = crate::patch::parse(text.as_bytes(), &crate::patch::ParseOptions::default());
+        let scope = Scope::new(&step, &PathSet::empty()).unwrap();
+        let base = Contents(Vec::new());
+        let input = Input::new(&step, &r, Some(&p), None, &scope).with_base(&base);
+        let found = evaluate(&input, &RulePolicy::default());
+        let codes = |v: Vec<String>| v;
+        (
+            codes(found.violations.iter().map(|v| v.code.to_string()).collect()),
+            codes(found.notes.iter().map(|n| n.code.to_string()).collect()),
+        )
+    };
+    // One branch refuses a case the function does not support; the rest of it works.
+    let refused = "def digest(qop, text):\n    if qop == \"auth-int\":\n        raise NotImplementedError(\"auth-int\")\n    return hash((qop, text))\n";
+    let (codes, notes) = evaluate_on(refused);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(notes, ["placeholder_added"]);
+    // The twin: the function's whole body is the placeholder.
+    let stub = "def digest(qop, text):\n    raise NotImplementedError(\"digest\")\n";
+    let (codes, _) = evaluate_on(stub);
+    assert_eq!(codes, ["placeholder_added"]);
+}
+
+#[test]
 fn a_change_to_the_code_that_reads_the_named_file_addresses_it() {
     let evaluate_on = |builder: &str| {
         let files = vec!["lib/rack/builder.rb".to_owned(), "test/rackup/config.ru".to_owned()];

@@ -222,11 +222,13 @@ pub(super) fn placeholders(
                         && !removed.contains(&text)
                         && !is_contract(input, patch, summary, &name, &text)
                 })
-                .map(|(_, l)| (l.line, trimmed(l.text)));
+                .map(|(at, l)| (l.line, trimmed(l.text), hunk_row(hunk) + at));
             // Output a tool writes (a bundle) is no implementation the step's author left out.
             let found = found.filter(|_| !summary::is_generated(file, input.base));
-            if let Some((line, text)) = found {
-                let is_program = crate::rule::named_change::is_program(&name);
+            if let Some((line, text, row)) = found {
+                // A case a real function refuses is weaker evidence than a body left unwritten.
+                let is_program = crate::rule::named_change::is_program(&name)
+                    && !bodies::is_refused_case(summary, &name, row);
                 let violation = Violation::new(
                         RuleId::NotImplemented,
                         CheckCode::PlaceholderAdded,
@@ -246,6 +248,11 @@ pub(super) fn placeholders(
         }
     }
     out
+}
+
+/// The row (1-based, after the patch) of a hunk's first line.
+fn hunk_row(hunk: &crate::patch::Hunk<'_>) -> usize {
+    usize::try_from(hunk.new_start).unwrap_or_default()
 }
 
 /// coverage.py's default exclusion (`# pragma: no cover`, `#pragma:nocover`, ...).

@@ -283,7 +283,8 @@ fn a_renamed_parameter_or_local_variable_is_local_and_a_module_name_is_not() {
     let old = "RATE = 2\n\n\ndef total(x):\n    return x * RATE * RATE\n";
     let summary = summary_of("a.py", old, &old.replace("RATE", "FACTOR"));
     assert!(summary.renames.iter().any(|r| r.from == "RATE" && !r.is_local), "{summary:?}");
-    let old = "class A:\n    def total(self, x):\n        self.rate = x\n        return self.rate\n";
+    let old =
+        "class A:\n    def total(self, x):\n        self.rate = x\n        return self.rate\n";
     let summary = summary_of("a.py", old, &old.replace("rate", "factor"));
     assert!(summary.renames.iter().any(|r| r.from == "rate" && !r.is_local), "{summary:?}");
 }
