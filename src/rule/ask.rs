@@ -658,10 +658,6 @@ mod tests {
             ("Linting fails if module contains module of the same name", Kind::Suppress),
             ("Formatting breaks on tabs", Kind::Fix),
             ("Whitespace in readme.", Kind::Format),
-            ("Fix style", Kind::Format),
-            ("Style fixes", Kind::Format),
-            ("Cosmetic change", Kind::Format),
-            ("Add space after comma in params to reflect style used everywhere else", Kind::Format),
             ("Spacing breaks the table", Kind::Fix),
             ("Indentation of the workflow", Kind::Format),
             ("Tag the language in code samples", Kind::Document),
@@ -706,6 +702,10 @@ mod tests {
             ("Remove extra empty line", Kind::Format),
             ("Add newline at the end of the workflow", Kind::Format),
             ("Remove unnecessary spaces in the table", Kind::Format),
+            ("Fix style", Kind::Format),
+            ("Style fixes", Kind::Format),
+            ("Cosmetic change", Kind::Format),
+            ("Add space after comma in params to reflect style used everywhere else", Kind::Format),
         ] {
             assert!(kinds(line).contains(&kind), "{line}: {:?}", kinds(line));
         }

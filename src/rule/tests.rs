@@ -773,6 +773,11 @@ fn a_rename_that_leaves_the_old_name_in_a_touched_file_is_a_partial_rename() {
     assert!(!crate::rule::checks_transformation("Extract the retry loop into a helper"));
 }
 
+/// Every line of `text` as a hunk's line of `kind` (`-`, `+`).
+fn prefixed(text: &str, kind: char) -> String {
+    text.lines().flat_map(|l| [kind.to_string(), l.to_owned(), "\n".to_owned()]).collect()
+}
+
 #[test]
 fn a_renamed_parameter_leaves_no_users_in_other_files() {
     let evaluate_on = |old: &str| {
@@ -785,10 +790,7 @@ fn a_renamed_parameter_leaves_no_users_in_other_files() {
         let base = Listed { files, contents };
         let step = step("Rename foo to bar in src/a.rs");
         let r = result("apply", &["src/a.rs"]);
-        let (minus, plus): (String, String) = (
-            old.lines().map(|l| format!("-{l}\n")).collect(),
-            new.lines().map(|l| format!("+{l}\n")).collect(),
-        );
+        let (minus, plus) = (prefixed(old, '-'), prefixed(&new, '+'));
         let n = old.lines().count();
         let text = format!(
             "diff --git a/src/a.rs b/src/a.rs\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,{n} +1,{n} @@\n{minus}{plus}"
@@ -811,7 +813,7 @@ fn a_placeholder_that_refuses_one_case_of_a_real_function_is_a_note() {
     let evaluate_on = |body: &str| {
         let step = step("Add digest auth");
         let r = result("apply", &["src/auth.py"]);
-        let added: String = body.lines().map(|l| format!("+{l}\n")).collect();
+        let added = prefixed(body, '+');
         let n = body.lines().count();
         let text = format!(
             "diff --git a/src/auth.py b/src/auth.py\nnew file mode 100644\n--- /dev/null\n+++ b/src/auth.py\n@@ -0,0 +1,{n} @@\n{added}"

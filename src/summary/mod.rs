@@ -167,11 +167,7 @@ fn summarize_file(
     };
     summary.renames = rename::renames(file, &before, &after);
     let images = parsed.as_ref().map(|(_, old, new)| (old, new));
-    if let Some((old, _)) = images {
-        for found in &mut summary.renames {
-            found.is_local = rename::is_local(old, &found.from);
-        }
-    }
+    rename::mark_local(&mut summary.renames, images.map(|(old, _)| old));
     summary.names = wants.names.iter().map(|n| rename::count(n, &before, &after, images)).collect();
     summary
 }

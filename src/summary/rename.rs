@@ -107,6 +107,15 @@ fn definitions(image: &Image<'_>, name: &str) -> (usize, usize) {
     (spans.len(), outside)
 }
 
+/// Mark the renames whose old name was local to one function in the base image, when it was
+/// parsed ([`is_local`]).
+pub fn mark_local(renames: &mut [IdentifierRename], old: Option<&Image<'_>>) {
+    let Some(old) = old else { return };
+    for found in renames {
+        found.is_local = is_local(old, &found.from);
+    }
+}
+
 /// Whether every use of `name` as code in `image` lies inside one function or method (the
 /// innermost around it) and none is a member's (after `.`, `->` or `::`), no definition being
 /// named so: a parameter or a local variable, which no other file can see.
