@@ -279,6 +279,8 @@ export interface IdentifierRename {
   count: number;
   /** Lines of the file after the patch that still hold the old name, at most 20. */
   left_on?: Array<number>;
+  /** Whether the old name was a parameter or a local variable of one function before the patch (read on the syntax tree: every use of it inside that function, none a member's): no other file can use it. */
+  is_local?: boolean;
 }
 
 /** A name the step asks about, counted as a whole word in the file. */

@@ -381,6 +381,8 @@ IdentifierRename = TypedDict("IdentifierRename", {
     'count': int,
     # Lines of the file after the patch that still hold the old name, at most 20.
     'left_on': NotRequired[List[int]],
+    # Whether the old name was a parameter or a local variable of one function before the patch (read on the syntax tree: every use of it inside that function, none a member's): no other file can use it.
+    'is_local': NotRequired[bool],
 })
 """An identifier the changed lines replace by another."""
 
