@@ -29,9 +29,24 @@ pub fn of_definition(node: Node<'_>, text: &[u8], grammar: Grammar) -> Option<Tr
             Some(Trivial { form: TrivialForm::Placeholder, text: String::new() })
         }
         [] => Some(Trivial { form: TrivialForm::Empty, text: String::new() }),
+        // A `match` or an `if` whose one arm is a placeholder refuses a case; its other arms
+        // are the function's code.
+        [one] if branches(*one) => None,
         [one] => classify(&one_line(&text[one.byte_range()])),
         _ => None,
     }
+}
+
+/// Whether a statement branches (`match`, `if`, `switch`, `when`, `case`, `unless`, `try`, a
+/// conditional expression), itself or as the one expression of an expression statement.
+fn branches(node: Node<'_>) -> bool {
+    const BRANCHING: [&str; 9] =
+        ["match", "if", "switch", "when", "case", "unless", "try", "conditional", "ternary"];
+    let is_branching = |kind: &str| kind.split('_').any(|part| BRANCHING.contains(&part));
+    let inner = (node.kind() == "expression_statement" && node.named_child_count() == 1)
+        .then(|| node.named_child(0))
+        .flatten();
+    is_branching(node.kind()) || inner.is_some_and(|n| is_branching(n.kind()))
 }
 
 /// The member initializer list of a constructor (C++'s `: Validator(name, check)`, C#'s `:

@@ -247,6 +247,25 @@ fn an_abstract_method_and_its_implementation_are_both_listed() {
 }
 
 #[test]
+fn a_branch_with_a_placeholder_arm_is_no_trivial_body() {
+    let old = "fn f(x: u8) -> u8 {\n    compute(x) + 1\n}\n";
+    let arm = "fn f(x: u8) -> u8 {\n    match x {\n        0 => compute(x),\n        _ => unimplemented!(),\n    }\n}\n";
+    let summary = summary_of("a.rs", old, arm);
+    let f = summary.items.iter().find(|i| i.name == "f").expect("f");
+    assert!(f.trivial.is_none(), "{f:?}");
+    let old = "def f(x):\n    return compute(x)\n";
+    let branch = "def f(x):\n    if x:\n        return compute(x)\n    else:\n        raise NotImplementedError()\n";
+    let summary = summary_of("a.py", old, branch);
+    let f = summary.items.iter().find(|i| i.name == "f").expect("f");
+    assert!(f.trivial.is_none(), "{f:?}");
+    // The twin: the placeholder as the whole body.
+    let stub = "fn f(x: u8) -> u8 {\n    unimplemented!()\n}\n";
+    let summary = summary_of("a.rs", "fn f(x: u8) -> u8 {\n    compute(x) + 1\n}\n", stub);
+    let f = summary.items.iter().find(|i| i.name == "f").expect("f");
+    assert_eq!(f.trivial.as_ref().map(|t| t.form), Some(TrivialForm::Placeholder));
+}
+
+#[test]
 fn a_rename_lists_the_old_name_where_it_is_left() {
     let old = "fn load_cfg() -> u8 { 1 }\n\nfn main() {\n    let a = load_cfg();\n    let b = load_cfg();\n    let c = load_cfg();\n}\n";
     let full = old.replace("load_cfg", "load_config");
