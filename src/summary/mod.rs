@@ -114,21 +114,7 @@ fn summarize_file(
     budget: &mut usize,
 ) -> FileSummary {
     let path = display_path(file);
-    let mut summary = FileSummary {
-        path: path.clone(),
-        operation: operation(file.operation),
-        language: None,
-        change: classify_lines(file),
-        items: Vec::new(),
-        renames: Vec::new(),
-        names: Vec::new(),
-        comments_added: 0,
-        comments_removed: 0,
-        directives_added: Vec::new(),
-        directives_removed: Vec::new(),
-        is_unreferenced: false,
-        is_generated: false,
-    };
+    let mut summary = lines_only(file, path.clone());
     if file.binary.is_some() || file.hunks.is_empty() {
         summary.change = ChangeKind::Code;
         return summary;
@@ -170,6 +156,26 @@ fn summarize_file(
     rename::mark_local(&mut summary.renames, images.map(|(old, _)| old));
     summary.names = wants.names.iter().map(|n| rename::count(n, &before, &after, images)).collect();
     summary
+}
+
+/// The summary of `file` read by its lines alone: what [`classify_lines`] says of its change,
+/// no language, no items, renames or names yet.
+fn lines_only(file: &FilePatch<'_>, path: String) -> FileSummary {
+    FileSummary {
+        path,
+        operation: operation(file.operation),
+        language: None,
+        change: classify_lines(file),
+        items: Vec::new(),
+        renames: Vec::new(),
+        names: Vec::new(),
+        comments_added: 0,
+        comments_removed: 0,
+        directives_added: Vec::new(),
+        directives_removed: Vec::new(),
+        is_unreferenced: false,
+        is_generated: false,
+    }
 }
 
 /// Whether the base tree says a tool writes the file of `file` ([`generated`]): its

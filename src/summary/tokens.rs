@@ -173,15 +173,7 @@ impl<'t> Walk<'t> {
         let kind = node.kind();
         let text = &self.text[node.byte_range()];
         if kind.contains("comment") || self.is_docstring(node) || is_markup_comment(kind, text) {
-            if directive::is_directive(text, node.start_position().row) {
-                self.push(node, text, Kind::Directive);
-            } else if self.is_docstring(node) && memchr::memmem::find(text, b">>>").is_some() {
-                self.push_docstring(node, text);
-            } else if self.grammar.name == "Rust" && rustdoc::is_doc_comment(text) {
-                self.push_rust_doc(node, text);
-            } else {
-                self.push(node, text, Kind::Comment);
-            }
+            self.push_comment(node, text);
             return false;
         }
         // A doc comment's fence ends with it: rustdoc reads the doc comments before an item as
@@ -222,22 +214,34 @@ impl<'t> Walk<'t> {
             return false;
         }
         if self.grammar.is_prose && node.is_named() {
-            // The structure is part of prose with markup: a list item indented under another
-            // is nested in it.
-            let (row, column) = (node.start_position().row, usize::from(node.kind_id()));
-            self.tokens.push(Token {
-                kind: Kind::Structure,
-                text: &[],
-                is_name: false,
-                row,
-                column,
-            });
-            // A loose list (a blank line between two items) renders its items as paragraphs.
-            if kind == "list" && is_loose(node, self.text) {
-                self.tokens.push(Token { column: LOOSE, ..self.tokens[self.tokens.len() - 1] });
-            }
+            self.push_structure(node);
         }
         true
+    }
+
+    /// A comment, a docstring or a markup comment: a directive, a docstring with doctests, a
+    /// Rust doc comment (its code samples read as code) or a plain comment.
+    fn push_comment(&mut self, node: Node<'_>, text: &'t [u8]) {
+        if directive::is_directive(text, node.start_position().row) {
+            self.push(node, text, Kind::Directive);
+        } else if self.is_docstring(node) && memchr::memmem::find(text, b">>>").is_some() {
+            self.push_docstring(node, text);
+        } else if self.grammar.name == "Rust" && rustdoc::is_doc_comment(text) {
+            self.push_rust_doc(node, text);
+        } else {
+            self.push(node, text, Kind::Comment);
+        }
+    }
+
+    /// The structure of prose with markup, a token of its own: a list item indented under
+    /// another is nested in it.
+    fn push_structure(&mut self, node: Node<'_>) {
+        let (row, column) = (node.start_position().row, usize::from(node.kind_id()));
+        self.tokens.push(Token { kind: Kind::Structure, text: &[], is_name: false, row, column });
+        // A loose list (a blank line between two items) renders its items as paragraphs.
+        if node.kind() == "list" && is_loose(node, self.text) {
+            self.tokens.push(Token { column: LOOSE, ..self.tokens[self.tokens.len() - 1] });
+        }
     }
 
     /// A code block's lines, each as its indentation (relative to the block's least, a tab

@@ -229,25 +229,32 @@ pub(super) fn placeholders(
                 // A case a real function refuses is weaker evidence than a body left unwritten.
                 let is_program = crate::rule::named_change::is_program(&name)
                     && !bodies::is_refused_case(summary, &name, row);
-                let violation = Violation::new(
-                        RuleId::NotImplemented,
-                        CheckCode::PlaceholderAdded,
-                        format!(
-                            "{name} hunk {} (patch line {line}) adds the placeholder '{text}'; implement it",
-                            i + 1,
-                        ),
-                    )
-                .in_file(name.clone())
-                .at(Some(i + 1), Some(line));
-                out.push(if is_program {
-                    Finding::strong(violation)
-                } else {
-                    Finding::weak(violation)
-                });
+                out.push(placeholder_added(&name, i + 1, line, &text, is_program));
             }
         }
     }
     out
+}
+
+/// The finding for the placeholder `text` at patch line `line`, in hunk `hunk` of `name`: strong
+/// in a program's source, weak elsewhere.
+fn placeholder_added(
+    name: &str,
+    hunk: usize,
+    line: usize,
+    text: &str,
+    is_program: bool,
+) -> Finding {
+    let violation = Violation::new(
+        RuleId::NotImplemented,
+        CheckCode::PlaceholderAdded,
+        format!(
+            "{name} hunk {hunk} (patch line {line}) adds the placeholder '{text}'; implement it"
+        ),
+    )
+    .in_file(name.to_owned())
+    .at(Some(hunk), Some(line));
+    if is_program { Finding::strong(violation) } else { Finding::weak(violation) }
 }
 
 /// The row (1-based, after the patch) of a hunk's first line.

@@ -33,11 +33,40 @@ pub(super) fn superficial_change(
     description: &str,
 ) -> Option<Finding> {
     let found = superficial(summary, patch)?;
-    let kinds = ask::kinds(description);
-    let has = |kind| kinds.contains(&kind);
     // A one-word step (`Spotless`) states no task to hold a superficial change against.
-    let mut is_weak = found.is_by_lines || ask::is_one_word(description);
-    let (code, what) = match found.kind {
+    let is_weak = found.is_by_lines || ask::is_one_word(description);
+    let (code, what, is_weak) =
+        left_unanswered(input, patch, summary, description, found.kind, is_weak)?;
+    let names: Vec<String> = patch.files.iter().map(|f| input.file_name(f)).collect();
+    let violation = Violation::new(
+        RuleId::NotImplemented,
+        code,
+        format!(
+            "patch {what} in {} ({}); the step asks for a real change",
+            short_list(&names),
+            found.deciders()
+        ),
+    )
+    .in_file(names[0].clone())
+    .at(None, patch.files.first().map(|f| f.span.line));
+    Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+}
+
+/// The finding a superficial change of `kind` makes for the step: its code, what it says of the
+/// patch and whether it is weak (`is_weak` coming in: read by lines, or a one-word step). `None`
+/// where a change of that kind answers the step.
+fn left_unanswered(
+    input: &Input<'_>,
+    patch: &Patch<'_>,
+    summary: &ChangeSummary,
+    description: &str,
+    kind: ChangeKind,
+    is_weak: bool,
+) -> Option<(CheckCode, &'static str, bool)> {
+    let kinds = ask::kinds(description);
+    let has = |asked| kinds.contains(&asked);
+    let mut is_weak = is_weak;
+    let (code, what) = match kind {
         ChangeKind::Whitespace if has(Kind::Format) => return None,
         // A checker's complaint about layout (`Fixed linter issues`) is answered by taking
         // whitespace out (a double space, trailing blanks), never by only adding it.
@@ -80,19 +109,7 @@ pub(super) fn superficial_change(
         ChangeKind::Move => (CheckCode::MoveOnly, "only moves definitions, unchanged"),
         ChangeKind::Code => return None,
     };
-    let names: Vec<String> = patch.files.iter().map(|f| input.file_name(f)).collect();
-    let violation = Violation::new(
-        RuleId::NotImplemented,
-        code,
-        format!(
-            "patch {what} in {} ({}); the step asks for a real change",
-            short_list(&names),
-            found.deciders()
-        ),
-    )
-    .in_file(names[0].clone())
-    .at(None, patch.files.first().map(|f| f.span.line));
-    Some(if is_weak { Finding::weak(violation) } else { Finding::strong(violation) })
+    Some((code, what, is_weak))
 }
 
 /// Whether comments alone leave the step unanswered for certain: its phrasing is recognized as
