@@ -139,6 +139,7 @@ fn added_trivial<'s>(
             if item.change == ItemStatus::Added
                 && trivial.form != TrivialForm::Placeholder
                 && own.chars().count() >= 3
+                && !is_constructor(item)
                 && is_used(own)
                 && !is_abstract(summary, patch, item)
                 && !is_one_variant(summary, &file.path, item)
@@ -200,7 +201,7 @@ pub(super) fn empty_tests<'s>(summary: &'s ChangeSummary, patch: &Patch<'_>) -> 
             // `TEST_F(TApp, DISABLED_Case) {}` is a C++ macro, not a function: a name in
             // capitals is read as none.
             let is_macro = !own.bytes().any(|b| b.is_ascii_lowercase());
-            let is_test = item.is_test || (is_test_name(own) && !is_macro);
+            let is_test = item.is_test || (is_test_name(own) && !is_macro && !is_constructor(item));
             let is_new = item.change == ItemStatus::Added
                 || (item.change == ItemStatus::Changed && !item.was_trivial);
             if is_test && is_new && !is_abstract(summary, patch, item) {
@@ -404,6 +405,18 @@ fn forwards(patch: &Patch<'_>, in_file: &str, other: &ItemChange, name: &str) ->
         .map(|(.., t)| String::from_utf8_lossy(t).into_owned() + "\n")
         .collect();
     crate::summary::word_count(&text, name) >= 2 && calls(&text, name)
+}
+
+/// Whether `item` is a constructor: a method named as its class (`Util.Util` in Java, C++ or C#,
+/// `Buffer::Buffer`) or `constructor` (Kotlin's secondary constructors, JavaScript, TypeScript).
+/// Its empty body is how the language declares one (`private Util() {}` keeps a utility class
+/// from being made), never a body left unwritten, and a constructor is no test whatever its
+/// class is called (`TestUtil`).
+fn is_constructor(item: &ItemChange) -> bool {
+    item.kind == "method"
+        && split_owner(&item.name).is_some_and(|(owner, own)| {
+            own == "constructor" || owner.rsplit(['.', ':']).next() == Some(own)
+        })
 }
 
 /// `Parser.parse` as (`Parser`, `parse`), `Config::load` as (`Config`, `load`); a name with no

@@ -1156,3 +1156,26 @@ fn a_documentation_step_is_answered_by_the_layout_of_a_document() {
     let code = modify("a.py", &[], &[""], &["x = 1", "y = 2"]);
     assert_eq!(judged("docs: explain the usage", &code).0, ["whitespace_only"]);
 }
+
+#[test]
+fn a_constructor_added_with_an_empty_body_is_declared_not_left_unwritten() {
+    // okio's utility class: a private constructor that keeps it from being made, and a test
+    // that calls a method of the class (`Util.checkOffset(`).
+    let code = "diff --git a/src/main/java/okio/Util.java b/src/main/java/okio/Util.java\nnew file mode 100644\n--- /dev/null\n+++ b/src/main/java/okio/Util.java\n@@ -0,0 +1,10 @@\n+package okio;\n+\n+final class Util {\n+  private Util() {\n+  }\n+\n+  static int checkOffset(int offset, int size) {\n+    if (offset > size) throw new IllegalArgumentException(); return offset;\n+  }\n+}\n";
+    let test = "diff --git a/src/test/java/okio/UtilTest.java b/src/test/java/okio/UtilTest.java\nnew file mode 100644\n--- /dev/null\n+++ b/src/test/java/okio/UtilTest.java\n@@ -0,0 +1,5 @@\n+package okio;\n+\n+public final class UtilTest {\n+  @Test public void offsets() { assertEquals(1, Util.checkOffset(1, 2)); new Util(); }\n+}\n";
+    let step = "Okio module.";
+    assert_eq!(judged(step, &format!("{code}{test}")).0, Vec::<String>::new());
+    // A test file's helper class named `TestUtil`: its private constructor is no test.
+    let helper = "diff --git a/src/test/java/okio/TestUtil.java b/src/test/java/okio/TestUtil.java\nnew file mode 100644\n--- /dev/null\n+++ b/src/test/java/okio/TestUtil.java\n@@ -0,0 +1,8 @@\n+package okio;\n+\n+final class TestUtil {\n+  private TestUtil() {\n+  }\n+\n+  static String repeat(char c, int n) { return new String(new char[n]).replace('\\0', c); }\n+}\n";
+    assert_eq!(judged("Refactor tests to DRY up utility methods.", helper).0, Vec::<String>::new());
+    // The twins: a method of the class left empty that the tests call, and a test left empty.
+    let method = code.replace("  private Util() {\n+  }\n", "  static void reset() {\n+  }\n");
+    let calls = test.replace("new Util();", "Util.reset();");
+    assert_eq!(judged(step, &format!("{method}{calls}")).0, ["placeholder_added"]);
+    let empty_test = helper
+        .replace("  private TestUtil() {\n+  }\n", "  @Test public void testRepeat() {\n+  }\n");
+    assert_eq!(
+        judged("Refactor tests to DRY up utility methods.", &empty_test).0,
+        ["placeholder_added"]
+    );
+}
